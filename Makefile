@@ -1,0 +1,45 @@
+# Two commands do all setup on a fresh machine:
+#   make run   - venv, Neo4j 5.26 installed and started, schema, example map loaded, report
+#   make test  - venv, lint, types, and the whole test suite against a real Neo4j
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+KG := $(BIN)/kg
+
+.PHONY: install run test lint unit bench clean stop
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+install: $(BIN)/.installed
+
+run: install
+	$(KG) db start
+	$(KG) init
+	$(KG) load examples/map
+	$(KG) stats
+	$(KG) paper 2005.14165
+	@$(KG) db status --json | $(BIN)/python -c 'import json,sys; s=json.load(sys.stdin); print(f"\nNeo4j Browser: {s[\"browser_url\"]}  (user neo4j, password in {s[\"kg_home\"]}/neo4j-password)")'
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+unit: install
+	$(BIN)/pytest -m "not integration" -q
+
+test: lint
+	$(BIN)/pytest
+
+bench: install
+	$(BIN)/python -m tests.bench
+
+stop: install
+	$(KG) db stop
+
+clean:
+	rm -rf $(VENV) dist build .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,16 @@
+// name: schema
+// mode: script
+// The graph's constraints and indexes. Every statement is idempotent (IF NOT EXISTS),
+// so `kg init` and every load apply it before writing. Run it in Neo4j Browser as is
+// (enable multi-statement query editor) or with `kg init`.
+CREATE CONSTRAINT paper_key IF NOT EXISTS FOR (p:Paper) REQUIRE p.key IS UNIQUE;
+CREATE CONSTRAINT author_key IF NOT EXISTS FOR (a:Author) REQUIRE a.key IS UNIQUE;
+CREATE CONSTRAINT category_code IF NOT EXISTS FOR (c:Category) REQUIRE c.code IS UNIQUE;
+CREATE CONSTRAINT snapshot_key IF NOT EXISTS FOR (s:Snapshot) REQUIRE s.key IS UNIQUE;
+CREATE CONSTRAINT analytics_run_key IF NOT EXISTS FOR (r:AnalyticsRun) REQUIRE r.key IS UNIQUE;
+CREATE INDEX paper_norm_title IF NOT EXISTS FOR (p:Paper) ON (p.norm_title);
+CREATE INDEX paper_arxiv_id IF NOT EXISTS FOR (p:Paper) ON (p.arxiv_id);
+CREATE INDEX paper_year IF NOT EXISTS FOR (p:Paper) ON (p.year);
+CREATE INDEX paper_stub IF NOT EXISTS FOR (p:Paper) ON (p.stub);
+CREATE INDEX author_name IF NOT EXISTS FOR (a:Author) ON (a.name);
+CREATE FULLTEXT INDEX paper_title_fulltext IF NOT EXISTS FOR (p:Paper) ON EACH [p.title];

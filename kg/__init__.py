@@ -1,0 +1,7 @@
+"""The map as a Neo4j knowledge graph: loaders, named Cypher queries, analytics and the `kg` CLI."""
+
+from kg.errors import KGError
+
+__version__ = "0.1.0"
+
+__all__ = ["KGError", "__version__"]

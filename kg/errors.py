@@ -1,0 +1,77 @@
+"""The one exception hierarchy of the project: everything we raise on purpose is a KGError."""
+
+from __future__ import annotations
+
+
+class KGError(Exception):
+    """Root of every error the library raises on purpose; the CLI prints it as one line."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message}. {self.hint}" if self.hint else self.message
+
+
+class ConfigError(KGError):
+    """The environment or KG_HOME holds settings that cannot work."""
+
+
+class ToolMissingError(KGError):
+    """A program the local server needs (java, mvn) is missing or the wrong version."""
+
+
+class InstallError(KGError):
+    """Installing the local Neo4j from Maven Central failed."""
+
+
+class ServerError(KGError):
+    """The local Neo4j could not be started, stopped or reached."""
+
+
+class PortInUseError(ServerError):
+    """A port the local Neo4j wants is already taken by another process."""
+
+
+class ConnectionFailed(KGError):
+    """The driver could not reach the configured Neo4j or was refused its credentials."""
+
+
+class QueryFileError(KGError):
+    """A .cypher file is malformed: bad header, or declared and used parameters differ."""
+
+
+class QueryNotFound(KGError):
+    """No .cypher file has the requested query name."""
+
+
+class ParameterError(KGError):
+    """A query was called with missing, unknown or badly typed parameters."""
+
+
+class SourceError(KGError):
+    """An input file cannot be read or its format cannot be told."""
+
+
+class RecordRejected(KGError):
+    """One input record is invalid; it names the file, the line and the reason."""
+
+    def __init__(self, path: str, line: int, reason: str) -> None:
+        super().__init__(f"{path}:{line}: {reason}")
+        self.path = path
+        self.line = line
+        self.reason = reason
+
+
+class PaperNotFound(KGError):
+    """A paper reference matched no paper in the graph."""
+
+
+class AmbiguousPaper(KGError):
+    """A paper reference matched more than one paper."""
+
+
+class NotEmptyError(KGError):
+    """An operation that needs an empty database found data in it."""

@@ -1,0 +1,146 @@
+"""The connection to Neo4j: one driver per process, reads and writes as a cluster expects.
+
+Reads go through ``execute_read`` (routed to readers on a cluster), writes through
+``execute_write`` (which may retry, so every write we send is an idempotent MERGE), and
+every call names the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, LiteralString, Self
+
+import neo4j
+from neo4j import GraphDatabase, ManagedTransaction
+from neo4j.exceptions import AuthError, ConfigurationError, Neo4jError, ServiceUnavailable
+
+from kg import config
+from kg.errors import ConnectionFailed, KGError
+
+Row = dict[str, Any]
+
+
+class QueryFailed(KGError):
+    """Neo4j rejected a query; the message carries the server's own words."""
+
+
+@contextmanager
+def translated_errors(uri: str) -> Iterator[None]:
+    """Turn the driver's connection, auth and query errors into KGError subclasses."""
+    try:
+        yield
+    except AuthError as exc:
+        raise ConnectionFailed(
+            f"Neo4j at {uri} refused the credentials",
+            "check NEO4J_USER/NEO4J_PASSWORD, or the local password file in KG_HOME",
+        ) from exc
+    except ServiceUnavailable as exc:
+        raise ConnectionFailed(
+            f"cannot reach Neo4j at {uri}",
+            "start the local server with `kg db start`, or check NEO4J_URI",
+        ) from exc
+    except ConfigurationError as exc:
+        raise ConnectionFailed(f"the driver cannot use {uri}: {exc}", "check NEO4J_URI") from exc
+    except Neo4jError as exc:
+        if exc.code and "AccessMode" in exc.code:
+            raise QueryFailed(
+                "the statement writes, and it ran in a READ transaction",
+                "add --write to allow writes",
+            ) from exc
+        raise QueryFailed(
+            f"Neo4j refused the query: {exc.message or exc}",
+            "check the query and its parameters",
+        ) from exc
+
+
+class Graph:
+    """A driver bound to one database. Close it, or use it as a context manager."""
+
+    def __init__(self, driver: neo4j.Driver, database: str, uri: str) -> None:
+        self.driver = driver
+        self.database = database
+        self.uri = uri
+
+    @classmethod
+    def connect(cls, connection: config.Connection | None = None) -> Self:
+        """Open the driver for ``connection`` (default: NEO4J_* or the local server) and check it.
+
+        Raises ConnectionFailed when the server cannot be reached or refuses the credentials.
+        """
+        conn = connection or config.connection()
+        with translated_errors(conn.uri):
+            # Schema-free queries on an empty graph draw "label does not exist" notices;
+            # they are noise for a tool whose queries name only the model's own labels.
+            driver = GraphDatabase.driver(
+                conn.uri, auth=(conn.user, conn.password), notifications_min_severity="OFF"
+            )
+            try:
+                driver.verify_connectivity()
+            except BaseException:
+                driver.close()
+                raise
+        return cls(driver, conn.database, conn.uri)
+
+    def close(self) -> None:
+        """Close the driver and its connection pool."""
+        self.driver.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def read(self, query: LiteralString, params: Mapping[str, Any] | None = None) -> list[Row]:
+        """Run ``query`` in a read transaction and return its rows as dicts."""
+        values = dict(params or {})
+
+        def work(tx: ManagedTransaction) -> list[Row]:
+            return [record.data() for record in tx.run(query, values)]
+
+        with translated_errors(self.uri), self.driver.session(database=self.database) as session:
+            return session.execute_read(work)
+
+    def write(self, query: LiteralString, params: Mapping[str, Any] | None = None) -> list[Row]:
+        """Run ``query`` in a write transaction (retried on transient errors); return its rows."""
+        values = dict(params or {})
+
+        def work(tx: ManagedTransaction) -> list[Row]:
+            return [record.data() for record in tx.run(query, values)]
+
+        with translated_errors(self.uri), self.driver.session(database=self.database) as session:
+            return session.execute_write(work)
+
+    def write_counters(
+        self, query: LiteralString, params: Mapping[str, Any] | None = None
+    ) -> dict[str, int]:
+        """Run ``query`` in a write transaction and return the server's update counters."""
+        values = dict(params or {})
+
+        def work(tx: ManagedTransaction) -> dict[str, int]:
+            summary = tx.run(query, values).consume()
+            counters = summary.counters
+            return {
+                name: int(getattr(counters, name))
+                for name in (
+                    "nodes_created",
+                    "nodes_deleted",
+                    "relationships_created",
+                    "relationships_deleted",
+                    "properties_set",
+                    "constraints_added",
+                    "indexes_added",
+                )
+            }
+
+        with translated_errors(self.uri), self.driver.session(database=self.database) as session:
+            return session.execute_write(work)
+
+    def run_autocommit(
+        self, query: LiteralString, params: Mapping[str, Any] | None = None
+    ) -> list[Row]:
+        """Run ``query`` as an auto-commit transaction, for schema commands and
+        ``CALL { } IN TRANSACTIONS``, which cannot run inside a managed transaction."""
+        with translated_errors(self.uri), self.driver.session(database=self.database) as session:
+            return [record.data() for record in session.run(query, dict(params or {}))]

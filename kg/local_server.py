@@ -1,0 +1,588 @@
+"""The managed local Neo4j: install it from Maven Central, start, stop and report on it.
+
+Neo4j 5.26 LTS community is assembled from Maven Central artifacts with ``mvn`` (the server,
+its runtime dependencies and Neo4j Browser) and run with ``java`` directly through
+``org.neo4j.server.CommunityEntryPoint``. It listens on 127.0.0.1 only, with authentication
+on; its password is generated on first start, set with the admin tool through an argument
+file (so it never shows in a process list) and kept in a 0600 file in KG_HOME.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from kg.config import LocalSettings, read_password, write_new_password
+from kg.errors import InstallError, PortInUseError, ServerError, ToolMissingError
+
+NEO4J_VERSION = "5.26.30"
+BROWSER_VERSION = "5.24.0"
+APOC_VERSION = "5.26.19"
+SUPPORTED_JAVA = (17, 21)
+ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
+ADMIN_TOOL = "org.neo4j.cli.AdminTool"
+MARKER = "kg-install.json"
+
+_JVM_OPTIONS = (
+    "-XX:+UseG1GC",
+    "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+UnlockExperimentalVMOptions",
+    "-XX:+TrustFinalNonStaticFields",
+    "-XX:+DisableExplicitGC",
+    "-Djdk.nio.maxCachedBufferSize=262144",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Dlog4j2.disable.jmx=true",
+    "-Dfile.encoding=UTF-8",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+)
+
+_POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>kg.local</groupId>
+  <artifactId>{artifact}</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>
+{dependencies}
+  </dependencies>
+</project>
+"""
+_DEPENDENCY = (
+    "    <dependency><groupId>{group}</groupId><artifactId>{artifact}</artifactId>"
+    "<version>{version}</version></dependency>"
+)
+
+
+@dataclass(frozen=True)
+class Java:
+    """A Java runtime: its ``java`` executable, home and major version."""
+
+    executable: Path
+    home: Path
+    major: int
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    """What ``kg db status`` reports."""
+
+    installed: bool
+    running: bool
+    version: str | None
+    pid: int | None
+    bolt_uri: str
+    browser_url: str
+    data_dir: str
+    kg_home: str
+    apoc: bool
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the status as a JSON-ready dict."""
+        return asdict(self)
+
+
+def java_major(executable: Path) -> int | None:
+    """Return the major version ``executable -version`` reports, or None if it does not run."""
+    try:
+        result = subprocess.run(
+            [str(executable), "-version"], capture_output=True, text=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.search(r'version "(\d+)(?:\.(\d+))?', result.stderr + result.stdout)
+    if not match:
+        return None
+    major = int(match.group(1))
+    return int(match.group(2) or 0) if major == 1 else major
+
+
+def _java_at(home: Path) -> Java | None:
+    executable = home / "bin" / "java"
+    if not executable.exists():
+        return None
+    major = java_major(executable)
+    return Java(executable, home, major) if major is not None else None
+
+
+def find_java() -> Java:
+    """Return a Java 17 or 21: JAVA_HOME if set, else ``java`` on PATH, else /usr/lib/jvm.
+
+    Raises ToolMissingError when JAVA_HOME holds another version, or when none is found.
+    """
+    explicit = os.environ.get("JAVA_HOME")
+    if explicit:
+        java = _java_at(Path(explicit))
+        if java is None:
+            raise ToolMissingError(
+                f"JAVA_HOME={explicit} has no working bin/java",
+                "point JAVA_HOME at a Java 17 or 21 JDK",
+            )
+        if java.major not in SUPPORTED_JAVA:
+            raise ToolMissingError(
+                f"JAVA_HOME={explicit} is Java {java.major}, and Neo4j 5.26 needs Java 17 or 21",
+                "point JAVA_HOME at a Java 17 or 21 JDK, or unset it",
+            )
+        return java
+    candidates: list[Path] = []
+    on_path = shutil.which("java")
+    if on_path:
+        candidates.append(Path(on_path).resolve().parent.parent)
+    jvm_root = Path("/usr/lib/jvm")
+    if jvm_root.is_dir():
+        candidates.extend(sorted(p for p in jvm_root.iterdir() if p.is_dir()))
+    seen: list[int] = []
+    for home in candidates:
+        java = _java_at(home)
+        if java is None:
+            continue
+        if java.major in SUPPORTED_JAVA:
+            return java
+        seen.append(java.major)
+    found = f" (found Java {', '.join(map(str, sorted(set(seen))))})" if seen else ""
+    raise ToolMissingError(
+        f"no Java 17 or 21 found{found}; Neo4j 5.26 needs one",
+        "install one (e.g. `apt-get install openjdk-17-jre-headless`) or set JAVA_HOME",
+    )
+
+
+def find_mvn() -> Path:
+    """Return the ``mvn`` executable. Raises ToolMissingError when it is not on PATH."""
+    found = shutil.which("mvn")
+    if not found:
+        raise ToolMissingError(
+            "mvn (Apache Maven) is not on PATH; it fetches Neo4j from Maven Central",
+            "install it (e.g. `apt-get install maven`)",
+        )
+    return Path(found)
+
+
+class LocalServer:
+    """One managed Neo4j under ``settings.home``; several can run side by side on other ports."""
+
+    def __init__(self, settings: LocalSettings) -> None:
+        self.settings = settings
+        self.home = settings.neo4j_home
+
+    @property
+    def lib_dir(self) -> Path:
+        """The server's jars."""
+        return self.home / "lib"
+
+    @property
+    def plugins_dir(self) -> Path:
+        """Optional plugins (APOC core)."""
+        return self.home / "plugins"
+
+    @property
+    def data_dir(self) -> Path:
+        """Databases and transaction logs; survives stop and start."""
+        return self.home / "data"
+
+    @property
+    def log_file(self) -> Path:
+        """The server's console output."""
+        return self.home / "logs" / "console.log"
+
+    @property
+    def pid_file(self) -> Path:
+        """The pid of the running server."""
+        return self.home / "run" / "kg-neo4j.pid"
+
+    def installed_version(self) -> str | None:
+        """Return the Neo4j version installed here, or None."""
+        marker = self.home / MARKER
+        if not marker.exists():
+            return None
+        try:
+            return str(json.loads(marker.read_text(encoding="utf-8"))["neo4j"])
+        except (ValueError, KeyError):
+            return None
+
+    def install(self) -> bool:
+        """Install Neo4j here from Maven Central. Returns False when it already was.
+
+        Raises ToolMissingError (no mvn or Java) or InstallError (Maven failed).
+        """
+        if self.installed_version() == NEO4J_VERSION:
+            return False
+        java = find_java()
+        mvn = find_mvn()
+        self.home.mkdir(parents=True, exist_ok=True)
+        staging = self.home / "lib.partial"
+        shutil.rmtree(staging, ignore_errors=True)
+        self._maven_copy(
+            mvn,
+            java,
+            "neo4j-runtime",
+            [
+                ("org.neo4j", "neo4j", NEO4J_VERSION),
+                ("org.neo4j.client", "neo4j-browser", BROWSER_VERSION),
+            ],
+            staging,
+            transitive=True,
+        )
+        shutil.rmtree(self.lib_dir, ignore_errors=True)
+        staging.rename(self.lib_dir)
+        apoc = self._install_apoc(mvn, java)
+        for folder in ("conf", "data", "logs", "run", "import", "plugins"):
+            (self.home / folder).mkdir(exist_ok=True)
+        marker = {"neo4j": NEO4J_VERSION, "browser": BROWSER_VERSION, "apoc": apoc}
+        (self.home / MARKER).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
+        return True
+
+    def _install_apoc(self, mvn: Path, java: Java) -> str | None:
+        self.plugins_dir.mkdir(parents=True, exist_ok=True)
+        staging = self.home / "plugins.partial"
+        shutil.rmtree(staging, ignore_errors=True)
+        try:
+            self._maven_copy(
+                mvn,
+                java,
+                "neo4j-plugins",
+                [
+                    ("org.neo4j.procedure", "apoc-common", APOC_VERSION),
+                    ("org.neo4j.procedure", "apoc-core", APOC_VERSION),
+                ],
+                staging,
+                transitive=True,
+            )
+        except InstallError:
+            return None  # APOC is optional: the project's queries never need it
+        # Plugins share the server's classpath: a second, older copy of a library the
+        # server already ships (commons-lang3, slf4j) would shadow the server's own.
+        shipped = {_artifact_name(jar) for jar in self.lib_dir.glob("*.jar")}
+        for jar in staging.glob("*.jar"):
+            if _artifact_name(jar) not in shipped:
+                shutil.move(str(jar), self.plugins_dir / jar.name)
+        shutil.rmtree(staging, ignore_errors=True)
+        return APOC_VERSION
+
+    def _maven_copy(
+        self,
+        mvn: Path,
+        java: Java,
+        artifact: str,
+        coordinates: list[tuple[str, str, str]],
+        target: Path,
+        *,
+        transitive: bool,
+    ) -> None:
+        build = self.home / "maven" / artifact
+        build.mkdir(parents=True, exist_ok=True)
+        dependencies = "\n".join(
+            _DEPENDENCY.format(group=g, artifact=a, version=v) for g, a, v in coordinates
+        )
+        (build / "pom.xml").write_text(
+            _POM.format(artifact=artifact, dependencies=dependencies), encoding="utf-8"
+        )
+        command = [
+            str(mvn),
+            "-B",
+            "-q",
+            "dependency:copy-dependencies",
+            f"-DoutputDirectory={target}",
+            "-DincludeScope=runtime",
+            f"-DexcludeTransitive={'false' if transitive else 'true'}",
+        ]
+        env = {**os.environ, "JAVA_HOME": str(java.home)}
+        log = self.home / "maven" / f"{artifact}.log"
+        with log.open("w", encoding="utf-8") as out:
+            result = subprocess.run(
+                command, cwd=build, env=env, stdout=out, stderr=subprocess.STDOUT, check=False
+            )
+        if result.returncode != 0:
+            tail = _tail(log, 5)
+            raise InstallError(
+                f"mvn could not fetch {', '.join(a for _, a, _ in coordinates)} "
+                f"(exit {result.returncode}): {tail}",
+                f"check that Maven Central is reachable; the full log is {log}",
+            )
+
+    def write_config(self) -> Path:
+        """Write conf/neo4j.conf from the settings and return its path."""
+        s = self.settings
+        conf = self.home / "conf"
+        conf.mkdir(parents=True, exist_ok=True)
+        lines = [
+            "# Written by `kg db start` from KG_* settings; edits are overwritten.",
+            "server.default_listen_address=127.0.0.1",
+            "server.default_advertised_address=127.0.0.1",
+            f"server.bolt.listen_address=127.0.0.1:{s.bolt_port}",
+            f"server.bolt.advertised_address=127.0.0.1:{s.bolt_port}",
+            f"server.http.listen_address=127.0.0.1:{s.http_port}",
+            f"server.http.advertised_address=127.0.0.1:{s.http_port}",
+            "server.bolt.enabled=true",
+            "server.http.enabled=true",
+            "server.https.enabled=false",
+            "dbms.security.auth_enabled=true",
+            "dbms.usage_report.enabled=false",
+            f"server.memory.pagecache.size={s.pagecache}",
+            f"server.directories.data={self.data_dir}",
+            f"server.directories.logs={self.home / 'logs'}",
+            f"server.directories.plugins={self.plugins_dir}",
+            f"server.directories.run={self.home / 'run'}",
+            f"server.directories.import={self.home / 'import'}",
+            f"server.directories.lib={self.lib_dir}",
+            "dbms.security.procedures.unrestricted=apoc.*",
+            "db.tx_log.rotation.retention_policy=2 files",
+        ]
+        path = conf / "neo4j.conf"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return path
+
+    def pid(self) -> int | None:
+        """Return the pid of this home's running server, or None (a stale pid file is removed)."""
+        try:
+            pid = int(self.pid_file.read_text(encoding="utf-8").strip())
+        except (FileNotFoundError, ValueError):
+            return None
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            cmdline = ""
+        # A recycled pid must not be mistaken for our server.
+        if ENTRY_POINT in cmdline and f"--home-dir={self.home}" in cmdline:
+            return pid
+        with contextlib.suppress(FileNotFoundError):
+            self.pid_file.unlink()
+        return None
+
+    def start(self, timeout: float = 180.0) -> tuple[bool, float]:
+        """Start the server in the background and wait until Bolt answers.
+
+        Returns (started, seconds): started is False when it was already running.
+        Raises PortInUseError, ToolMissingError, ServerError (with the log tail).
+        """
+        if self.pid() is not None:
+            return False, 0.0
+        if self.installed_version() is None:
+            raise ServerError(f"Neo4j is not installed in {self.home}", "run `kg db install` first")
+        began = time.monotonic()
+        for name, port in (
+            ("KG_BOLT_PORT", self.settings.bolt_port),
+            ("KG_HTTP_PORT", self.settings.http_port),
+        ):
+            if port_in_use(port):
+                raise PortInUseError(
+                    f"port {port} on 127.0.0.1 is already in use",
+                    f"stop what uses it, or set {name} to a free port",
+                )
+        java = find_java()
+        self.write_config()
+        password = self._ensure_password(java)
+        self.log_file.parent.mkdir(parents=True, exist_ok=True)
+        self.pid_file.parent.mkdir(parents=True, exist_ok=True)
+        command = [
+            str(java.executable),
+            f"-Xms{self.settings.heap}",
+            f"-Xmx{self.settings.heap}",
+            *_JVM_OPTIONS,
+            "-cp",
+            f"{self.plugins_dir}/*:{self.lib_dir}/*",
+            ENTRY_POINT,
+            f"--home-dir={self.home}",
+            f"--config-dir={self.home / 'conf'}",
+        ]
+        # posix_spawn rather than Popen: the server outlives this process, and a Popen
+        # object dropped while its child runs is reported as a leaked resource.
+        pid = os.posix_spawn(
+            str(java.executable),
+            command,
+            os.environ,
+            file_actions=[
+                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                (
+                    os.POSIX_SPAWN_OPEN,
+                    1,
+                    str(self.log_file),
+                    os.O_WRONLY | os.O_CREAT | os.O_APPEND,
+                    0o600,
+                ),
+                (os.POSIX_SPAWN_DUP2, 1, 2),
+            ],
+            setsid=True,
+        )
+        self.pid_file.write_text(f"{pid}\n", encoding="utf-8")
+        self._wait_for_bolt(pid, password, timeout)
+        return True, time.monotonic() - began
+
+    def _ensure_password(self, java: Java) -> str:
+        path = self.settings.password_file
+        if path.exists():
+            return read_password(path)
+        if (self.data_dir / "dbms" / "auth.ini").exists() or (
+            self.data_dir / "databases" / "system"
+        ).exists():
+            raise ServerError(
+                f"the server in {self.home} was started before, but {path} is gone",
+                f"restore that file, or remove {self.data_dir} to start over with an empty map",
+            )
+        password = write_new_password(path)
+        # picocli reads arguments from an @file: the password never appears in a process list.
+        fd, argfile = tempfile.mkstemp(prefix="kg-pw-", dir=self.settings.home)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(password + "\n")
+            env = {
+                **os.environ,
+                "NEO4J_HOME": str(self.home),
+                "NEO4J_CONF": str(self.home / "conf"),
+            }
+            result = subprocess.run(
+                [
+                    str(java.executable),
+                    "-cp",
+                    f"{self.lib_dir}/*",
+                    ADMIN_TOOL,
+                    "dbms",
+                    "set-initial-password",
+                    f"@{argfile}",
+                ],
+                env=env,
+                cwd=self.home,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+        finally:
+            os.unlink(argfile)
+        if result.returncode != 0:
+            path.unlink(missing_ok=True)
+            message = (result.stderr or result.stdout).strip().splitlines()
+            raise ServerError(
+                f"setting the initial password failed: {message[-1] if message else 'no output'}",
+                f"check {self.home / 'conf' / 'neo4j.conf'}",
+            )
+        return password
+
+    def _wait_for_bolt(self, pid: int, password: str, timeout: float) -> None:
+        from neo4j import GraphDatabase
+        from neo4j.exceptions import AuthError, ServiceUnavailable
+
+        deadline = time.monotonic() + timeout
+        uri = f"bolt://127.0.0.1:{self.settings.bolt_port}"
+        while time.monotonic() < deadline:
+            code = _exit_code(pid)
+            if code is not None:
+                self.pid_file.unlink(missing_ok=True)
+                raise ServerError(
+                    f"Neo4j exited during start with code {code}; "
+                    f"log tail: {_tail(self.log_file, 8)}",
+                    f"see {self.log_file} and {self.home / 'logs' / 'neo4j.log'}",
+                )
+            if port_in_use(self.settings.bolt_port):
+                try:
+                    with GraphDatabase.driver(uri, auth=("neo4j", password)) as driver:
+                        driver.verify_connectivity()
+                    return
+                except ServiceUnavailable:
+                    pass
+                except AuthError as exc:
+                    raise ServerError(
+                        "the local server refused the password in the password file",
+                        f"restore {self.settings.password_file} or remove {self.data_dir}",
+                    ) from exc
+            time.sleep(0.5)
+        self.stop()
+        raise ServerError(
+            f"Neo4j did not answer on Bolt within {timeout:.0f}s; "
+            f"log tail: {_tail(self.log_file, 8)}",
+            "start it with a larger --timeout, or look at the log",
+        )
+
+    def stop(self, timeout: float = 60.0) -> bool:
+        """Stop the server: SIGTERM, then SIGKILL after ``timeout``. False if it was not running."""
+        pid = self.pid()
+        if pid is None:
+            return False
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not _alive(pid):
+                break
+            time.sleep(0.25)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            while _alive(pid):
+                time.sleep(0.1)
+        self.pid_file.unlink(missing_ok=True)
+        return True
+
+    def status(self) -> ServerStatus:
+        """Return whether the server is installed and running, and where to reach it."""
+        marker = self.home / MARKER
+        apoc = False
+        if marker.exists():
+            with contextlib.suppress(ValueError):
+                apoc = bool(json.loads(marker.read_text(encoding="utf-8")).get("apoc"))
+        return ServerStatus(
+            installed=self.installed_version() is not None,
+            running=self.pid() is not None,
+            version=self.installed_version(),
+            pid=self.pid(),
+            bolt_uri=self.settings.bolt_uri,
+            browser_url=self.settings.browser_url,
+            data_dir=str(self.data_dir),
+            kg_home=str(self.settings.home),
+            apoc=apoc,
+        )
+
+
+def port_in_use(port: int) -> bool:
+    """Return True when something on 127.0.0.1 accepts connections on ``port`` or holds it."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+    return False
+
+
+def _exit_code(pid: int) -> int | None:
+    """Return the exit code of our child ``pid`` if it has exited, else None."""
+    try:
+        done, status = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return None if _alive(pid) else -1
+    return os.waitstatus_to_exitcode(status) if done == pid else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie child of ours has exited; reap it so the pid goes away.
+    with contextlib.suppress(ChildProcessError):
+        if os.waitpid(pid, os.WNOHANG)[0] == pid:
+            return False
+    return True
+
+
+def _artifact_name(jar: Path) -> str:
+    """Return a jar's artifact name without its version: ``asm-9.7.1.jar`` -> ``asm``."""
+    return re.sub(r"-\d[\w.\-]*$", "", jar.stem)
+
+
+def _tail(path: Path, lines: int) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except FileNotFoundError:
+        return "(no log)"
+    return " | ".join(line.strip() for line in text[-lines:] if line.strip()) or "(empty log)"

@@ -1,0 +1,274 @@
+"""The named query library: every ``.cypher`` file in ``cypher/`` becomes one callable.
+
+A file starts with a header of ``//`` comment lines, so it runs unchanged in Neo4j Browser:
+
+    // name: cocited
+    // mode: read
+    // Papers most often cited together with a given paper.
+    // param key: str  node key of the paper
+    // param limit: int = 20  how many to return
+    MATCH ...
+
+``name`` is required and must match the file name. ``mode`` is ``read`` (default),
+``write`` or ``script`` (several statements separated by ``;``, no parameters).
+Every ``param`` line declares one ``$param``: its name, its type (str, int, float, bool,
+list[str], list[int]) and an optional default. The loader refuses, with ``file:line``,
+a file whose declared parameters differ from the ones its query uses.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal, LiteralString, cast
+
+from kg.errors import ParameterError, QueryFileError, QueryNotFound
+
+Mode = Literal["read", "write", "script"]
+ParamType = Literal["str", "int", "float", "bool", "list[str]", "list[int]"]
+_TYPES: tuple[ParamType, ...] = ("str", "int", "float", "bool", "list[str]", "list[int]")
+_NAME_LINE = re.compile(r"^//\s*name:\s*(\S+)\s*$")
+_MODE_LINE = re.compile(r"^//\s*mode:\s*(\S+)\s*$")
+_PARAM_LINE = re.compile(
+    r"^//\s*param\s+([A-Za-z_]\w*)\s*:\s*([a-z\[\]]+)\s*(?:=\s*(\S+))?\s*(.*)$"
+)
+_USED_PARAM = re.compile(r"\$([A-Za-z_]\w*)")
+_STRING_OR_COMMENT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|//[^\n]*")
+
+
+def trusted(text: str) -> LiteralString:
+    """Return Cypher text typed as a literal. Only for text from our own .cypher files, or a
+    statement a user typed as Cypher on purpose (`kg cypher`): values never pass through here.
+    """
+    return text  # mypy models LiteralString as str; pyright checks the callers
+
+
+def cypher_dir() -> Path:
+    """Return the folder holding the .cypher files: inside the installed package, or the repo's."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "cypher", here.parent / "cypher"):
+        if candidate.is_dir():
+            return candidate
+    raise QueryNotFound(
+        f"no cypher/ folder next to {here}", "reinstall the package: its query files are missing"
+    )
+
+
+@dataclass(frozen=True)
+class Param:
+    """One declared query parameter."""
+
+    name: str
+    type: ParamType
+    default: Any = None
+    has_default: bool = False
+    doc: str = ""
+
+    def coerce(self, value: Any) -> Any:
+        """Return ``value`` as this parameter's type (strings from the CLI are parsed).
+
+        Raises ParameterError when it cannot be converted.
+        """
+        try:
+            return _coerce(self.type, value)
+        except (ValueError, TypeError) as exc:
+            raise ParameterError(
+                f"parameter ${self.name} wants {self.type}, got {value!r}",
+                f"pass a {self.type} value",
+            ) from exc
+
+
+def _coerce(kind: ParamType, value: Any) -> Any:
+    if value is None:
+        return None
+    if kind == "str":
+        if not isinstance(value, str):
+            raise TypeError(value)
+        return value
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
+            return value.lower() in ("true", "1", "yes")
+        raise ValueError(value)
+    if kind == "int":
+        if isinstance(value, bool):
+            raise TypeError(value)
+        return int(value)
+    if kind == "float":
+        if isinstance(value, bool):
+            raise TypeError(value)
+        return float(value)
+    items = (
+        [part.strip() for part in value.split(",") if part.strip()]
+        if isinstance(value, str)
+        else list(value)
+    )
+    inner: ParamType = "str" if kind == "list[str]" else "int"
+    return [_coerce(inner, item) for item in items]
+
+
+@dataclass(frozen=True)
+class Query:
+    """One named query: its text, declared parameters and documentation."""
+
+    name: str
+    path: Path
+    mode: Mode
+    text: str
+    params: tuple[Param, ...]
+    doc: str
+    statements: tuple[str, ...] = field(default=())
+
+    def bind(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the full parameter map for ``values``: defaults filled, types checked.
+
+        Raises ParameterError for an unknown or missing parameter or a bad value.
+        """
+        declared = {p.name: p for p in self.params}
+        unknown = sorted(set(values) - set(declared))
+        if unknown:
+            raise ParameterError(
+                f"query {self.name} has no parameter {', '.join('$' + u for u in unknown)}",
+                f"its parameters are: {', '.join('$' + p for p in declared) or 'none'}",
+            )
+        bound: dict[str, Any] = {}
+        for param in self.params:
+            if param.name in values:
+                bound[param.name] = param.coerce(values[param.name])
+            elif param.has_default:
+                bound[param.name] = param.default
+            else:
+                raise ParameterError(
+                    f"query {self.name} needs ${param.name} ({param.type})",
+                    f"pass {param.name}=...",
+                )
+        return bound
+
+    @property
+    def cypher(self) -> LiteralString:
+        """The query text, typed as a literal: it comes from our own files, never from input."""
+        return trusted(self.text)
+
+    @property
+    def script(self) -> list[LiteralString]:
+        """The statements of a ``script`` file, typed as literals like ``cypher``."""
+        return [trusted(statement) for statement in self.statements]
+
+
+def parse_query_file(path: Path) -> Query:
+    """Parse one .cypher file. Raises QueryFileError naming ``file:line`` for a bad file."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    name: str | None = None
+    mode: Mode = "read"
+    params: list[Param] = []
+    doc: list[str] = []
+    body_start = len(lines)
+    for index, raw in enumerate(lines):
+        line = raw.strip()
+        number = index + 1
+        if not line.startswith("//"):
+            body_start = index
+            break
+        if match := _NAME_LINE.match(line):
+            name = match.group(1)
+            if name != path.stem:
+                raise QueryFileError(
+                    f"{path}:{number}: query name {name!r} differs from the file name",
+                    f"rename it to {path.stem!r}",
+                )
+        elif match := _MODE_LINE.match(line):
+            if match.group(1) not in ("read", "write", "script"):
+                raise QueryFileError(
+                    f"{path}:{number}: mode {match.group(1)!r} is unknown",
+                    "use read, write or script",
+                )
+            mode = cast(Mode, match.group(1))
+        elif match := _PARAM_LINE.match(line):
+            params.append(_parse_param(path, number, match))
+        else:
+            text = line[2:].strip()
+            if text:
+                doc.append(text)
+    if name is None:
+        raise QueryFileError(
+            f"{path}:1: no `// name: {path.stem}` header line", "add one as the first line"
+        )
+    body = "\n".join(lines[body_start:]).strip()
+    if not body:
+        raise QueryFileError(f"{path}:{len(lines)}: the file has no query", "add the query text")
+    _check_params(path, lines, body_start, params)
+    statements: tuple[str, ...] = ()
+    if mode == "script":
+        statements = tuple(s.strip() for s in re.split(r";\s*(?:\n|$)", body) if s.strip())
+    return Query(name, path, mode, body, tuple(params), " ".join(doc), statements)
+
+
+def _parse_param(path: Path, number: int, match: re.Match[str]) -> Param:
+    pname, ptype, raw_default, pdoc = match.groups()
+    if ptype not in _TYPES:
+        raise QueryFileError(
+            f"{path}:{number}: parameter ${pname} has unknown type {ptype!r}",
+            f"use one of {', '.join(_TYPES)}",
+        )
+    kind = cast(ParamType, ptype)
+    if raw_default is None:
+        return Param(pname, kind, doc=pdoc.strip())
+    try:
+        default = json.loads(raw_default.replace("'", '"'))
+        default = _coerce(kind, default)
+    except (ValueError, TypeError) as exc:
+        raise QueryFileError(
+            f"{path}:{number}: default {raw_default!r} of ${pname} is not a {ptype}",
+            "write it as a JSON literal",
+        ) from exc
+    return Param(pname, kind, default, True, pdoc.strip())
+
+
+def _check_params(path: Path, lines: list[str], body_start: int, params: list[Param]) -> None:
+    declared = {p.name for p in params}
+    used: dict[str, int] = {}
+    for index in range(body_start, len(lines)):
+        code = _STRING_OR_COMMENT.sub("", lines[index])
+        for found in _USED_PARAM.findall(code):
+            used.setdefault(found, index + 1)
+    for pname in sorted(set(used) - declared):
+        raise QueryFileError(
+            f"{path}:{used[pname]}: ${pname} is used but not declared",
+            f"add `// param {pname}: <type>` to the header",
+        )
+    for number, line in enumerate(lines[:body_start], start=1):
+        match = _PARAM_LINE.match(line.strip())
+        if match and match.group(1) not in used:
+            raise QueryFileError(
+                f"{path}:{number}: ${match.group(1)} is declared but not used",
+                "remove the param line or use it in the query",
+            )
+
+
+@cache
+def _library(folder: Path) -> dict[str, Query]:
+    queries: dict[str, Query] = {}
+    for path in sorted(folder.glob("*.cypher")):
+        query = parse_query_file(path)
+        queries[query.name] = query
+    return queries
+
+
+def all_queries() -> dict[str, Query]:
+    """Return every query of the library by name. Raises QueryFileError for a bad file."""
+    return dict(_library(cypher_dir()))
+
+
+def get(name: str) -> Query:
+    """Return the query called ``name``. Raises QueryNotFound listing the known names."""
+    library = _library(cypher_dir())
+    if name not in library:
+        raise QueryNotFound(
+            f"no query named {name!r}", f"known queries: {', '.join(sorted(library))}"
+        )
+    return library[name]

@@ -1,0 +1,55 @@
+"""The schema (constraints and indexes from cypher/schema.cypher) and emptying a database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import LiteralString
+
+from kg import queries
+from kg.graph import Graph
+
+_SHOW_CONSTRAINTS: LiteralString = "SHOW CONSTRAINTS YIELD name RETURN name"
+_SHOW_INDEXES: LiteralString = (
+    "SHOW INDEXES YIELD name, owningConstraint, entityType, type "
+    "WHERE owningConstraint IS NULL AND type <> 'LOOKUP' RETURN name"
+)
+
+
+@dataclass(frozen=True)
+class SchemaReport:
+    """What applying the schema did: the names it created and those already there."""
+
+    created: tuple[str, ...]
+    existing: tuple[str, ...]
+
+
+def schema_names(graph: Graph) -> set[str]:
+    """Return the names of the constraints and user indexes in the database."""
+    rows = graph.run_autocommit(_SHOW_CONSTRAINTS) + graph.run_autocommit(_SHOW_INDEXES)
+    return {row["name"] for row in rows}
+
+
+def apply_schema(graph: Graph) -> SchemaReport:
+    """Apply every statement of cypher/schema.cypher (all IF NOT EXISTS) and wait for the
+    indexes to come online. Returns which names were created and which existed."""
+    before = schema_names(graph)
+    for statement in queries.get("schema").script:
+        graph.run_autocommit(statement)
+    graph.run_autocommit("CALL db.awaitIndexes(300)")
+    after = schema_names(graph)
+    return SchemaReport(tuple(sorted(after - before)), tuple(sorted(after & before)))
+
+
+def clear_database(graph: Graph, batch_size: int = 10_000) -> int:
+    """Delete every node and relationship in batches, keeping the schema. Returns nodes deleted."""
+    rows = graph.run_autocommit(
+        "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF $size ROWS "
+        "RETURN count(n) AS deleted",
+        {"size": batch_size},
+    )
+    return int(rows[0]["deleted"]) if rows else 0
+
+
+def is_empty(graph: Graph) -> bool:
+    """Return True when the database holds no node."""
+    return not graph.read("MATCH (n) RETURN n LIMIT 1")

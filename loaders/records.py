@@ -1,0 +1,151 @@
+"""The validated records every source format yields and the graph writer upserts.
+
+A parser is a generator over one input file. It yields, in this order:
+1. one ``SnapshotRecord`` describing the captured state of the source;
+2. any number of ``PaperRecord``, ``CitationRecord`` and ``Rejected`` items, streamed;
+3. optionally a final ``SnapshotRecord`` with the same key, completing facts that are only
+   known at the end (an arXiv dump's newest ``update_date``).
+
+A parser never raises for bad data: a bad record becomes a ``Rejected`` item naming the
+file, the line and the reason, and parsing goes on. It raises ``kg.errors.SourceError`` only
+when the file as a whole cannot be read.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from kg.resolve import canonical_arxiv_id, normalize_title, paper_key
+
+SnapshotKind = Literal["map_page", "paper_json", "arxiv_dump", "edge_list", "hepth_abs"]
+
+
+class Record(BaseModel):
+    """Base of all records: immutable, and unknown fields are an error."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Origin(Record):
+    """Where a record came from: the input file and the 1-based line it starts on."""
+
+    path: str
+    line: int = Field(ge=1)
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+class SnapshotRecord(Record):
+    """One captured state of a source: a map page, a JSON record, a dump or an edge list."""
+
+    key: str = Field(min_length=1, description="'sha256:<hex>' of the file's decompressed bytes")
+    kind: SnapshotKind
+    source: str = Field(description="the file name it was read from")
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    data_date: date | None = Field(
+        default=None, description="the date the data runs to, e.g. a map page's 'data through'"
+    )
+    first_date: date | None = Field(default=None, description="oldest record date (dumps)")
+    builder_version: str | None = None
+    hashes: dict[str, str] = Field(default_factory=dict, description="hashes the source states")
+
+
+class PaperRef(Record):
+    """A paper as another record names it: by arXiv id, or by title and year."""
+
+    arxiv_id: str | None = None
+    title: str | None = None
+    year: int | None = Field(default=None, ge=1800, le=2100)
+    stated_cited_by: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _named(self) -> PaperRef:
+        if self.arxiv_id is not None and canonical_arxiv_id(self.arxiv_id) is None:
+            raise ValueError(f"not an arXiv id: {self.arxiv_id!r}")
+        if self.arxiv_id is None and not (self.title and normalize_title(self.title)):
+            raise ValueError("a paper needs an arXiv id or a non-empty title")
+        return self
+
+    @property
+    def key(self) -> str:
+        """The paper's node key (see kg.resolve.paper_key)."""
+        return paper_key(self.arxiv_id, self.title, self.year)
+
+
+class PaperRecord(Record):
+    """Everything one source states about one paper, as of ``as_of``."""
+
+    origin: Origin
+    snapshot: str = Field(description="SnapshotRecord.key this record came from")
+    as_of: date | None = Field(
+        default=None, description="the date the data runs to; decides which source wins"
+    )
+    arxiv_id: str | None = None
+    version: int | None = Field(default=None, ge=1)
+    title: str | None = None
+    year: int | None = Field(default=None, ge=1800, le=2100)
+    published: date | None = Field(default=None, description="first posted on arXiv")
+    abstract: str | None = None
+    abstract_excerpt: str | None = Field(default=None, description="never overwrites abstract")
+    license: str | None = None
+    doi: str | None = None
+    journal_ref: str | None = None
+    comments: str | None = None
+    primary_category: str | None = None
+    cross_categories: tuple[str, ...] = ()
+    authors: tuple[str, ...] = Field(default=(), description="in the order the source gives")
+    stated_cited_by: int | None = Field(default=None, ge=0, description="cited by, all sources")
+    stated_cited_by_in_map: int | None = Field(default=None, ge=0)
+    stated_refs_total: int | None = Field(default=None, ge=0)
+    stated_refs_in_map: int | None = Field(default=None, ge=0)
+    listed_refs: int | None = Field(default=None, ge=0, description="references the page lists")
+    listed_citing: int | None = Field(default=None, ge=0, description="citers the page lists")
+    histogram: dict[int, int] = Field(
+        default_factory=dict, description="stated citing papers per year"
+    )
+    extra: dict[str, str | int | float | bool | None] = Field(
+        default_factory=dict,
+        description="flat source-specific facts kept on the snapshot link, e.g. integrity",
+    )
+
+    @model_validator(mode="after")
+    def _named(self) -> PaperRecord:
+        if self.arxiv_id is not None and canonical_arxiv_id(self.arxiv_id) is None:
+            raise ValueError(f"not an arXiv id: {self.arxiv_id!r}")
+        if self.arxiv_id is None and not (self.title and normalize_title(self.title)):
+            raise ValueError("a paper needs an arXiv id or a non-empty title")
+        return self
+
+    @property
+    def key(self) -> str:
+        """The paper's node key (see kg.resolve.paper_key)."""
+        return paper_key(self.arxiv_id, self.title, self.year)
+
+
+class CitationRecord(Record):
+    """One CITES edge as a source asserts it: ``citing`` cites ``cited``."""
+
+    origin: Origin
+    snapshot: str
+    as_of: date | None = None
+    citing: PaperRef
+    cited: PaperRef
+
+
+class Rejected(Record):
+    """A record that failed validation: where it was, why, and its raw text."""
+
+    origin: Origin
+    reason: str
+    raw: str = ""
+
+    def message(self) -> str:
+        """Return the ``file:line: reason`` line shown to the user."""
+        return f"{self.origin}: {self.reason}"
+
+
+ParsedItem = SnapshotRecord | PaperRecord | CitationRecord | Rejected

@@ -1,0 +1,137 @@
+"""Shared fixtures. Integration tests get a real Neo4j, found in this order:
+
+1. NEO4J_URI (with NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) if set;
+2. else a testcontainers Neo4j 5.26 container if a Docker engine answers;
+3. else the project's managed local server, under a test-only KG_HOME on free ports.
+
+Under CI=true a server that cannot be had fails the run; it is never skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kg.config import Connection, LocalSettings
+from kg.graph import Graph
+from kg.local_server import LocalServer
+from kg.schema import apply_schema, clear_database
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+SEEDS = SHARED / "seeds"
+HEPTH = SHARED / "data" / "cit-hepth"
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _docker_answers() -> bool:
+    if not shutil.which("docker"):
+        return False
+    try:
+        result = subprocess.run(["docker", "info"], capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return result.returncode == 0
+
+
+def local_settings_for(home: Path) -> LocalSettings:
+    """Return settings for a test-only local server in ``home`` on two free ports."""
+    return LocalSettings(
+        home=home, bolt_port=free_port(), http_port=free_port(), heap="1g", pagecache="512m"
+    )
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"no Neo4j for the integration tests under CI: {reason}", pytrace=False)
+    pytest.skip(f"no Neo4j: {reason}")
+
+
+@pytest.fixture(scope="session")
+def neo4j_connection(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connection]:
+    """A connection to a real Neo4j for the whole test session."""
+    uri = os.environ.get("NEO4J_URI")
+    if uri:
+        yield Connection(
+            uri,
+            os.environ.get("NEO4J_USER", "neo4j"),
+            os.environ.get("NEO4J_PASSWORD", ""),
+            os.environ.get("NEO4J_DATABASE", "neo4j"),
+            external=True,
+        )
+        return
+    if _docker_answers():
+        from testcontainers.neo4j import Neo4jContainer
+
+        with Neo4jContainer("neo4j:5.26-community") as container:
+            yield Connection(
+                container.get_connection_url(),
+                "neo4j",
+                container.password,
+                "neo4j",
+                external=True,
+            )
+        return
+    settings = local_settings_for(tmp_path_factory.mktemp("kg-home"))
+    server = LocalServer(settings)
+    try:
+        server.install()
+        server.start(timeout=240)
+    except Exception as exc:  # any failure to get a server is reported the same way
+        _unavailable(str(exc))
+    print(f"\nlocal Neo4j {server.installed_version()} for tests at {settings.bolt_uri}")
+    try:
+        yield Connection(
+            settings.bolt_uri,
+            "neo4j",
+            settings.password_file.read_text(encoding="utf-8").strip(),
+            "neo4j",
+            external=False,
+        )
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def session_graph(neo4j_connection: Connection) -> Iterator[Graph]:
+    """One Graph (one driver) for the session, with the schema applied."""
+    with Graph.connect(neo4j_connection) as graph:
+        apply_schema(graph)
+        yield graph
+
+
+@pytest.fixture
+def graph(session_graph: Graph) -> Iterator[Graph]:
+    """The session's Graph, emptied before and after each test that uses it."""
+    clear_database(session_graph)
+    yield session_graph
+    clear_database(session_graph)
+
+
+@pytest.fixture
+def kg_env(neo4j_connection: Connection, monkeypatch: pytest.MonkeyPatch) -> Connection:
+    """Point the CLI (through NEO4J_*) at the test server."""
+    monkeypatch.setenv("NEO4J_URI", neo4j_connection.uri)
+    monkeypatch.setenv("NEO4J_USER", neo4j_connection.user)
+    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_connection.password)
+    monkeypatch.setenv("NEO4J_DATABASE", neo4j_connection.database)
+    return neo4j_connection
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test under tests/integration as an integration test."""
+    for item in items:
+        if "integration" in Path(str(item.fspath)).parts:
+            item.add_marker(pytest.mark.integration)

@@ -1,0 +1,45 @@
+"""Every command documents itself with help text and an example."""
+
+from __future__ import annotations
+
+import click
+from click.testing import CliRunner
+
+from kg.cli import main
+
+
+def _commands(
+    group: click.Group, prefix: tuple[str, ...] = ()
+) -> list[tuple[tuple[str, ...], click.Command]]:
+    found: list[tuple[tuple[str, ...], click.Command]] = []
+    for name, command in group.commands.items():
+        found.append(((*prefix, name), command))
+        if isinstance(command, click.Group):
+            found.extend(_commands(command, (*prefix, name)))
+    return found
+
+
+def test_every_command_has_help_with_an_example() -> None:
+    commands = _commands(main)
+    assert len(commands) >= 10
+    for path, command in commands:
+        assert command.help, f"kg {' '.join(path)} has no help"
+        assert "Example" in command.help, f"kg {' '.join(path)} help has no example"
+
+
+def test_every_leaf_command_renders_help() -> None:
+    runner = CliRunner()
+    for path, _command in _commands(main):
+        result = runner.invoke(main, [*path, "--help"])
+        assert result.exit_code == 0, (path, result.output)
+        assert "Usage: " in result.output
+
+
+def test_query_commands_offer_json() -> None:
+    for path, command in _commands(main):
+        if isinstance(command, click.Group) or (path[0] == "db" and path[-1] != "status"):
+            continue
+        if path[-1] in ("install", "start", "stop", "reset"):
+            continue
+        names = {opt for param in command.params for opt in getattr(param, "opts", [])}
+        assert "--json" in names, f"kg {' '.join(path)} has no --json"

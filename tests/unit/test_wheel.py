@@ -1,0 +1,44 @@
+"""The wheel ships the .cypher files and the installed package finds them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_wheel_installs_into_a_fresh_venv_with_its_queries(tmp_path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path)],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+    )
+    wheels = list(tmp_path.glob("*.whl"))
+    assert len(wheels) == 1
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", str(wheels[0])], check=True, capture_output=True
+    )
+    help_run = subprocess.run(
+        [str(env_dir / "bin" / "kg"), "--help"], capture_output=True, text=True, check=True
+    )
+    assert "Usage: kg" in help_run.stdout
+    probe = (
+        "from kg import queries; q = queries.get('paper_by_key'); "
+        "print(q.path); print(sorted(p.name for p in q.params))"
+    )
+    loaded = subprocess.run(
+        [str(python), "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    path_line, params_line = loaded.stdout.strip().splitlines()
+    assert "site-packages/kg/cypher/paper_by_key.cypher" in path_line
+    assert params_line == "['key']"
