@@ -12,7 +12,7 @@ A file starts with a header of ``//`` comment lines, so it runs unchanged in Neo
 ``name`` is required and must match the file name. ``mode`` is ``read`` (default),
 ``write`` or ``script`` (several statements separated by ``;``, no parameters).
 Every ``param`` line declares one ``$param``: its name, its type (str, int, float, bool,
-list[str], list[int]) and an optional default. The loader refuses, with ``file:line``,
+list[str], list[int], list[map]) and an optional default. The loader refuses, with ``file:line``,
 a file whose declared parameters differ from the ones its query uses.
 """
 
@@ -29,8 +29,16 @@ from typing import Any, Literal, LiteralString, cast
 from kg.errors import ParameterError, QueryFileError, QueryNotFound
 
 Mode = Literal["read", "write", "script"]
-ParamType = Literal["str", "int", "float", "bool", "list[str]", "list[int]"]
-_TYPES: tuple[ParamType, ...] = ("str", "int", "float", "bool", "list[str]", "list[int]")
+ParamType = Literal["str", "int", "float", "bool", "list[str]", "list[int]", "list[map]"]
+_TYPES: tuple[ParamType, ...] = (
+    "str",
+    "int",
+    "float",
+    "bool",
+    "list[str]",
+    "list[int]",
+    "list[map]",
+)
 _NAME_LINE = re.compile(r"^//\s*name:\s*(\S+)\s*$")
 _MODE_LINE = re.compile(r"^//\s*mode:\s*(\S+)\s*$")
 _PARAM_LINE = re.compile(
@@ -103,6 +111,11 @@ def _coerce(kind: ParamType, value: Any) -> Any:
         if isinstance(value, bool):
             raise TypeError(value)
         return float(value)
+    if kind == "list[map]":
+        rows = json.loads(value) if isinstance(value, str) else value
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            raise TypeError(value)
+        return rows
     items = (
         [part.strip() for part in value.split(",") if part.strip()]
         if isinstance(value, str)

@@ -1,0 +1,20 @@
+// name: load_citations
+// mode: write
+// Upsert CITES edges, one per pair. Each edge keeps which snapshots asserted it and the
+// first and last data dates it was seen at; loading the same snapshot again changes nothing.
+// param rows: list[map]  one map per edge: citing, cited (node keys), snapshot, as_of (a date or null)
+UNWIND $rows AS row
+MATCH (a:Paper {key: row.citing})
+MATCH (b:Paper {key: row.cited})
+MERGE (a)-[r:CITES]->(b)
+SET r.snapshots = CASE
+      WHEN row.snapshot IN coalesce(r.snapshots, []) THEN r.snapshots
+      ELSE coalesce(r.snapshots, []) + row.snapshot END,
+    r.first_seen = CASE
+      WHEN row.as_of IS NULL THEN r.first_seen
+      WHEN r.first_seen IS NULL OR row.as_of < r.first_seen THEN row.as_of
+      ELSE r.first_seen END,
+    r.last_seen = CASE
+      WHEN row.as_of IS NULL THEN r.last_seen
+      WHEN r.last_seen IS NULL OR row.as_of > r.last_seen THEN row.as_of
+      ELSE r.last_seen END

@@ -1,0 +1,42 @@
+// name: load_papers
+// mode: write
+// Upsert full paper records. A property takes the value of the newest snapshot that
+// states it (ordered by the record's as_of key, never by load order); an older record
+// only fills what is still missing. An abstract excerpt never replaces a full abstract.
+// The stated counts of each record are kept on its DESCRIBED_IN link to the snapshot.
+// param rows: list[map]  one map per paper record (see kg/writer.py: paper_row)
+UNWIND $rows AS row
+MERGE (p:Paper {key: row.key})
+WITH p, row, (p.as_of IS NULL OR row.as_of >= p.as_of) AS newer
+SET p.stub = false,
+    p.arxiv_id = coalesce(row.arxiv_id, p.arxiv_id),
+    p.title = CASE WHEN newer OR p.title IS NULL THEN coalesce(row.title, p.title) ELSE p.title END,
+    p.norm_title = CASE WHEN newer OR p.norm_title IS NULL THEN coalesce(row.norm_title, p.norm_title) ELSE p.norm_title END,
+    p.year = CASE WHEN newer OR p.year IS NULL THEN coalesce(row.year, p.year) ELSE p.year END,
+    p.published = CASE WHEN newer OR p.published IS NULL THEN coalesce(row.published, p.published) ELSE p.published END,
+    p.abstract = CASE WHEN newer OR p.abstract IS NULL THEN coalesce(row.abstract, p.abstract) ELSE p.abstract END,
+    p.abstract_excerpt = CASE WHEN newer OR p.abstract_excerpt IS NULL THEN coalesce(row.abstract_excerpt, p.abstract_excerpt) ELSE p.abstract_excerpt END,
+    p.license = CASE WHEN newer OR p.license IS NULL THEN coalesce(row.license, p.license) ELSE p.license END,
+    p.version = CASE WHEN newer OR p.version IS NULL THEN coalesce(row.version, p.version) ELSE p.version END,
+    p.doi = CASE WHEN newer OR p.doi IS NULL THEN coalesce(row.doi, p.doi) ELSE p.doi END,
+    p.journal_ref = CASE WHEN newer OR p.journal_ref IS NULL THEN coalesce(row.journal_ref, p.journal_ref) ELSE p.journal_ref END,
+    p.comments = CASE WHEN newer OR p.comments IS NULL THEN coalesce(row.comments, p.comments) ELSE p.comments END,
+    p.stated_cited_by = CASE WHEN newer OR p.stated_cited_by IS NULL THEN coalesce(row.stated_cited_by, p.stated_cited_by) ELSE p.stated_cited_by END,
+    p.stated_cited_by_in_map = CASE WHEN newer OR p.stated_cited_by_in_map IS NULL THEN coalesce(row.stated_cited_by_in_map, p.stated_cited_by_in_map) ELSE p.stated_cited_by_in_map END,
+    p.stated_refs_total = CASE WHEN newer OR p.stated_refs_total IS NULL THEN coalesce(row.stated_refs_total, p.stated_refs_total) ELSE p.stated_refs_total END,
+    p.stated_refs_in_map = CASE WHEN newer OR p.stated_refs_in_map IS NULL THEN coalesce(row.stated_refs_in_map, p.stated_refs_in_map) ELSE p.stated_refs_in_map END,
+    p.as_of = CASE WHEN newer THEN row.as_of ELSE p.as_of END
+WITH p, row
+MATCH (s:Snapshot {key: row.snapshot})
+MERGE (p)-[d:DESCRIBED_IN]->(s)
+SET d.line = row.line,
+    d.as_of = row.as_of_date,
+    d.stated_cited_by = row.stated_cited_by,
+    d.stated_cited_by_in_map = row.stated_cited_by_in_map,
+    d.stated_refs_total = row.stated_refs_total,
+    d.stated_refs_in_map = row.stated_refs_in_map,
+    d.listed_refs = row.listed_refs,
+    d.listed_citing = row.listed_citing,
+    d.histogram_years = row.histogram_years,
+    d.histogram_counts = row.histogram_counts
+SET d += row.extra

@@ -1,0 +1,20 @@
+// name: load_snapshots
+// mode: write
+// Upsert Snapshot nodes: one captured state of a source (a map page, a JSON record, an
+// arXiv dump, an edge list). Dates only ever widen, so loading again changes nothing.
+// param rows: list[map]  one map per snapshot: key, kind, source, sha256, data_date, first_date, builder_version, hashes
+UNWIND $rows AS row
+MERGE (s:Snapshot {key: row.key})
+SET s.kind = row.kind,
+    s.source = row.source,
+    s.sha256 = row.sha256,
+    s.builder_version = coalesce(row.builder_version, s.builder_version),
+    s.data_date = CASE
+      WHEN row.data_date IS NULL THEN s.data_date
+      WHEN s.data_date IS NULL OR row.data_date > s.data_date THEN row.data_date
+      ELSE s.data_date END,
+    s.first_date = CASE
+      WHEN row.first_date IS NULL THEN s.first_date
+      WHEN s.first_date IS NULL OR row.first_date < s.first_date THEN row.first_date
+      ELSE s.first_date END
+SET s += row.hashes

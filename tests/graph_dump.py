@@ -1,0 +1,34 @@
+"""A canonical, order-free dump of a whole graph, to compare two graphs for equality."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kg.graph import Graph
+
+_NODES = """
+MATCH (n)
+RETURN labels(n) AS labels, properties(n) AS props
+"""
+_RELATIONSHIPS = """
+MATCH (a)-[r]->(b)
+RETURN type(r) AS type,
+       coalesce(a.key, a.code) AS start,
+       coalesce(b.key, b.code) AS end,
+       properties(r) AS props
+"""
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def dump_graph(graph: Graph) -> tuple[list[str], list[str]]:
+    """Return every node and relationship as sorted canonical JSON strings."""
+    nodes = sorted(
+        _canonical({"labels": sorted(row["labels"]), "props": row["props"]})
+        for row in graph.read(_NODES)
+    )
+    relationships = sorted(_canonical(row) for row in graph.read(_RELATIONSHIPS))
+    return nodes, relationships
