@@ -1,0 +1,10 @@
+"""The `kg` command line: each command parses its arguments, calls the library, renders.
+
+Only this package imports click. Library errors (KGError) become `Error: <what>. <what to do>`
+with exit code 1, never a traceback.
+"""
+
+from kg.cli import db_commands, load_commands, query_commands
+from kg.cli.app import main
+
+__all__ = ["db_commands", "load_commands", "main", "query_commands"]
