@@ -10,12 +10,28 @@ import re
 import unicodedata
 
 _NEW_ID = re.compile(r"^(\d{4}\.\d{4,5})(?:v(\d+))?$")
-_OLD_ID = re.compile(r"^([a-z][a-z\-]*(?:\.[a-z]{2})?)/(\d{7})(?:v(\d+))?$", re.IGNORECASE)
+_OLD_ID = re.compile(r"^([a-z][a-z\-]*)(?:\.[a-z]{2})?/(\d{7})(?:v(\d+))?$", re.IGNORECASE)
 _PREFIX = re.compile(r"^(?:arxiv:|https?://arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _SPACES = re.compile(r"\s+")
 _LATEX_COMMAND = re.compile(r"\\[a-zA-Z]+\s*")
-_LATEX_ACCENT = re.compile(r"""\\(['`^"~=.uvHckbdr])\s*\{?\s*(\\?[a-zA-Z])\s*\}?""")
+_LATEX_ACCENT = re.compile(r"""\\(['`^"~=.uvHckbdr])\s*\{?\s*(\\?[a-zA-Z])(?:\s*\})?""")
+_LATEX_LETTER = re.compile(r"\\(aa|AA|ae|AE|oe|OE|ss|o|O|l|L|i|j)(?![a-zA-Z])\s*(?:\{\})?")
+_LETTERS = {
+    "aa": "å",
+    "AA": "Å",
+    "ae": "æ",
+    "AE": "Æ",
+    "oe": "œ",
+    "OE": "Œ",
+    "ss": "ß",
+    "o": "ø",
+    "O": "Ø",
+    "l": "ł",
+    "L": "Ł",
+    "i": "\u0131",  # dotless i
+    "j": "\u0237",  # dotless j
+}
 _ACCENTS = {
     "'": "\u0301",
     "`": "\u0300",
@@ -68,6 +84,7 @@ def latex_to_unicode(text: str) -> str:
         return unicodedata.normalize("NFC", letter + _ACCENTS[match.group(1)])
 
     text = _LATEX_ACCENT.sub(accent, text)
+    text = _LATEX_LETTER.sub(lambda m: _LETTERS[m.group(1)], text)
     return text.replace("{", "").replace("}", "")
 
 

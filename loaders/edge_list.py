@@ -1,0 +1,184 @@
+"""Citation edge lists: SNAP ``CITING<TAB>CITED`` files and CSV/TSV files with a header.
+
+SNAP files have ``#`` comment lines and two ids per line, separated by a tab or spaces.
+CSV/TSV files start with a header naming the two columns (``citing,cited``,
+``source,target`` or ``from,to``); other columns are ignored. Yields a ``SnapshotRecord``,
+then one ``CitationRecord`` or ``Rejected`` per data line.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import ValidationError
+
+from kg.errors import SourceError
+from kg.resolve import canonical_arxiv_id, hepth_id
+from loaders.arxiv_oai import validation_reason
+from loaders.records import (
+    CitationRecord,
+    Origin,
+    PaperRef,
+    ParsedItem,
+    Rejected,
+    SnapshotRecord,
+)
+from loaders.source_file import content_sha256, numbered_lines, snapshot_key
+
+__all__ = ["COLUMN_PAIRS", "IdScheme", "parse"]
+
+IdScheme = Literal["arxiv", "snap-hepth"]
+COLUMN_PAIRS = (("citing", "cited"), ("source", "target"), ("from", "to"))
+"""Header names accepted for the (citing, cited) columns of a CSV/TSV edge list."""
+
+RAW_LIMIT = 500
+_FIELDS = re.compile(r"[\s,]+")
+_HEADER_WORD = re.compile(r"^[A-Za-z_][\w \-.]*$")
+
+
+class _BadLine(Exception):
+    """A line that cannot become a CitationRecord; its message is the Rejected reason."""
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """How data lines are split: by white space/commas (``delimiter`` None), or as CSV."""
+
+    header_line: int | None = None
+    delimiter: str | None = None
+    citing_column: int = 0
+    cited_column: int = 1
+
+
+def _is_data(line: str) -> bool:
+    """Return True when a line is neither blank nor a ``#`` comment."""
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def _sniff(path: Path) -> _Layout:
+    """Return the file's layout, judged from its first data line.
+
+    Raises SourceError when that line is a header that names no known column pair.
+    """
+    for number, line in numbered_lines(path):
+        text = line.lstrip("\ufeff")
+        if not _is_data(text):
+            continue
+        delimiter = "\t" if "\t" in text else "," if "," in text else None
+        try:
+            fields = next(csv.reader([text], delimiter=delimiter)) if delimiter else text.split()
+        except csv.Error:
+            return _Layout()
+        names = [name.strip().lower() for name in fields]
+        for citing, cited in COLUMN_PAIRS:
+            if citing in names and cited in names:
+                return _Layout(number, delimiter, names.index(citing), names.index(cited))
+        looks_like_header = len(names) >= 2 and all(
+            _HEADER_WORD.match(name) and canonical_arxiv_id(name) is None for name in names
+        )
+        if looks_like_header:
+            raise SourceError(
+                f"{path}:{number}: the header {text.strip()[:100]!r} names no citing and cited "
+                "columns",
+                "name them 'citing,cited' (or 'source,target', 'from,to'), or drop the header "
+                "for a SNAP-style list of 'CITING<TAB>CITED' lines",
+            )
+        return _Layout()
+    return _Layout()
+
+
+def _fields(line: str, layout: _Layout) -> tuple[str, str]:
+    """Return the (citing, cited) tokens of a data line; raises _BadLine if they are missing."""
+    if layout.header_line is None:
+        fields = [field for field in _FIELDS.split(line.strip()) if field]
+        if len(fields) != 2:
+            raise _BadLine(
+                f"expected two ids 'CITING<TAB>CITED', found {len(fields)} field(s); "
+                "fix or delete the line"
+            )
+        return fields[0], fields[1]
+    if layout.delimiter is None:
+        fields = line.split()
+    else:
+        try:
+            fields = next(csv.reader([line], delimiter=layout.delimiter), [])
+        except csv.Error as exc:
+            raise _BadLine(f"unreadable CSV line ({exc}); fix or delete the line") from None
+    needed = max(layout.citing_column, layout.cited_column) + 1
+    if len(fields) < needed:
+        raise _BadLine(
+            f"expected at least {needed} columns as the header on line {layout.header_line} "
+            f"says, found {len(fields)}; fix or delete the line"
+        )
+    return fields[layout.citing_column].strip(), fields[layout.cited_column].strip()
+
+
+def _arxiv_id(token: str, scheme: IdScheme, role: str) -> str:
+    """Return the canonical arXiv id a token names under ``scheme``; raises _BadLine if none."""
+    if not token:
+        raise _BadLine(f"the {role} id is empty; fill it in or delete the line")
+    if scheme == "snap-hepth":
+        try:
+            return hepth_id(token)
+        except ValueError:
+            raise _BadLine(
+                f"{role} id {token!r} is not a SNAP hep-th number (up to 7 digits, e.g. 9201001); "
+                "use --id-scheme arxiv for lists of arXiv ids"
+            ) from None
+    canonical = canonical_arxiv_id(token)
+    if canonical is not None:
+        return canonical
+    if token.isdigit():
+        raise _BadLine(
+            f"{role} id {token!r} is a bare number, not an arXiv id; if this is the SNAP "
+            "cit-HepTh list, load it with --id-scheme snap-hepth"
+        )
+    raise _BadLine(
+        f"{role} id {token!r} is not an arXiv id; expected e.g. '2110.03888' or 'hep-th/9901001'"
+    )
+
+
+def parse(path: Path, id_scheme: IdScheme = "arxiv") -> Iterator[ParsedItem]:
+    """Yield the snapshot, then one CitationRecord or Rejected per data line.
+
+    Self-citations are reported as Rejected and skipped. ``id_scheme="snap-hepth"`` reads
+    integer ids as SNAP hep-th numbers (``1001`` -> ``hep-th/0001001``). Raises SourceError
+    when the file cannot be read or its header names no citing/cited columns.
+    """
+    layout = _sniff(path)
+    sha256 = content_sha256(path)
+    key = snapshot_key(sha256)
+    yield SnapshotRecord(key=key, kind="edge_list", source=path.name, sha256=sha256)
+    for number, line in numbered_lines(path):
+        if number == layout.header_line or not _is_data(line.lstrip("\ufeff")):
+            continue
+        origin = Origin(path=str(path), line=number)
+        try:
+            citing_token, cited_token = _fields(line.lstrip("\ufeff"), layout)
+            citing = _arxiv_id(citing_token, id_scheme, "citing")
+            cited = _arxiv_id(cited_token, id_scheme, "cited")
+            if citing == cited:
+                raise _BadLine(f"self-citation: {citing} cites itself; skipped")
+            record = CitationRecord(
+                origin=origin,
+                snapshot=key,
+                citing=PaperRef(arxiv_id=citing),
+                cited=PaperRef(arxiv_id=cited),
+            )
+        except _BadLine as exc:
+            yield Rejected(origin=origin, reason=str(exc), raw=line[:RAW_LIMIT])
+            continue
+        except ValidationError as exc:
+            yield Rejected(
+                origin=origin,
+                reason=f"invalid edge: {validation_reason(exc)}",
+                raw=line[:RAW_LIMIT],
+            )
+            continue
+        yield record

@@ -1,0 +1,451 @@
+"""The KDD Cup 2003 hep-th ``.abs`` metadata: a tarball, a directory or a single ``.abs`` file.
+
+An ``.abs`` record is a header (``Paper:``, ``From:``, ``Date:``, ``Title:``, ``Authors:``,
+``Comments:``, ``Subj-class:``, ``Journal-ref:``; a field may wrap onto indented lines)
+followed by the abstract between ``\\\\`` lines. The tarball is read as a stream and never
+extracted. Yields a ``SnapshotRecord``, then one ``PaperRecord`` or ``Rejected`` per record.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import re
+import tarfile
+import zlib
+from collections.abc import Iterable, Iterator
+from datetime import date
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from kg.errors import SourceError
+from kg.resolve import collapse_spaces, parse_arxiv_id
+from loaders.arxiv_oai import id_year_month, split_authors, validation_reason
+from loaders.records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from loaders.source_file import content_sha256, open_binary, snapshot_key
+
+__all__ = [
+    "ABS_SUFFIXES",
+    "MAX_RECORD_LINES",
+    "is_tar",
+    "parse",
+    "parse_abs",
+    "parse_abs_date",
+]
+
+ABS_SUFFIXES = (".abs", ".abs.gz")
+MAX_RECORD_LINES = 2000
+"""A record longer than this is not an .abs record; it is rejected rather than buffered."""
+
+RAW_LIMIT = 500
+_TAR_MAGIC_OFFSET = 257
+_FIELD = re.compile(r"^([A-Za-z][A-Za-z\-]*(?: \([^)]*\))?):\s*(.*)$")
+_SEPARATOR = re.compile(r"^-{10,}\s*$")
+_MARK = "\\\\"
+_PAPER_LINE = re.compile(r"^Paper:\s*(\S*)")
+_SIZE_NOTE = re.compile(r"\(\s*\d+\s*kb[^)]*\)\s*$", re.IGNORECASE)
+_DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2})[\s\-/]*([A-Za-z]{3,})\.?[\s\-,]+(\d{4}|\d{2})\b")
+_MONTH_DAY_YEAR = re.compile(
+    r"\b([A-Za-z]{3,})\.?\s+(\d{1,2}),?\s+\d{1,2}:\d{2}(?::\d{2})?\b.*?\b(\d{4})\b"
+)
+_NUMERIC_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})\b")
+_MONTHS = {
+    name: number
+    for number, name in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
+        start=1,
+    )
+}
+_ARCHIVES = frozenset(
+    {
+        "acc-phys",
+        "adap-org",
+        "alg-geom",
+        "ao-sci",
+        "astro-ph",
+        "atom-ph",
+        "bayes-an",
+        "chao-dyn",
+        "chem-ph",
+        "cmp-lg",
+        "comp-gas",
+        "cond-mat",
+        "cs",
+        "dg-ga",
+        "econ",
+        "eess",
+        "funct-an",
+        "gr-qc",
+        "hep-ex",
+        "hep-lat",
+        "hep-ph",
+        "hep-th",
+        "math",
+        "math-ph",
+        "mtrl-th",
+        "nlin",
+        "nucl-ex",
+        "nucl-th",
+        "patt-sol",
+        "physics",
+        "plasm-ph",
+        "q-alg",
+        "q-bio",
+        "q-fin",
+        "quant-ph",
+        "solv-int",
+        "stat",
+        "supr-con",
+    }
+)
+_CATEGORY = re.compile(r"^([a-z\-]+)(?:\.[A-Za-z\-]{2,})?$")
+# arXiv opened in August 1991; a Date: before that or far after the id's month is a typo.
+_DATE_SLACK_DAYS = 62
+
+
+def _month(name: str) -> int | None:
+    """Return the month number of an English month name or abbreviation, else None."""
+    return _MONTHS.get(name[:3].lower())
+
+
+def _full_year(text: str) -> int:
+    """Return a four-digit year; two-digit years are 1950-2049."""
+    year = int(text)
+    if len(text) == 2:
+        year += 1900 if year >= 50 else 2000
+    return year
+
+
+def parse_abs_date(text: str) -> date | None:
+    """Return the calendar date written in an ``.abs`` ``Date:`` value, or None if none is found.
+
+    Handles ``Tue, 14 Dec 93 10:58:38 +0100``, ``Tue Dec 31 23:54:17 MET 1991 +0100``,
+    ``12-MAR-1993 10:01:02.5``, ``01/02/93`` (day first) and their many time-zone
+    spellings; the time is ignored.
+    """
+    text = _SIZE_NOTE.sub("", text)
+    for match in _DAY_MONTH_YEAR.finditer(text):
+        day, month = int(match.group(1)), _month(match.group(2))
+        if month is not None:
+            try:
+                return date(_full_year(match.group(3)), month, day)
+            except ValueError:
+                continue
+    for match in _MONTH_DAY_YEAR.finditer(text):
+        month = _month(match.group(1))
+        if month is not None:
+            try:
+                return date(int(match.group(3)), month, int(match.group(2)))
+            except ValueError:
+                continue
+    if numeric := _NUMERIC_DATE.search(text):
+        # Day first as in Europe, where most such dates come from; month first if that fails.
+        first, second, year = int(numeric.group(1)), int(numeric.group(2)), numeric.group(3)
+        for day, month in ((first, second), (second, first)):
+            try:
+                return date(_full_year(year), month, day)
+            except ValueError:
+                continue
+    return None
+
+
+def _categories(arxiv_id: str, subj_class: str | None) -> tuple[str | None, tuple[str, ...]]:
+    """Return (primary, cross-list) categories: the old-style id's archive, then the real
+    category codes in ``Subj-class`` (its descriptive names are ignored)."""
+    codes = []
+    for item in re.split(r"[;,]", subj_class or ""):
+        match = _CATEGORY.match(item.strip())
+        if match and match.group(1) in _ARCHIVES:
+            codes.append(item.strip())
+    primary = arxiv_id.split("/", 1)[0] if "/" in arxiv_id else None
+    if primary is None and codes:
+        primary = codes[0]
+    cross = tuple(code for code in dict.fromkeys(codes) if code != primary)
+    return primary, cross
+
+
+def _published(arxiv_id: str, date_text: str | None) -> tuple[date | None, bool]:
+    """Return (first-posted date, whether it was taken from the id's year and month)."""
+    encoded = id_year_month(arxiv_id)
+    written = parse_abs_date(date_text) if date_text else None
+    if written is not None and encoded is not None:
+        id_month = date(*encoded, 1)
+        if abs((written - id_month).days) > _DATE_SLACK_DAYS:
+            written = None
+    if written is not None:
+        return written, False
+    if encoded is not None:
+        return date(*encoded, 1), True
+    return None, False
+
+
+def _reject(path: str, line: int, reason: str, raw: str) -> Rejected:
+    return Rejected(origin=Origin(path=path, line=line), reason=reason, raw=raw[:RAW_LIMIT])
+
+
+def parse_abs(
+    lines: Iterable[tuple[int, str]] | str, path: str, snapshot: str
+) -> PaperRecord | Rejected:
+    """Return the PaperRecord for one ``.abs`` record, or a Rejected saying what is wrong.
+
+    ``lines`` is the record's text, or its (1-based line number, line) pairs; ``path`` is
+    the origin path and ``snapshot`` the SnapshotRecord key. Never raises for bad content.
+    """
+    numbered = list(enumerate(lines.splitlines(), start=1) if isinstance(lines, str) else lines)
+    first_line = numbered[0][0] if numbered else 1
+    fields: dict[str, str] = {}
+    field_lines: dict[str, int] = {}
+    dates: list[str] = []
+    current: str | None = None
+    # The record is a preamble (separator, "\\"), the header, "\\", the abstract, "\\".
+    phase = "preamble"
+    abstract: list[str] = []
+    for number, line in numbered:
+        stripped = line.strip()
+        if stripped == _MARK:
+            if phase == "header":
+                phase = "abstract"
+            elif phase == "abstract":
+                break
+            continue
+        if phase == "abstract":
+            abstract.append(line)
+            continue
+        if not stripped or (phase == "preamble" and _SEPARATOR.match(stripped)):
+            current = None
+            continue
+        match = _FIELD.match(line)
+        if match and not line[0].isspace():
+            phase = "header"
+            name = match.group(1).lower()
+            if name.startswith("date"):
+                dates.append(match.group(2))
+            if name not in fields:
+                fields[name] = match.group(2)
+                field_lines[name] = number
+                current = name
+            else:
+                current = None
+        elif current is not None:
+            fields[current] = f"{fields[current]} {stripped}"
+    content = [line for _, line in numbered if line.strip() and not _is_preamble(line)]
+    raw = "\n".join(content[:12])
+    if "paper" not in fields:
+        return _reject(
+            path,
+            first_line,
+            "no 'Paper:' line; an .abs record must name its paper as 'Paper: hep-th/NNNNNNN'",
+            raw,
+        )
+    paper_line = field_lines["paper"]
+    parsed = parse_arxiv_id(fields["paper"].split()[0]) if fields["paper"].strip() else None
+    if parsed is None:
+        return _reject(
+            path,
+            paper_line,
+            f"'Paper: {fields['paper'].strip()}' is not an arXiv id; expected e.g. "
+            "'Paper: hep-th/9201001'",
+            raw,
+        )
+    arxiv_id = parsed[0]
+    title = collapse_spaces(fields.get("title", ""))
+    if not title:
+        return _reject(
+            path,
+            field_lines.get("title", paper_line),
+            f"{arxiv_id} has no title; add a 'Title:' line to the header",
+            raw,
+        )
+    published, from_id = _published(arxiv_id, fields.get("date"))
+    primary, cross = _categories(arxiv_id, fields.get("subj-class"))
+    author_text = fields.get("authors", fields.get("author"))
+    extra: dict[str, str | int | float | bool | None] = {}
+    if report_no := collapse_spaces(fields.get("report-no", "")):
+        extra["report_no"] = report_no
+    if from_id:
+        extra["published_from_id"] = True
+    try:
+        return PaperRecord(
+            origin=Origin(path=path, line=paper_line),
+            snapshot=snapshot,
+            as_of=published,
+            arxiv_id=arxiv_id,
+            version=max(len(dates), 1),
+            title=title,
+            year=published.year if published else None,
+            published=published,
+            abstract=collapse_spaces("\n".join(abstract)) or None,
+            journal_ref=collapse_spaces(fields.get("journal-ref", "")) or None,
+            comments=collapse_spaces(fields.get("comments", "")) or None,
+            primary_category=primary,
+            cross_categories=cross,
+            authors=split_authors(author_text) if author_text else (),
+            extra=extra,
+        )
+    except ValidationError as exc:
+        return _reject(path, paper_line, f"invalid record: {validation_reason(exc)}", raw)
+
+
+def _decode(data: bytes) -> str:
+    """Return a line of text: UTF-8, or Latin-1 for the odd old file that is not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _lines(handle: Iterable[bytes]) -> Iterator[tuple[int, str]]:
+    """Yield (1-based line number, line without its ending) from a binary handle."""
+    for number, data in enumerate(handle, start=1):
+        yield number, _decode(data).rstrip("\r\n")
+
+
+def _records(
+    lines: Iterable[tuple[int, str]], path: str, snapshot: str
+) -> Iterator[PaperRecord | Rejected]:
+    """Yield one parsed item per record in a stream of lines.
+
+    A ``Paper:`` line after a separator or ``\\\\`` line, or naming an arXiv id, starts a new
+    record, so a file may hold one record or a whole concatenated listing.
+    """
+    chunk: list[tuple[int, str]] = []
+    has_paper = False
+    after_preamble = True
+    skipping_from: int | None = None
+    for number, line in lines:
+        starts = _PAPER_LINE.match(line)
+        if starts and (after_preamble or parse_arxiv_id(starts.group(1)) is not None):
+            if skipping_from is not None:
+                yield _overflow(path, skipping_from)
+                skipping_from, chunk = None, []
+            elif has_paper:
+                # The separator and "\\" lines just before belong to the new record.
+                cut = len(chunk)
+                while cut and (not chunk[cut - 1][1].strip() or _is_preamble(chunk[cut - 1][1])):
+                    cut -= 1
+                yield parse_abs(chunk[:cut], path, snapshot)
+                chunk = chunk[cut:]
+            has_paper = True
+        elif skipping_from is not None:
+            continue
+        chunk.append((number, line))
+        if line.strip():
+            after_preamble = _is_preamble(line)
+        if len(chunk) > MAX_RECORD_LINES:
+            skipping_from, chunk, has_paper = chunk[0][0], [], False
+    if skipping_from is not None:
+        yield _overflow(path, skipping_from)
+    elif any(line.strip() and not _is_preamble(line) for _, line in chunk):
+        yield parse_abs(chunk, path, snapshot)
+
+
+def _is_preamble(line: str) -> bool:
+    return line.strip() == _MARK or bool(_SEPARATOR.match(line.strip()))
+
+
+def _overflow(path: str, line: int) -> Rejected:
+    return _reject(
+        path,
+        line,
+        f"record runs over {MAX_RECORD_LINES} lines without a new 'Paper:' line; "
+        "this does not look like an .abs file, check the input",
+        "",
+    )
+
+
+def is_tar(path: Path) -> bool:
+    """Return True when the (decompressed) file is a tar archive (ustar magic)."""
+    try:
+        with open_binary(path) as handle:
+            head = handle.read(_TAR_MAGIC_OFFSET + 5)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise SourceError(f"{path}: cannot read it ({exc})", "check the file") from exc
+    return head[_TAR_MAGIC_OFFSET:] == b"ustar"
+
+
+def _abs_files(root: Path) -> Iterator[Path]:
+    """Yield the ``.abs`` files under a directory in sorted order, walking lazily."""
+    for folder, subfolders, names in os.walk(root):
+        subfolders.sort()
+        for name in sorted(names):
+            if name.endswith(ABS_SUFFIXES):
+                yield Path(folder, name)
+
+
+def _directory_sha256(root: Path) -> str:
+    """Return a sha256 over every ``.abs`` file's relative path and content digest."""
+    digest = hashlib.sha256()
+    for file in _abs_files(root):
+        digest.update(file.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(content_sha256(file).encode() + b"\n")
+    return digest.hexdigest()
+
+
+def _tar_items(path: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
+    """Yield the records of every ``.abs`` member of a (gzipped) tar, streaming it once."""
+    found = 0
+    try:
+        with open_binary(path) as handle, tarfile.open(fileobj=handle, mode="r|*") as archive:
+            while (member := archive.next()) is not None:
+                # Stream mode still keeps every member it has passed (29,555 TarInfo for the
+                # KDD tarball); forget them so memory stays flat. typeshed omits the attribute.
+                archive.members.clear()  # type: ignore[attr-defined]
+                if not (member.isfile() and member.name.endswith(ABS_SUFFIXES)):
+                    continue
+                content = archive.extractfile(member)
+                if content is None:
+                    continue
+                found += 1
+                with content:
+                    source: Iterable[bytes] = content
+                    if member.name.endswith(".gz"):
+                        source = gzip.GzipFile(fileobj=content)
+                    yield from _records(_lines(source), f"{path}:{member.name}", snapshot)
+    except (tarfile.TarError, OSError, EOFError, zlib.error) as exc:
+        raise SourceError(
+            f"{path}: cannot read the tar archive ({exc})",
+            "check that the file is complete and not corrupt",
+        ) from exc
+    if not found:
+        raise SourceError(
+            f"{path}: the tar archive holds no .abs files",
+            "pass the KDD Cup 2003 cit-HepTh-abstracts tarball or a directory of .abs files",
+        )
+
+
+def _file_items(file: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
+    """Yield the records of one plain or gzipped ``.abs`` file."""
+    try:
+        with open_binary(file) as handle:
+            yield from _records(_lines(handle), str(file), snapshot)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise SourceError(
+            f"{file}: cannot read it ({exc})", "check that the file is complete and not corrupt"
+        ) from exc
+
+
+def parse(path: Path) -> Iterator[ParsedItem]:
+    """Yield the snapshot, then one PaperRecord or Rejected per ``.abs`` record.
+
+    ``path`` is a (gzipped) tarball of ``.abs`` files, a directory of them, or one file.
+    Raises SourceError when it cannot be read or holds no ``.abs`` files.
+    """
+    if path.is_dir():
+        sha256 = _directory_sha256(path)
+        if sha256 == hashlib.sha256().hexdigest():
+            raise SourceError(
+                f"{path}: the directory holds no .abs files", "pass a directory of .abs files"
+            )
+    else:
+        sha256 = content_sha256(path)
+    key = snapshot_key(sha256)
+    yield SnapshotRecord(key=key, kind="hepth_abs", source=path.name, sha256=sha256)
+    if path.is_dir():
+        for file in _abs_files(path):
+            yield from _file_items(file, key)
+    elif is_tar(path):
+        yield from _tar_items(path, key)
+    else:
+        yield from _file_items(path, key)

@@ -1,0 +1,631 @@
+"""Parse a map page saved as text: one paper, the papers it builds on and those built on it.
+
+A page is, loosely: an optional ``<site>Data to <date>`` line, the title, an
+``arXiv <id> ↗First posted <date><categories>cited by <n>`` line, an abstract, a
+``Key facts.`` paragraph, a "Builds on" section listing references and a "Built on by"
+section with a per-year histogram and the citing papers. List items read
+``2017Attention Is All You Needcited by 60,361`` (year, title, count, glued), numbered,
+bulleted or bare. Blank lines, the site line, the arXiv line and any section may be missing.
+
+The file is read twice, both times streaming: the first pass gathers the page's own facts
+(its identity, dates, stated and listed counts), so that the snapshot and the paper can be
+yielded before the citation edges, which the second pass streams.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Literal, NamedTuple
+
+from pydantic import ValidationError
+
+from kg.errors import SourceError
+from kg.resolve import collapse_spaces, parse_arxiv_id
+from loaders.records import (
+    CitationRecord,
+    Origin,
+    PaperRecord,
+    PaperRef,
+    ParsedItem,
+    Rejected,
+    SnapshotRecord,
+)
+from loaders.source_file import content_sha256, numbered_lines, read_head, snapshot_key
+
+__all__ = ["parse", "parse_date", "parse_item"]
+
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_DATE = (
+    r"(?:\d{4}-\d{1,2}-\d{1,2}"
+    r"|\d{1,2}\s+[A-Za-z]{3,9}\.?,?\s+\d{4}"
+    r"|[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4})"
+)
+_ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+_DAY_MONTH_YEAR = re.compile(r"(\d{1,2})\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})")
+_MONTH_DAY_YEAR = re.compile(r"([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})")
+_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
+_CATEGORY = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]{2,}(?:-[a-z]+)?)?")
+
+_HEADER = re.compile(rf"^(?P<site>.*?)\s*Data (?:to|through)\s+(?P<date>{_DATE})\.?$", re.I)
+_ID_LINE = re.compile(r"^arXiv[:\s]\s*(?P<id>[^\s↗]+)\s*(?P<arrow>↗)?(?P<rest>.*)$")
+_POSTED_LINE = re.compile(r"^First posted\b", re.I)
+_ID_CITED_BY = re.compile(r"cited by\s*(?P<count>.*?)\s*$", re.I)
+_ID_POSTED = re.compile(
+    rf"First posted\s*(?:on\s+)?(?:arXiv\s+)?(?:on\s+)?(?P<date>{_DATE})?", re.I
+)
+_KEY_FACTS = re.compile(r"^Key facts\b[.:]?", re.I)
+_FACT_CITED = re.compile(r"\bCited by (?P<n>[\d,]+|no|one) papers? in the map", re.I)
+_FACT_NOT_CITED = re.compile(r"\bNot (?:yet )?cited by any papers? in the map", re.I)
+_FACT_DATA = re.compile(r"\(data (?:through|to)\s*(?P<date>[^)]*)\)", re.I)
+_FACT_REFS = re.compile(
+    r"\bBuilds on (?P<m>[\d,]+|none|no|one) of its (?P<k>[\d,]+|one) references?", re.I
+)
+_FACT_REFS_IN_MAP = re.compile(
+    r"\bBuilds on (?P<m>[\d,]+|no|one) references? (?:that (?:are|is) )?in the map", re.I
+)
+_FACT_POSTED = re.compile(
+    rf"\bFirst posted(?: on arXiv)?(?: on)?\s*(?P<date>{_DATE})?(?P<rest>[^.]*)", re.I
+)
+_ABSTRACT = re.compile(r"^Abstract\s*(?:\([^)]*\))?\s*:?$", re.I)
+_BUILDS_ON = re.compile(r"^Builds on\s*(?:[·:(]\s*[\d,]*\)?)?$", re.I)
+_BUILT_ON_BY = re.compile(r"^Built on by\s*(?:[·:(]\s*[\d,]*\)?)?$", re.I)
+_REFS_HEADING = re.compile(r"^References?\s*(?:·\s*(?P<n>[\d,]+))?$", re.I)
+_CITING_HEADING = re.compile(r"^(?:Cited by year|Citing papers|Cited by(?:\s*·\s*[\d,]+)?)$", re.I)
+_HISTOGRAM = re.compile(r"^Citing papers per year\s*:?\s*(?P<body>.*)$", re.I)
+_HISTOGRAM_SPLIT = re.compile(r";|,\s+(?=\d{4}\s*:)")
+_HISTOGRAM_ENTRY = re.compile(r"\s*(\d{4})\s*:\s*(\d{1,3}(?:,\d{3})+|\d+)\s*")
+_REFS_SUMMARY = re.compile(
+    r"^(?P<m>[\d,]+|no|none|one) of (?:its )?(?P<k>[\d,]+|one) references?(?: in the map)?\.?$",
+    re.I,
+)
+_PAPERS_SUMMARY = re.compile(r"^(?P<n>[\d,]+|no|one) (?:citing )?papers?\.?$", re.I)
+_MORE = re.compile(r"^\+?\s*[\d,]+ more(?: references| papers| citing papers)?\.?$")
+_TRAILER = re.compile(
+    r"^(?:[\d,]+ (?:most cited|most recent|shown|listed)|Showing [\d,]+) "
+    r"(?:of|out of) (?P<total>[\d,]+)\b.*$",
+    re.I,
+)
+_CHROME = re.compile(
+    r"^(?:Not on the map\b.*|Sort\s*:.*|By area\s*:.*|Show (?:all|more|less)\b.*"
+    r"|All [\d,]+(?:\s*\(JSON\))?|\(JSON\))$",
+    re.I,
+)
+_STRUCTURE = (
+    ("facts", _KEY_FACTS),
+    ("abstract", _ABSTRACT),
+    ("builds_on", _BUILDS_ON),
+    ("built_on_by", _BUILT_ON_BY),
+    ("histogram", _HISTOGRAM),
+    ("refs_heading", _REFS_HEADING),
+    ("citing_heading", _CITING_HEADING),
+    ("refs_summary", _REFS_SUMMARY),
+    ("papers_summary", _PAPERS_SUMMARY),
+    ("more", _MORE),
+    ("trailer", _TRAILER),
+    ("chrome", _CHROME),
+)
+_MARKER = re.compile(r"^(?:\d{1,4}[.)]\s*|[-*•‣]\s+)")
+_YEAR = re.compile(r"\d{4}")
+_CITED_BY = "cited by"
+_TITLE_TRIM = " \t\u00b7\u2022|\u2014\u2013"  # spaces, dots, bars and dashes
+_ITEM_EXAMPLE = "'2017Attention Is All You Needcited by 60,361' (year, title, 'cited by' count)"
+
+_Section = Literal["refs", "citing"]
+_State = Literal["start", "top", "abstract", "facts", "refs", "citing"]
+
+
+def parse_date(text: str) -> date | None:
+    """Return the date in ``8 Oct 2021``, ``14 October 2026``, ``Oct 8, 2021`` or ``2026-10-14``.
+
+    Returns None when ``text`` is not one of these or names no real day.
+    """
+    text = text.strip().rstrip(".").strip()
+    parts: tuple[int, int, int] | None = None
+    if match := _ISO_DATE.fullmatch(text):
+        parts = (int(match[1]), int(match[2]), int(match[3]))
+    elif match := _DAY_MONTH_YEAR.fullmatch(text):
+        parts = (int(match[3]), _month(match[2]) or 0, int(match[1]))
+    elif match := _MONTH_DAY_YEAR.fullmatch(text):
+        parts = (int(match[3]), _month(match[1]) or 0, int(match[2]))
+    if parts is None:
+        return None
+    try:
+        return date(parts[0], parts[1], parts[2])
+    except ValueError:
+        return None
+
+
+def _month(name: str) -> int | None:
+    name = name.lower()
+    if name == "sept":
+        return 9
+    for number, full in enumerate(_MONTHS, start=1):
+        if len(name) >= 3 and full.startswith(name):
+            return number
+    return None
+
+
+def _count(text: str) -> int | None:
+    """Return the count in ``60,361``, ``12``, ``one`` or ``no``/``none``; None if not one."""
+    text = text.strip().lower()
+    if text in ("no", "none"):
+        return 0
+    if text == "one":
+        return 1
+    return int(text.replace(",", "")) if _NUMBER.fullmatch(text) else None
+
+
+def _split_item(text: str) -> tuple[int, str, int] | str:
+    """Return (year, title, cited-by count) of a list item, or why the line is not one."""
+    body = _MARKER.sub("", text.strip(), count=1).strip()
+    if not body:
+        return "the list item is empty"
+    if not _YEAR.match(body):
+        return "it does not start with a 4-digit year"
+    at = body.lower().rfind(_CITED_BY)
+    if at < 0:
+        return "it has no 'cited by N' count at the end"
+    count_text = body[at + len(_CITED_BY) :].strip()
+    count = _count(count_text) if count_text[:1].isdigit() else None
+    if count is None:
+        if not count_text:
+            return "'cited by' has no count"
+        return f"'cited by {count_text}' is not a number"
+    title = body[4:at].strip(_TITLE_TRIM)
+    if not title:
+        return "it has no title between the year and 'cited by'"
+    year = int(body[:4])
+    if not 1800 <= year <= 2100:
+        return f"the year {year} is not between 1800 and 2100"
+    return year, title, count
+
+
+def parse_item(text: str) -> tuple[int, str, int] | None:
+    """Return (year, title, cited-by count) for a list item line, or None if it is not one.
+
+    The item may be numbered (``1.``), bulleted (``-``) or bare; the year is exactly the
+    first four digits, so ``20193D Shapes...`` is 2019 and ``3D Shapes...``.
+    """
+    parts = _split_item(text)
+    return None if isinstance(parts, str) else parts
+
+
+class _Item(NamedTuple):
+    """One parsed list item of a section."""
+
+    section: _Section
+    line: int
+    ref: PaperRef
+
+
+@dataclass
+class _Page:
+    """The facts a page states about its own paper, gathered while scanning."""
+
+    seen_text: bool = False
+    recognised: bool = False
+    header_date: date | None = None
+    facts_date: date | None = None
+    title: str | None = None
+    title_line: int = 1
+    arxiv_id: str | None = None
+    version: int | None = None
+    posted: date | None = None
+    facts_posted: date | None = None
+    primary: str | None = None
+    cross: tuple[str, ...] = ()
+    cited_by: int | None = None
+    facts_cited_in_map: int | None = None
+    facts_refs_in_map: int | None = None
+    facts_refs_total: int | None = None
+    section_cited_in_map: int | None = None
+    section_refs_in_map: int | None = None
+    section_refs_total: int | None = None
+    listed_refs: int | None = None
+    listed_citing: int | None = None
+    histogram: dict[int, int] = field(default_factory=dict)
+    abstract: list[str] = field(default_factory=list)
+
+    @property
+    def data_date(self) -> date | None:
+        """The date the page's data runs to: the site line's, else the key facts'."""
+        return self.header_date or self.facts_date
+
+    @property
+    def published(self) -> date | None:
+        """The first-posted date: the arXiv line's, else the key facts'."""
+        return self.posted or self.facts_posted
+
+    @property
+    def year(self) -> int | None:
+        """The year the paper was first posted, if the page says."""
+        return self.published.year if self.published else None
+
+    def ref(self) -> PaperRef:
+        """Return the page's paper as the other end of its citation edges."""
+        return PaperRef(arxiv_id=self.arxiv_id, title=self.title, year=self.year)
+
+    def record(self, origin: Origin, snapshot: str) -> PaperRecord:
+        """Return the PaperRecord of the page's paper; raises ValidationError if unusable."""
+        return PaperRecord(
+            origin=origin,
+            snapshot=snapshot,
+            as_of=self.data_date,
+            arxiv_id=self.arxiv_id,
+            version=self.version,
+            title=self.title,
+            year=self.year,
+            published=self.published,
+            abstract="\n\n".join(self.abstract) or None,
+            primary_category=self.primary,
+            cross_categories=self.cross,
+            stated_cited_by=self.cited_by,
+            stated_cited_by_in_map=_first(self.facts_cited_in_map, self.section_cited_in_map),
+            stated_refs_in_map=_first(self.facts_refs_in_map, self.section_refs_in_map),
+            stated_refs_total=_first(self.facts_refs_total, self.section_refs_total),
+            listed_refs=self.listed_refs,
+            listed_citing=self.listed_citing,
+            histogram=dict(self.histogram),
+        )
+
+
+def _first(*values: int | None) -> int | None:
+    return next((value for value in values if value is not None), None)
+
+
+class _Scanner:
+    """A line-by-line reader of one page; ``page`` holds what it has gathered so far."""
+
+    def __init__(self, path: str) -> None:
+        self.page = _Page()
+        self._path = path
+        self._state: _State = "start"
+        self._paragraph: list[str] = []
+
+    def feed(self, number: int, raw: str) -> Iterator[_Item | Rejected]:
+        """Take one line; yield the list item it holds or why it was rejected.
+
+        Raises SourceError when the page turns out to have no title.
+        """
+        text = raw.strip().lstrip("\ufeff").strip()
+        if not text:
+            self._end_paragraph()
+            return
+        if self._state == "start":
+            yield from self._start(number, raw, text)
+            return
+        handled = self._structure(number, raw, text)
+        if handled is not None:
+            yield from handled
+            return
+        if self._state == "abstract":
+            self._paragraph.append(text)
+        elif self._state == "facts":
+            yield from self._key_facts(number, raw, text)
+        elif self._state in ("refs", "citing"):
+            yield from self._section_line(number, raw, text)
+        elif _MARKER.match(text) and parse_item(text) is not None:
+            yield self._reject(
+                number,
+                raw,
+                "list item before any 'Builds on' or 'Built on by' section, so it is unknown "
+                "whether it is a reference or a citing paper; move it under its section",
+            )
+
+    def finish(self) -> _Page:
+        """Return the page's facts; raises SourceError when it is empty or not a map page."""
+        self._end_paragraph()
+        if not self.page.seen_text:
+            raise SourceError(f"{self._path}: the file is empty", "give a saved map page")
+        if self.page.title is None:
+            raise SourceError(
+                f"{self._path}: the page has no title line",
+                "a map page starts with the paper's title (after an optional "
+                "'<site>Data to <date>' line)",
+            )
+        if not self.page.recognised:
+            raise SourceError(
+                f"{self._path}: this is not a map page: it has no 'arXiv <id>' line, no "
+                "'Key facts.' and no 'Builds on' or 'Built on by' section",
+                "check that the file is a map page saved as text",
+            )
+        return self.page
+
+    def _reject(self, number: int, raw: str, reason: str) -> Rejected:
+        return Rejected(origin=Origin(path=self._path, line=number), reason=reason, raw=raw)
+
+    def _enter(self, state: _State) -> None:
+        if self._state == "abstract":
+            self._end_paragraph()
+        self._state = state
+        if state == "refs" and self.page.listed_refs is None:
+            self.page.listed_refs = 0
+        if state == "citing" and self.page.listed_citing is None:
+            self.page.listed_citing = 0
+        if state in ("facts", "refs", "citing"):
+            self.page.recognised = True
+
+    def _end_paragraph(self) -> None:
+        if self._paragraph:
+            self.page.abstract.append(" ".join(self._paragraph))
+            self._paragraph = []
+
+    def _start(self, number: int, raw: str, text: str) -> Iterator[Rejected]:
+        first_text = not self.page.seen_text
+        self.page.seen_text = True
+        header = _HEADER.match(text) if first_text else None
+        if header:
+            self.page.recognised = True
+            self.page.header_date = parse_date(header["date"])
+            if self.page.header_date is None:
+                yield self._reject(
+                    number,
+                    raw,
+                    f"site line: '{header['date']}' is not a real date; "
+                    "the data-through date is taken from the key facts instead",
+                )
+            return
+        if _CHROME.match(text):
+            return
+        if self._is_id_line(text) or self._structure_kind(text) is not None:
+            raise SourceError(
+                f"{self._path}:{number}: the page has no title line before '{text[:40]}'",
+                "a map page starts with the paper's title (after an optional "
+                "'<site>Data to <date>' line); add the title",
+            )
+        self.page.title = collapse_spaces(text)
+        self.page.title_line = number
+        self._state = "top"
+
+    def _is_id_line(self, text: str) -> bool:
+        match = _ID_LINE.match(text)
+        if match is None:
+            return bool(_POSTED_LINE.match(text))
+        return bool(match["arrow"]) or parse_arxiv_id(match["id"]) is not None
+
+    def _structure_kind(self, text: str) -> str | None:
+        """Return which page-structure line ``text`` is, or None for other text."""
+        return next((kind for kind, pattern in _STRUCTURE if pattern.match(text)), None)
+
+    def _structure(self, number: int, raw: str, text: str) -> list[Rejected] | None:
+        """Handle a page-structure line; return its rejections, or None for other text."""
+        page = self.page
+        before_sections = self._state in ("top", "abstract", "facts")
+        unidentified = page.arxiv_id is None and page.posted is None
+        if before_sections and unidentified and self._is_id_line(text):
+            self._enter("top")
+            page.recognised = True
+            return self._id_line(number, raw, text)
+        kind = self._structure_kind(text)
+        if kind is None:
+            return None
+        if kind == "facts":
+            self._enter("facts")
+            return list(self._key_facts(number, raw, _KEY_FACTS.sub("", text, count=1)))
+        if kind == "abstract":
+            self._enter("abstract")
+        elif kind in ("builds_on", "refs_heading", "refs_summary"):
+            self._enter("refs")
+            if kind == "refs_heading" and (match := _REFS_HEADING.match(text)) and match["n"]:
+                page.section_refs_in_map = _first(page.section_refs_in_map, _count(match["n"]))
+            if kind == "refs_summary" and (match := _REFS_SUMMARY.match(text)):
+                page.section_refs_in_map = _count(match["m"])
+                page.section_refs_total = _count(match["k"])
+        elif kind in ("built_on_by", "citing_heading", "papers_summary"):
+            self._enter("citing")
+            if kind == "papers_summary" and (match := _PAPERS_SUMMARY.match(text)):
+                page.section_cited_in_map = _count(match["n"])
+        elif kind == "histogram":
+            self._enter("citing")
+            return self._histogram(number, raw, _HISTOGRAM.match(text))
+        elif kind == "trailer" and (match := _TRAILER.match(text)):
+            total = _count(match["total"])
+            if self._state == "refs":
+                page.section_refs_in_map = _first(page.section_refs_in_map, total)
+            elif self._state == "citing":
+                page.section_cited_in_map = _first(page.section_cited_in_map, total)
+        return []
+
+    def _id_line(self, number: int, raw: str, text: str) -> list[Rejected]:
+        page = self.page
+        problems: list[str] = []
+        rest = text
+        match = _ID_LINE.match(text)
+        if match:
+            rest = match["rest"]
+            parsed = parse_arxiv_id(match["id"])
+            if parsed is None:
+                problems.append(
+                    f"'{match['id']}' is not an arXiv id (expected e.g. 2110.03888); "
+                    "the paper is keyed by its title instead"
+                )
+            else:
+                page.arxiv_id, page.version = parsed
+        if cited := _ID_CITED_BY.search(rest):
+            rest = rest[: cited.start()]
+            count_text = cited["count"]
+            page.cited_by = _count(count_text) if count_text[:1].isdigit() else None
+            if page.cited_by is None:
+                problems.append(f"'cited by {count_text}' is not a number; it was left out")
+        if posted := _ID_POSTED.search(rest):
+            rest = f"{rest[: posted.start()]} {rest[posted.end() :]}"
+            page.posted = parse_date(posted["date"] or "")
+            if page.posted is None:
+                shown = posted["date"] or rest.strip()[:20]
+                problems.append(
+                    f"first-posted date '{shown}' is not a date like '8 Oct 2021'; "
+                    "the key facts' date is used if they give one"
+                )
+        categories = [
+            token
+            for token in re.split(r"[\s·,|]+", rest.replace("↗", " "))
+            if token and _CATEGORY.fullmatch(token)
+        ]
+        if categories:
+            page.primary = categories[0]
+            page.cross = tuple(dict.fromkeys(c for c in categories[1:] if c != categories[0]))
+        if not problems:
+            return []
+        return [self._reject(number, raw, "arXiv line: " + "; ".join(problems))]
+
+    def _key_facts(self, number: int, raw: str, text: str) -> Iterator[Rejected]:
+        page = self.page
+        problems: list[str] = []
+        if match := _FACT_CITED.search(text):
+            page.facts_cited_in_map = _count(match["n"])
+        elif _FACT_NOT_CITED.search(text):
+            page.facts_cited_in_map = 0
+        if match := _FACT_REFS.search(text):
+            page.facts_refs_in_map = _count(match["m"])
+            page.facts_refs_total = _count(match["k"])
+        elif match := _FACT_REFS_IN_MAP.search(text):
+            page.facts_refs_in_map = _count(match["m"])
+        if match := _FACT_DATA.search(text):
+            page.facts_date = parse_date(match["date"])
+            if page.facts_date is None:
+                problems.append(
+                    f"'data through {match['date']}' is not a date like '14 Oct 2026'; "
+                    "the snapshot's date comes from the site line, if any"
+                )
+        if match := _FACT_POSTED.search(text):
+            page.facts_posted = parse_date(match["date"] or "")
+            if page.facts_posted is None:
+                shown = (match["date"] or match["rest"]).strip()
+                problems.append(
+                    f"first-posted date '{shown}' is not a date like '8 Oct 2021'; "
+                    "the paper's year is left unknown unless the arXiv line gives it"
+                )
+        if problems:
+            yield self._reject(number, raw, "key facts: " + "; ".join(problems))
+
+    def _histogram(self, number: int, raw: str, match: re.Match[str] | None) -> list[Rejected]:
+        body = match["body"].strip().rstrip(".") if match else ""
+        bad: list[str] = []
+        for entry in _HISTOGRAM_SPLIT.split(body):
+            if not entry.strip():
+                continue
+            pair = _HISTOGRAM_ENTRY.fullmatch(entry)
+            if pair is None:
+                bad.append(entry.strip())
+                continue
+            self.page.histogram[int(pair[1])] = int(pair[2].replace(",", ""))
+        if not bad:
+            return []
+        shown = ", ".join(f"'{entry}'" for entry in bad)
+        return [
+            self._reject(
+                number,
+                raw,
+                f"citing papers per year: {shown} is not 'YEAR: COUNT'; "
+                "the other years were kept, fix the entry to keep it too",
+            )
+        ]
+
+    def _section_line(self, number: int, raw: str, text: str) -> Iterator[_Item | Rejected]:
+        if not (_MARKER.match(text) or _YEAR.match(text) or _CITED_BY in text.lower()):
+            return  # page chrome that is not a list item
+        section: _Section = "refs" if self._state == "refs" else "citing"
+        if section == "refs":
+            self.page.listed_refs = (self.page.listed_refs or 0) + 1
+        else:
+            self.page.listed_citing = (self.page.listed_citing or 0) + 1
+        label = "reference" if section == "refs" else "citing-paper"
+        parts = _split_item(text)
+        if isinstance(parts, str):
+            yield self._reject(
+                number,
+                raw,
+                f"{label} item skipped: {parts}; items read {_ITEM_EXAMPLE}, "
+                "so fix or remove the line",
+            )
+            return
+        year, title, count = parts
+        try:
+            ref = PaperRef(title=title, year=year, stated_cited_by=count)
+        except ValidationError:
+            yield self._reject(
+                number,
+                raw,
+                f"{label} item skipped: the title '{title}' has no letters or digits; "
+                "fix or remove the line",
+            )
+            return
+        yield _Item(section, number, ref)
+
+
+def _check_text(path: Path) -> None:
+    """Raise SourceError when the file's content is binary rather than text."""
+    head = read_head(path, 8192)
+    if "\x00" in head or head.count("\ufffd") > max(8, len(head) // 20):
+        raise SourceError(
+            f"{path}: the file holds binary data, not a map page",
+            "give the page saved as UTF-8 text (gzipped or not)",
+        )
+
+
+def _scan(path: Path) -> _Page:
+    scanner = _Scanner(str(path))
+    for number, line in numbered_lines(path):
+        for _ in scanner.feed(number, line):
+            pass
+    return scanner.finish()
+
+
+def parse(path: Path) -> Iterator[ParsedItem]:
+    """Yield the snapshot, the page's paper, then one CitationRecord per listed item.
+
+    References become edges from the page's paper to the item; citing papers become edges
+    from the item to the page's paper. A malformed line becomes a ``Rejected`` item.
+    ``listed_refs``/``listed_citing`` count every item line in a section, rejected or not.
+    Raises SourceError when the file cannot be read, is empty or binary, has no title or is
+    not a map page.
+    """
+    sha256 = content_sha256(path)
+    key = snapshot_key(sha256)
+    _check_text(path)
+    page = _scan(path)
+    origin = Origin(path=str(path), line=page.title_line)
+    try:
+        paper = page.record(origin, key)
+        page_ref = page.ref()
+    except ValidationError as exc:
+        reason = "; ".join(error["msg"] for error in exc.errors())
+        raise SourceError(
+            f"{origin}: the page's own paper is not usable ({reason})",
+            "give the page a title with letters or digits, or an arXiv id line",
+        ) from exc
+    yield SnapshotRecord(
+        key=key, kind="map_page", source=path.name, sha256=sha256, data_date=page.data_date
+    )
+    yield paper
+    scanner = _Scanner(str(path))
+    for number, line in numbered_lines(path):
+        for item in scanner.feed(number, line):
+            if isinstance(item, Rejected):
+                yield item
+                continue
+            citing, cited = (page_ref, item.ref) if item.section == "refs" else (item.ref, page_ref)
+            yield CitationRecord(
+                origin=Origin(path=str(path), line=item.line),
+                snapshot=key,
+                as_of=page.data_date,
+                citing=citing,
+                cited=cited,
+            )

@@ -1,0 +1,397 @@
+"""Parse paper JSON records: one object per file (on one line or indented), or JSON lines.
+
+Each object names an arXiv paper (``source``), describes it (``paper``) and summarises what
+a builder derived from it (``claims``, ``integrity``, ``references``, ``formal_canon``,
+``author_claims``), stamped with a ``builder_version`` that embeds the build date.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
+from itertools import chain
+from pathlib import Path
+from typing import NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from kg.errors import SourceError
+from kg.resolve import collapse_spaces, parse_arxiv_id
+from loaders.records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from loaders.source_file import content_sha256, numbered_lines, snapshot_key
+
+__all__ = ["parse", "split_authors"]
+
+_BUILDER_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})")
+_ET_AL = re.compile(r"[,;]?\s*(?:and\s+)?(?:et\.?\s*al\.?|others)\s*$", re.IGNORECASE)
+_AND = re.compile(r"(?:^|\s+)(?:and|&)\s+", re.IGNORECASE)
+_NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+_HASHED_PARTS = ("claims", "integrity", "references", "formal_canon", "author_claims")
+_FIX = "fix or remove this object"
+
+_Scalar = str | int | float | bool | None
+
+
+class _Input(BaseModel):
+    """Part of a paper JSON object: unknown keys are ignored, known ones are type-checked."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
+
+
+class _Source(_Input):
+    id: str | None = None
+    kind: str | None = None
+    version: int | None = Field(default=None, ge=1)
+
+
+class _Paper(_Input):
+    title: str | None = None
+    license: str | None = None
+    primary_cat: str | None = None
+    cross_cats: list[str] | None = None
+    authors_text: str | None = None
+    submitted_at: str | None = None
+    abstract_excerpt: str | None = None
+
+
+class _Claims(_Input):
+    count: int | None = Field(default=None, ge=0)
+    snapshot_sha256: str | None = None
+
+
+class _IntegritySummary(_Input):
+    critical: int | None = Field(default=None, ge=0)
+    advisory: int | None = Field(default=None, ge=0)
+    informational: int | None = Field(default=None, ge=0)
+
+
+class _Integrity(_Input):
+    clean: bool | None = None
+    available: bool | None = None
+    summary: _IntegritySummary | None = None
+    snapshot_sha256: str | None = None
+
+
+class _References(_Input):
+    count: int | None = Field(default=None, ge=0)
+    resolved_work: int | None = Field(default=None, ge=0)
+    internal_anchors: int | None = Field(default=None, ge=0)
+    snapshot_sha256: str | None = None
+
+
+class _FormalCanon(_Input):
+    evidence_count: int | None = Field(default=None, ge=0)
+    snapshot_sha256: str | None = None
+
+
+class _AuthorClaims(_Input):
+    count: int | None = Field(default=None, ge=0)
+    strong_count: int | None = Field(default=None, ge=0)
+    snapshot_sha256: str | None = None
+
+
+class _PaperJson(_Input):
+    """One paper JSON object; every part may be missing or null."""
+
+    source: _Source | None = None
+    paper: _Paper | None = None
+    claims: _Claims | None = None
+    integrity: _Integrity | None = None
+    references: _References | None = None
+    formal_canon: _FormalCanon | None = None
+    author_claims: _AuthorClaims | None = None
+    builder_version: str | None = None
+
+    def hashes(self) -> dict[str, str]:
+        """Return the snapshot_sha256 of each part that states one, by part name."""
+        parts = {
+            "claims": self.claims,
+            "integrity": self.integrity,
+            "references": self.references,
+            "formal_canon": self.formal_canon,
+            "author_claims": self.author_claims,
+        }
+        return {
+            name: part.snapshot_sha256
+            for name, part in parts.items()
+            if part is not None and part.snapshot_sha256
+        }
+
+    def builder_date(self) -> date | None:
+        """Return the date in ``builder_version`` (``...-2026-05-17-v1``), if it has one."""
+        match = _BUILDER_DATE.search(self.builder_version or "")
+        if match is None:
+            return None
+        try:
+            return date.fromisoformat(match[1])
+        except ValueError:
+            return None
+
+
+class _Entry(NamedTuple):
+    """A JSON object that passed type validation, with where it starts."""
+
+    line: int
+    raw: str
+    doc: _PaperJson
+
+
+def split_authors(text: str) -> tuple[str, ...]:
+    """Return the author names in ``text`` in order, dropping a trailing ``et al.``.
+
+    Names are separated by ``;`` when there is one, else by commas, and by ``and``/``&``;
+    a suffix such as ``Jr.`` stays with the name before it.
+    """
+    text = _ET_AL.sub("", collapse_spaces(text))
+    names: list[str] = []
+    for chunk in text.split(";" if ";" in text else ","):
+        for part in _AND.split(chunk):
+            name = part.strip()
+            if not name:
+                continue
+            if names and name.lower() in _NAME_SUFFIXES:
+                names[-1] = f"{names[-1]}, {name}"
+            else:
+                names.append(name)
+    return tuple(names)
+
+
+def _has_et_al(text: str) -> bool:
+    return bool(_ET_AL.search(collapse_spaces(text)))
+
+
+def _texts(path: Path) -> Iterator[tuple[int, str]]:
+    """Yield (first line, JSON text): each non-blank line, or the whole indented object."""
+    lines = numbered_lines(path)
+    for number, line in lines:
+        line = line.lstrip("\ufeff") if number == 1 else line
+        if not line.strip():
+            continue
+        if line.strip() in ("{", "["):
+            # an indented document: it spans lines, so it is one record read whole
+            rest = [text for _, text in lines]
+            yield number, "\n".join([line, *rest])
+            return
+        yield number, line
+        break
+    for number, line in lines:
+        if line.strip():
+            yield number, line
+
+
+def _json_kind(value: object) -> str:
+    kinds = {list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
+    return "null" if value is None else kinds.get(type(value), type(value).__name__)
+
+
+def _describe(exc: ValidationError) -> str:
+    """Return the validation errors as ``where: what`` phrases, for a rejection reason."""
+    phrases = []
+    for error in exc.errors()[:3]:
+        where = ".".join(str(part) for part in error["loc"]) or "the object"
+        got = error.get("input")
+        if error["type"] in ("model_type", "dict_type"):
+            what = "should be a JSON object"
+        else:
+            what = error["msg"][0].lower() + error["msg"][1:]
+        shown = json.dumps(got)[:60] if got is not None else "null"
+        phrases.append(f"{where} {what}, got {_json_kind(got)} {shown}")
+    return "; ".join(phrases)
+
+
+def _entries(path: Path) -> Iterator[_Entry | Rejected]:
+    """Yield each JSON object, type-checked, or why it was rejected.
+
+    Raises SourceError when the first text is not JSON or is JSON but not an object.
+    """
+    first = True
+    for number, text in _texts(path):
+        origin = Origin(path=str(path), line=number)
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            if first and not text.lstrip().startswith("{"):
+                raise SourceError(
+                    f"{path}: the file is not JSON ({exc.msg} on line {number})",
+                    "give a paper record: one JSON object, or one object per line",
+                ) from exc
+            yield Rejected(
+                origin=origin,
+                reason=f"not valid JSON ({exc.msg} at column {exc.colno}); the object may be "
+                f"truncated: {_FIX}",
+                raw=text,
+            )
+            first = False
+            continue
+        if not isinstance(value, dict):
+            if first:
+                raise SourceError(
+                    f"{path}: the file holds a JSON {_json_kind(value)}, not an object",
+                    "give a paper record: one JSON object, or one object per line",
+                )
+            yield Rejected(
+                origin=origin,
+                reason=f"a JSON {_json_kind(value)} where a paper object should be: {_FIX}",
+                raw=text,
+            )
+            continue
+        first = False
+        try:
+            yield _Entry(number, text, _PaperJson.model_validate(value))
+        except ValidationError as exc:
+            yield Rejected(origin=origin, reason=f"{_describe(exc)}: {_FIX}", raw=text)
+
+
+def _published(submitted_at: str | None) -> date | str | None:
+    """Return the date of an ISO timestamp or date, None if absent, or why it is invalid."""
+    if submitted_at is None or not submitted_at.strip():
+        return None
+    try:
+        moment = datetime.fromisoformat(submitted_at.strip())
+    except ValueError:
+        return (
+            f"paper.submitted_at '{submitted_at}' is not an ISO timestamp like "
+            f"2021-10-08T04:24:51Z: {_FIX}"
+        )
+    # arXiv dates its submissions in UTC, so an offset timestamp is moved there first
+    return moment.astimezone(UTC).date() if moment.tzinfo else moment.date()
+
+
+def _extra(doc: _PaperJson, in_lines: bool, et_al: bool) -> dict[str, _Scalar]:
+    """Return the flat summary facts of an object, leaving out those it does not state."""
+    integrity = doc.integrity or _Integrity()
+    summary = integrity.summary or _IntegritySummary()
+    claims = doc.claims or _Claims()
+    references = doc.references or _References()
+    canon = doc.formal_canon or _FormalCanon()
+    author_claims = doc.author_claims or _AuthorClaims()
+    facts: dict[str, _Scalar] = {
+        "integrity_clean": integrity.clean,
+        "integrity_available": integrity.available,
+        "integrity_critical": summary.critical,
+        "integrity_advisory": summary.advisory,
+        "integrity_informational": summary.informational,
+        "claims_count": claims.count,
+        "references_count": references.count,
+        "references_resolved_work": references.resolved_work,
+        "references_internal_anchors": references.internal_anchors,
+        "formal_canon_evidence_count": canon.evidence_count,
+        "author_claims_count": author_claims.count,
+        "author_claims_strong_count": author_claims.strong_count,
+        "authors_et_al": True if et_al else None,
+    }
+    if in_lines:
+        # the file's one snapshot cannot hold each object's build, so the paper keeps it
+        facts["builder_version"] = doc.builder_version
+        for name, digest in doc.hashes().items():
+            facts[f"{name}_sha256"] = digest
+    return {key: value for key, value in facts.items() if value is not None}
+
+
+def _record(path: Path, entry: _Entry, snapshot: str, in_lines: bool) -> PaperRecord | Rejected:
+    """Return the PaperRecord an object states, or why it cannot be one."""
+    origin = Origin(path=str(path), line=entry.line)
+    doc = entry.doc
+    source = doc.source or _Source()
+    paper = doc.paper or _Paper()
+
+    def reject(reason: str) -> Rejected:
+        return Rejected(origin=origin, reason=reason, raw=entry.raw)
+
+    if source.kind is not None and source.kind.lower() != "arxiv":
+        return reject(f"source.kind '{source.kind}' is not 'arxiv'; only arXiv papers load")
+    arxiv_id, version = None, source.version
+    if source.id is not None and source.id.strip():
+        parsed = parse_arxiv_id(source.id)
+        if parsed is None:
+            return reject(
+                f"source.id '{source.id}' is not an arXiv id (expected e.g. 2110.03888 or "
+                f"hep-th/9901001): {_FIX}"
+            )
+        arxiv_id, version = parsed[0], version or parsed[1]
+    published = _published(paper.submitted_at)
+    if isinstance(published, str):
+        return reject(published)
+    title = collapse_spaces(paper.title) if paper.title else None
+    if arxiv_id is None and not title:
+        return reject(f"the object has neither a source.id nor a paper.title: {_FIX}")
+    primary = (paper.primary_cat or "").strip() or None
+    cross = tuple(
+        dict.fromkeys(
+            category.strip()
+            for category in paper.cross_cats or []
+            if category.strip() and category.strip() != primary
+        )
+    )
+    authors_text = paper.authors_text or ""
+    try:
+        return PaperRecord(
+            origin=origin,
+            snapshot=snapshot,
+            as_of=doc.builder_date(),
+            arxiv_id=arxiv_id,
+            version=version,
+            title=title or None,
+            year=published.year if published else None,
+            published=published,
+            abstract_excerpt=(paper.abstract_excerpt or "").strip() or None,
+            license=(paper.license or "").strip() or None,
+            primary_category=primary,
+            cross_categories=cross,
+            authors=split_authors(authors_text),
+            extra=_extra(doc, in_lines, _has_et_al(authors_text)),
+        )
+    except ValidationError as exc:
+        return reject(f"{_describe(exc)}: {_FIX}")
+
+
+def parse(path: Path) -> Iterator[ParsedItem]:
+    """Yield the snapshot, then one PaperRecord (or Rejected) per JSON object.
+
+    A one-object file gives the snapshot its builder version, date and hashes. In a
+    JSON-lines file each paper keeps its own in ``extra``, and a final snapshot states the
+    newest build date, and the builder version when all objects share one.
+    Raises SourceError when the file cannot be read, is empty, is not JSON, or holds JSON
+    that is not an object.
+    """
+    sha256 = content_sha256(path)
+    key = snapshot_key(sha256)
+    entries = _entries(path)
+    head = [entry for entry in (next(entries, None), next(entries, None)) if entry is not None]
+    if not head:
+        raise SourceError(f"{path}: the file is empty", "give a paper JSON record")
+    in_lines = len(head) > 1
+    only = head[0] if not in_lines and isinstance(head[0], _Entry) else None
+    yield SnapshotRecord(
+        key=key,
+        kind="paper_json",
+        source=path.name,
+        sha256=sha256,
+        data_date=only.doc.builder_date() if only else None,
+        builder_version=only.doc.builder_version if only else None,
+        hashes=only.doc.hashes() if only else {},
+    )
+    newest: date | None = None
+    versions: set[str | None] = set()
+    for entry in chain(head, entries):
+        if isinstance(entry, Rejected):
+            yield entry
+            continue
+        record = _record(path, entry, key, in_lines)
+        if isinstance(record, PaperRecord):
+            versions.add(entry.doc.builder_version)
+            if record.as_of and (newest is None or record.as_of > newest):
+                newest = record.as_of
+        yield record
+    common = next(iter(versions)) if len(versions) == 1 else None
+    if in_lines and (newest or common):
+        yield SnapshotRecord(
+            key=key,
+            kind="paper_json",
+            source=path.name,
+            sha256=sha256,
+            data_date=newest,
+            builder_version=common,
+        )

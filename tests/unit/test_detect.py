@@ -1,0 +1,153 @@
+"""Unit tests for loaders.detect: telling a file's format from its content."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from kg.errors import SourceError
+from loaders.detect import FORMATS, detect_format
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+PAGE = """mlsanityData to 14 Oct 2026
+
+Attention Is All You Need
+
+arXiv 1706.03762 ↗First posted 12 Jun 2017cs.CL cs.LGcited by 60,361
+
+Key facts. Cited by 60,361 papers in the map (data through 14 Oct 2026).
+
+References · 2
+
+  1. 2014Neural Machine Translation by Jointly Learning to Align and Translatecited by 9,001
+  2. 2015Deep Residual Learning for Image Recognitioncited by 50,000
+"""
+
+PITH = {
+    "paper": {"title": "M6-10T", "primary_cat": "cs.LG"},
+    "claims": {"count": 0, "items": []},
+    "source": {"id": "2110.03888", "kind": "arxiv", "version": 3},
+    "builder_version": "pith-number-builder-2026-05-17-v1",
+}
+
+
+def _write(tmp_path: Path, name: str, text: str, *, zipped: bool = False) -> Path:
+    path = tmp_path / name
+    data = text.encode()
+    path.write_bytes(gzip.compress(data) if zipped else data)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("relative", "expected"),
+    [
+        ("arxiv/sample.jsonl", "arxiv"),
+        ("arxiv/sample.jsonl.gz", "arxiv"),
+        ("arxiv/malformed.jsonl", "arxiv"),
+        ("edges/snap_hepth.txt", "edges"),
+        ("edges/snap_hepth.txt.gz", "edges"),
+        ("edges/citing_cited.tsv", "edges"),
+        ("edges/source_target.csv", "edges"),
+        ("edges/whitespace.txt", "edges"),
+        ("abs/listing.abs", "abs"),
+        ("abs/tree", "abs"),
+        ("abs/tree/1992/9201001.abs", "abs"),
+    ],
+)
+def test_fixtures(relative: str, expected: str) -> None:
+    assert detect_format(FIXTURES / relative) == expected
+
+
+def test_map_page(tmp_path: Path) -> None:
+    assert detect_format(_write(tmp_path, "page.txt", PAGE)) == "page"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Some title\n\n  1. 2017Attention Is All You Needcited by 60,361\n",
+        "Some title\n\nKey facts. Cited by 3 papers in the map.\n",
+        "Some title\n\narXiv 2110.03888 ↗First posted 8 Oct 2021\n",
+    ],
+)
+def test_each_page_signature_alone(tmp_path: Path, text: str) -> None:
+    assert detect_format(_write(tmp_path, "page.txt", text)) == "page"
+
+
+def test_pith_record_one_line_and_pretty_printed(tmp_path: Path) -> None:
+    assert detect_format(_write(tmp_path, "a.json", json.dumps(PITH) + "\n")) == "pith"
+    assert detect_format(_write(tmp_path, "b.json", json.dumps(PITH, indent=2))) == "pith"
+
+
+def test_content_wins_over_the_name(tmp_path: Path) -> None:
+    arxiv_line = json.dumps({"id": "2110.03888", "title": "x", "categories": "cs.LG"})
+    assert detect_format(_write(tmp_path, "edges.csv", arxiv_line + "\n", zipped=True)) == "arxiv"
+    assert detect_format(_write(tmp_path, "paper.json", "1001\t9304045\n")) == "edges"
+
+
+def test_arxiv_needs_a_metadata_field(tmp_path: Path) -> None:
+    path = _write(tmp_path, "ids.jsonl", json.dumps({"id": "2110.03888"}) + "\n")
+    with pytest.raises(SourceError, match="neither a paper record nor an arXiv metadata line"):
+        detect_format(path)
+
+
+def test_edge_lists_by_header_or_comments(tmp_path: Path) -> None:
+    assert detect_format(_write(tmp_path, "a", "citing,cited\n2110.03888,1706.03762\n")) == "edges"
+    assert detect_format(_write(tmp_path, "b", '"from"\t"to"\n')) == "edges"
+    assert detect_format(_write(tmp_path, "c", "# Nodes: 0 Edges: 0\n")) == "edges"
+
+
+def test_abs_text_starting_with_paper(tmp_path: Path) -> None:
+    path = _write(tmp_path, "x.txt", "Paper: hep-th/9201001\nTitle: T\n", zipped=True)
+    assert detect_format(path) == "abs"
+
+
+def test_abs_tarball(tmp_path: Path) -> None:
+    tarball = tmp_path / "abstracts.tgz"
+    with tarfile.open(tarball, "w:gz") as archive:
+        archive.add(FIXTURES / "abs" / "tree", arcname="abstracts")
+    assert detect_format(tarball) == "abs"
+
+
+def test_tarball_of_other_files_is_unknown(tmp_path: Path) -> None:
+    tarball = tmp_path / "other.tar.gz"
+    with tarfile.open(tarball, "w:gz") as archive:
+        archive.add(FIXTURES / "edges" / "to_from.csv", arcname="to_from.csv")
+    with pytest.raises(SourceError, match=r"'to_from\.csv' is not \.abs"):
+        detect_format(tarball)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Dear reader,\nthis is a letter.\n", "hello world\n", "[1, 2, 3]\n"],
+)
+def test_unknown_content_lists_the_formats(tmp_path: Path, text: str) -> None:
+    path = _write(tmp_path, "unknown.txt", text)
+    with pytest.raises(SourceError, match=r"unknown\.txt: cannot tell its format") as info:
+        detect_format(path)
+    assert info.value.hint == "pass --format with one of page, pith, arxiv, edges, abs"
+    assert FORMATS == ("page", "pith", "arxiv", "edges", "abs")
+
+
+@pytest.mark.parametrize("text", ["", "\n  \n\t\n"])
+def test_empty_file(tmp_path: Path, text: str) -> None:
+    with pytest.raises(SourceError, match=r"empty\.txt: the file is empty"):
+        detect_format(_write(tmp_path, "empty.txt", text))
+
+
+def test_empty_gzip_and_missing_path(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="the file is empty"):
+        detect_format(_write(tmp_path, "empty.gz", "", zipped=True))
+    with pytest.raises(SourceError, match=r"nowhere\.txt: no such file"):
+        detect_format(tmp_path / "nowhere.txt")
+
+
+def test_directory_without_abs_files(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("nothing\n")
+    with pytest.raises(SourceError, match=r"a directory without \.abs files"):
+        detect_format(tmp_path)

@@ -1,0 +1,191 @@
+"""Unit tests for loaders.edge_list: SNAP and CSV/TSV citation edge lists."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from kg.errors import SourceError
+from loaders import edge_list
+from loaders.records import CitationRecord, ParsedItem, Rejected, SnapshotRecord
+from loaders.source_file import content_sha256
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "edges"
+REAL_SNAP = (
+    Path(__file__).resolve().parents[3] / "shared" / "data" / "cit-hepth" / "cit-HepTh.txt.gz"
+)
+
+
+def _edges(items: list[ParsedItem]) -> list[tuple[int, str, str]]:
+    return [
+        (item.origin.line, item.citing.arxiv_id or "", item.cited.arxiv_id or "")
+        for item in items
+        if isinstance(item, CitationRecord)
+    ]
+
+
+def _rejects(items: list[ParsedItem]) -> dict[int, Rejected]:
+    return {item.origin.line: item for item in items if isinstance(item, Rejected)}
+
+
+SNAP_EDGES = [
+    (5, "hep-th/0001001", "hep-th/9304045"),
+    (6, "hep-th/0001001", "hep-th/9308122"),
+    (8, "hep-th/9912293", "hep-th/9201047"),
+    (10, "hep-th/0203007", "hep-th/9711200"),
+]
+
+
+@pytest.mark.parametrize("name", ["snap_hepth.txt", "snap_hepth.txt.gz"])
+def test_snap_hepth_plain_and_gzipped(name: str) -> None:
+    path = FIXTURES / name
+    items = list(edge_list.parse(path, id_scheme="snap-hepth"))
+    snapshot = items[0]
+    assert isinstance(snapshot, SnapshotRecord)
+    assert snapshot.kind == "edge_list"
+    assert snapshot.source == name
+    assert snapshot.sha256 == content_sha256(FIXTURES / "snap_hepth.txt")
+    assert _edges(items) == SNAP_EDGES
+    rejects = _rejects(items)
+    assert list(rejects) == [7]
+    assert rejects[7].reason == "self-citation: hep-th/9201001 cites itself; skipped"
+    assert rejects[7].raw == "9201001\t9201001"
+    assert all(
+        item.snapshot == snapshot.key for item in items[1:] if isinstance(item, CitationRecord)
+    )
+
+
+def test_bare_integers_without_snap_scheme_suggest_it() -> None:
+    items = list(edge_list.parse(FIXTURES / "snap_hepth.txt"))
+    assert _edges(items) == []
+    rejects = _rejects(items)
+    assert sorted(rejects) == [5, 6, 7, 8, 10]
+    assert "'1001' is a bare number, not an arXiv id" in rejects[5].reason
+    assert "--id-scheme snap-hepth" in rejects[5].reason
+
+
+def test_tsv_with_header_and_extra_column() -> None:
+    items = list(edge_list.parse(FIXTURES / "citing_cited.tsv"))
+    assert _edges(items) == [
+        (2, "2110.03888", "1706.03762"),
+        (3, "hep-th/9901001", "hep-th/9711200"),
+        (5, "2005.14165", "1810.04805"),
+    ]
+    assert _rejects(items) == {}
+
+
+def test_csv_with_quoted_header_and_crlf() -> None:
+    items = list(edge_list.parse(FIXTURES / "source_target.csv"))
+    assert _edges(items) == [(2, "2110.03888", "1706.03762"), (3, "1810.04805", "1706.03762")]
+    assert _rejects(items) == {}
+
+
+def test_csv_columns_are_found_by_name_not_position() -> None:
+    items = list(edge_list.parse(FIXTURES / "to_from.csv"))
+    assert _edges(items) == [(2, "2110.03888", "1706.03762")]
+
+
+def test_whitespace_separated_ids_with_versions_and_old_style() -> None:
+    items = list(edge_list.parse(FIXTURES / "whitespace.txt"))
+    edges = _edges(items)
+    assert edges[0] == (2, "2110.03888", "1706.03762")
+    assert edges[1][0] == 3
+    assert edges[1][1].endswith("/0309136")
+    assert edges[1][2] == "hep-th/9901001"
+
+
+def test_gzip_is_detected_by_content_not_name(tmp_path: Path) -> None:
+    path = tmp_path / "edges.csv"
+    path.write_bytes(gzip.compress((FIXTURES / "to_from.csv").read_bytes()))
+    assert _edges(list(edge_list.parse(path))) == [(2, "2110.03888", "1706.03762")]
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        (3, "citing id '1001' is a bare number, not an arXiv id"),
+        (4, "expected two ids 'CITING<TAB>CITED', found 1 field(s)"),
+        (5, "expected two ids 'CITING<TAB>CITED', found 3 field(s)"),
+        (6, "cited id 'banana' is not an arXiv id"),
+        (7, "self-citation: 1706.03762 cites itself; skipped"),
+    ],
+)
+def test_malformed_snap_lines(line: int, reason: str) -> None:
+    path = FIXTURES / "malformed.txt"
+    rejected = _rejects(list(edge_list.parse(path)))[line]
+    assert reason in rejected.reason
+    assert rejected.origin.path == str(path)
+    assert rejected.raw == path.read_text().splitlines()[line - 1]
+
+
+def test_valid_lines_survive_malformed_ones() -> None:
+    items = list(edge_list.parse(FIXTURES / "malformed.txt"))
+    assert _edges(items) == [
+        (2, "2110.03888", "1706.03762"),
+        (8, "hep-th/9901001", "hep-th/9901002"),
+    ]
+    assert len(_rejects(items)) == 5
+
+
+def test_malformed_csv_rows() -> None:
+    items = list(edge_list.parse(FIXTURES / "malformed.csv"))
+    rejects = _rejects(items)
+    assert "expected at least 2 columns as the header on line 1 says, found 1" in (
+        rejects[3].reason
+    )
+    assert rejects[4].reason.startswith("the citing id is empty")
+    assert _edges(items) == [(2, "2110.03888", "1706.03762"), (5, "2110.03888", "1810.04805")]
+
+
+def test_malformed_snap_hepth_ids() -> None:
+    items = list(edge_list.parse(FIXTURES / "snap_malformed.txt", id_scheme="snap-hepth"))
+    rejects = _rejects(items)
+    assert "citing id 'hep-th/9901001' is not a SNAP hep-th number" in rejects[2].reason
+    assert "--id-scheme arxiv" in rejects[2].reason
+    assert "citing id '12345678' is not a SNAP hep-th number" in rejects[3].reason
+    assert _edges(items) == [
+        (1, "hep-th/0001001", "hep-th/9304045"),
+        (4, "hep-th/9201001", "hep-th/9201002"),
+    ]
+
+
+def test_unknown_header_is_a_source_error() -> None:
+    with pytest.raises(SourceError, match=r"bad_header\.csv:1: the header") as info:
+        list(edge_list.parse(FIXTURES / "bad_header.csv"))
+    assert "citing,cited" in info.value.hint
+
+
+def test_empty_file_yields_only_the_snapshot(tmp_path: Path) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_text("# nothing here\n")
+    items = list(edge_list.parse(path))
+    assert len(items) == 1
+    assert isinstance(items[0], SnapshotRecord)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not REAL_SNAP.exists(), reason="the real cit-HepTh.txt.gz is not present")
+def test_real_cit_hepth() -> None:
+    citations = 0
+    self_loops = 0
+    other_rejects = 0
+    first: CitationRecord | None = None
+    for item in edge_list.parse(REAL_SNAP, id_scheme="snap-hepth"):
+        if isinstance(item, CitationRecord):
+            citations += 1
+            first = first or item
+        elif isinstance(item, Rejected):
+            if item.reason.startswith("self-citation"):
+                self_loops += 1
+            else:
+                other_rejects += 1
+    assert citations + self_loops == 352_807
+    assert citations == 352_768
+    assert self_loops == 39
+    assert other_rejects == 0
+    assert first is not None
+    assert first.origin.line == 5
+    assert first.citing.arxiv_id == "hep-th/0001001"
+    assert first.cited.arxiv_id == "hep-th/9304045"

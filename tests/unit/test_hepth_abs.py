@@ -1,0 +1,304 @@
+"""Unit tests for loaders.hepth_abs: KDD Cup 2003 hep-th .abs files, tarball and directory."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import tarfile
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from kg.errors import SourceError
+from loaders import hepth_abs
+from loaders.records import PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from loaders.source_file import content_sha256
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "abs"
+TREE = FIXTURES / "tree"
+REAL_TARBALL = (
+    Path(__file__).resolve().parents[3]
+    / "shared"
+    / "data"
+    / "cit-hepth"
+    / "cit-HepTh-abstracts.tar.gz"
+)
+KEY = "sha256:" + "0" * 64
+
+
+def _papers(items: list[ParsedItem]) -> dict[str, PaperRecord]:
+    return {item.arxiv_id or "": item for item in items if isinstance(item, PaperRecord)}
+
+
+def _rejects(items: list[ParsedItem]) -> list[Rejected]:
+    return [item for item in items if isinstance(item, Rejected)]
+
+
+def _tarball(path: Path, *, compress: bool) -> Path:
+    """Write a tarball like the KDD one: a directory entry, .abs members and a stray file."""
+    with tarfile.open(path, "w:gz" if compress else "w") as archive:
+        folder = tarfile.TarInfo("abstracts")
+        folder.type = tarfile.DIRTYPE
+        archive.addfile(folder)
+        for file in sorted(TREE.rglob("*")):
+            if file.is_file():
+                archive.add(file, arcname=f"abstracts/{file.relative_to(TREE).as_posix()}")
+        listing = (FIXTURES / "listing.abs").read_bytes()
+        member = tarfile.TarInfo("abstracts/listing.abs")
+        member.size = len(listing)
+        archive.addfile(member, io.BytesIO(listing))
+    return path
+
+
+@pytest.fixture(scope="module")
+def listing() -> list[ParsedItem]:
+    return list(hepth_abs.parse(FIXTURES / "listing.abs"))
+
+
+def test_snapshot_first(listing: list[ParsedItem]) -> None:
+    snapshot = listing[0]
+    assert isinstance(snapshot, SnapshotRecord)
+    assert snapshot.kind == "hepth_abs"
+    assert snapshot.source == "listing.abs"
+    assert snapshot.sha256 == content_sha256(FIXTURES / "listing.abs")
+    assert not any(isinstance(item, SnapshotRecord) for item in listing[1:])
+
+
+def test_concatenated_listing_gives_one_paper_per_record(listing: list[ParsedItem]) -> None:
+    papers = [item for item in listing if isinstance(item, PaperRecord)]
+    assert [(p.arxiv_id, p.origin.line) for p in papers] == [
+        ("hep-th/9312112", 3),
+        ("hep-th/9303001", 23),
+        ("hep-th/9509068", 34),
+        ("hep-th/9705206", 45),
+        ("hep-th/0212346", 56),
+    ]
+    assert _rejects(listing) == []
+
+
+def test_wrapped_fields_authors_with_latex_and_affiliations(listing: list[ParsedItem]) -> None:
+    paper = _papers(listing)["hep-th/9312112"]
+    assert paper.title == (
+        "Symplectic and Poisson structures of certain moduli spaces and their quantization"
+    )
+    assert paper.authors == ("C. Balázs", "M. Cvetič", "J. Ambjørn")
+    assert paper.comments == "18 pages, with corrections and an appendix"
+    assert paper.published == date(1993, 12, 14)
+    assert paper.year == 1993
+    assert paper.as_of == date(1993, 12, 14)
+    assert paper.version == 3
+    assert paper.abstract == (
+        "Let $\\pi$ be the fundamental group of a closed surface and $G$ a Lie "
+        "group with a biinvariant metric."
+    )
+    assert paper.extra == {"report_no": "PUB. IRMA-Lille-93-33.X"}
+
+
+def test_subj_class_keeps_only_real_category_codes(listing: list[ParsedItem]) -> None:
+    papers = _papers(listing)
+    assert papers["hep-th/9312112"].primary_category == "hep-th"
+    assert papers["hep-th/9312112"].cross_categories == ("math.QA", "math-ph")
+    assert papers["hep-th/9303001"].cross_categories == ()
+
+
+def test_suffix_and_et_al_in_authors(listing: list[ParsedItem]) -> None:
+    assert _papers(listing)["hep-th/9303001"].authors == ("A. Author", "B. Author Jr.", "C. Author")
+
+
+def test_vms_style_date(listing: list[ParsedItem]) -> None:
+    assert _papers(listing)["hep-th/9303001"].published == date(1993, 3, 12)
+
+
+@pytest.mark.parametrize("arxiv_id", ["hep-th/9509068", "hep-th/9705206"])
+def test_odd_or_implausible_date_falls_back_to_the_id_month(
+    listing: list[ParsedItem], arxiv_id: str
+) -> None:
+    paper = _papers(listing)[arxiv_id]
+    year, month = int("19" + arxiv_id[7:9]), int(arxiv_id[9:11])
+    assert paper.published == date(year, month, 1)
+    assert paper.year == year
+    assert paper.extra["published_from_id"] is True
+
+
+def test_last_record_without_closing_line_or_authors(listing: list[ParsedItem]) -> None:
+    paper = _papers(listing)["hep-th/0212346"]
+    assert paper.authors == ()
+    assert paper.published == date(2002, 12, 31)
+    assert paper.abstract == "Its abstract runs to the end of the file."
+
+
+def test_directory_of_abs_files_ignores_other_files() -> None:
+    items = list(hepth_abs.parse(TREE))
+    snapshot = items[0]
+    assert isinstance(snapshot, SnapshotRecord)
+    assert snapshot.source == "tree"
+    papers = [item for item in items if isinstance(item, PaperRecord)]
+    assert [(p.arxiv_id, p.origin.path) for p in papers] == [
+        ("hep-th/9201001", str(TREE / "1992" / "9201001.abs")),
+        ("hep-th/9901001", str(TREE / "1999" / "9901001.abs")),
+    ]
+    first, second = papers
+    assert first.published == date(1991, 12, 31)  # ctime-style date, a day before the id month
+    assert first.authors == ("C. Itzykson", "J.-B. Zuber")
+    assert first.journal_ref == "Int.J.Mod.Phys. A7 (1992) 5661-5705"
+    assert first.cross_categories == ()
+    assert second.authors == ("Petre Diţă",)
+    assert second.version == 2
+
+
+def test_directory_snapshot_changes_with_content(tmp_path: Path) -> None:
+    copy = tmp_path / "tree"
+    (copy / "1992").mkdir(parents=True)
+    text = (TREE / "1992" / "9201001.abs").read_text()
+    (copy / "1992" / "9201001.abs").write_text(text)
+    before = next(iter(hepth_abs.parse(copy)))
+    (copy / "1992" / "9201001.abs").write_text(text.replace("46 pages", "47 pages"))
+    after = next(iter(hepth_abs.parse(copy)))
+    assert isinstance(before, SnapshotRecord)
+    assert isinstance(after, SnapshotRecord)
+    assert before.key != after.key
+
+
+@pytest.mark.parametrize("compress", [True, False])
+def test_tarball_is_streamed(tmp_path: Path, compress: bool) -> None:
+    tarball = _tarball(tmp_path / "abstracts.tar.gz", compress=compress)
+    items = list(hepth_abs.parse(tarball))
+    snapshot = items[0]
+    assert isinstance(snapshot, SnapshotRecord)
+    assert snapshot.sha256 == content_sha256(tarball)
+    papers = _papers(items)
+    assert len(papers) == 7
+    assert papers["hep-th/9201001"].origin.path == f"{tarball}:abstracts/1992/9201001.abs"
+    assert papers["hep-th/9201001"].origin.line == 3
+    assert papers["hep-th/9705206"].origin.path == f"{tarball}:abstracts/listing.abs"
+    assert papers["hep-th/9705206"].origin.line == 45
+    assert _rejects(items) == []
+    assert not (tmp_path / "abstracts").exists()  # nothing was extracted
+
+
+def test_gzipped_single_file(tmp_path: Path) -> None:
+    path = tmp_path / "9201001"
+    path.write_bytes(gzip.compress((TREE / "1992" / "9201001.abs").read_bytes()))
+    assert list(_papers(list(hepth_abs.parse(path)))) == ["hep-th/9201001"]
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        (14, "'Paper: hep-th/abc' is not an arXiv id; expected e.g. 'Paper: hep-th/9201001'"),
+        (24, "hep-th/9201004 has no title; add a 'Title:' line to the header"),
+    ],
+)
+def test_malformed_records_are_rejected(line: int, reason: str) -> None:
+    path = FIXTURES / "malformed.abs"
+    items = list(hepth_abs.parse(path))
+    rejected = {item.origin.line: item for item in _rejects(items)}[line]
+    assert rejected.reason == reason
+    assert rejected.origin.path == str(path)
+    assert rejected.raw.startswith("Paper: ")
+    assert sorted(_papers(items)) == ["hep-th/9201002", "hep-th/9201005"]
+
+
+def test_record_without_paper_line_is_rejected() -> None:
+    items = list(hepth_abs.parse(FIXTURES / "no_paper.abs"))
+    (rejected,) = _rejects(items)
+    assert rejected.origin.line == 1
+    assert rejected.reason.startswith("no 'Paper:' line")
+    assert "Title: A record without a Paper line" in rejected.raw
+
+
+def test_runaway_record_is_rejected_and_parsing_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hepth_abs, "MAX_RECORD_LINES", 20)
+    path = tmp_path / "runaway.abs"
+    junk = "".join(f"junk line {n}\n" for n in range(50))
+    path.write_text(junk + (TREE / "1992" / "9201001.abs").read_text())
+    items = list(hepth_abs.parse(path))
+    (rejected,) = _rejects(items)
+    assert rejected.origin.line == 1
+    assert "record runs over 20 lines" in rejected.reason
+    assert _papers(items)["hep-th/9201001"].origin.line == 53
+
+
+def test_parse_abs_on_text() -> None:
+    text = (TREE / "1999" / "9901001.abs").read_text()
+    record = hepth_abs.parse_abs(text, "memory.abs", KEY)
+    assert isinstance(record, PaperRecord)
+    assert record.snapshot == KEY
+    assert record.origin.path == "memory.abs"
+    assert record.origin.line == 3
+    assert record.title == "An invented paper about branes"
+    bad = hepth_abs.parse_abs("Title: only a title\n", "memory.abs", KEY)
+    assert isinstance(bad, Rejected)
+    assert bad.reason.startswith("no 'Paper:' line")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Tue Dec 31 23:54:17 MET 1991 +0100   (37kb)", date(1991, 12, 31)),
+        ("Tue, 14 Dec 93 10:58:38 +0100   (17kb)", date(1993, 12, 14)),
+        ("Wed, 15 Mar 1995 17:34:48 +1100   (18kb)", date(1995, 3, 15)),
+        ("12-MAR-1993 10:01:02.5 TST   (9kb)", date(1993, 3, 12)),
+        ("THU, 12 MAY 1994 10:00 EXP   (9kb)", date(1994, 5, 12)),
+        ("5 September 1996 10:00:00 CDT   (9kb)", date(1996, 9, 5)),
+        ("01/02/93 13:35:33 GMT+0100   (7kb)", date(1993, 2, 1)),
+        ("Thu Mar 4 12:00:00 1993   (7kb)", date(1993, 3, 4)),
+        ("sometime   (7kb)", None),
+    ],
+)
+def test_parse_abs_date(text: str, expected: date | None) -> None:
+    assert hepth_abs.parse_abs_date(text) == expected
+
+
+def test_tar_without_abs_files_is_a_source_error(tmp_path: Path) -> None:
+    tarball = tmp_path / "other.tar"
+    with tarfile.open(tarball, "w") as archive:
+        archive.add(TREE / "README.txt", arcname="README.txt")
+    with pytest.raises(SourceError, match=r"holds no \.abs files"):
+        list(hepth_abs.parse(tarball))
+
+
+def test_truncated_tarball_is_a_source_error(tmp_path: Path) -> None:
+    tarball = _tarball(tmp_path / "full.tar", compress=False)
+    truncated = tmp_path / "truncated.tar"
+    truncated.write_bytes(tarball.read_bytes()[:1600])
+    with pytest.raises(SourceError, match=r"truncated\.tar: cannot read the tar archive") as info:
+        list(hepth_abs.parse(truncated))
+    assert "not corrupt" in info.value.hint
+
+
+def test_empty_directory_is_a_source_error(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match=r"holds no \.abs files"):
+        list(hepth_abs.parse(tmp_path))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not REAL_TARBALL.exists(), reason="the real KDD Cup 2003 tarball is absent")
+def test_real_tarball() -> None:
+    papers = 0
+    rejects = []
+    with_authors = 0
+    titled = 0
+    dated = 0
+    seen_first = None
+    for item in hepth_abs.parse(REAL_TARBALL):
+        if isinstance(item, PaperRecord):
+            papers += 1
+            titled += bool(item.title)
+            dated += item.published is not None
+            with_authors += bool(item.authors)
+            if item.arxiv_id == "hep-th/9201001":
+                seen_first = item
+        elif isinstance(item, Rejected):
+            rejects.append(item.message())
+    assert papers == 29_555
+    assert rejects == []
+    assert titled == papers
+    assert dated == papers
+    assert with_authors >= 29_500
+    assert seen_first is not None
+    assert seen_first.authors == ("C. Itzykson", "J.-B. Zuber")
+    assert seen_first.published == date(1991, 12, 31)

@@ -1,0 +1,267 @@
+"""Unit tests of the paper JSON parser: the seed record, JSON lines and malformed input."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from kg.errors import SourceError
+from loaders.paper_json import parse, split_authors
+from loaders.records import PaperRecord, ParsedItem, Rejected, SnapshotRecord
+
+REPO = Path(__file__).resolve().parents[2]
+PAGES = REPO / "tests" / "fixtures" / "pages"
+EXAMPLES = REPO / "examples" / "map"
+SEED_JSON = REPO.parent / "shared" / "seeds" / "002_6f18944a66989321.txt"
+SEED_HASH = "258153158e38e3291e3d48162225fcdb2d5a3ed65a07baac614ab91432fd4f57"
+INTEGRITY_HASH = "c28c3603d3b5d939e8dc4c7e95fa8dfce3d595e45f758748cecf8e644a296938"
+
+needs_seed = pytest.mark.skipif(not SEED_JSON.exists(), reason=f"seed record {SEED_JSON} not found")
+
+
+def _parse(path: Path) -> list[ParsedItem]:
+    return list(parse(path))
+
+
+def _papers(items: list[ParsedItem]) -> list[PaperRecord]:
+    return [item for item in items if isinstance(item, PaperRecord)]
+
+
+def _rejected(items: list[ParsedItem]) -> dict[int, str]:
+    return {item.origin.line: item.reason for item in items if isinstance(item, Rejected)}
+
+
+def _write(path: Path, value: object) -> Path:
+    path.write_text(json.dumps(value), encoding="utf-8")
+    return path
+
+
+@needs_seed
+def test_seed_record_gives_the_papers_facts() -> None:
+    items = _parse(SEED_JSON)
+    assert len(items) == 2
+    paper = items[1]
+    assert isinstance(paper, PaperRecord)
+    assert paper.arxiv_id == "2110.03888"
+    assert paper.version == 3
+    assert paper.title is not None
+    assert paper.title.startswith("M6-10T: A Sharing-Delinking Paradigm")
+    assert len(paper.authors) == 12
+    assert paper.authors[0] == "Ang Wang"
+    assert paper.authors[1] == "An Yang"
+    assert paper.authors[-1] == "Yong Li"
+    assert paper.primary_category == "cs.LG"
+    assert paper.cross_categories == ("cs.CL",)
+    assert paper.published == date(2021, 10, 8)
+    assert paper.year == 2021
+    assert paper.license == "http://creativecommons.org/licenses/by-sa/4.0/"
+    assert paper.abstract is None
+    assert paper.abstract_excerpt is not None
+    assert paper.abstract_excerpt.startswith("Recent expeditious")
+    assert paper.as_of == date(2026, 5, 17)
+    assert paper.origin.line == 1
+    assert paper.extra == {
+        "integrity_clean": True,
+        "integrity_available": True,
+        "integrity_critical": 0,
+        "integrity_advisory": 0,
+        "integrity_informational": 0,
+        "claims_count": 0,
+        "references_count": 0,
+        "references_resolved_work": 0,
+        "references_internal_anchors": 0,
+        "formal_canon_evidence_count": 0,
+        "author_claims_count": 0,
+        "author_claims_strong_count": 0,
+    }
+
+
+@needs_seed
+def test_seed_record_snapshot_has_builder_and_hashes() -> None:
+    snapshot = _parse(SEED_JSON)[0]
+    assert isinstance(snapshot, SnapshotRecord)
+    assert snapshot.kind == "paper_json"
+    assert snapshot.source == SEED_JSON.name
+    assert snapshot.builder_version == "pith-number-builder-2026-05-17-v1"
+    assert snapshot.data_date == date(2026, 5, 17)
+    assert snapshot.hashes == {
+        "claims": SEED_HASH,
+        "integrity": INTEGRITY_HASH,
+        "references": SEED_HASH,
+        "formal_canon": SEED_HASH,
+        "author_claims": SEED_HASH,
+    }
+    assert snapshot.key == f"sha256:{snapshot.sha256}"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Ang Wang, An Yang, Yong Li", ("Ang Wang", "An Yang", "Yong Li")),
+        ("Ada One and Bo Two", ("Ada One", "Bo Two")),
+        ("Ada One, Bo Two, and Cy Three", ("Ada One", "Bo Two", "Cy Three")),
+        ("Ada One; Bo Two; Cy Three et al.", ("Ada One", "Bo Two", "Cy Three")),
+        ("Ada One, Bo Two, et al", ("Ada One", "Bo Two")),
+        ("Ada One & Bo Two", ("Ada One", "Bo Two")),
+        ("John Smith, Jr., Jane Doe", ("John Smith, Jr.", "Jane Doe")),
+        ("  Alexandra  Anderson ,\nBrandon Sand  ", ("Alexandra Anderson", "Brandon Sand")),
+        ("", ()),
+    ],
+)
+def test_split_authors_keeps_order_and_drops_et_al(text: str, expected: tuple[str, ...]) -> None:
+    assert split_authors(text) == expected
+
+
+def test_json_lines_keep_the_good_objects() -> None:
+    items = _parse(PAGES / "papers.jsonl")
+    papers = _papers(items)
+    assert [paper.origin.line for paper in papers] == [1, 9]
+    first, second = papers
+    assert first.arxiv_id == "2401.00001"
+    assert first.authors == ("Ada One", "Bo Two", "Cy Three")
+    assert first.as_of == date(2026, 5, 17)
+    assert first.extra["integrity_clean"] is False
+    assert first.extra["integrity_informational"] == 3
+    assert first.extra["claims_count"] == 2
+    assert first.extra["builder_version"] == "pith-number-builder-2026-05-17-v1"
+    assert first.extra["claims_sha256"] == "a" * 64
+    assert second.arxiv_id == "hep-th/9901001"
+    assert second.version == 4  # from the id's v4, as source.version is null
+    assert second.title == "Second Valid Paper"
+    assert second.authors == ("Dee Four", "Eve Five")
+    assert second.extra["authors_et_al"] is True
+    assert second.cross_categories == ()
+    assert second.as_of == date(2026, 6, 1)
+
+
+def test_json_lines_end_with_a_snapshot_of_the_newest_build() -> None:
+    items = _parse(PAGES / "papers.jsonl")
+    first, last = items[0], items[-1]
+    assert isinstance(first, SnapshotRecord)
+    assert isinstance(last, SnapshotRecord)
+    assert first.key == last.key
+    assert first.data_date is None
+    assert first.builder_version is None
+    assert first.hashes == {}
+    assert last.data_date == date(2026, 6, 1)
+    assert last.builder_version is None  # the two objects were built by different versions
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        (2, "source.id '21x' is not an arXiv id (expected e.g. 2110.03888 or hep-th/9901001)"),
+        (3, "paper.submitted_at '2024-13-45T00:00:00Z' is not an ISO timestamp"),
+        (4, 'paper.cross_cats input should be a valid list, got string "cs.CL"'),
+        (5, "not valid JSON (Expecting value at column 71); the object may be truncated"),
+        (6, "a JSON array where a paper object should be"),
+        (7, 'source.version input should be a valid integer, got string "3"'),
+        (10, 'integrity.clean input should be a valid boolean, got string "yes"'),
+        (11, "the object has neither a source.id nor a paper.title"),
+        (12, "source.kind 'doi' is not 'arxiv'"),
+        (13, 'paper should be a JSON object, got array ["not", "an", "object"]'),
+    ],
+)
+def test_bad_objects_are_rejected_with_line_and_reason(line: int, reason: str) -> None:
+    path = PAGES / "papers.jsonl"
+    rejected = _rejected(_parse(path))
+    assert rejected.keys() == {2, 3, 4, 5, 6, 7, 10, 11, 12, 13}
+    assert rejected[line].startswith(reason)
+    raw = {item.origin.line: item.raw for item in _parse(path) if isinstance(item, Rejected)}
+    assert raw[line] == path.read_text(encoding="utf-8").splitlines()[line - 1]
+
+
+def test_indented_single_object_is_one_record() -> None:
+    items = _parse(PAGES / "indented_record.json")
+    assert len(items) == 2
+    snapshot, paper = items
+    assert isinstance(snapshot, SnapshotRecord)
+    assert snapshot.hashes == {"claims": "a" * 64, "integrity": "b" * 64}
+    assert snapshot.builder_version == "pith-number-builder-2026-05-17-v1"
+    assert isinstance(paper, PaperRecord)
+    assert paper.origin.line == 2  # the object starts after a blank line
+    assert paper.arxiv_id == "2312.00002"
+    assert "builder_version" not in paper.extra  # a single object's build is on the snapshot
+
+
+def test_nulls_anywhere_are_allowed(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path / "sparse.json",
+        {
+            "source": {"id": "2401.00009", "kind": None, "version": None},
+            "paper": {"title": None, "cross_cats": None, "authors_text": None},
+            "integrity": {"clean": None, "summary": None},
+            "builder_version": None,
+            "something_new": {"the format": "may grow"},
+        },
+    )
+    snapshot, paper = _parse(path)
+    assert isinstance(snapshot, SnapshotRecord)
+    assert snapshot.data_date is None
+    assert snapshot.hashes == {}
+    assert isinstance(paper, PaperRecord)
+    assert paper.arxiv_id == "2401.00009"
+    assert (paper.title, paper.authors, paper.as_of, paper.extra) == (None, (), None, {})
+
+
+def test_offset_timestamp_is_dated_in_utc(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path / "late.json",
+        {"source": {"id": "2401.00010"}, "paper": {"submitted_at": "2024-01-01T22:30:00-05:00"}},
+    )
+    paper = _papers(_parse(path))[0]
+    assert paper.published == date(2024, 1, 2)
+    assert paper.year == 2024
+
+
+def test_gzipped_record_is_read_by_content(tmp_path: Path) -> None:
+    path = tmp_path / "record.txt"
+    record = {"source": {"id": "2401.00011", "version": 2}, "paper": {"title": "Zipped"}}
+    path.write_bytes(gzip.compress(json.dumps(record).encode()))
+    paper = _papers(_parse(path))[0]
+    assert (paper.arxiv_id, paper.version, paper.title) == ("2401.00011", 2, "Zipped")
+
+
+def test_json_that_is_not_an_object_is_a_source_error() -> None:
+    with pytest.raises(SourceError, match="holds a JSON array, not an object") as caught:
+        _parse(PAGES / "array_record.json")
+    assert "array_record.json" in str(caught.value)
+
+
+def test_empty_file_is_a_source_error(tmp_path: Path) -> None:
+    path = tmp_path / "empty.json"
+    path.write_text("\n\n", encoding="utf-8")
+    with pytest.raises(SourceError, match=r"empty\.json: the file is empty"):
+        _parse(path)
+
+
+def test_binary_garbage_is_a_source_error(tmp_path: Path) -> None:
+    path = tmp_path / "garbage.json"
+    path.write_bytes(bytes(range(1, 256)) * 4)
+    with pytest.raises(SourceError, match=r"garbage\.json: the file is not JSON"):
+        _parse(path)
+
+
+def test_a_map_page_is_not_json(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="the file is not JSON") as caught:
+        _parse(PAGES / "histogram_only.txt")
+    assert "one JSON object, or one object per line" in str(caught.value)
+
+
+def test_missing_file_is_a_source_error(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="cannot read it"):
+        _parse(tmp_path / "absent.json")
+
+
+def test_example_record_loads_without_prose() -> None:
+    items = _parse(EXAMPLES / "bert_record.json")
+    assert _rejected(items) == {}
+    paper = _papers(items)[0]
+    assert paper.arxiv_id == "1810.04805"
+    assert paper.authors == ("Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova")
+    assert paper.published == date(2018, 10, 11)
+    assert (paper.abstract, paper.abstract_excerpt) == (None, None)
