@@ -21,7 +21,7 @@ run: install
 	$(KG) init
 	$(KG) load examples/map
 	$(KG) stats
-	$(KG) paper 2005.14165
+	$(KG) paper 1810.04805
 	@$(KG) db status --json | $(BIN)/python -c 'import json,sys; s=json.load(sys.stdin); print(f"\nNeo4j Browser: {s[\"browser_url\"]}  (user neo4j, password in {s[\"kg_home\"]}/neo4j-password)")'
 
 lint: install

@@ -135,6 +135,9 @@ def read_password(path: Path) -> str:
 def write_new_password(path: Path) -> str:
     """Generate a password, write it to ``path`` with mode 0600, and return it."""
     password = secrets.token_urlsafe(24)
+    # The admin tool reads it as a command-line argument: one starting with "-" is an option.
+    while not password[0].isalnum():
+        password = secrets.token_urlsafe(24)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -46,6 +46,7 @@ def test_password_file_is_0600_and_refused_when_open(tmp_path: Path) -> None:
     path = tmp_path / "pw"
     password = config.write_new_password(path)
     assert len(password) >= 24
+    assert password[0].isalnum()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert config.read_password(path) == password
     os.chmod(path, 0o644)
