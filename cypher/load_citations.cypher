@@ -1,15 +1,21 @@
 // name: load_citations
 // mode: write
 // Upsert CITES edges, one per pair. Each edge keeps which snapshots asserted it and the
-// first and last data dates it was seen at; loading the same snapshot again changes nothing.
+// first and last data dates it was seen at. An edge already known from the same snapshot
+// and dates is left untouched, so loading the same data again writes nothing.
 // param rows: list[map]  one map per edge: citing, cited (node keys), snapshot, as_of (a date or null)
 UNWIND $rows AS row
 MATCH (a:Paper {key: row.citing})
 MATCH (b:Paper {key: row.cited})
 MERGE (a)-[r:CITES]->(b)
+ON CREATE SET r.snapshots = [row.snapshot], r.first_seen = row.as_of, r.last_seen = row.as_of
+WITH r, row
+WHERE NOT row.snapshot IN r.snapshots
+   OR (row.as_of IS NOT NULL AND (r.first_seen IS NULL OR row.as_of < r.first_seen
+       OR r.last_seen IS NULL OR row.as_of > r.last_seen))
 SET r.snapshots = CASE
-      WHEN row.snapshot IN coalesce(r.snapshots, []) THEN r.snapshots
-      ELSE coalesce(r.snapshots, []) + row.snapshot END,
+      WHEN row.snapshot IN r.snapshots THEN r.snapshots
+      ELSE r.snapshots + row.snapshot END,
     r.first_seen = CASE
       WHEN row.as_of IS NULL THEN r.first_seen
       WHEN r.first_seen IS NULL OR row.as_of < r.first_seen THEN row.as_of

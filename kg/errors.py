@@ -75,3 +75,23 @@ class AmbiguousPaper(KGError):
 
 class NotEmptyError(KGError):
     """An operation that needs an empty database found data in it."""
+
+
+class AuthorNotFound(KGError):
+    """An author name matched no author in the graph."""
+
+
+class AmbiguousAuthor(KGError):
+    """An author name matched several authors and none exactly; ``candidates`` lists them."""
+
+    def __init__(self, name: str, candidates: list[dict[str, object]]) -> None:
+        lines = "\n".join(f"  {c['name']}  ({c['papers']} papers)" for c in candidates)
+        super().__init__(
+            f"{name!r} matches {len(candidates)} authors",
+            f"Pass the full name of the one you mean:\n{lines}",
+        )
+        self.candidates = [str(c["key"]) for c in candidates]
+
+
+class CategoryNotFound(KGError):
+    """A category code matched no category in the graph."""

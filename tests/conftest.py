@@ -59,8 +59,17 @@ def _unavailable(reason: str) -> None:
     pytest.skip(f"no Neo4j: {reason}")
 
 
+def _announce(config: pytest.Config, line: str) -> None:
+    """Write a line to the test log even while output is captured."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(line)
+
+
 @pytest.fixture(scope="session")
-def neo4j_connection(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connection]:
+def neo4j_connection(
+    tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
+) -> Iterator[Connection]:
     """A connection to a real Neo4j for the whole test session."""
     uri = os.environ.get("NEO4J_URI")
     if uri:
@@ -88,18 +97,25 @@ def neo4j_connection(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Conne
     server = LocalServer(settings)
     try:
         server.install()
-        server.start(timeout=240)
+        _, seconds = server.start(timeout=240)
     except Exception as exc:  # any failure to get a server is reported the same way
         _unavailable(str(exc))
-    print(f"\nlocal Neo4j {server.installed_version()} for tests at {settings.bolt_uri}")
+    connection = Connection(
+        settings.bolt_uri,
+        "neo4j",
+        settings.password_file.read_text(encoding="utf-8").strip(),
+        "neo4j",
+        external=False,
+    )
+    with Graph.connect(connection) as probe:
+        version = probe.read("CALL dbms.components() YIELD versions RETURN versions[0] AS v")
+    _announce(
+        pytestconfig,
+        f"\nlocal Neo4j {version[0]['v']} started in {seconds:.1f}s for the tests and answers "
+        f"at {settings.bolt_uri} (KG_HOME {settings.home})",
+    )
     try:
-        yield Connection(
-            settings.bolt_uri,
-            "neo4j",
-            settings.password_file.read_text(encoding="utf-8").strip(),
-            "neo4j",
-            external=False,
-        )
+        yield connection
     finally:
         server.stop()
 

@@ -4,7 +4,13 @@ Only this package imports click. Library errors (KGError) become `Error: <what>.
 with exit code 1, never a traceback.
 """
 
-from kg.cli import db_commands, load_commands, query_commands
+from kg.cli import db_commands, load_commands, query_commands, question_commands
 from kg.cli.app import main
 
-__all__ = ["db_commands", "load_commands", "main", "query_commands"]
+__all__ = [
+    "db_commands",
+    "load_commands",
+    "main",
+    "query_commands",
+    "question_commands",
+]

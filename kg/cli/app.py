@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import ProgressColumn, Task
 from rich.table import Table
 from rich.text import Text
@@ -64,16 +65,17 @@ def render_mapping(values: Mapping[str, Any], title: str | None = None) -> None:
     table.add_column("field", style="bold")
     table.add_column("value")
     for key, value in values.items():
-        table.add_row(str(key), _cell(value))
+        table.add_row(escape(str(key)), _cell(value))
     console.print(table)
 
 
 def _cell(value: object) -> str:
+    # Titles such as "[Re] ..." must print as text, not as rich markup.
     if value is None:
         return ""
     if isinstance(value, list | dict):
-        return json.dumps(value, default=_json_default, ensure_ascii=False)
-    return str(value)
+        return escape(json.dumps(value, default=_json_default, ensure_ascii=False))
+    return escape(str(value))
 
 
 class RateColumn(ProgressColumn):

@@ -1,0 +1,95 @@
+"""KnowledgeGraph: the Graph with one method per question over the map.
+
+Each method runs one function of ``kg.questions`` on this connection and returns its typed
+model, so a script can ask questions without touching Cypher:
+
+    with KnowledgeGraph.connect() as kg:
+        report = kg.paper("2110.03888")
+        print(report.cited_by_in_map, report.stated_cited_by_in_map)
+"""
+
+from __future__ import annotations
+
+from kg import papers, questions
+from kg.graph import Graph
+from kg.models import (
+    AuthorReport,
+    CategoryOverview,
+    CategoryReport,
+    Neighbourhood,
+    Overlap,
+    PaperReport,
+    PaperSnapshots,
+    PaperSummary,
+    PathResult,
+    SearchResult,
+    Similarity,
+)
+
+
+class KnowledgeGraph(Graph):
+    """A Graph that answers the map's questions; open it with ``KnowledgeGraph.connect()``."""
+
+    def resolve(self, ref: str) -> PaperSummary:
+        """Return the paper ``ref`` names (node key, arXiv id or title).
+        Raises PaperNotFound (with near titles) or AmbiguousPaper (with candidates)."""
+        return papers.resolve(self, ref)
+
+    def paper(self, ref: str) -> PaperReport:
+        """Return the paper's map page rebuilt from the graph (see questions.paper_report)."""
+        return questions.paper_report(self, ref)
+
+    def cocited(self, ref: str, limit: int = questions.DEFAULT_LIMIT) -> Similarity:
+        """Return the papers most often cited together with the paper (co-citation)."""
+        return questions.cocited(self, ref, limit)
+
+    def coupled(self, ref: str, limit: int = questions.DEFAULT_LIMIT) -> Similarity:
+        """Return the papers sharing the most references with the paper (coupling)."""
+        return questions.coupled(self, ref, limit)
+
+    def shared_references(self, a: str, b: str) -> Overlap:
+        """Return the papers both ``a`` and ``b`` cite."""
+        return questions.shared_references(self, a, b)
+
+    def common_citers(self, a: str, b: str) -> Overlap:
+        """Return the papers citing both ``a`` and ``b``."""
+        return questions.common_citers(self, a, b)
+
+    def path(
+        self,
+        source: str,
+        target: str,
+        *,
+        directed: bool = True,
+        all_paths: bool = False,
+        max_hops: int = questions.DEFAULT_MAX_HOPS,
+    ) -> PathResult:
+        """Return the shortest citation path(s) from ``source`` to ``target`` within
+        ``max_hops``; ``found`` is False when there is none."""
+        return questions.citation_path(
+            self, source, target, directed=directed, all_paths=all_paths, max_hops=max_hops
+        )
+
+    def near(self, ref: str, hops: int = 2, limit: int = 50) -> Neighbourhood:
+        """Return the papers within ``hops`` (1 to 3) citation hops, nearest first."""
+        return questions.neighbourhood(self, ref, hops, limit)
+
+    def search(self, text: str, limit: int = questions.DEFAULT_LIMIT) -> SearchResult:
+        """Return papers named exactly by ``text``, then full-text title matches."""
+        return questions.search(self, text, limit)
+
+    def author(self, name: str) -> AuthorReport:
+        """Return an author's papers, co-authors and citation totals within the map."""
+        return questions.author(self, name)
+
+    def category(self, code: str, limit: int = 50) -> CategoryReport:
+        """Return a category's paper counts and its most cited papers."""
+        return questions.category(self, code, limit)
+
+    def categories(self) -> CategoryOverview:
+        """Return papers per category and the cross-listing matrix."""
+        return questions.categories(self)
+
+    def snapshots(self, ref: str) -> PaperSnapshots:
+        """Return the snapshots describing the paper with the counts each stated."""
+        return questions.snapshots(self, ref)

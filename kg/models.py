@@ -1,0 +1,300 @@
+"""The typed answers of the question layer: one pydantic model per kind of result.
+
+Every model forbids unknown fields, so a query that returns a column the model does not
+know fails loudly instead of dropping it. A result that is a list keeps it in ``results``,
+which is also where the CLI's ``--json`` puts it. Dates arrive from the driver as
+``neo4j.time.Date`` and are stored as ``datetime.date``.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+
+def _native_date(value: object) -> object:
+    """Return a driver date (``neo4j.time.Date``) as a ``datetime.date``; pass others through."""
+    to_native = getattr(value, "to_native", None)
+    return to_native() if callable(to_native) else value
+
+
+Date = Annotated[date, BeforeValidator(_native_date)]
+Direction = Literal["cites", "cited_by"]
+
+
+class Model(BaseModel):
+    """Base of every result model: immutable, and unknown fields are an error."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PaperSummary(Model):
+    """A paper as one line of a list: its key, id, title, year and whether it is a stub."""
+
+    key: str
+    arxiv_id: str | None = None
+    title: str | None = None
+    year: int | None = None
+    stub: bool = False
+
+    def label(self) -> str:
+        """Return a short human label: the title (or the key) and the year."""
+        name = self.title or self.key
+        return f"{name} ({self.year})" if self.year is not None else name
+
+
+class CitedPaper(PaperSummary):
+    """A paper in a reference or citer list with both of its cited-by counts."""
+
+    stated_cited_by: int | None = Field(
+        description="what a source stated: the newest DESCRIBED_IN link, else the paper's own"
+    )
+    graph_cited_by: int = Field(description="incoming CITES in the graph")
+    cited_by: int = Field(description="stated_cited_by when known, else graph_cited_by")
+
+
+class CategoryRef(Model):
+    """An arXiv category: its code and, when the taxonomy knows it, its name."""
+
+    code: str
+    name: str | None = None
+
+
+class AuthorRef(Model):
+    """One author of a paper and their 1-based position in the author list."""
+
+    key: str
+    name: str
+    position: int | None = None
+
+
+class YearCount(Model):
+    """How many citing papers one year has (year None: papers without a year)."""
+
+    year: int | None
+    count: int
+
+
+class PaperReport(Model):
+    """A paper's map page rebuilt from the graph, graph counts beside stated ones."""
+
+    key: str
+    arxiv_id: str | None
+    title: str | None
+    year: int | None
+    published: Date | None = Field(description="first posted on arXiv")
+    stub: bool
+    primary_category: CategoryRef | None
+    cross_listed: list[CategoryRef]
+    authors: list[AuthorRef]
+    abstract: str | None = Field(description="the full abstract, else the excerpt")
+    abstract_is_excerpt: bool
+    version: int | None
+    license: str | None
+    doi: str | None
+    journal_ref: str | None
+    comments: str | None
+    cited_by_in_map: int = Field(description="incoming CITES in the graph")
+    stated_cited_by_in_map: int | None
+    stated_cited_by: int | None = Field(description="stated cited-by over all sources")
+    builds_on: int = Field(description="outgoing CITES in the graph (M)")
+    stated_refs_in_map: int | None = Field(description="stated M")
+    stated_refs_total: int | None = Field(description="stated K, all references")
+    data_through: Date | None = Field(description="newest data_date of its snapshots")
+    citers_per_year: list[YearCount] = Field(description="citing papers per year, graph")
+    stated_citers_per_year: list[YearCount] = Field(description="the newest stated histogram")
+    references: list[CitedPaper]
+    citers: list[CitedPaper]
+
+
+class SimilarPaper(PaperSummary):
+    """A paper similar to the one asked about, with the overlap and its normalised scores."""
+
+    together: int = Field(description="shared citers (co-citation) or references (coupling)")
+    size_a: int = Field(description="citers or references of the paper asked about")
+    size_b: int = Field(description="citers or references of this paper")
+    cosine: float = Field(description="together / sqrt(size_a * size_b) (Salton)")
+    jaccard: float = Field(description="together / |union|")
+
+
+class Similarity(Model):
+    """Co-citation or bibliographic coupling of one paper, best first."""
+
+    paper: PaperSummary
+    measure: Literal["co-citation", "coupling"]
+    results: list[SimilarPaper]
+
+
+class Overlap(Model):
+    """What two papers have in common: the references both cite, or the papers citing both."""
+
+    a: PaperSummary
+    b: PaperSummary
+    relation: Literal["shared_references", "common_citers"]
+    results: list[CitedPaper]
+
+
+class CitationPath(Model):
+    """One path: the papers in order, and for each hop whether the paper cites the next."""
+
+    papers: list[PaperSummary]
+    directions: list[Direction]
+
+    @property
+    def length(self) -> int:
+        """The number of hops."""
+        return len(self.directions)
+
+
+class PathResult(Model):
+    """Shortest citation path(s) between two papers within a bound; none found is an answer."""
+
+    source: PaperSummary
+    target: PaperSummary
+    directed: bool = Field(description="True: following CITES forward only")
+    all_paths: bool
+    max_hops: int
+    found: bool
+    length: int | None = Field(description="hops of the shortest path(s), None if none found")
+    results: list[CitationPath]
+
+    def message(self) -> str:
+        """Return the one-line verdict, e.g. 'No citation path from A to B within 5 hops.'"""
+        if not self.found:
+            return (
+                f"No citation path from {self.source.key} to {self.target.key} "
+                f"within {self.max_hops} hops."
+            )
+        count = len(self.results)
+        paths = f"{count} shortest paths" if count > 1 else "A shortest path"
+        hops = "hop" if self.length == 1 else "hops"
+        return f"{paths} of {self.length} {hops} from {self.source.key} to {self.target.key}."
+
+
+class NearPaper(PaperSummary):
+    """A paper near another one, and how many citation hops away it is."""
+
+    distance: int
+
+
+class Neighbourhood(Model):
+    """The papers within ``hops`` citation hops of a paper (either direction), nearest first."""
+
+    paper: PaperSummary
+    hops: int
+    limit: int
+    total: int = Field(description="papers within the hops before the limit")
+    results: list[NearPaper]
+
+
+class SearchHit(PaperSummary):
+    """A paper found by a search; score is the full-text score, None for an exact id match."""
+
+    score: float | None = None
+
+
+class SearchResult(Model):
+    """Papers matching a search text, best first."""
+
+    text: str
+    results: list[SearchHit]
+
+
+class AuthorPaper(PaperSummary):
+    """A paper of an author, their position on it and its cited-by counts."""
+
+    position: int | None
+    stated_cited_by: int | None
+    stated_cited_by_in_map: int | None
+    graph_cited_by: int
+
+
+class CoAuthor(Model):
+    """Someone who wrote with an author, and on how many papers."""
+
+    key: str
+    name: str
+    papers: int
+
+
+class AuthorReport(Model):
+    """An author's papers, co-authors and citation totals within the map."""
+
+    key: str
+    name: str
+    papers: list[AuthorPaper]
+    coauthors: list[CoAuthor]
+    citations_in_map: int = Field(description="incoming CITES summed over their papers")
+    distinct_citers: int = Field(description="distinct papers citing any of their papers")
+    stated_cited_by_in_map: int = Field(description="stated cited-by in the map, summed")
+
+
+class CategoryCount(Model):
+    """How many papers have a category as primary, and how many are cross-listed in it."""
+
+    code: str
+    name: str | None
+    archive: str | None
+    primary: int
+    cross_listed: int
+    total: int
+
+
+class CrossListing(Model):
+    """How many papers with primary category ``primary`` are cross-listed in ``cross``."""
+
+    primary: str
+    cross: str
+    papers: int
+
+
+class CategoryOverview(Model):
+    """Papers per category, and the cross-listing matrix as its non-zero cells."""
+
+    results: list[CategoryCount]
+    cross_listing: list[CrossListing]
+
+
+class CategoryPaper(PaperSummary):
+    """A paper of a category: primary there or cross-listed, and its in-map citations."""
+
+    role: Literal["primary", "cross_listed"]
+    graph_cited_by: int
+
+
+class CategoryReport(Model):
+    """One category with its paper counts and its papers, most cited in the map first."""
+
+    code: str
+    name: str | None
+    archive: str | None
+    primary: int
+    cross_listed: int
+    results: list[CategoryPaper]
+
+
+class SnapshotLink(Model):
+    """A snapshot describing a paper, and what it stated on the DESCRIBED_IN link."""
+
+    key: str
+    kind: str | None
+    source: str | None
+    data_date: Date | None
+    builder_version: str | None
+    as_of: Date | None
+    line: int | None
+    stated_cited_by: int | None
+    stated_cited_by_in_map: int | None
+    stated_refs_total: int | None
+    stated_refs_in_map: int | None
+    listed_refs: int | None
+    listed_citing: int | None
+
+
+class PaperSnapshots(Model):
+    """The snapshots that describe a paper, oldest data first."""
+
+    paper: PaperSummary
+    results: list[SnapshotLink]

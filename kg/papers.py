@@ -1,0 +1,158 @@
+"""Paper references: what a user may type to name a paper, and which paper it names.
+
+A REF is an arXiv id in any common spelling (``2110.03888``, ``arXiv:2110.03888v2``,
+``hep-th/9901001``), a node key (``title:attention is all you need:2017``) or a title, exact
+or in any spelling that normalises the same. It resolves by node key first, then by arXiv
+id, then by normalised title. Several papers at the first tier that matches make the REF
+ambiguous; none at all make it unknown, and the error suggests near titles from the
+full-text index.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kg import queries
+from kg.errors import AmbiguousPaper, PaperNotFound, ParameterError
+from kg.graph import Graph
+from kg.models import PaperSummary, SearchHit
+from kg.resolve import canonical_arxiv_id, normalize_title
+
+SUGGESTIONS = 5
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+_LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT"})
+_FUZZY_MIN_LENGTH = 4
+
+
+@dataclass(frozen=True)
+class ParsedRef:
+    """A REF split into what each resolution tier looks up."""
+
+    text: str
+    key: str
+    arxiv_id: str | None
+    norm_title: str
+
+
+class AmbiguousReference(AmbiguousPaper):
+    """A paper reference matched several papers; ``candidates`` lists them."""
+
+    def __init__(self, ref: str, candidates: Sequence[PaperSummary]) -> None:
+        lines = "\n".join(f"  {_describe(c)}" for c in candidates)
+        super().__init__(
+            f"{ref!r} matches {len(candidates)} papers",
+            f"Pass the key of the one you mean (kg paper KEY):\n{lines}",
+        )
+        self.ref = ref
+        self.candidates = list(candidates)
+
+
+class UnknownReference(PaperNotFound):
+    """A paper reference matched no paper; ``suggestions`` lists near titles."""
+
+    def __init__(self, ref: str, suggestions: Sequence[PaperSummary]) -> None:
+        if suggestions:
+            lines = "\n".join(f"  {_describe(s)}" for s in suggestions)
+            hint = f"Did you mean one of these? Pass its key:\n{lines}"
+        else:
+            hint = (
+                "Check the arXiv id or title, look with `kg search WORDS`, "
+                "or load the paper's page with `kg load FILE`"
+            )
+        super().__init__(f"no paper matches {ref!r}", hint)
+        self.ref = ref
+        self.suggestions = list(suggestions)
+
+
+def _describe(paper: PaperSummary) -> str:
+    year = paper.year if paper.year is not None else "----"
+    return f"{paper.key}  ({year})  {paper.title or ''}".rstrip()
+
+
+def parse_ref(ref: str) -> ParsedRef:
+    """Return what each tier looks up for ``ref``: node key, canonical arXiv id, title.
+
+    Raises ParameterError for an empty reference.
+    """
+    text = ref.strip()
+    if not text:
+        raise ParameterError(
+            "the paper reference is empty", "pass an arXiv id, a title or a node key"
+        )
+    arxiv_id = canonical_arxiv_id(text)
+    return ParsedRef(
+        text=text, key=arxiv_id or text, arxiv_id=arxiv_id, norm_title=normalize_title(text)
+    )
+
+
+def escape_lucene(text: str) -> str:
+    """Return ``text`` safe to pass as a Lucene query: every special character is escaped
+    with a backslash and the operators AND, OR and NOT become plain (lower-case) words."""
+    escaped = _LUCENE_SPECIAL.sub(r"\\\1", text)
+    return " ".join(word.lower() if word in _LUCENE_OPERATORS else word for word in escaped.split())
+
+
+def fuzzy_title_query(text: str) -> str:
+    """Return a Lucene query matching titles near ``text``: each normalised word as it is
+    and, when long enough, within one edit (``word~1``), so that a typo still finds the
+    title while the exact words still rank first."""
+    terms: list[str] = []
+    for word in normalize_title(text).split():
+        escaped = escape_lucene(word)
+        terms.append(escaped)
+        if len(word) >= _FUZZY_MIN_LENGTH:
+            terms.append(f"{escaped}~1")
+    return " ".join(terms)
+
+
+def search_titles(graph: Graph, lucene_query: str, limit: int) -> list[SearchHit]:
+    """Return the papers whose title matches ``lucene_query`` (already escaped), best first."""
+    if not lucene_query.strip():
+        return []
+    query = queries.get("search_titles")
+    rows = graph.read(query.cypher, query.bind({"query": lucene_query, "limit": limit}))
+    return [SearchHit.model_validate(row) for row in rows]
+
+
+def lookup(graph: Graph, ref: str) -> list[PaperSummary]:
+    """Return the papers ``ref`` names at the first tier that matches (key, arXiv id,
+    normalised title); an empty list when none does. Raises ParameterError for an empty ref.
+    """
+    parsed = parse_ref(ref)
+    query = queries.get("paper_lookup")
+    rows = graph.read(
+        query.cypher,
+        query.bind(
+            {"key": parsed.key, "arxiv_id": parsed.arxiv_id, "norm_title": parsed.norm_title}
+        ),
+    )
+    if not rows:
+        return []
+    tier = rows[0]["tier"]
+    found: dict[str, PaperSummary] = {}
+    for row in rows:
+        if row["tier"] == tier:
+            fields = {name: value for name, value in row.items() if name != "tier"}
+            found.setdefault(row["key"], PaperSummary.model_validate(fields))
+    return list(found.values())
+
+
+def resolve(graph: Graph, ref: str) -> PaperSummary:
+    """Return the one paper ``ref`` names.
+
+    Raises AmbiguousReference (an AmbiguousPaper) listing the candidates when several match,
+    UnknownReference (a PaperNotFound) suggesting near titles when none does, and
+    ParameterError for an empty ref.
+    """
+    found = lookup(graph, ref)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise AmbiguousReference(ref, found)
+    parsed = parse_ref(ref)
+    suggestions: list[SearchHit] = []
+    if parsed.arxiv_id is None:
+        suggestions = search_titles(graph, fuzzy_title_query(parsed.text), SUGGESTIONS)
+    raise UnknownReference(ref, suggestions)

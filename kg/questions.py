@@ -1,0 +1,303 @@
+"""Questions over the map: one function per question, each taking a Graph.
+
+Every question runs named, read-only queries from ``cypher/`` (the same files run in Neo4j
+Browser after ``:param``) and returns a model from ``kg.models``. Papers are named by a REF
+(see ``kg.papers``); a REF that names no paper, or several, raises before any question runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, Final
+
+from kg import queries
+from kg.errors import AmbiguousAuthor, AuthorNotFound, CategoryNotFound, ParameterError
+from kg.graph import Graph, Row
+from kg.models import (
+    AuthorReport,
+    CategoryCount,
+    CategoryOverview,
+    CategoryPaper,
+    CategoryReport,
+    CitationPath,
+    CitedPaper,
+    CrossListing,
+    NearPaper,
+    Neighbourhood,
+    Overlap,
+    PaperReport,
+    PaperSnapshots,
+    PathResult,
+    SearchHit,
+    SearchResult,
+    Similarity,
+    SimilarPaper,
+    SnapshotLink,
+    YearCount,
+)
+from kg.papers import escape_lucene, lookup, resolve, search_titles
+from kg.resolve import normalize_name
+from kg.taxonomy import load_taxonomy
+
+DEFAULT_LIMIT: Final = 20
+DEFAULT_MAX_HOPS: Final = 10
+MAX_HOPS: Final = 30  # the literal bound `*..30` in the shortest-path queries
+MAX_NEAR_HOPS: Final = 3  # the literal bound `*1..3` in neighbourhood.cypher
+_AUTHOR_CANDIDATES: Final = 10
+_PATH_QUERIES: Final = {
+    (True, False): "shortest_path",
+    (False, False): "shortest_path_undirected",
+    (True, True): "all_shortest_paths",
+    (False, True): "all_shortest_paths_undirected",
+}
+
+__all__ = [
+    "DEFAULT_LIMIT",
+    "DEFAULT_MAX_HOPS",
+    "MAX_HOPS",
+    "MAX_NEAR_HOPS",
+    "AmbiguousAuthor",
+    "AuthorNotFound",
+    "CategoryNotFound",
+    "author",
+    "categories",
+    "category",
+    "citation_path",
+    "cocited",
+    "common_citers",
+    "coupled",
+    "neighbourhood",
+    "paper_report",
+    "search",
+    "shared_references",
+    "snapshots",
+]
+
+
+def _read(graph: Graph, name: str, **params: Any) -> list[Row]:
+    query = queries.get(name)
+    return graph.read(query.cypher, query.bind(params))
+
+
+def _check_range(name: str, value: int, low: int, high: int | None = None) -> None:
+    if value < low or (high is not None and value > high):
+        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise ParameterError(f"{name} is {value}", f"pass a {name} {bound}")
+
+
+def _histogram(stated: Mapping[str, list[int]] | None) -> list[YearCount]:
+    if not stated:
+        return []
+    return [
+        YearCount(year=year, count=count)
+        for year, count in zip(stated["years"], stated["counts"], strict=True)
+    ]
+
+
+def paper_report(graph: Graph, ref: str) -> PaperReport:
+    """Return the map page of the paper ``ref`` names, rebuilt from the graph: graph counts
+    beside stated ones, the citing-papers histogram both ways, references and citers sorted
+    by cited-by. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
+    key = resolve(graph, ref).key
+    row = _read(graph, "paper_report", key=key)[0]
+    abstract, excerpt = row.pop("abstract"), row.pop("abstract_excerpt")
+    stated = row.pop("stated_histogram")
+    return PaperReport.model_validate(
+        {
+            **row,
+            "abstract": abstract or excerpt,
+            "abstract_is_excerpt": not abstract and bool(excerpt),
+            "stated_citers_per_year": _histogram(stated),
+            "references": _read(graph, "paper_references", key=key),
+            "citers": _read(graph, "paper_citers", key=key),
+        }
+    )
+
+
+def cocited(graph: Graph, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
+    """Return the papers most often cited together with ``ref``'s paper, with the shared
+    citer count, cosine (Salton) and Jaccard scores. Raises PaperNotFound, AmbiguousPaper
+    or ParameterError (limit below 1)."""
+    _check_range("limit", limit, 1)
+    paper = resolve(graph, ref)
+    rows = _read(graph, "cocited", key=paper.key, limit=limit)
+    return Similarity(
+        paper=paper,
+        measure="co-citation",
+        results=[SimilarPaper.model_validate(row) for row in rows],
+    )
+
+
+def coupled(graph: Graph, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
+    """Return the papers sharing the most references with ``ref``'s paper (bibliographic
+    coupling), with cosine and Jaccard over reference sets. Raises PaperNotFound,
+    AmbiguousPaper or ParameterError (limit below 1)."""
+    _check_range("limit", limit, 1)
+    paper = resolve(graph, ref)
+    rows = _read(graph, "coupled", key=paper.key, limit=limit)
+    return Similarity(
+        paper=paper,
+        measure="coupling",
+        results=[SimilarPaper.model_validate(row) for row in rows],
+    )
+
+
+def shared_references(graph: Graph, a: str, b: str) -> Overlap:
+    """Return the papers both ``a`` and ``b`` cite, most cited first.
+    Raises PaperNotFound or AmbiguousPaper for a bad REF."""
+    first, second = resolve(graph, a), resolve(graph, b)
+    rows = _read(graph, "shared_references", a=first.key, b=second.key)
+    return Overlap(
+        a=first,
+        b=second,
+        relation="shared_references",
+        results=[CitedPaper.model_validate(row) for row in rows],
+    )
+
+
+def common_citers(graph: Graph, a: str, b: str) -> Overlap:
+    """Return the papers that cite both ``a`` and ``b``, most cited first.
+    Raises PaperNotFound or AmbiguousPaper for a bad REF."""
+    first, second = resolve(graph, a), resolve(graph, b)
+    rows = _read(graph, "common_citers", a=first.key, b=second.key)
+    return Overlap(
+        a=first,
+        b=second,
+        relation="common_citers",
+        results=[CitedPaper.model_validate(row) for row in rows],
+    )
+
+
+def citation_path(
+    graph: Graph,
+    source: str,
+    target: str,
+    *,
+    directed: bool = True,
+    all_paths: bool = False,
+    max_hops: int = DEFAULT_MAX_HOPS,
+) -> PathResult:
+    """Return the shortest citation path from ``source`` to ``target`` (all of them with
+    ``all_paths``), following CITES forward, or either way unless ``directed``. No path
+    within ``max_hops`` is a result with ``found`` False. Raises PaperNotFound,
+    AmbiguousPaper, or ParameterError when max_hops is not from 1 to 30."""
+    _check_range("max_hops", max_hops, 1, MAX_HOPS)
+    start, end = resolve(graph, source), resolve(graph, target)
+    if start.key == end.key:
+        paths = [CitationPath(papers=[start], directions=[])]
+    else:
+        rows = _read(
+            graph,
+            _PATH_QUERIES[(directed, all_paths)],
+            source=start.key,
+            target=end.key,
+            max_hops=max_hops,
+        )
+        paths = [CitationPath.model_validate(row) for row in rows]
+    return PathResult(
+        source=start,
+        target=end,
+        directed=directed,
+        all_paths=all_paths,
+        max_hops=max_hops,
+        found=bool(paths),
+        length=paths[0].length if paths else None,
+        results=paths,
+    )
+
+
+def neighbourhood(graph: Graph, ref: str, hops: int = 2, limit: int = 50) -> Neighbourhood:
+    """Return the papers within ``hops`` citation hops of ``ref``'s paper (either direction,
+    1 to 3 hops), nearest first, at most ``limit`` of them. Raises PaperNotFound,
+    AmbiguousPaper or ParameterError."""
+    _check_range("hops", hops, 1, MAX_NEAR_HOPS)
+    _check_range("limit", limit, 1)
+    paper = resolve(graph, ref)
+    row = _read(graph, "neighbourhood", key=paper.key, hops=hops, limit=limit)[0]
+    return Neighbourhood(
+        paper=paper,
+        hops=hops,
+        limit=limit,
+        total=row["total"],
+        results=[NearPaper.model_validate(near) for near in row["papers"]],
+    )
+
+
+def search(graph: Graph, text: str, limit: int = DEFAULT_LIMIT) -> SearchResult:
+    """Return the papers ``text`` names exactly (node key, arXiv id or normalised title,
+    score None) followed by full-text title matches, best first, at most ``limit``.
+    Raises ParameterError for empty text or a limit below 1."""
+    _check_range("limit", limit, 1)
+    if not text.strip():
+        raise ParameterError("the search text is empty", "pass words of a title or an arXiv id")
+    exact = [SearchHit.model_validate(p.model_dump()) for p in lookup(graph, text)]
+    seen = {hit.key for hit in exact}
+    fuzzy = [
+        hit
+        for hit in search_titles(graph, escape_lucene(text), limit + len(exact))
+        if hit.key not in seen
+    ]
+    return SearchResult(text=text, results=(exact + fuzzy)[:limit])
+
+
+def author(graph: Graph, name: str) -> AuthorReport:
+    """Return the papers, co-authors and in-map citation totals of the author ``name`` names:
+    the one with that normalised name, else the only one whose name holds all its words.
+    Raises AuthorNotFound, AmbiguousAuthor, or ParameterError for an empty name."""
+    key = normalize_name(name)
+    if not key:
+        raise ParameterError("the author name is empty", "pass a name, e.g. 'Ang Wang'")
+    candidates = _read(
+        graph, "author_candidates", name_key=key, words=key.split(), limit=_AUTHOR_CANDIDATES
+    )
+    if not candidates:
+        raise AuthorNotFound(
+            f"no author matches {name!r}",
+            "check the spelling, or find the paper with `kg search WORDS` and see its authors",
+        )
+    if not candidates[0]["exact"] and len(candidates) > 1:
+        raise AmbiguousAuthor(name, candidates)
+    row = _read(graph, "author_report", key=candidates[0]["key"])[0]
+    return AuthorReport.model_validate(row)
+
+
+@cache
+def _known_codes() -> dict[str, str]:
+    return {code.casefold(): code for code in load_taxonomy()}
+
+
+def category(graph: Graph, code: str, limit: int = 50) -> CategoryReport:
+    """Return a category's paper counts and its papers, most cited in the map first, at most
+    ``limit``. The code matches case-insensitively for categories the taxonomy knows.
+    Raises CategoryNotFound, or ParameterError for a limit below 1."""
+    _check_range("limit", limit, 1)
+    canonical = _known_codes().get(code.strip().casefold(), code.strip())
+    rows = _read(graph, "category_report", code=canonical, limit=limit)
+    if not rows:
+        raise CategoryNotFound(
+            f"no category {canonical!r} in the graph",
+            "list the categories the graph has with `kg categories`",
+        )
+    row = rows[0]
+    papers = row.pop("papers")
+    return CategoryReport.model_validate(
+        {**row, "results": [CategoryPaper.model_validate(p) for p in papers]}
+    )
+
+
+def categories(graph: Graph) -> CategoryOverview:
+    """Return papers per category and the cross-listing matrix (how often papers with
+    primary category X are cross-listed in Y)."""
+    return CategoryOverview(
+        results=[CategoryCount.model_validate(r) for r in _read(graph, "category_counts")],
+        cross_listing=[CrossListing.model_validate(r) for r in _read(graph, "cross_listing")],
+    )
+
+
+def snapshots(graph: Graph, ref: str) -> PaperSnapshots:
+    """Return the snapshots that describe ``ref``'s paper, oldest data first, with the counts
+    each one stated. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
+    paper = resolve(graph, ref)
+    rows = _read(graph, "paper_snapshots", key=paper.key)
+    return PaperSnapshots(paper=paper, results=[SnapshotLink.model_validate(r) for r in rows])
