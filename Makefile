@@ -22,7 +22,7 @@ run: install
 	$(KG) load examples/map
 	$(KG) stats
 	$(KG) paper 1810.04805
-	@$(KG) db status --json | $(BIN)/python -c 'import json,sys; s=json.load(sys.stdin); print(f"\nNeo4j Browser: {s[\"browser_url\"]}  (user neo4j, password in {s[\"kg_home\"]}/neo4j-password)")'
+	@$(KG) db status --json | $(BIN)/python -c 'import json, sys; s = json.load(sys.stdin); print("\nNeo4j Browser:", s["browser_url"], "(user neo4j, password in " + s["kg_home"] + "/neo4j-password)")'
 
 lint: install
 	$(BIN)/ruff check .
