@@ -487,7 +487,9 @@ class LocalServer:
                 try:
                     with GraphDatabase.driver(uri, auth=("neo4j", password)) as driver:
                         driver.verify_connectivity()
-                    return
+                    # Bolt comes up a moment before HTTP; Browser users need both.
+                    if port_in_use(self.settings.http_port) and _accepts(self.settings.http_port):
+                        return
                 except ServiceUnavailable:
                     pass
                 except AuthError as exc:
@@ -550,6 +552,13 @@ def port_in_use(port: int) -> bool:
         except OSError:
             return True
     return False
+
+
+def _accepts(port: int) -> bool:
+    """Return True when a TCP connection to 127.0.0.1:``port`` succeeds."""
+    with socket.socket() as probe:
+        probe.settimeout(2)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
 def _exit_code(pid: int) -> int | None:
