@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _NEW_ID = re.compile(r"^(\d{4}\.\d{4,5})(?:v(\d+))?$")
 _OLD_ID = re.compile(r"^([a-z][a-z\-]*)(?:\.[a-z]{2})?/(\d{7})(?:v(\d+))?$", re.IGNORECASE)
@@ -51,6 +52,7 @@ _ACCENTS = {
 }
 
 
+@lru_cache(maxsize=1 << 16)  # edge lists name each paper many times over
 def parse_arxiv_id(text: str) -> tuple[str, int | None] | None:
     """Return (canonical id, version or None) for an arXiv id in any common spelling, else None.
 
