@@ -95,3 +95,7 @@ class AmbiguousAuthor(KGError):
 
 class CategoryNotFound(KGError):
     """A category code matched no category in the graph."""
+
+
+class AnalyticsError(KGError):
+    """An analysis cannot run as asked: a bad option, or an engine that is not there."""

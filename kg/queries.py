@@ -10,7 +10,9 @@ A file starts with a header of ``//`` comment lines, so it runs unchanged in Neo
     MATCH ...
 
 ``name`` is required and must match the file name. ``mode`` is ``read`` (default),
-``write`` or ``script`` (several statements separated by ``;``, no parameters).
+``write``, ``auto`` (a write that batches itself with ``CALL { } IN TRANSACTIONS``, so it
+runs as an auto-commit transaction, ``:auto`` in Browser) or ``script`` (several statements
+separated by ``;``, no parameters).
 Every ``param`` line declares one ``$param``: its name, its type (str, int, float, bool,
 list[str], list[int], list[map]) and an optional default. The loader refuses, with ``file:line``,
 a file whose declared parameters differ from the ones its query uses.
@@ -28,7 +30,7 @@ from typing import Any, Literal, LiteralString, cast
 
 from kg.errors import ParameterError, QueryFileError, QueryNotFound
 
-Mode = Literal["read", "write", "script"]
+Mode = Literal["read", "write", "auto", "script"]
 ParamType = Literal["str", "int", "float", "bool", "list[str]", "list[int]", "list[map]"]
 _TYPES: tuple[ParamType, ...] = (
     "str",
@@ -195,10 +197,10 @@ def parse_query_file(path: Path) -> Query:
                     f"rename it to {path.stem!r}",
                 )
         elif match := _MODE_LINE.match(line):
-            if match.group(1) not in ("read", "write", "script"):
+            if match.group(1) not in ("read", "write", "auto", "script"):
                 raise QueryFileError(
                     f"{path}:{number}: mode {match.group(1)!r} is unknown",
-                    "use read, write or script",
+                    "use read, write, auto or script",
                 )
             mode = cast(Mode, match.group(1))
         elif match := _PARAM_LINE.match(line):

@@ -38,6 +38,8 @@ def query(ctx: click.Context, name: str, pairs: tuple[str, ...], as_json: bool) 
         rows: list[dict[str, Any]] = []
         for statement in named.script:
             rows = graph.run_autocommit(statement)
+    elif named.mode == "auto":
+        rows = graph.run_autocommit(named.cypher, params)
     elif named.mode == "write":
         rows = graph.write(named.cypher, params)
     else:

@@ -16,7 +16,7 @@ def test_every_query_file_parses() -> None:
     assert sorted(library) == files
     for query in library.values():
         assert query.doc, f"{query.path} has no description lines"
-        assert query.mode in ("read", "write", "script")
+        assert query.mode in ("read", "write", "auto", "script")
 
 
 def test_schema_is_a_script_of_idempotent_statements() -> None:

@@ -1,0 +1,702 @@
+"""Graph analytics over the map: rank papers and find communities on the CITES graph.
+
+The default engine streams the citation graph of the papers in scope out of Neo4j in one
+read (cypher/analytics_projection.cypher), builds an igraph graph and computes in igraph's
+C core (kg/analytics_engine.py says exactly what each algorithm computes). ``engine="gds"``
+runs the algorithm in the server's Graph Data Science plugin instead (kg/analytics_gds.py);
+``engine="auto"`` uses GDS when the server has it and the client is installed.
+
+With ``write=True`` the values are stored on Paper nodes: first the property is removed
+from every paper that has it (batched ``CALL { } IN TRANSACTIONS``), then the new values
+are set in batched ``UNWIND`` writes, so papers outside the new run's scope keep no stale
+value. Each written property is recorded as an ``AnalyticsRun`` node keyed by the property
+name. Between the removal and the last batch, readers see the property on only some papers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from neo4j import ManagedTransaction
+
+from kg import analytics_gds, queries
+from kg.analytics_engine import (
+    ALGORITHMS,
+    COMMUNITY_METHODS,
+    COMMUNITY_PROPERTY,
+    PROPERTIES,
+    Algorithm,
+    CitationGraph,
+    CommunityMethod,
+    RankOptions,
+    Values,
+    chunks,
+    compute,
+    indegree,
+    modularity,
+    top_indices,
+)
+from kg.analytics_engine import communities as detect_communities
+from kg.errors import AnalyticsError
+from kg.graph import Graph, translated_errors
+
+__all__ = [
+    "ALGORITHMS",
+    "COMMUNITY_METHODS",
+    "DEFAULT_BATCH_SIZE",
+    "ENGINES",
+    "Algorithm",
+    "AnalyticsError",
+    "AnalyticsRun",
+    "CitationGraph",
+    "Community",
+    "CommunityMethod",
+    "CommunityResult",
+    "Engine",
+    "RankOptions",
+    "RankResult",
+    "RankedPaper",
+    "Scope",
+    "Timings",
+    "analytics_runs",
+    "choose_engine",
+    "communities",
+    "load_projection",
+    "pagerank_tiers",
+    "parse_years",
+    "rank",
+]
+
+Engine = Literal["auto", "igraph", "gds"]
+EngineName = Literal["igraph", "gds"]
+ENGINES: tuple[Engine, ...] = ("auto", "igraph", "gds")
+DEFAULT_BATCH_SIZE = 10_000
+TOP1_SHARE = 0.01
+TOP10_SHARE = 0.10
+_MAIN_PROPERTY: dict[str, str] = {
+    **{name: PROPERTIES[name][0] for name in ALGORITHMS},
+    COMMUNITY_PROPERTY: COMMUNITY_PROPERTY,
+}
+"""What each write file stores (analytics_write_<name>.cypher), by name."""
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which papers an analysis covers; citations count only between papers in scope.
+
+    A year range leaves out papers whose year is unknown. A category keeps the papers whose
+    primary category it is; stubs have none.
+    """
+
+    include_stubs: bool = True
+    category: str | None = None
+    year_from: int | None = None
+    year_to: int | None = None
+
+    def check(self) -> None:
+        """Raise AnalyticsError for a year range that ends before it starts."""
+        first, last = self.year_from, self.year_to
+        if first is not None and last is not None and first > last:
+            raise AnalyticsError(
+                f"the year range {first}-{last} ends before it starts",
+                "give the earlier year first, e.g. 2019-2023",
+            )
+
+    def params(self) -> dict[str, Any]:
+        """Return the scope as the parameters of the projection queries."""
+        return {
+            "include_stubs": self.include_stubs,
+            "category": self.category,
+            "year_from": self.year_from,
+            "year_to": self.year_to,
+        }
+
+    def describe(self) -> dict[str, Any]:
+        """Return the scope as recorded with a run."""
+        return {
+            "include_stubs": self.include_stubs,
+            "category": self.category,
+            "years": [self.year_from, self.year_to],
+        }
+
+
+def parse_years(text: str) -> tuple[int | None, int | None]:
+    """Return the (first, last) years of ``2019-2023``, ``2019-``, ``-2023`` or ``2019``.
+
+    Raises AnalyticsError for anything else.
+    """
+    raw = text.strip()
+    start, sep, end = raw.partition("-")
+    parts = (start.strip(), end.strip()) if sep else (raw, raw)
+    if not any(parts) or not all(p.isdigit() or p == "" for p in parts):
+        raise AnalyticsError(
+            f"{text!r} is not a year range", "write it as 2019-2023, 2019-, -2023 or 2019"
+        )
+    first = int(parts[0]) if parts[0] else None
+    last = int(parts[1]) if parts[1] else None
+    Scope(year_from=first, year_to=last).check()
+    return first, last
+
+
+@dataclass(frozen=True)
+class Timings:
+    """Where the seconds of a run went: reading the graph out of Neo4j, building the
+    igraph graph, computing, and storing the results; ``total`` includes the rest."""
+
+    projection: float = 0.0
+    build: float = 0.0
+    compute: float = 0.0
+    write: float = 0.0
+    total: float = 0.0
+
+    def as_dict(self) -> dict[str, float]:
+        """Return the timings in seconds, rounded to the millisecond."""
+        return {
+            "projection": round(self.projection, 3),
+            "build": round(self.build, 3),
+            "compute": round(self.compute, 3),
+            "write": round(self.write, 3),
+            "total": round(self.total, 3),
+        }
+
+
+@dataclass(frozen=True)
+class RankedPaper:
+    """One listed paper: its place, identity and the values the run computed for it."""
+
+    rank: int
+    key: str
+    title: str | None
+    year: int | None
+    stub: bool
+    values: dict[str, float]
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the paper as one flat JSON-ready row."""
+        return {
+            "rank": self.rank,
+            "key": self.key,
+            "title": self.title,
+            "year": self.year,
+            "stub": self.stub,
+            **self.values,
+        }
+
+
+@dataclass(frozen=True)
+class AnalyticsRun:
+    """The record of one written property: what computed it, on what, and when."""
+
+    key: str
+    algorithm: str
+    property: str
+    parameters: dict[str, Any]
+    engine: str
+    nodes: int
+    edges: int
+    snapshot: str | None
+    seconds: float
+    computed_at: str
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> AnalyticsRun:
+        """Return the run described by a row of analytics_runs or analytics_record_run."""
+        snapshot = row.get("snapshot")
+        computed = row.get("computed_at")
+        return cls(
+            key=str(row["key"]),
+            algorithm=str(row["algorithm"]),
+            property=str(row["property"]),
+            parameters=json.loads(row["parameters"]) if row.get("parameters") else {},
+            engine=str(row["engine"]),
+            nodes=int(row["nodes"]),
+            edges=int(row["edges"]),
+            snapshot=_iso(snapshot),
+            seconds=float(row["seconds"]),
+            computed_at=_iso(computed) or "",
+        )
+
+
+def _iso(value: object) -> str | None:
+    if value is None:
+        return None
+    iso_format = getattr(value, "iso_format", None)
+    return str(iso_format()) if callable(iso_format) else str(value)
+
+
+@dataclass(frozen=True)
+class RankResult:
+    """A ranking: every paper's values, the top papers, and what the run did."""
+
+    algorithm: Algorithm
+    engine: EngineName
+    parameters: dict[str, Any]
+    nodes: int
+    edges: int
+    properties: tuple[str, ...]
+    keys: tuple[str, ...]
+    values: Values
+    top: list[RankedPaper]
+    timings: Timings
+    written: int = 0
+    runs: list[AnalyticsRun] = field(default_factory=list)
+
+    def scores(self, prop: str | None = None) -> dict[str, float]:
+        """Return ``{key: value}`` of one property (default: the one papers are ranked by)."""
+        column = self.values[prop or self.properties[0]]
+        return dict(zip(self.keys, column, strict=True))
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the run and its top papers (under "results") as JSON-ready data."""
+        return {
+            "algorithm": self.algorithm,
+            "engine": self.engine,
+            "parameters": self.parameters,
+            "nodes": self.nodes,
+            "edges": self.edges,
+            "properties": list(self.properties),
+            "written": self.written,
+            "timings": self.timings.as_dict(),
+            "results": [paper.as_dict() for paper in self.top],
+        }
+
+
+@dataclass(frozen=True)
+class Community:
+    """One community: its number (0 is the largest), size and most cited papers."""
+
+    id: int
+    size: int
+    top: list[RankedPaper]
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the community as JSON-ready data."""
+        return {
+            "community": self.id,
+            "size": self.size,
+            "papers": [paper.as_dict() for paper in self.top],
+        }
+
+
+@dataclass(frozen=True)
+class CommunityResult:
+    """A partition of the papers in scope into communities, and what the run did."""
+
+    method: CommunityMethod
+    engine: EngineName
+    parameters: dict[str, Any]
+    nodes: int
+    edges: int
+    count: int
+    modularity: float | None
+    keys: tuple[str, ...]
+    membership: list[int]
+    communities: list[Community]
+    timings: Timings
+    written: int = 0
+    runs: list[AnalyticsRun] = field(default_factory=list)
+
+    def community_of(self) -> dict[str, int]:
+        """Return ``{key: community number}`` for every paper in scope."""
+        return dict(zip(self.keys, self.membership, strict=True))
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the run and its largest communities (under "results") as JSON-ready data."""
+        return {
+            "method": self.method,
+            "engine": self.engine,
+            "parameters": self.parameters,
+            "nodes": self.nodes,
+            "edges": self.edges,
+            "communities": self.count,
+            "modularity": None if self.modularity is None else round(self.modularity, 6),
+            "written": self.written,
+            "timings": self.timings.as_dict(),
+            "results": [community.as_dict() for community in self.communities],
+        }
+
+
+def _read_projection(graph: Graph, scope: Scope) -> tuple[list[str], list[list[str]]]:
+    query = queries.get("analytics_projection")
+    params = query.bind(scope.params())
+
+    def work(tx: ManagedTransaction) -> tuple[list[str], list[list[str]]]:
+        record = tx.run(query.cypher, params).single()
+        if record is None:
+            return [], []
+        return list(record["keys"]), list(record["cites"])
+
+    # Not Graph.read: its Record.data() walks every one of the hundreds of thousands of
+    # cited keys in Python again; the two lists come out of the driver ready to use.
+    with translated_errors(graph.uri), graph.driver.session(database=graph.database) as session:
+        return session.execute_read(work)
+
+
+def load_projection(graph: Graph, scope: Scope | None = None) -> CitationGraph:
+    """Return the citation graph of the papers in ``scope`` (default: all), read in one query."""
+    chosen = scope or Scope()
+    chosen.check()
+    keys, cites = _read_projection(graph, chosen)
+    return CitationGraph.from_adjacency(keys, cites)
+
+
+def choose_engine(graph: Graph, engine: Engine) -> EngineName:
+    """Return the engine to use for ``engine``: auto prefers GDS when the server has it and
+    the graphdatascience client is installed.
+
+    Raises AnalyticsError when GDS is asked for and the server or the client lacks it.
+    """
+    if engine == "igraph":
+        return "igraph"
+    if engine not in ENGINES:
+        raise AnalyticsError(f"unknown engine {engine!r}", f"use one of {', '.join(ENGINES)}")
+    version = analytics_gds.gds_version(graph)
+    if engine == "auto":
+        return "gds" if version and analytics_gds.client_installed() else "igraph"
+    if version is None:
+        raise AnalyticsError(
+            f"the Neo4j server at {graph.uri} has no Graph Data Science plugin",
+            "install GDS on the server, or use --engine igraph (the default engine)",
+        )
+    if not analytics_gds.client_installed():
+        raise AnalyticsError(
+            "the GDS engine needs the graphdatascience package, which is not installed",
+            analytics_gds.INSTALL_HINT,
+        )
+    return "gds"
+
+
+def _check_common(top: int, batch_size: int) -> None:
+    if top < 0:
+        raise AnalyticsError(f"top {top} is negative", "use 0 or more")
+    if batch_size < 1:
+        raise AnalyticsError(f"batch size {batch_size} is too small", "use 1 or more")
+
+
+def _papers(
+    graph: Graph, keys: Sequence[str], columns: Mapping[str, Sequence[float]], order: list[int]
+) -> list[RankedPaper]:
+    """Return the papers at ``order`` (indices into ``keys``) with their details and values."""
+    wanted = [keys[i] for i in order]
+    details: dict[str, dict[str, Any]] = {}
+    if wanted:
+        query = queries.get("analytics_papers")
+        details = {
+            row["key"]: row for row in graph.read(query.cypher, query.bind({"keys": wanted}))
+        }
+    papers = []
+    for place, i in enumerate(order, start=1):
+        row = details.get(keys[i], {})
+        papers.append(
+            RankedPaper(
+                rank=place,
+                key=keys[i],
+                title=row.get("title"),
+                year=row.get("year"),
+                stub=bool(row.get("stub", False)),
+                values={name: column[i] for name, column in columns.items()},
+            )
+        )
+    return papers
+
+
+def _parameters(
+    algorithm: Algorithm, scope: Scope, options: RankOptions, engine: EngineName
+) -> dict[str, Any]:
+    """Return the settings that shaped a run's values, as recorded with it."""
+    params: dict[str, Any] = {}
+    if algorithm == "pagerank":
+        params = {"damping": options.damping}
+        if engine == "gds":  # igraph's PRPACK solves exactly, to 1e-10
+            params.update(tolerance=options.tolerance, max_iterations=options.max_iterations)
+    elif algorithm == "betweenness":
+        params = {"samples": options.samples}
+        if options.samples is not None:
+            params["seed"] = options.seed
+    elif algorithm == "hits" and engine == "gds":  # igraph's ARPACK runs to convergence
+        params = {"max_iterations": options.max_iterations}
+    return {**params, **scope.describe()}
+
+
+def pagerank_tiers(order: Sequence[int], count: int) -> list[int]:
+    """Return each node's PageRank tier from ``order`` (node indices, highest score first):
+    1 for the top 1% (at least one node), 2 for the rest of the top 10%, else 0. The tiers
+    become labels that cypher/map.grass sizes nodes by."""
+    tiers = [0] * count
+    top1 = math.ceil(count * TOP1_SHARE)
+    top10 = math.ceil(count * TOP10_SHARE)
+    for place, i in enumerate(order):
+        if place < top1:
+            tiers[i] = 1
+        elif place < top10:
+            tiers[i] = 2
+    return tiers
+
+
+def _rows(name: str, keys: Sequence[str], values: Values) -> list[dict[str, Any]]:
+    if name == "hits":
+        return [
+            {"key": key, "authority": a, "hub": h}
+            for key, a, h in zip(keys, values["hits_authority"], values["hits_hub"], strict=True)
+        ]
+    column = values[_MAIN_PROPERTY[name]]
+    rows = [{"key": key, "value": v} for key, v in zip(keys, column, strict=True)]
+    if name == "pagerank":
+        order = top_indices(column, keys, len(keys))
+        for row, tier in zip(rows, pagerank_tiers(order, len(keys)), strict=True):
+            row["tier"] = tier
+    return rows
+
+
+def _store(graph: Graph, name: str, keys: Sequence[str], values: Values, batch_size: int) -> int:
+    """Replace the stored values of ``name`` (an algorithm, or "community"): remove them
+    from every paper, then write ``values`` in batches. Returns the papers written."""
+    clear = queries.get(f"analytics_clear_{name}")
+    graph.run_autocommit(clear.cypher, clear.bind({"batch_size": batch_size}))
+    write = queries.get(f"analytics_write_{name}")
+    written = 0
+    for batch in chunks(_rows(name, keys, values), batch_size):
+        graph.write_counters(write.cypher, write.bind({"rows": list(batch)}))
+        written += len(batch)
+    return written
+
+
+def _record(
+    graph: Graph,
+    algorithm: str,
+    properties: Sequence[str],
+    parameters: Mapping[str, Any],
+    engine: EngineName,
+    nodes: int,
+    edges: int,
+    seconds: float,
+) -> list[AnalyticsRun]:
+    query = queries.get("analytics_record_run")
+    text = json.dumps(parameters, sort_keys=True)
+    runs = [
+        {
+            "key": prop,
+            "algorithm": algorithm,
+            "parameters": text,
+            "engine": engine,
+            "nodes": nodes,
+            "edges": edges,
+            "seconds": round(seconds, 3),
+        }
+        for prop in properties
+    ]
+    rows = graph.write(query.cypher, query.bind({"runs": runs}))
+    return [AnalyticsRun.from_row(row) for row in rows]
+
+
+def rank(
+    graph: Graph,
+    algorithm: Algorithm,
+    *,
+    scope: Scope | None = None,
+    engine: Engine = "auto",
+    options: RankOptions | None = None,
+    top: int = 10,
+    write: bool = False,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+) -> RankResult:
+    """Rank the papers in ``scope`` by ``algorithm`` and return every value and the ``top``
+    papers; with ``write`` store the values on the papers and record an AnalyticsRun.
+
+    Raises AnalyticsError for a bad option or a missing engine, and the graph's errors
+    (ConnectionFailed, QueryFailed) when Neo4j fails.
+    """
+    if algorithm not in ALGORITHMS:
+        raise AnalyticsError(
+            f"unknown algorithm {algorithm!r}", f"use one of {', '.join(ALGORITHMS)}"
+        )
+    chosen_scope = scope or Scope()
+    chosen_options = options or RankOptions()
+    chosen_scope.check()
+    chosen_options.check()
+    _check_common(top, batch_size)
+    began = time.perf_counter()
+    used = choose_engine(graph, engine)
+    projection_s = build_s = 0.0
+    if used == "igraph":
+        keys, cites = _read_projection(graph, chosen_scope)
+        projection_s = time.perf_counter() - began
+        mark = time.perf_counter()
+        citation = CitationGraph.from_adjacency(keys, cites)
+        del cites
+        network = citation.to_igraph()
+        build_s = time.perf_counter() - mark
+        mark = time.perf_counter()
+        values = compute(network, algorithm, chosen_options)
+        compute_s = time.perf_counter() - mark
+        all_keys, nodes, edges = citation.keys, citation.node_count, citation.edge_count
+    else:
+        mark = time.perf_counter()
+        gds_keys, values, nodes, edges = analytics_gds.rank(
+            graph, algorithm, chosen_scope.params(), chosen_options
+        )
+        all_keys = tuple(gds_keys)
+        compute_s = time.perf_counter() - mark
+    properties = PROPERTIES[algorithm]
+    order = top_indices(values[properties[0]], all_keys, top) if all_keys else []
+    listed = _papers(graph, all_keys, values, order)
+    parameters = _parameters(algorithm, chosen_scope, chosen_options, used)
+    written = 0
+    runs: list[AnalyticsRun] = []
+    write_s = 0.0
+    if write:
+        mark = time.perf_counter()
+        written = _store(graph, algorithm, all_keys, values, batch_size)
+        runs = _record(
+            graph,
+            algorithm,
+            properties,
+            parameters,
+            used,
+            nodes,
+            edges,
+            time.perf_counter() - began,
+        )
+        write_s = time.perf_counter() - mark
+    timings = Timings(projection_s, build_s, compute_s, write_s, time.perf_counter() - began)
+    return RankResult(
+        algorithm=algorithm,
+        engine=used,
+        parameters=parameters,
+        nodes=nodes,
+        edges=edges,
+        properties=properties,
+        keys=all_keys,
+        values=values,
+        top=listed,
+        timings=timings,
+        written=written,
+        runs=runs,
+    )
+
+
+def communities(
+    graph: Graph,
+    *,
+    scope: Scope | None = None,
+    engine: Engine = "auto",
+    method: CommunityMethod = "leiden",
+    seed: int = 42,
+    resolution: float = 1.0,
+    top: int = 10,
+    papers: int = 3,
+    write: bool = False,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+) -> CommunityResult:
+    """Partition the papers in ``scope`` into communities on the undirected citation graph
+    and return the ``top`` largest with their ``papers`` most cited members (in-degree in
+    scope); with ``write`` store each paper's community number and record an AnalyticsRun.
+
+    A seed always gives the same partition. Raises AnalyticsError for a bad option or a
+    missing engine, and the graph's errors when Neo4j fails.
+    """
+    if method not in COMMUNITY_METHODS:
+        raise AnalyticsError(
+            f"unknown community method {method!r}", f"use one of {', '.join(COMMUNITY_METHODS)}"
+        )
+    chosen_scope = scope or Scope()
+    chosen_scope.check()
+    _check_common(top, batch_size)
+    if papers < 0:
+        raise AnalyticsError(f"papers {papers} is negative", "use 0 or more")
+    if resolution <= 0:
+        raise AnalyticsError(f"resolution {resolution} is not positive", "use e.g. 1.0")
+    began = time.perf_counter()
+    used = choose_engine(graph, engine)
+    projection_s = build_s = 0.0
+    quality: float | None = None
+    if used == "igraph":
+        keys, cites = _read_projection(graph, chosen_scope)
+        projection_s = time.perf_counter() - began
+        mark = time.perf_counter()
+        citation = CitationGraph.from_adjacency(keys, cites)
+        del cites
+        network = citation.to_igraph()
+        build_s = time.perf_counter() - mark
+        mark = time.perf_counter()
+        membership = detect_communities(network, method, seed, resolution)
+        quality = modularity(network, membership, resolution)
+        cited: Sequence[float] = indegree(network)
+        compute_s = time.perf_counter() - mark
+        all_keys, nodes, edges = citation.keys, citation.node_count, citation.edge_count
+    else:
+        mark = time.perf_counter()
+        gds_keys, membership, nodes, edges = analytics_gds.communities(
+            graph, chosen_scope.params(), method, seed, resolution
+        )
+        degree_keys, degrees, _, _ = analytics_gds.rank(
+            graph, "indegree", chosen_scope.params(), RankOptions()
+        )
+        if degree_keys != gds_keys:
+            raise AnalyticsError(
+                "the graph changed between two GDS projections", "run the command again"
+            )
+        cited = degrees["indegree"]
+        all_keys = tuple(gds_keys)
+        compute_s = time.perf_counter() - mark
+    members: dict[int, list[int]] = {}
+    for node, label in enumerate(membership):
+        members.setdefault(label, []).append(node)
+    shown = []
+    for label in sorted(members)[:top]:
+        nodes_in = members[label]
+        best = sorted(nodes_in, key=lambda i: (-cited[i], all_keys[i]))[:papers]
+        listed = _papers(graph, all_keys, {"indegree": cited}, best)
+        shown.append(Community(label, len(nodes_in), listed))
+    parameters: dict[str, Any] = {
+        "method": method,
+        "seed": seed,
+        "resolution": resolution,
+        **chosen_scope.describe(),
+    }
+    written = 0
+    runs: list[AnalyticsRun] = []
+    write_s = 0.0
+    if write:
+        mark = time.perf_counter()
+        written = _store(
+            graph, COMMUNITY_PROPERTY, all_keys, {COMMUNITY_PROPERTY: membership}, batch_size
+        )
+        runs = _record(
+            graph,
+            method,
+            (COMMUNITY_PROPERTY,),
+            parameters,
+            used,
+            nodes,
+            edges,
+            time.perf_counter() - began,
+        )
+        write_s = time.perf_counter() - mark
+    timings = Timings(projection_s, build_s, compute_s, write_s, time.perf_counter() - began)
+    return CommunityResult(
+        method=method,
+        engine=used,
+        parameters=parameters,
+        nodes=nodes,
+        edges=edges,
+        count=len(members),
+        modularity=quality,
+        keys=all_keys,
+        membership=membership,
+        communities=shown,
+        timings=timings,
+        written=written,
+        runs=runs,
+    )
+
+
+def analytics_runs(graph: Graph) -> list[AnalyticsRun]:
+    """Return the recorded runs, one per stored property, ordered by property name."""
+    query = queries.get("analytics_runs")
+    return [AnalyticsRun.from_row(row) for row in graph.read(query.cypher, query.bind({}))]
