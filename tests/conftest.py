@@ -62,7 +62,10 @@ def _unavailable(reason: str) -> None:
 def _announce(config: pytest.Config, line: str) -> None:
     """Write a line to the test log even while output is captured."""
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None or capture is None:
+        return
+    with capture.global_and_fixture_disabled():
         reporter.write_line(line)
 
 
