@@ -17,7 +17,10 @@ _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _SPACES = re.compile(r"\s+")
 _LATEX_COMMAND = re.compile(r"\\[a-zA-Z]+\s*")
 _LATEX_ACCENT = re.compile(r"""\\(['`^"~=.uvHckbdr])\s*\{?\s*(\\?[a-zA-Z])(?:\s*\})?""")
-_LATEX_LETTER = re.compile(r"\\(aa|AA|ae|AE|oe|OE|ss|o|O|l|L|i|j)(?![a-zA-Z])\s*(?:\{\})?")
+# Authors write "Ambj\\orn" as often as "Ambj\\o rn", so a letter may run into the next one.
+_LATEX_LETTER = re.compile(r"\\(aa|AA|ae|AE|oe|OE|ss|o|O|l|L)(?:\{\}|\s)?")
+# "Cveti\\v c" and "Garc\\'\\i a": the space only ends the command, it is not between words.
+_COMMAND_SPACE = re.compile(r"(\\['`^\"~=.uvHckbdr]|\\[ij])\s+(?=[\\{a-zA-Z])")
 _LETTERS = {
     "aa": "å",
     "AA": "Å",
@@ -30,8 +33,6 @@ _LETTERS = {
     "O": "Ø",
     "l": "ł",
     "L": "Ł",
-    "i": "\u0131",  # dotless i
-    "j": "\u0237",  # dotless j
 }
 _ACCENTS = {
     "'": "\u0301",
@@ -79,12 +80,14 @@ def canonical_arxiv_id(text: str) -> str | None:
 
 
 def latex_to_unicode(text: str) -> str:
-    """Return ``text`` with LaTeX accents (``Bal\\'azs``) turned into Unicode and braces dropped."""
+    """Return ``text`` with LaTeX accents (``Bal\\'azs``) and letters (``\\o``, ``\\l``,
+    ``\\aa``) turned into Unicode and braces dropped."""
 
     def accent(match: re.Match[str]) -> str:
         letter = match.group(2).lstrip("\\")  # \i is the dotless i under an accent
         return unicodedata.normalize("NFC", letter + _ACCENTS[match.group(1)])
 
+    text = _COMMAND_SPACE.sub(r"\1", text)
     text = _LATEX_ACCENT.sub(accent, text)
     text = _LATEX_LETTER.sub(lambda m: _LETTERS[m.group(1)], text)
     return text.replace("{", "").replace("}", "")

@@ -39,23 +39,6 @@ _LEADING_AND = re.compile(r"^(?:and|&)\s+", re.IGNORECASE)
 _NOT_NAMES = frozenset({"and", "latex", "tex", "revtex", "plain tex", "amstex"})
 _ET_AL = re.compile(r"\s*\bet\.?\s+al\.?$", re.IGNORECASE)
 _VERSION = re.compile(r"^v(\d+)$")
-_LATEX_LETTERS = {
-    "aa": "å",
-    "AA": "Å",
-    "ae": "æ",
-    "AE": "Æ",
-    "oe": "œ",
-    "OE": "Œ",
-    "ss": "ß",
-    "o": "ø",
-    "O": "Ø",
-    "l": "ł",
-    "L": "Ł",
-}
-# Authors write "Ambj\\orn" as often as "Ambj\\o rn", so a letter may run into the next one.
-_LATEX_LETTER = re.compile(r"\\(aa|AA|ae|AE|oe|OE|ss|o|O|l|L)\s?")
-# "Cveti\\v c" and "Garc\\'\\i a": the space only ends the command, it is not between words.
-_COMMAND_SPACE = re.compile(r"(\\['`^\"~=.uvHckbdr]|\\[ij])\s+(?=[\\{a-zA-Z])")
 
 
 class _BadLine(Exception):
@@ -63,14 +46,8 @@ class _BadLine(Exception):
 
 
 def latex_name(text: str) -> str:
-    """Return a name with LaTeX letters (``\\l``, ``\\o``, ``\\aa``) and accents in Unicode.
-
-    Accents are converted word by word, because ``latex_to_unicode`` also swallows the space
-    after an accented letter (``Jos\\'e Mour\\~ao`` would lose its space).
-    """
-    text = _LATEX_LETTER.sub(lambda match: _LATEX_LETTERS[match.group(1)], text)
-    text = _COMMAND_SPACE.sub(r"\1", text)
-    return " ".join(latex_to_unicode(word) for word in text.split())
+    """Return a name with LaTeX letters (``\\l``, ``\\o``, ``\\aa``) and accents in Unicode."""
+    return collapse_spaces(latex_to_unicode(text))
 
 
 def split_authors(text: str) -> tuple[str, ...]:

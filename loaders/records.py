@@ -54,16 +54,15 @@ class SnapshotRecord(Record):
     hashes: dict[str, str] = Field(default_factory=dict, description="hashes the source states")
 
 
-class PaperRef(Record):
-    """A paper as another record names it: by arXiv id, or by title and year."""
+class NamedPaper(Record):
+    """A paper named by arXiv id, or by title and year; the base of PaperRef and PaperRecord."""
 
     arxiv_id: str | None = None
     title: str | None = None
     year: int | None = Field(default=None, ge=1800, le=2100)
-    stated_cited_by: int | None = Field(default=None, ge=0)
 
     @model_validator(mode="after")
-    def _named(self) -> PaperRef:
+    def _named(self) -> NamedPaper:
         if self.arxiv_id is not None and canonical_arxiv_id(self.arxiv_id) is None:
             raise ValueError(f"not an arXiv id: {self.arxiv_id!r}")
         if self.arxiv_id is None and not (self.title and normalize_title(self.title)):
@@ -76,7 +75,13 @@ class PaperRef(Record):
         return paper_key(self.arxiv_id, self.title, self.year)
 
 
-class PaperRecord(Record):
+class PaperRef(NamedPaper):
+    """A paper as another record names it, with the cited-by count that record shows."""
+
+    stated_cited_by: int | None = Field(default=None, ge=0)
+
+
+class PaperRecord(NamedPaper):
     """Everything one source states about one paper, as of ``as_of``."""
 
     origin: Origin
@@ -84,10 +89,7 @@ class PaperRecord(Record):
     as_of: date | None = Field(
         default=None, description="the date the data runs to; decides which source wins"
     )
-    arxiv_id: str | None = None
     version: int | None = Field(default=None, ge=1)
-    title: str | None = None
-    year: int | None = Field(default=None, ge=1800, le=2100)
     published: date | None = Field(default=None, description="first posted on arXiv")
     abstract: str | None = None
     abstract_excerpt: str | None = Field(default=None, description="never overwrites abstract")
@@ -111,19 +113,6 @@ class PaperRecord(Record):
         default_factory=dict,
         description="flat source-specific facts kept on the snapshot link, e.g. integrity",
     )
-
-    @model_validator(mode="after")
-    def _named(self) -> PaperRecord:
-        if self.arxiv_id is not None and canonical_arxiv_id(self.arxiv_id) is None:
-            raise ValueError(f"not an arXiv id: {self.arxiv_id!r}")
-        if self.arxiv_id is None and not (self.title and normalize_title(self.title)):
-            raise ValueError("a paper needs an arXiv id or a non-empty title")
-        return self
-
-    @property
-    def key(self) -> str:
-        """The paper's node key (see kg.resolve.paper_key)."""
-        return paper_key(self.arxiv_id, self.title, self.year)
 
 
 class CitationRecord(Record):
