@@ -35,8 +35,12 @@ unit: install
 test: lint
 	$(BIN)/pytest
 
+# Benchmarks, never part of make test: each writes its docs/BENCHMARKS-*.md.
 bench: install
-	$(BIN)/python -m tests.bench
+	$(BIN)/python -m tests.bench.ingest
+	$(BIN)/python -m tests.bench.analytics
+	$(KG) db start
+	$(BIN)/python -m tests.bench.latency
 
 stop: install
 	$(KG) db stop

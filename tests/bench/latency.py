@@ -12,6 +12,7 @@ Loads cit-HepTh (edges and abstracts) first when the graph does not hold it. For
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import statistics
@@ -54,8 +55,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=Path("docs/BENCHMARKS-latency.md"))
     args = parser.parse_args()
+    load_before = os.getloadavg()[0]
     with KnowledgeGraph.connect() as kg:
         _ensure_hepth(kg)
+        version = kg.read("CALL dbms.components() YIELD versions RETURN versions[0] AS v")[0]["v"]
         keys = [
             row["key"]
             for row in kg.read(
@@ -99,8 +102,10 @@ def main() -> None:
     lines = [
         "# Query latency on cit-HepTh",
         "",
-        f"{args.papers} random papers with citations (seed {args.seed}), after a warm-up of 20; "
-        f"{platform.node()}, {platform.processor() or platform.machine()}.",
+        f"{args.papers} random papers with citations (seed {args.seed}), after a warm-up of 20, "
+        f"one at a time from one client. Neo4j {version} on {os.cpu_count()} cores "
+        f"({platform.machine()}), Python {platform.python_version()}; 1-minute load average "
+        f"{load_before:.1f} before and {os.getloadavg()[0]:.1f} after.",
         "",
         "Command: `python -m tests.bench.latency`",
         "",

@@ -1,0 +1,385 @@
+"""Bulk mode: load files into an empty local database with ``neo4j-admin database import``.
+
+The files are parsed, validated and deduplicated exactly as ``kg.ingest.load_paths`` does
+(same parsers, same batches, same rows), but the graph writer's statements are replayed on a
+scratch SQLite file (``kg.bulk_csv.OfflineGraph``) instead of Neo4j. The finished graph is
+written as import CSVs; the local server is stopped, ``import full`` builds the store, the
+server starts again and the schema is applied. The result is the graph the online loader
+makes from the same files in the same order.
+
+It needs the managed local server (the admin tool runs on its files while it is stopped),
+and an empty database: it refuses a database that holds any node.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from kg import config
+from kg.bulk_csv import OfflineGraph
+from kg.config import Connection, LocalSettings
+from kg.errors import ConfigError, NotEmptyError, RecordRejected, ServerError, SourceError
+from kg.graph import Graph
+from kg.ingest import (
+    DEFAULT_BATCH_SIZE,
+    FileSummary,
+    FormatChoice,
+    IdScheme,
+    LoadSummary,
+    expand_paths,
+    parse_file,
+)
+from kg.local_server import ADMIN_TOOL, LocalServer, find_java
+from kg.schema import apply_schema, is_empty
+from kg.writer import Batch
+from loaders.detect import Format, detect_format
+from loaders.records import CitationRecord, PaperRecord, Rejected, SnapshotRecord
+
+__all__ = ["BulkSummary", "bulk_load", "import_command", "run_import"]
+
+_JVM_OPTIONS = (
+    "-XX:+UseG1GC",
+    "-XX:+UnlockExperimentalVMOptions",
+    "-XX:+TrustFinalNonStaticFields",
+    "-Dfile.encoding=UTF-8",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+)
+
+
+@dataclass
+class BulkSummary:
+    """What a bulk load did: the load summary, node and relationship counts, stage times."""
+
+    load: LoadSummary
+    nodes: dict[str, int] = field(default_factory=dict)
+    relationships: dict[str, int] = field(default_factory=dict)
+    stages: dict[str, float] = field(default_factory=dict)
+    csv_dir: str | None = None
+    import_arguments: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the summary as a JSON-ready dict."""
+        summary = self.load.as_dict()
+        summary["bulk"] = {
+            "nodes": self.nodes,
+            "relationships": self.relationships,
+            "stages": {name: round(seconds, 3) for name, seconds in self.stages.items()},
+            "csv_dir": self.csv_dir,
+            "import_arguments": self.import_arguments,
+        }
+        return summary
+
+
+class _Rejects:
+    """The rejects file (JSON lines, as ``kg load`` writes it), opened on the first reject."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.handle: IO[str] | None = None
+
+    def add(self, rejected: Rejected) -> None:
+        if self.handle is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.handle = self.path.open("w", encoding="utf-8")
+        entry = {
+            "file": rejected.origin.path,
+            "line": rejected.origin.line,
+            "reason": rejected.reason,
+            "raw": rejected.raw,
+        }
+        self.handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+
+
+@contextmanager
+def _stage(stages: dict[str, float], name: str) -> Iterator[None]:
+    began = time.monotonic()
+    try:
+        yield
+    finally:
+        stages[name] = stages.get(name, 0.0) + time.monotonic() - began
+
+
+def _local_connection(settings: LocalSettings, database: str) -> Connection:
+    password = config.read_password(settings.password_file)
+    return Connection(settings.bolt_uri, config.DEFAULT_USER, password, database, external=False)
+
+
+def _refuse_remote() -> None:
+    if os.environ.get("NEO4J_URI"):
+        raise ConfigError(
+            "bulk mode works only with the local server that kg manages, and NEO4J_URI is set: "
+            "neo4j-admin import must run on the server's own files while it is stopped",
+            "unset NEO4J_URI to bulk-load into the local server in $KG_HOME, or load into "
+            "the remote server without --bulk",
+        )
+
+
+def _check_empty(server: LocalServer, database: str, timeout: float) -> None:
+    """Raise NotEmptyError when ``database`` holds a node; starts the server if it must look."""
+    if server.pid() is None:
+        if not (server.data_dir / "databases" / database).exists():
+            return
+        server.start(timeout=timeout)
+    with Graph.connect(_local_connection(server.settings, database)) as graph:
+        if not is_empty(graph):
+            raise NotEmptyError(
+                f"bulk mode needs an empty database, and {database!r} at "
+                f"{server.settings.bolt_uri} holds data",
+                "load into it without --bulk (the online loader merges into what is there), "
+                "or empty it first with `kg db reset --yes`",
+            )
+
+
+def import_command(
+    server: LocalServer, file_arguments: list[str], database: str, report: Path
+) -> list[str]:
+    """Return the ``neo4j-admin database import full`` command line bulk mode runs."""
+    return [
+        str(find_java().executable),
+        f"-Xmx{server.settings.heap}",
+        *_JVM_OPTIONS,
+        "-cp",
+        f"{server.lib_dir}/*",
+        ADMIN_TOOL,
+        "database",
+        "import",
+        "full",
+        database,
+        "--overwrite-destination=true",
+        "--id-type=integer",
+        f"--report-file={report}",
+        *file_arguments,
+    ]
+
+
+def run_import(server: LocalServer, file_arguments: list[str], database: str, log: Path) -> None:
+    """Run ``neo4j-admin database import full`` into ``database``, replacing it.
+
+    ``file_arguments`` name the CSVs (``ImportFiles.import_arguments()``). The server must be
+    stopped. Raises ServerError with the tool's last lines when it fails.
+    """
+    if server.pid() is not None:
+        raise ServerError(
+            "neo4j-admin import needs the local server stopped", "stop it with `kg db stop`"
+        )
+    server.write_config()
+    command = import_command(server, file_arguments, database, log.with_suffix(".report"))
+    env = {**os.environ, "NEO4J_HOME": str(server.home), "NEO4J_CONF": str(server.home / "conf")}
+    with log.open("w", encoding="utf-8") as out:
+        result = subprocess.run(
+            command, env=env, cwd=server.home, stdout=out, stderr=subprocess.STDOUT, check=False
+        )
+    if result.returncode != 0:
+        lines = [
+            line.strip() for line in log.read_text(errors="replace").splitlines() if line.strip()
+        ]
+        raise ServerError(
+            f"neo4j-admin import failed (exit {result.returncode}): "
+            + " | ".join(lines[-4:] or ["no output"]),
+            f"see {log}",
+        )
+
+
+def _replay(
+    offline: OfflineGraph,
+    files: list[Path],
+    formats: list[Format],
+    summary: LoadSummary,
+    rejects: _Rejects,
+    *,
+    batch_size: int,
+    strict: bool,
+    id_scheme: IdScheme,
+    on_progress: Callable[[int], None] | None,
+    keep_messages: int,
+) -> None:
+    """Feed every file's records to ``offline`` exactly as kg.ingest feeds the GraphWriter."""
+    # A batch keeps thousands of records alive; at the default threshold (700 allocations)
+    # the cyclic collector scans them over and over, which costs a third of the replay.
+    threshold = gc.get_threshold()
+    gc.set_threshold(50_000, *threshold[1:])
+    try:
+        _replay_files(
+            offline,
+            files,
+            formats,
+            summary,
+            rejects,
+            batch_size=batch_size,
+            strict=strict,
+            id_scheme=id_scheme,
+            on_progress=on_progress,
+            keep_messages=keep_messages,
+        )
+    finally:
+        gc.set_threshold(*threshold)
+
+
+def _replay_files(
+    offline: OfflineGraph,
+    files: list[Path],
+    formats: list[Format],
+    summary: LoadSummary,
+    rejects: _Rejects,
+    *,
+    batch_size: int,
+    strict: bool,
+    id_scheme: IdScheme,
+    on_progress: Callable[[int], None] | None,
+    keep_messages: int,
+) -> None:
+    for path, file_format in zip(files, formats, strict=True):
+        file_summary = FileSummary(str(path), file_format)
+        summary.files.append(file_summary)
+        batch = Batch()
+        for item in parse_file(path, file_format, id_scheme):
+            if isinstance(item, SnapshotRecord):
+                offline.write_snapshot(item)
+                continue
+            file_summary.read += 1
+            if isinstance(item, Rejected):
+                file_summary.rejected += 1
+                if strict:
+                    raise RecordRejected(item.origin.path, item.origin.line, item.reason)
+                rejects.add(item)
+                if len(summary.reject_messages) < keep_messages:
+                    summary.reject_messages.append(item.message())
+            elif isinstance(item, PaperRecord):
+                file_summary.papers += 1
+                batch.papers.append(item)
+            elif isinstance(item, CitationRecord):
+                file_summary.citations += 1
+                batch.citations.append(item)
+            if len(batch) >= batch_size:
+                offline.write_batch(batch)
+                batch = Batch()
+            if on_progress is not None:
+                on_progress(1)
+        if len(batch):
+            offline.write_batch(batch)
+
+
+def bulk_load(
+    paths: list[Path],
+    *,
+    settings: LocalSettings | None = None,
+    database: str | None = None,
+    fmt: FormatChoice = "auto",
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    strict: bool = False,
+    id_scheme: IdScheme = "arxiv",
+    rejects_path: Path = Path("kg-load.rejects.jsonl"),
+    workdir: Path | None = None,
+    keep_csv: bool = False,
+    timeout: float = 300.0,
+    on_progress: Callable[[int], None] | None = None,
+    keep_messages: int = 20,
+) -> BulkSummary:
+    """Load ``paths`` into the empty database of the local server with neo4j-admin import.
+
+    Gives the graph ``kg.ingest.load_paths`` gives for the same files, order and batch size.
+    The server is stopped while the files are parsed and imported, then left running (when
+    parsing fails it is started again if it was running). Scratch files go to a temporary
+    folder in ``workdir`` (default: $KG_HOME/bulk), removed afterwards unless ``keep_csv``.
+
+    Raises ConfigError when NEO4J_URI is set, ServerError when the local server is not
+    installed or the import fails, NotEmptyError when the database holds a node,
+    SourceError for unreadable input and RecordRejected (with ``strict``) for a bad record.
+    """
+    _refuse_remote()
+    if batch_size < 1:
+        raise SourceError(f"batch size {batch_size} is too small", "use 1 or more")
+    settings = settings or config.local_settings()
+    database = database or os.environ.get("NEO4J_DATABASE") or config.DEFAULT_DATABASE
+    server = LocalServer(settings)
+    if server.installed_version() is None:
+        raise ServerError(
+            f"Neo4j is not installed in {server.home}", "run `kg db start` once to install it"
+        )
+    began = time.monotonic()
+    files = expand_paths(paths)
+    formats: list[Format] = [detect_format(p) if fmt == "auto" else fmt for p in files]
+    was_running = server.pid() is not None
+    _check_empty(server, database, timeout)
+    # The server is not needed again until the import: let it shut down while parsing.
+    stopper = threading.Thread(target=server.stop, name="kg-bulk-stop", daemon=True)
+    stopper.start()
+    imported = False
+    base = workdir or settings.home / "bulk"
+    base.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="kg-bulk-", dir=base))
+    summary = BulkSummary(load=LoadSummary())
+    stages = summary.stages
+    rejects = _Rejects(rejects_path)
+    offline = OfflineGraph(scratch / "graph.sqlite")
+    try:
+        with _stage(stages, "parse"):
+            _replay(
+                offline,
+                files,
+                formats,
+                summary.load,
+                rejects,
+                batch_size=batch_size,
+                strict=strict,
+                id_scheme=id_scheme,
+                on_progress=on_progress,
+                keep_messages=keep_messages,
+            )
+        with _stage(stages, "csv"):
+            import_files = offline.write_csv(scratch / "csv")
+        offline.close()
+        (scratch / "graph.sqlite").unlink()
+        with _stage(stages, "stop"):
+            stopper.join()
+            server.stop()
+        imported = True
+        with _stage(stages, "import"):
+            run_import(server, import_files.import_arguments(), database, scratch / "import.log")
+        with _stage(stages, "start"):
+            server.start(timeout=timeout)
+        with (
+            _stage(stages, "schema"),
+            Graph.connect(_local_connection(settings, database)) as graph,
+        ):
+            apply_schema(graph)
+    finally:
+        rejects.close()
+        offline.close()
+        if not keep_csv:
+            shutil.rmtree(scratch, ignore_errors=True)
+        if not imported:
+            # Nothing was imported: leave the server as it was found.
+            stopper.join()
+            if was_running:
+                server.start(timeout=timeout)
+    summary.nodes = import_files.node_counts
+    summary.relationships = import_files.relationship_counts
+    counts = summary.load.counts
+    counts.nodes_created = sum(summary.nodes.values())
+    counts.relationships_created = sum(summary.relationships.values())
+    counts.merged = offline.merged
+    summary.csv_dir = str(scratch / "csv") if keep_csv else None
+    summary.import_arguments = import_files.import_arguments() if keep_csv else []
+    summary.load.rejects_file = str(rejects_path) if rejects.handle is not None else None
+    summary.load.seconds = time.monotonic() - began
+    return summary

@@ -1,0 +1,1 @@
+"""Benchmarks: a synthetic citation-graph generator, a naive loader, and the ingest benchmark."""

@@ -1,0 +1,697 @@
+"""The ingest benchmark: online loader, neo4j-admin import, naive loader and bulk mode, side
+by side on the same data, on local servers it starts itself.
+
+    python -m tests.bench.ingest --scales 1,10 --out docs/BENCHMARKS-ingest.md
+
+Scale 1 is the real cit-HepTh (SNAP edges with ``--id-scheme snap-hepth`` plus the KDD Cup
+abstracts); scale k > 1 is a synthetic set of k x 27,770 papers (``tests.bench.synthetic``).
+For each scale, on fresh servers under a temporary KG_HOME with the same settings:
+
+1. bulk mode end to end (parse + CSV + import + start + schema), CSVs kept;
+2. ``neo4j-admin database import full`` of those CSVs alone: the practical limit;
+3. the online loader (``kg.ingest.load_paths``) into an empty database;
+4. the online loader again into the loaded graph: time, and counts and a checksum of the whole
+   graph before and after (the same checksum also compares the bulk and online graphs);
+5. once, the naive loader on a sample of the synthetic set, its rates extrapolated.
+
+Every loader runs in a child process that reports its own peak RSS (``ru_maxrss`` of
+RUSAGE_SELF, so the import tool's JVM, a child of bulk mode, is reported apart).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, LiteralString
+
+from kg.config import Connection, LocalSettings
+from kg.graph import Graph
+from kg.local_server import NEO4J_VERSION, LocalServer, find_java
+from tests.bench.synthetic import generate
+
+REPO = Path(__file__).resolve().parents[2]
+HEPTH = REPO.parent / "shared" / "data" / "cit-hepth"
+HEPTH_PAPERS = 27_770
+_NODES: LiteralString = "MATCH (n) RETURN labels(n) AS labels, properties(n) AS props"
+_RELATIONSHIPS: LiteralString = (
+    "MATCH (a)-[r]->(b) RETURN type(r) AS type, coalesce(a.key, a.code) AS start, "
+    "coalesce(b.key, b.code) AS end, properties(r) AS props"
+)
+
+
+@dataclass(frozen=True)
+class DataSet:
+    """One benchmark input: its files in load order and how edge-list ids read."""
+
+    name: str
+    scale: int
+    paths: list[Path]
+    id_scheme: str
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _log(message: str) -> None:
+    print(f"[{datetime.now(UTC):%H:%M:%S}] {message}", file=sys.stderr, flush=True)
+
+
+def machine() -> dict[str, Any]:
+    """Return the cores, memory, CPU and software versions of this machine."""
+    meminfo = Path("/proc/meminfo").read_text(encoding="utf-8").splitlines()
+    total_kb = next(int(line.split()[1]) for line in meminfo if line.startswith("MemTotal:"))
+    models = [
+        line.split(":", 1)[1].strip()
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
+        if line.startswith("model name")
+    ]
+    java = find_java()
+    return {
+        "cores": os.cpu_count(),
+        "memory_gib": round(total_kb / 1024 / 1024, 1),
+        "cpu": models[0] if models else platform.processor(),
+        "python": platform.python_version(),
+        "java": java.major,
+        "neo4j": NEO4J_VERSION,
+        "kernel": platform.release(),
+    }
+
+
+def _load_average() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def _connection(settings: LocalSettings) -> Connection:
+    password = settings.password_file.read_text(encoding="utf-8").strip()
+    return Connection(settings.bolt_uri, "neo4j", password, "neo4j", external=False)
+
+
+def checksum(settings: LocalSettings) -> dict[str, Any]:
+    """Return node and relationship counts and an order-free checksum of the whole graph.
+
+    Every node (labels, properties) and relationship (type, end keys, properties) is read as
+    canonical JSON, as tests.graph_dump does, streamed; the checksum is the sum of their
+    64-bit BLAKE2 hashes, so it changes when any node, relationship or property does.
+    """
+
+    def fold(query: LiteralString, shape: Callable[[Any], Any]) -> tuple[int, int]:
+        count, total = 0, 0
+        with (
+            Graph.connect(_connection(settings)) as graph,
+            graph.driver.session(database="neo4j", fetch_size=10_000) as session,
+        ):
+            for record in session.run(query):
+                text = json.dumps(shape(record), sort_keys=True, default=str)
+                digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+                total = (total + int.from_bytes(digest, "big")) % (1 << 64)
+                count += 1
+        return count, total
+
+    nodes, node_sum = fold(_NODES, lambda r: {"labels": sorted(r["labels"]), "props": r["props"]})
+    rels, rel_sum = fold(_RELATIONSHIPS, lambda r: r.data())
+    return {"nodes": nodes, "relationships": rels, "checksum": f"{node_sum:016x}{rel_sum:016x}"}
+
+
+def _run_child(spec: dict[str, Any], log: Path) -> dict[str, Any]:
+    """Run one loader in a child process; return its JSON report plus wall time."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}
+    command = [sys.executable, "-m", "tests.bench.ingest", "--child", json.dumps(spec)]
+    began = time.monotonic()
+    with log.open("w", encoding="utf-8") as err:
+        process = subprocess.Popen(
+            command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=err, text=True
+        )
+        out, _ = process.communicate()
+    wall = time.monotonic() - began
+    if process.returncode != 0:
+        raise RuntimeError(f"{spec['mode']} child failed ({process.returncode}); see {log}")
+    report: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    report["wall_seconds"] = wall
+    return report
+
+
+def _time_statements(graph: Graph) -> dict[str, dict[str, float]]:
+    """Wrap ``graph``'s write and read calls to add up, per named query, the seconds spent
+    waiting for the server (sending, running, committing); returns the running totals."""
+    from kg import queries
+
+    names = {query.cypher: name for name, query in queries.all_queries().items()}
+    totals: dict[str, dict[str, float]] = {}
+
+    def timed(method: Callable[..., Any]) -> Callable[..., Any]:
+        def call(query: LiteralString, params: Any = None) -> Any:
+            began = time.monotonic()
+            try:
+                return method(query, params)
+            finally:
+                entry = totals.setdefault(names.get(query, "other"), {"seconds": 0.0, "calls": 0})
+                entry["seconds"] += time.monotonic() - began
+                entry["calls"] += 1
+
+        return call
+
+    for attribute in ("write_counters", "write", "read", "run_autocommit"):
+        setattr(graph, attribute, timed(getattr(graph, attribute)))
+    return totals
+
+
+def _child(spec: dict[str, Any]) -> None:
+    """Inside the child: run one loader and print a JSON report with this process's peak RSS."""
+    settings = LocalSettings(
+        home=Path(spec.get("kg_home", ".")),
+        bolt_port=spec.get("bolt_port", 0),
+        http_port=spec.get("http_port", 0),
+        heap=spec.get("heap", "1g"),
+        pagecache=spec.get("pagecache", "1g"),
+    )
+    paths = [Path(p) for p in spec["paths"]]
+    report: dict[str, Any] = {"mode": spec["mode"]}
+    if spec["mode"] == "start":
+        server = LocalServer(settings)
+        server.install()
+        report["started_seconds"] = server.start(timeout=600)[1]
+    elif spec["mode"] == "bulk":
+        from kg.bulk import bulk_load
+
+        summary = bulk_load(
+            paths,
+            settings=settings,
+            id_scheme=spec["id_scheme"],
+            rejects_path=Path(spec["rejects"]),
+            workdir=Path(spec["workdir"]),
+            keep_csv=True,
+        )
+        report.update(summary.as_dict())
+        children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        report["import_tool_peak_rss_mb"] = children / 1024
+    elif spec["mode"] == "parse":
+        from kg.ingest import expand_paths, parse_file
+        from loaders.detect import detect_format
+
+        began = time.monotonic()
+        items = 0
+        for path in expand_paths(paths):
+            for _ in parse_file(path, detect_format(path), spec["id_scheme"]):
+                items += 1
+        report.update(items=items, seconds=time.monotonic() - began)
+    elif spec["mode"] == "online":
+        from kg.ingest import load_paths
+
+        with Graph.connect(_connection(settings)) as graph:
+            statements = _time_statements(graph)
+            began = time.monotonic()
+            report.update(
+                load_paths(
+                    graph,
+                    paths,
+                    id_scheme=spec["id_scheme"],
+                    rejects_path=Path(spec["rejects"]),
+                ).as_dict()
+            )
+            report["seconds"] = time.monotonic() - began
+            report["statements"] = statements
+    else:
+        from neo4j import GraphDatabase
+
+        from kg.schema import apply_schema
+        from tests.bench.naive import load_naive
+
+        with Graph.connect(_connection(settings)) as graph:
+            apply_schema(graph)
+        connection = _connection(settings)
+        with GraphDatabase.driver(
+            connection.uri, auth=(connection.user, connection.password)
+        ) as driver:
+            result = load_naive(driver, "neo4j", paths[0], paths[1], spec["papers"], spec["edges"])
+        report.update(
+            papers=result.papers,
+            edges=result.edges,
+            paper_seconds=result.paper_seconds,
+            edge_seconds=result.edge_seconds,
+        )
+    report["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(report, default=str))
+
+
+class Bench:
+    """One benchmark run: its work folder, server settings and the results so far."""
+
+    def __init__(self, work: Path, heap: str, pagecache: str) -> None:
+        self.work = work
+        self.heap = heap
+        self.pagecache = pagecache
+        self.results: dict[str, Any] = {
+            "started": datetime.now(UTC).isoformat(timespec="seconds"),
+            "machine": machine(),
+            "settings": {"heap": heap, "pagecache": pagecache},
+            "load_average_start": _load_average(),
+            "datasets": [],
+        }
+
+    def server(self, name: str) -> LocalServer:
+        """Install and start a fresh local server under the work folder."""
+        settings = LocalSettings(
+            home=self.work / name,
+            bolt_port=_free_port(),
+            http_port=_free_port(),
+            heap=self.heap,
+            pagecache=self.pagecache,
+        )
+        server = LocalServer(settings)
+        # Started from a short-lived child, the server is not this process's child: the
+        # loader children that stop and start it again can then see it exit.
+        spec = {
+            "mode": "start",
+            "kg_home": str(settings.home),
+            "bolt_port": settings.bolt_port,
+            "http_port": settings.http_port,
+            "heap": settings.heap,
+            "pagecache": settings.pagecache,
+            "paths": [],
+        }
+        _run_child(spec, self.work / f"start-{name}.log")
+        return server
+
+    def spec(self, server: LocalServer, mode: str, data: DataSet, **extra: Any) -> dict[str, Any]:
+        """The child-process spec for one loader run against ``server``."""
+        s = server.settings
+        return {
+            "mode": mode,
+            "kg_home": str(s.home),
+            "bolt_port": s.bolt_port,
+            "http_port": s.http_port,
+            "heap": s.heap,
+            "pagecache": s.pagecache,
+            "paths": [str(p) for p in data.paths],
+            "id_scheme": data.id_scheme,
+            "rejects": str(self.work / f"{mode}-{data.scale}.rejects.jsonl"),
+            "workdir": str(self.work / "scratch"),
+            **extra,
+        }
+
+    def save(self) -> None:
+        """Write the results so far to results.json in the work folder."""
+        path = self.work / "results.json"
+        path.write_text(json.dumps(self.results, indent=2, default=str), encoding="utf-8")
+
+    def naive(self, sample: DataSet, papers: int, edges: int) -> None:
+        """Measure the naive loader on the first ``papers`` records and ``edges`` edges."""
+        server = self.server("naive")
+        try:
+            _log(f"naive loader: {papers} papers, {edges} edges")
+            spec = self.spec(server, "naive", sample, papers=papers, edges=edges)
+            self.results["naive"] = _run_child(spec, self.work / "naive.log")
+        finally:
+            server.stop()
+            shutil.rmtree(server.settings.home, ignore_errors=True)
+        self.save()
+
+    def run(self, data: DataSet, online: bool) -> None:
+        """Measure bulk mode, import alone, and (if ``online``) the online loader twice."""
+        from kg.bulk import import_command, run_import
+
+        entry: dict[str, Any] = {
+            "name": data.name,
+            "scale": data.scale,
+            "files": [str(p) for p in data.paths],
+            "input_mb": round(sum(p.stat().st_size for p in data.paths) / 2**20, 1),
+            "id_scheme": data.id_scheme,
+            "load_average_before": _load_average(),
+        }
+        self.results["datasets"].append(entry)
+        _log(f"{data.name}: parsing alone")
+        entry["parse_only"] = _run_child(
+            {"mode": "parse", "paths": [str(p) for p in data.paths], "id_scheme": data.id_scheme},
+            self.work / f"parse-{data.scale}.log",
+        )
+        self.save()
+        bulk_server = self.server(f"bulk-{data.scale}")
+        try:
+            _log(f"{data.name}: bulk mode")
+            report = _run_child(
+                self.spec(bulk_server, "bulk", data), self.work / f"bulk-{data.scale}.log"
+            )
+            entry["bulk"] = report
+            self.save()
+            if online:
+                _log(f"{data.name}: checksum of the bulk graph")
+                entry["bulk_checksum"] = checksum(bulk_server.settings)
+            bulk_server.stop()
+            arguments = report["bulk"]["import_arguments"]
+            log = self.work / f"import-{data.scale}.log"
+            entry["import_command"] = " ".join(
+                import_command(bulk_server, arguments, "neo4j", log.with_suffix(".report"))
+            )
+            _log(f"{data.name}: neo4j-admin import alone")
+            began = time.monotonic()
+            run_import(bulk_server, arguments, "neo4j", log)
+            entry["import_seconds"] = time.monotonic() - began
+            self.save()
+        finally:
+            bulk_server.stop()
+            csv_dir = entry.get("bulk", {}).get("bulk", {}).get("csv_dir")
+            if csv_dir:
+                shutil.rmtree(Path(csv_dir).parent, ignore_errors=True)
+            shutil.rmtree(bulk_server.settings.home, ignore_errors=True)
+        if not online:
+            entry["online_skipped"] = True
+            self.save()
+            return
+        online_server = self.server(f"online-{data.scale}")
+        try:
+            _log(f"{data.name}: online loader")
+            entry["online"] = _run_child(
+                self.spec(online_server, "online", data), self.work / f"online-{data.scale}.log"
+            )
+            self.save()
+            _log(f"{data.name}: checksum of the online graph")
+            entry["online_checksum"] = checksum(online_server.settings)
+            _log(f"{data.name}: online loader again (idempotent reload)")
+            entry["reload"] = _run_child(
+                self.spec(online_server, "online", data), self.work / f"reload-{data.scale}.log"
+            )
+            entry["reload_checksum"] = checksum(online_server.settings)
+            self.save()
+        finally:
+            online_server.stop()
+            shutil.rmtree(online_server.settings.home, ignore_errors=True)
+        entry["load_average_after"] = _load_average()
+        self.save()
+
+
+def _rate(count: float, seconds: float | None) -> str:
+    return f"{count / seconds:,.0f}" if seconds else "–"
+
+
+def _seconds(value: float | None) -> str:
+    return f"{value:,.1f}" if value is not None else "–"
+
+
+def _ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:.2f}×" if a and b else "–"
+
+
+ANALYSIS_MARK = "<!-- analysis: written by hand, kept when the benchmark rewrites this file -->"
+
+
+def write_report(path: Path, results: dict[str, Any], command: str) -> None:
+    """Write the rendered report to ``path``, keeping a hand-written analysis already there."""
+    kept = ""
+    if path.exists():
+        text = path.read_text(encoding="utf-8")
+        if ANALYSIS_MARK in text:
+            kept = text[text.index(ANALYSIS_MARK) :]
+    rendered = render(results, command)
+    path.write_text(rendered + ("\n" + kept if kept else ""), encoding="utf-8")
+
+
+def render(results: dict[str, Any], command: str) -> str:
+    """Return the Markdown report of a benchmark run."""
+    m = results["machine"]
+    s = results["settings"]
+    lines = [
+        "# Ingest benchmark",
+        "",
+        "Produced by `tests/bench/ingest.py`; every figure below comes from the run described "
+        "here. Rerun it with the command at the end.",
+        "",
+        "## Machine and settings",
+        "",
+        f"- {m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB memory (from /proc), "
+        f"Linux {m['kernel']}, Python {m['python']}, Java {m['java']}, Neo4j {m['neo4j']} "
+        "community (managed local server).",
+        f"- Every server: heap {s['heap']}, page cache {s['pagecache']}, fresh KG_HOME, "
+        "127.0.0.1. The import tool runs with the same heap (`-Xmx`) and its defaults "
+        "otherwise (threads = cores).",
+        f"- Load average when the run started: {results['load_average_start']} "
+        "(other work on the machine shares its cores; see the notes).",
+        f"- Run started {results['started']}.",
+        "",
+    ]
+    naive = results.get("naive")
+    naive_paper_rate = naive_edge_rate = None
+    if naive:
+        naive_paper_rate = naive["papers"] / naive["paper_seconds"]
+        naive_edge_rate = naive["edges"] / naive["edge_seconds"]
+        lines += [
+            "## Naive loader (measured on a sample, extrapolated)",
+            "",
+            f"One auto-commit `session.run` per record: {naive['papers']:,} papers in "
+            f"{naive['paper_seconds']:.1f} s ({naive_paper_rate:,.0f} papers/s) and "
+            f"{naive['edges']:,} edges in {naive['edge_seconds']:.1f} s "
+            f"({naive_edge_rate:,.0f} edges/s), peak RSS {naive['peak_rss_mb']:.0f} MB. "
+            "Its time for a whole set below is extrapolated from these rates: "
+            "papers / paper rate + edges / edge rate. It writes less than the project "
+            "(no authors, categories or snapshots), which flatters it.",
+            "",
+        ]
+    lines += [
+        "## Results",
+        "",
+        "| data | papers | CITES | online s | online papers/s | online CITES/s | import alone s "
+        "| bulk end to end s | naive s (extrap.) | online / import | online / naive "
+        "| bulk / import |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for entry in results["datasets"]:
+        bulk = entry.get("bulk", {})
+        nodes = bulk.get("bulk", {}).get("nodes", {})
+        rels = bulk.get("bulk", {}).get("relationships", {})
+        papers, cites = nodes.get("Paper", 0), rels.get("CITES", 0)
+        online = entry.get("online", {}).get("wall_seconds")
+        naive_s = (
+            papers / naive_paper_rate + cites / naive_edge_rate
+            if naive_paper_rate and naive_edge_rate
+            else None
+        )
+        bulk_s = bulk.get("wall_seconds")
+        imp = entry.get("import_seconds")
+        lines.append(
+            f"| {entry['name']} | {papers:,} | {cites:,} | {_seconds(online)} | "
+            f"{_rate(papers, online)} | {_rate(cites, online)} | {_seconds(imp)} | "
+            f"{_seconds(bulk_s)} | {_seconds(naive_s)} | {_ratio(online, imp)} | "
+            f"{_ratio(naive_s, online) if online else '–'} | {_ratio(bulk_s, imp)} |"
+        )
+    lines += [
+        "",
+        "`online / naive` is how many times faster the online loader is than the naive one.",
+        "",
+        "## Bulk mode stages and peak memory",
+        "",
+        "`parse alone` only iterates the project's parsers over the files (no writes): the "
+        "floor for any loader that validates with them. Bulk `stop` is what remains of the "
+        "server's shutdown after parsing (it shuts down while the files are parsed).",
+        "",
+        "| data | parse alone s | bulk parse + merge s | CSV s | stop s | import s | start s "
+        "| schema s | bulk loader peak RSS MB | import tool peak RSS MB "
+        "| online loader peak RSS MB |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for entry in results["datasets"]:
+        bulk = entry.get("bulk", {})
+        stages = bulk.get("bulk", {}).get("stages", {})
+        online_rss = entry.get("online", {}).get("peak_rss_mb")
+        lines.append(
+            f"| {entry['name']} | {_seconds(entry.get('parse_only', {}).get('seconds'))} | "
+            + " | ".join(
+                _seconds(stages.get(k))
+                for k in ("parse", "csv", "stop", "import", "start", "schema")
+            )
+            + f" | {bulk.get('peak_rss_mb', 0):,.0f} | "
+            f"{bulk.get('import_tool_peak_rss_mb', 0):,.0f} | "
+            f"{f'{online_rss:,.0f}' if online_rss else 'not run'} |"
+        )
+    lines += _profile(results)
+    lines += _goals(results, naive_paper_rate, naive_edge_rate)
+    lines += [
+        "",
+        "## Re-loading the same data (idempotent path)",
+        "",
+        "| data | reload s | nodes before → after | relationships before → after "
+        "| checksum before → after | unchanged | bulk graph = online graph |",
+        "|---|---:|---|---|---|---|---|",
+    ]
+    for entry in results["datasets"]:
+        if "reload" not in entry:
+            continue
+        before, after = entry["online_checksum"], entry["reload_checksum"]
+        bulk_sum = entry.get("bulk_checksum")
+        lines.append(
+            f"| {entry['name']} | {entry['reload']['wall_seconds']:,.1f} | "
+            f"{before['nodes']:,} → {after['nodes']:,} | "
+            f"{before['relationships']:,} → {after['relationships']:,} | "
+            f"`{before['checksum']}` → `{after['checksum']}` | "
+            f"{'yes' if before == after else 'NO'} | "
+            f"{'yes' if bulk_sum == before else 'NO'} |"
+        )
+    lines += ["", "## Commands", "", "```", command, "```", ""]
+    for entry in results["datasets"]:
+        if "import_command" in entry:
+            lines += [
+                f"neo4j-admin import alone, {entry['name']} (paths in the run's temporary folder):",
+                "",
+                "```",
+                entry["import_command"],
+                "```",
+                "",
+            ]
+    return "\n".join(lines)
+
+
+def _profile(results: dict[str, Any]) -> list[str]:
+    """Where the online loader's time goes: server round trips per statement, and the rest."""
+    lines = [
+        "",
+        "## Where the online loader's time goes",
+        "",
+        "Seconds the loader waited for the server per statement (send, run, commit; timed in "
+        "the loader process around each call), and the rest of its time (parsing, "
+        "validation, building rows), which never overlaps with the server's work.",
+        "",
+        "| data | statement | calls | seconds | share |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for entry in results["datasets"]:
+        online = entry.get("online")
+        if not online or "statements" not in online:
+            continue
+        total = online["seconds"]
+        statements = online["statements"]
+        waited = sum(v["seconds"] for v in statements.values())
+        rows = sorted(statements.items(), key=lambda item: -item[1]["seconds"])
+        rows.append(("client side (not waiting for the server)", {"seconds": total - waited}))
+        for name, value in rows:
+            lines.append(
+                f"| {entry['name']} | {name} | {value.get('calls', '')} | "
+                f"{value['seconds']:,.1f} | {value['seconds'] / total:.0%} |"
+            )
+    return lines
+
+
+def _goals(
+    results: dict[str, Any], naive_paper_rate: float | None, naive_edge_rate: float | None
+) -> list[str]:
+    """The issue's four goals against the figures of this run."""
+    lines = ["", "## Goals", "", "| goal | data | measured | met |", "|---|---|---|---|"]
+    for entry in results["datasets"]:
+        bulk = entry.get("bulk", {})
+        nodes = bulk.get("bulk", {}).get("nodes", {})
+        cites = bulk.get("bulk", {}).get("relationships", {}).get("CITES", 0)
+        online = entry.get("online", {}).get("wall_seconds")
+        imp = entry.get("import_seconds")
+        name = entry["name"]
+        if online and naive_paper_rate and naive_edge_rate:
+            naive = nodes.get("Paper", 0) / naive_paper_rate + cites / naive_edge_rate
+            lines.append(
+                f"| online ≥ 50× faster than naive | {name} | {naive / online:.1f}× | "
+                f"{'yes' if naive / online >= 50 else 'no'} |"
+            )
+        if online and imp:
+            lines.append(
+                f"| online within 4× of neo4j-admin import | {name} | {online / imp:.1f}× | "
+                f"{'yes' if online / imp <= 4 else 'no'} |"
+            )
+        if bulk.get("wall_seconds") and imp:
+            ratio = bulk["wall_seconds"] / imp
+            lines.append(
+                f"| bulk end to end within 1.5× of import alone | {name} | {ratio:.1f}× | "
+                f"{'yes' if ratio <= 1.5 else 'no'} |"
+            )
+        for label, report in (("bulk", bulk), ("online", entry.get("online", {}))):
+            if report.get("peak_rss_mb"):
+                rss = report["peak_rss_mb"]
+                lines.append(
+                    f"| loader peak RSS < 300 MB ({label} loader) | {name} | {rss:,.0f} MB | "
+                    f"{'yes' if rss < 300 else 'no'} |"
+                )
+    return lines
+
+
+def datasets(scales: list[int], work: Path, seed: int) -> list[DataSet]:
+    """Return the inputs: the real cit-HepTh for scale 1, synthetic sets for the others."""
+    found = []
+    for scale in scales:
+        if scale == 1:
+            found.append(
+                DataSet(
+                    "cit-HepTh (real)",
+                    1,
+                    [HEPTH / "cit-HepTh-abstracts.tar.gz", HEPTH / "cit-HepTh.txt.gz"],
+                    "snap-hepth",
+                )
+            )
+        else:
+            _log(f"generating the synthetic {scale}x set")
+            made = generate(scale * HEPTH_PAPERS, seed, work / "data")
+            found.append(DataSet(f"synthetic {scale}×", scale, [made.arxiv, made.edges], "arxiv"))
+    return found
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the command line and run the benchmark (or, with --child, one loader)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scales", default="1,10", help="comma-separated, e.g. 1,10,100")
+    parser.add_argument(
+        "--online-max-scale",
+        type=int,
+        default=10,
+        help="above this scale only bulk mode and import run (the online loader takes hours)",
+    )
+    parser.add_argument("--out", type=Path, default=REPO / "docs" / "BENCHMARKS-ingest.md")
+    parser.add_argument("--work", type=Path, help="work folder (default: a temporary one)")
+    parser.add_argument("--keep", action="store_true", help="keep the work folder")
+    parser.add_argument("--heap", default="2g")
+    parser.add_argument("--pagecache", default="2g")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--naive-papers", type=int, default=5000)
+    parser.add_argument("--naive-edges", type=int, default=20000)
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        _child(json.loads(args.child))
+        return
+    command = "python -m tests.bench.ingest " + " ".join(argv or sys.argv[1:])
+    scales = [int(s) for s in args.scales.split(",") if s.strip()]
+    work = args.work or Path(tempfile.mkdtemp(prefix="kg-bench-ingest-"))
+    work.mkdir(parents=True, exist_ok=True)
+    _log(f"work folder {work}")
+    bench = Bench(work, args.heap, args.pagecache)
+    try:
+        sample = generate(HEPTH_PAPERS, args.seed, work / "data")
+        bench.naive(
+            DataSet("synthetic 1× sample", 1, [sample.arxiv, sample.edges], "arxiv"),
+            args.naive_papers,
+            args.naive_edges,
+        )
+        for data in datasets(scales, work, args.seed):
+            bench.run(data, online=data.scale <= args.online_max_scale)
+            write_report(args.out, bench.results, command)
+        bench.results["load_average_end"] = _load_average()
+        bench.save()
+        write_report(args.out, bench.results, command)
+        _log(f"wrote {args.out}; raw results in {work / 'results.json'}")
+    finally:
+        if not args.keep:
+            shutil.rmtree(work / "data", ignore_errors=True)
+            shutil.rmtree(work / "scratch", ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

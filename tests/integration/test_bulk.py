@@ -1,0 +1,287 @@
+"""Bulk mode on real servers: the graph neo4j-admin import builds equals the online loader's.
+
+The online loader writes into the session's server; bulk mode needs a managed local server
+it can stop, so this module starts a second one of its own on free ports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kg.bulk import bulk_load
+from kg.cli import main
+from kg.config import Connection, LocalSettings
+from kg.errors import NotEmptyError
+from kg.graph import Graph
+from kg.ingest import load_paths
+from kg.local_server import LocalServer
+from kg.schema import clear_database, schema_names
+from tests.bench.synthetic import generate, paper_id
+from tests.conftest import SEEDS, local_settings_for
+from tests.graph_dump import dump_graph
+
+PAGE = SEEDS / "000_b00b263e15383f71.txt"
+RECORD = SEEDS / "002_6f18944a66989321.txt"
+
+
+@pytest.fixture(scope="module")
+def bulk_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
+    """A second managed local server, for bulk mode to stop, import into and start."""
+    server = LocalServer(local_settings_for(tmp_path_factory.mktemp("kg-bulk-home")))
+    try:
+        server.install()
+        server.start(timeout=240)
+    except Exception as exc:  # any failure to get a server is reported the same way
+        server.stop()
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"no second local Neo4j for bulk mode: {exc}", pytrace=False)
+        pytest.skip(f"no second local Neo4j for bulk mode: {exc}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _connect(settings: LocalSettings) -> Graph:
+    password = settings.password_file.read_text(encoding="utf-8").strip()
+    return Graph.connect(Connection(settings.bolt_uri, "neo4j", password, "neo4j", False))
+
+
+def _cli_env(settings: LocalSettings) -> dict[str, str | None]:
+    """The environment that points `kg` at the bulk test server (and at no NEO4J_URI)."""
+    return {
+        "KG_HOME": str(settings.home),
+        "KG_BOLT_PORT": str(settings.bolt_port),
+        "KG_HTTP_PORT": str(settings.http_port),
+        "KG_HEAP": settings.heap,
+        "KG_PAGECACHE": settings.pagecache,
+        "NEO4J_URI": None,
+        "NEO4J_PASSWORD": None,
+    }
+
+
+def _empty(server: LocalServer) -> None:
+    server.start(timeout=240)
+    with _connect(server.settings) as graph:
+        clear_database(graph)
+
+
+def _arxiv(arxiv_id: str, title: str, created: str, update: str, **extra: object) -> str:
+    record = {
+        "id": arxiv_id,
+        "title": title,
+        "authors": "A. Author and B. Writer",
+        "categories": "cs.CL cs.LG",
+        "abstract": 'An abstract with "quotes", a comma,\\ a backslash\nand a new line.',
+        "versions": [{"version": "v1", "created": created}],
+        "update_date": update,
+        **extra,
+    }
+    return json.dumps(record) + "\n"
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The seeds, a synthetic set, and hand-made files that overlap them and each other."""
+    folder = tmp_path_factory.mktemp("bulk-inputs")
+    synthetic = generate(150, 4, folder / "synthetic")
+    arxiv = folder / "overlap.jsonl"
+    arxiv.write_text(
+        # The seed page cites "2017 Attention Is All You Need" by title: the stub merges.
+        _arxiv(
+            "1706.03762v5",
+            "Attention is all you  need",
+            "Mon, 12 Jun 2017 17:57:34 GMT",
+            "2023-08-02",
+            doi="10.1/attention",
+        )
+        # The same paper again in the same file (and batch), older, with more fields.
+        + _arxiv(
+            "1706.03762",
+            "Attention Is All You Need",
+            "Mon, 12 Jun 2017 17:57:34 GMT",
+            "2017-06-13",
+            license="http://arxiv.org/licenses/nonexclusive-distrib/1.0/",
+            **{"journal-ref": "NIPS 2017", "report-no": "R-17"},
+        )
+        + _arxiv(
+            "1810.04805",
+            "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
+            "Thu, 11 Oct 2018 00:50:01 GMT",
+            "2019-05-24",
+        )
+        # The seeds' own paper, older than the page: it fills the DOI and nothing else.
+        + _arxiv(
+            "2110.03888",
+            "An older title",
+            "Fri, 8 Oct 2021 04:24:51 GMT",
+            "2021-10-12",
+            doi="10.1/m6",
+        )
+        + "{not json\n",
+        encoding="utf-8",
+    )
+    edges = folder / "overlap.csv"
+    edges.write_text(
+        "citing,cited\n"
+        "2110.03888,1706.03762\n"
+        "1810.04805,1706.03762\n"
+        f"{paper_id(120, 150)},1706.03762\n"
+        f"{paper_id(121, 150)},2110.03888\n"
+        f"{paper_id(3, 150)},{paper_id(2, 150)}\n"
+        "1810.04805,1810.04805\n",
+        encoding="utf-8",
+    )
+    # A page whose abstract has two paragraphs: a value with a line break in the CSV.
+    page2 = folder / "two_paragraphs.txt"
+    page2.write_text(
+        "mlsanityData to 14 Oct 2026\n\nA Two Paragraph Paper\n\n"
+        "arXiv 2101.00009 ↗First posted 2 Jan 2021cs.CLcited by 1\n\nAbstract (arXiv)\n\n"
+        'First paragraph with "quotes", commas, and a backslash \\alpha.\n\n'
+        "Second paragraph, after a blank line.\n\n"
+        "Key facts. Cited by 0 papers in the map (data through 14 Oct 2026). "
+        "Builds on 1 of its 1 references that are in the map.\n\n"
+        "Builds on\n\n1 of 1 references.\n\nReferences · 1\n\n"
+        "  1. 2017Attention Is All You Needcited by 60,361\n",
+        encoding="utf-8",
+    )
+    return {
+        "page": PAGE,
+        "page2": page2,
+        "record": RECORD,
+        "arxiv": arxiv,
+        "edges": edges,
+        "synthetic_arxiv": synthetic.arxiv,
+        "synthetic_edges": synthetic.edges,
+    }
+
+
+@pytest.mark.parametrize(
+    ("order", "batch_size"),
+    [
+        (["page", "record", "page2", "arxiv", "synthetic_arxiv", "synthetic_edges", "edges"], 2000),
+        (["edges", "synthetic_edges", "arxiv", "synthetic_arxiv", "page2", "record", "page"], 40),
+    ],
+    ids=["seeds-first", "seeds-last-small-batches"],
+)
+def test_bulk_gives_the_online_loaders_graph(
+    graph: Graph,
+    bulk_server: LocalServer,
+    inputs: dict[str, Path],
+    order: list[str],
+    batch_size: int,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    paths = [inputs[name] for name in order]
+    online = load_paths(graph, paths, batch_size=batch_size, rejects_path=tmp_path / "o.jsonl")
+    assert online.rejected == 2  # the bad JSON line and the self-citation
+    expected = dump_graph(graph)
+
+    _empty(bulk_server)
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    summary = bulk_load(
+        paths,
+        settings=bulk_server.settings,
+        batch_size=batch_size,
+        rejects_path=tmp_path / "b.jsonl",
+    )
+    assert summary.load.rejected == 2
+    assert (tmp_path / "b.jsonl").read_text() == (tmp_path / "o.jsonl").read_text()
+    assert set(summary.stages) == {"parse", "csv", "stop", "import", "start", "schema"}
+    with _connect(bulk_server.settings) as bulk:
+        assert dump_graph(bulk) == expected
+        assert schema_names(bulk) == schema_names(graph)
+        stubs = bulk.read(
+            "MATCH (p:Paper) WHERE p.key STARTS WITH 'title:attention' RETURN p.key AS key"
+        )
+        # The page's "2017 Attention Is All You Need" reference is 1706.03762, whichever
+        # came first: no title-only paper is left.
+        assert stubs == []
+        row = bulk.read(
+            "MATCH (p:Paper {key: '1706.03762'}) "
+            "RETURN p.doi AS doi, p.journal_ref AS journal, p.stub AS stub, "
+            "[(q:Paper {key: '2110.03888'})-[:CITES]->(p) | q.key] AS citers"
+        )
+        abstract = bulk.read("MATCH (p:Paper {key: '2101.00009'}) RETURN p.abstract AS a")
+        assert abstract == [
+            {
+                "a": 'First paragraph with "quotes", commas, and a backslash \\alpha.\n\n'
+                "Second paragraph, after a blank line."
+            }
+        ]
+        assert row == [
+            {
+                "doi": "10.1/attention",
+                "journal": "NIPS 2017",
+                "stub": False,
+                "citers": ["2110.03888"],
+            }
+        ]
+    assert len(expected[0]) > 150
+    _empty(bulk_server)
+
+
+def test_bulk_refuses_a_database_that_holds_data(
+    bulk_server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _empty(bulk_server)
+    with _connect(bulk_server.settings) as graph:
+        graph.write("MERGE (:Paper {key: '2101.00001'})")
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    with pytest.raises(NotEmptyError, match="bulk mode needs an empty database"):
+        bulk_load([RECORD], settings=bulk_server.settings, rejects_path=tmp_path / "r.jsonl")
+
+    result = CliRunner().invoke(
+        main,
+        ["load", "--bulk", str(RECORD), "--rejects", str(tmp_path / "r.jsonl")],
+        env=_cli_env(bulk_server.settings),
+    )
+    assert result.exit_code == 1
+    assert "Error: bulk mode needs an empty database" in result.output
+    assert "kg db reset --yes" in result.output
+    assert "Traceback" not in result.output
+    # The server was not stopped, and the data is still there.
+    with _connect(bulk_server.settings) as graph:
+        assert graph.read("MATCH (p:Paper) RETURN p.key AS key") == [{"key": "2101.00001"}]
+        clear_database(graph)
+
+
+def test_a_failed_bulk_load_leaves_the_server_as_it_was(
+    bulk_server: LocalServer, tmp_path: Path
+) -> None:
+    _empty(bulk_server)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(
+        _arxiv("2101.00001", "Fine", "Fri, 1 Jan 2021 00:00:00 GMT", "2021-01-02") + "{oops\n",
+        encoding="utf-8",
+    )
+    settings = bulk_server.settings
+    result = CliRunner().invoke(
+        main,
+        ["load", "--bulk", "--strict", str(bad), "--rejects", str(tmp_path / "r")],
+        env=_cli_env(settings),
+    )
+    assert result.exit_code == 1
+    assert f"Error: {bad}:2: invalid JSON" in result.output
+    assert bulk_server.pid() is not None
+    with _connect(settings) as graph:
+        assert graph.read("MATCH (n) RETURN count(n) AS n") == [{"n": 0}]
+    assert not list((settings.home / "bulk").glob("kg-bulk-*"))
+
+
+def test_bulk_refuses_a_remote_server(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main,
+        ["load", "--bulk", str(RECORD), "--rejects", str(tmp_path / "r.jsonl")],
+        env={"NEO4J_URI": "neo4j://db.example.com:7687", "NEO4J_PASSWORD": "x"},
+    )
+    assert result.exit_code == 1
+    assert "Error: bulk mode works only with the local server that kg manages" in result.output
+    assert "unset NEO4J_URI" in result.output
