@@ -14,7 +14,6 @@ and an empty database: it refuses a database that holds any node.
 from __future__ import annotations
 
 import gc
-import json
 import os
 import shutil
 import subprocess
@@ -25,12 +24,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
 
 from kg import config
 from kg.bulk_csv import OfflineGraph
 from kg.config import Connection, LocalSettings
-from kg.errors import ConfigError, NotEmptyError, RecordRejected, ServerError, SourceError
+from kg.errors import ConfigError, NotEmptyError, ServerError, SourceError
 from kg.graph import Graph
 from kg.ingest import (
     DEFAULT_BATCH_SIZE,
@@ -38,14 +36,14 @@ from kg.ingest import (
     FormatChoice,
     IdScheme,
     LoadSummary,
+    RejectsFile,
     expand_paths,
+    load_stream,
     parse_file,
 )
 from kg.local_server import ADMIN_TOOL, LocalServer, find_java
 from kg.schema import apply_schema, is_empty
-from kg.writer import Batch
 from loaders.detect import Format, detect_format
-from loaders.records import CitationRecord, PaperRecord, Rejected, SnapshotRecord
 
 __all__ = ["BulkSummary", "bulk_load", "import_command", "run_import"]
 
@@ -83,30 +81,6 @@ class BulkSummary:
             "import_arguments": self.import_arguments,
         }
         return summary
-
-
-class _Rejects:
-    """The rejects file (JSON lines, as ``kg load`` writes it), opened on the first reject."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.handle: IO[str] | None = None
-
-    def add(self, rejected: Rejected) -> None:
-        if self.handle is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.handle = self.path.open("w", encoding="utf-8")
-        entry = {
-            "file": rejected.origin.path,
-            "line": rejected.origin.line,
-            "reason": rejected.reason,
-            "raw": rejected.raw,
-        }
-        self.handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
-
-    def close(self) -> None:
-        if self.handle is not None:
-            self.handle.close()
 
 
 @contextmanager
@@ -204,7 +178,7 @@ def _replay(
     files: list[Path],
     formats: list[Format],
     summary: LoadSummary,
-    rejects: _Rejects,
+    rejects: RejectsFile,
     *,
     batch_size: int,
     strict: bool,
@@ -239,7 +213,7 @@ def _replay_files(
     files: list[Path],
     formats: list[Format],
     summary: LoadSummary,
-    rejects: _Rejects,
+    rejects: RejectsFile,
     *,
     batch_size: int,
     strict: bool,
@@ -250,32 +224,17 @@ def _replay_files(
     for path, file_format in zip(files, formats, strict=True):
         file_summary = FileSummary(str(path), file_format)
         summary.files.append(file_summary)
-        batch = Batch()
-        for item in parse_file(path, file_format, id_scheme):
-            if isinstance(item, SnapshotRecord):
-                offline.write_snapshot(item)
-                continue
-            file_summary.read += 1
-            if isinstance(item, Rejected):
-                file_summary.rejected += 1
-                if strict:
-                    raise RecordRejected(item.origin.path, item.origin.line, item.reason)
-                rejects.add(item)
-                if len(summary.reject_messages) < keep_messages:
-                    summary.reject_messages.append(item.message())
-            elif isinstance(item, PaperRecord):
-                file_summary.papers += 1
-                batch.papers.append(item)
-            elif isinstance(item, CitationRecord):
-                file_summary.citations += 1
-                batch.citations.append(item)
-            if len(batch) >= batch_size:
-                offline.write_batch(batch)
-                batch = Batch()
-            if on_progress is not None:
-                on_progress(1)
-        if len(batch):
-            offline.write_batch(batch)
+        load_stream(
+            offline,
+            parse_file(path, file_format, id_scheme),
+            file_summary,
+            summary,
+            rejects,
+            batch_size,
+            strict,
+            on_progress,
+            keep_messages,
+        )
 
 
 def bulk_load(
@@ -329,7 +288,7 @@ def bulk_load(
     scratch = Path(tempfile.mkdtemp(prefix="kg-bulk-", dir=base))
     summary = BulkSummary(load=LoadSummary())
     stages = summary.stages
-    rejects = _Rejects(rejects_path)
+    rejects = RejectsFile(rejects_path)
     offline = OfflineGraph(scratch / "graph.sqlite")
     try:
         with _stage(stages, "parse"):

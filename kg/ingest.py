@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Literal, Protocol
 
 from kg.errors import RecordRejected, SourceError
 from kg.graph import Graph
@@ -121,7 +121,7 @@ def parse_file(path: Path, fmt: Format, id_scheme: IdScheme = "arxiv") -> Iterat
     return hepth_abs.parse(path)
 
 
-class _Rejects:
+class RejectsFile:
     """The rejects file, opened on the first reject only."""
 
     def __init__(self, path: Path) -> None:
@@ -171,12 +171,12 @@ def load_paths(
     apply_schema(graph)
     writer = GraphWriter(graph)
     summary = LoadSummary(counts=writer.counts)
-    rejects = _Rejects(rejects_path)
+    rejects = RejectsFile(rejects_path)
     try:
         for path, file_format in zip(files, formats, strict=True):
             file_summary = FileSummary(str(path), file_format)
             summary.files.append(file_summary)
-            _load_file(
+            load_stream(
                 writer,
                 parse_file(path, file_format, id_scheme),
                 file_summary,
@@ -194,17 +194,31 @@ def load_paths(
     return summary
 
 
-def _load_file(
-    writer: GraphWriter,
+class RecordSink(Protocol):
+    """Where a record stream goes: the online GraphWriter, or the bulk mode's CSV writer."""
+
+    def write_snapshot(self, snapshot: SnapshotRecord) -> None:
+        """Take one snapshot."""
+
+    def write_batch(self, batch: Batch) -> None:
+        """Take one batch of papers and citations."""
+
+
+def load_stream(
+    writer: RecordSink,
     items: Iterator[ParsedItem],
     file_summary: FileSummary,
     summary: LoadSummary,
-    rejects: _Rejects,
+    rejects: RejectsFile,
     batch_size: int,
     strict: bool,
     on_progress: Callable[[int], None] | None,
     keep_messages: int,
 ) -> None:
+    """Feed one file's records to ``writer`` in batches, counting into the summaries.
+
+    Rejected records go to ``rejects`` (or raise RecordRejected when ``strict``).
+    """
     batch = Batch()
     for item in items:
         if isinstance(item, SnapshotRecord):
