@@ -22,11 +22,7 @@ from kg.config import Connection, LocalSettings
 from kg.graph import Graph
 from kg.local_server import LocalServer
 from kg.schema import apply_schema, clear_database
-
-REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"
-SEEDS = SHARED / "seeds"
-HEPTH = SHARED / "data" / "cit-hepth"
+from tests.data import in_ci, missing_reason
 
 
 def free_port() -> int:
@@ -54,7 +50,7 @@ def local_settings_for(home: Path) -> LocalSettings:
 
 
 def _unavailable(reason: str) -> None:
-    if os.environ.get("CI", "").lower() == "true":
+    if in_ci():
         pytest.fail(f"no Neo4j for the integration tests under CI: {reason}", pytrace=False)
     pytest.skip(f"no Neo4j: {reason}")
 
@@ -154,3 +150,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "integration" in Path(str(item.fspath)).parts:
             item.add_marker(pytest.mark.integration)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip (fail under CI) a test marked ``needs_data`` whose real data is missing."""
+    for marker in item.iter_markers("needs_data"):
+        reason = missing_reason(tuple(Path(p) for p in marker.args))
+        if reason is None:
+            continue
+        if in_ci():
+            pytest.fail(f"{reason}; under CI=true real-data tests must run", pytrace=False)
+        pytest.skip(reason)

@@ -41,10 +41,10 @@ from kg import analytics, analytics_engine, analytics_gds, config, queries
 from kg.graph import Graph
 from kg.ingest import load_paths
 from kg.local_server import LocalServer
-from tests.conftest import HEPTH, REPO
+from tests.data import DATA_DIR, REPO
 
 T = TypeVar("T")
-EDGES = HEPTH / "cit-HepTh.txt.gz"
+EDGES = DATA_DIR / "data" / "cit-hepth" / "cit-HepTh.txt.gz"
 EXACT_LIMIT_S = 15 * 60
 
 

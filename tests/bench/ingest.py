@@ -42,9 +42,10 @@ from kg.config import Connection, LocalSettings
 from kg.graph import Graph
 from kg.local_server import NEO4J_VERSION, LocalServer, find_java
 from tests.bench.synthetic import generate
+from tests.data import DATA_DIR
 
 REPO = Path(__file__).resolve().parents[2]
-HEPTH = REPO.parent / "shared" / "data" / "cit-hepth"
+HEPTH = DATA_DIR / "data" / "cit-hepth"
 HEPTH_PAPERS = 27_770
 _NODES: LiteralString = "MATCH (n) RETURN labels(n) AS labels, properties(n) AS props"
 _RELATIONSHIPS: LiteralString = (

@@ -23,7 +23,9 @@ from pathlib import Path
 from kg import queries
 from kg.ingest import load_paths
 from kg.knowledge_graph import KnowledgeGraph
-from tests.conftest import HEPTH
+from tests.data import DATA_DIR
+
+HEPTH = DATA_DIR / "data" / "cit-hepth"
 
 Timed = Callable[[str, str], object]
 

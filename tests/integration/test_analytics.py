@@ -21,7 +21,7 @@ from kg.graph import Graph
 from kg.ingest import load_paths
 from loaders import edge_list
 from loaders.records import CitationRecord
-from tests.conftest import HEPTH
+from tests.data import HEPTH_EDGES
 
 # Papers: key -> (year, primary category or None for a stub).
 PAPERS: dict[str, tuple[int | None, str | None]] = {
@@ -273,9 +273,7 @@ def test_cli_rank_and_communities(small: Graph, kg_env: Connection) -> None:
 
 @pytest.mark.slow
 def test_hepth_pagerank_top_100_matches_networkx(graph: Graph, tmp_path: Path) -> None:
-    edges_file = HEPTH / "cit-HepTh.txt.gz"
-    if not edges_file.exists():
-        pytest.skip(f"{edges_file} is absent")
+    edges_file = HEPTH_EDGES
     began = time.perf_counter()
     load_paths(
         graph,

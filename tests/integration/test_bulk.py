@@ -23,11 +23,12 @@ from kg.ingest import load_paths
 from kg.local_server import LocalServer
 from kg.schema import clear_database, schema_names
 from tests.bench.synthetic import generate, paper_id
-from tests.conftest import SEEDS, local_settings_for
+from tests.conftest import local_settings_for
+from tests.data import SEED_PAGE, SEED_RECORD
 from tests.graph_dump import dump_graph
 
-PAGE = SEEDS / "000_b00b263e15383f71.txt"
-RECORD = SEEDS / "002_6f18944a66989321.txt"
+PAGE = SEED_PAGE
+RECORD = SEED_RECORD
 
 
 @pytest.fixture(scope="module")

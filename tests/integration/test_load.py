@@ -13,19 +13,48 @@ from kg.cli import main
 from kg.config import Connection
 from kg.graph import Graph
 from kg.ingest import load_paths
-from tests.conftest import HEPTH, SEEDS
+from tests.data import (
+    HEPTH_EDGES,
+    REAL_HEPTH_ABSTRACTS,
+    REAL_SEED_PAGE,
+    REAL_SEED_RECORD,
+    SEED_PAGE,
+    SEED_RECORD,
+)
 from tests.graph_dump import dump_graph
 
-PAGE = SEEDS / "000_b00b263e15383f71.txt"
-RECORD = SEEDS / "002_6f18944a66989321.txt"
+PAGE = SEED_PAGE
+RECORD = SEED_RECORD
+# The facts-only copies, and the real seeds under KG_DATA_DIR: the same facts, other abstracts.
+SEED_SOURCES = [
+    pytest.param(PAGE, RECORD, "Facts-only stand-in", "It ends here.", "fixtures.", id="fixture"),
+    pytest.param(
+        REAL_SEED_PAGE,
+        REAL_SEED_RECORD,
+        "Recent expeditious developments",
+        "contribute to greener AI.",
+        "Pseudo-to-Real i",
+        id="real-seed",
+        marks=pytest.mark.needs_data(REAL_SEED_PAGE, REAL_SEED_RECORD),
+    ),
+]
 
 
 def _count(graph: Graph, query: str) -> int:
     return int(graph.read(query)[0]["n"])
 
 
-def test_seeds_give_one_clean_paper(graph: Graph, tmp_path: Path) -> None:
-    summary = load_paths(graph, [PAGE, RECORD], rejects_path=tmp_path / "r.jsonl")
+@pytest.mark.parametrize(("page", "record", "starts", "ends", "excerpt_ends"), SEED_SOURCES)
+def test_seeds_give_one_clean_paper(
+    graph: Graph,
+    tmp_path: Path,
+    page: Path,
+    record: Path,
+    starts: str,
+    ends: str,
+    excerpt_ends: str,
+) -> None:
+    summary = load_paths(graph, [page, record], rejects_path=tmp_path / "r.jsonl")
     assert summary.rejected == 0
     assert _count(graph, "MATCH (p:Paper) RETURN count(p) AS n") == 72
     assert _count(graph, "MATCH ()-[r:CITES]->() RETURN count(r) AS n") == 71
@@ -48,9 +77,9 @@ def test_seeds_give_one_clean_paper(graph: Graph, tmp_path: Path) -> None:
     assert authors[0] == "Ang Wang"
     assert authors[-1] == "Yong Li"
     # The page's full abstract stays; the record's excerpt never overwrites it.
-    assert paper["abstract"].startswith("Recent expeditious developments")
-    assert paper["abstract"].endswith("contribute to greener AI.")
-    assert paper["excerpt"].endswith("Pseudo-to-Real i")
+    assert paper["abstract"].startswith(starts)
+    assert paper["abstract"].endswith(ends)
+    assert paper["excerpt"].endswith(excerpt_ends)
     assert len(paper["abstract"]) > len(paper["excerpt"])
 
 
@@ -270,9 +299,10 @@ def _hepth_papers(edges: Path) -> tuple[set[str], set[str]]:
 
 
 @pytest.mark.slow
+@pytest.mark.needs_data(REAL_HEPTH_ABSTRACTS)
 def test_the_whole_cit_hepth_set_loads(graph: Graph, tmp_path: Path) -> None:
-    edges = HEPTH / "cit-HepTh.txt.gz"
-    abstracts = HEPTH / "cit-HepTh-abstracts.tar.gz"
+    edges = HEPTH_EDGES
+    abstracts = REAL_HEPTH_ABSTRACTS
     summary = load_paths(
         graph,
         [edges, abstracts],

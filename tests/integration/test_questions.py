@@ -18,10 +18,10 @@ from kg.knowledge_graph import KnowledgeGraph
 from kg.models import YearCount
 from kg.papers import AmbiguousReference, UnknownReference, resolve
 from kg.resolve import normalize_name, normalize_title, title_key
-from tests.conftest import SEEDS
+from tests.data import SEED_PAGE, SEED_RECORD
 
-PAGE = SEEDS / "000_b00b263e15383f71.txt"
-RECORD = SEEDS / "002_6f18944a66989321.txt"
+PAGE = SEED_PAGE
+RECORD = SEED_RECORD
 
 
 def add_papers(graph: Graph, *papers: dict[str, Any]) -> None:

@@ -11,11 +11,11 @@ from kg.errors import SourceError
 from loaders import edge_list
 from loaders.records import CitationRecord, ParsedItem, Rejected, SnapshotRecord
 from loaders.source_file import content_sha256
+from tests.data import HEPTH_EDGES
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "edges"
-REAL_SNAP = (
-    Path(__file__).resolve().parents[3] / "shared" / "data" / "cit-hepth" / "cit-HepTh.txt.gz"
-)
+# The SNAP file itself ships with the project as part of the default map.
+REAL_SNAP = HEPTH_EDGES
 
 
 def _edges(items: list[ParsedItem]) -> list[tuple[int, str, str]]:
@@ -166,7 +166,6 @@ def test_empty_file_yields_only_the_snapshot(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not REAL_SNAP.exists(), reason="the real cit-HepTh.txt.gz is not present")
 def test_real_cit_hepth() -> None:
     citations = 0
     self_loops = 0

@@ -14,16 +14,11 @@ from kg.errors import SourceError
 from loaders import hepth_abs
 from loaders.records import PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from loaders.source_file import content_sha256
+from tests.data import REAL_HEPTH_ABSTRACTS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "abs"
 TREE = FIXTURES / "tree"
-REAL_TARBALL = (
-    Path(__file__).resolve().parents[3]
-    / "shared"
-    / "data"
-    / "cit-hepth"
-    / "cit-HepTh-abstracts.tar.gz"
-)
+REAL_TARBALL = REAL_HEPTH_ABSTRACTS
 KEY = "sha256:" + "0" * 64
 
 
@@ -276,7 +271,7 @@ def test_empty_directory_is_a_source_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not REAL_TARBALL.exists(), reason="the real KDD Cup 2003 tarball is absent")
+@pytest.mark.needs_data(REAL_TARBALL)
 def test_real_tarball() -> None:
     papers = 0
     rejects = []

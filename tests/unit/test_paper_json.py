@@ -12,15 +12,23 @@ import pytest
 from kg.errors import SourceError
 from loaders.paper_json import parse, split_authors
 from loaders.records import PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from tests.data import REAL_SEED_RECORD, REPO, SEED_RECORD
 
-REPO = Path(__file__).resolve().parents[2]
 PAGES = REPO / "tests" / "fixtures" / "pages"
 EXAMPLES = REPO / "examples" / "map"
-SEED_JSON = REPO.parent / "shared" / "seeds" / "002_6f18944a66989321.txt"
 SEED_HASH = "258153158e38e3291e3d48162225fcdb2d5a3ed65a07baac614ab91432fd4f57"
 INTEGRITY_HASH = "c28c3603d3b5d939e8dc4c7e95fa8dfce3d595e45f758748cecf8e644a296938"
 
-needs_seed = pytest.mark.skipif(not SEED_JSON.exists(), reason=f"seed record {SEED_JSON} not found")
+# The project's facts-only copy of the seed record, and the real one under KG_DATA_DIR.
+SEED_SOURCES = [
+    pytest.param(SEED_RECORD, "Facts-only stand-in", id="fixture"),
+    pytest.param(
+        REAL_SEED_RECORD,
+        "Recent expeditious",
+        id="real-seed",
+        marks=pytest.mark.needs_data(REAL_SEED_RECORD),
+    ),
+]
 
 
 def _parse(path: Path) -> list[ParsedItem]:
@@ -40,9 +48,9 @@ def _write(path: Path, value: object) -> Path:
     return path
 
 
-@needs_seed
-def test_seed_record_gives_the_papers_facts() -> None:
-    items = _parse(SEED_JSON)
+@pytest.mark.parametrize(("record", "excerpt_starts"), SEED_SOURCES)
+def test_seed_record_gives_the_papers_facts(record: Path, excerpt_starts: str) -> None:
+    items = _parse(record)
     assert len(items) == 2
     paper = items[1]
     assert isinstance(paper, PaperRecord)
@@ -61,7 +69,7 @@ def test_seed_record_gives_the_papers_facts() -> None:
     assert paper.license == "http://creativecommons.org/licenses/by-sa/4.0/"
     assert paper.abstract is None
     assert paper.abstract_excerpt is not None
-    assert paper.abstract_excerpt.startswith("Recent expeditious")
+    assert paper.abstract_excerpt.startswith(excerpt_starts)
     assert paper.as_of == date(2026, 5, 17)
     assert paper.origin.line == 1
     assert paper.extra == {
@@ -80,12 +88,12 @@ def test_seed_record_gives_the_papers_facts() -> None:
     }
 
 
-@needs_seed
-def test_seed_record_snapshot_has_builder_and_hashes() -> None:
-    snapshot = _parse(SEED_JSON)[0]
+@pytest.mark.parametrize(("record", "excerpt_starts"), SEED_SOURCES)
+def test_seed_record_snapshot_has_builder_and_hashes(record: Path, excerpt_starts: str) -> None:
+    snapshot = _parse(record)[0]
     assert isinstance(snapshot, SnapshotRecord)
     assert snapshot.kind == "paper_json"
-    assert snapshot.source == SEED_JSON.name
+    assert snapshot.source == record.name
     assert snapshot.builder_version == "pith-number-builder-2026-05-17-v1"
     assert snapshot.data_date == date(2026, 5, 17)
     assert snapshot.hashes == {
