@@ -3,10 +3,18 @@
 Reads go through ``execute_read`` (routed to readers on a cluster), writes through
 ``execute_write`` (which may retry, so every write we send is an idempotent MERGE), and
 every call names the database.
+
+The driver's own log lines ("Unable to retrieve routing information", "Transaction failed and
+will be retried") never reach the terminal: the ``neo4j`` logger gets a NullHandler, so
+Python's last-resort handler stays silent and the project's one-line error is all a user
+sees. An application that configures logging still receives them through propagation.
+Managed transactions retry for at most ``MAX_RETRY_SECONDS``, so a dead server is reported
+in seconds rather than after a minute of retries.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, LiteralString, Self
@@ -19,6 +27,21 @@ from kg import config
 from kg.errors import ConnectionFailed, KGError
 
 Row = dict[str, Any]
+
+MAX_RETRY_SECONDS = 15.0
+"""How long ``execute_read``/``execute_write`` retry transient failures (driver default: 30 s)."""
+
+
+def quiet_driver_logs() -> None:
+    """Keep the driver's log records off the terminal (idempotent).
+
+    With no handler anywhere, Python prints WARNING and above through its last-resort handler
+    on stderr; a NullHandler on the ``neo4j`` logger stops that without muting applications
+    that configure logging themselves.
+    """
+    driver_log = logging.getLogger("neo4j")
+    if not any(isinstance(h, logging.NullHandler) for h in driver_log.handlers):
+        driver_log.addHandler(logging.NullHandler())
 
 
 class QueryFailed(KGError):
@@ -69,11 +92,15 @@ class Graph:
         Raises ConnectionFailed when the server cannot be reached or refuses the credentials.
         """
         conn = connection or config.connection()
+        quiet_driver_logs()
         with translated_errors(conn.uri):
             # Schema-free queries on an empty graph draw "label does not exist" notices;
             # they are noise for a tool whose queries name only the model's own labels.
             driver = GraphDatabase.driver(
-                conn.uri, auth=(conn.user, conn.password), notifications_min_severity="OFF"
+                conn.uri,
+                auth=(conn.user, conn.password),
+                notifications_min_severity="OFF",
+                max_transaction_retry_time=MAX_RETRY_SECONDS,
             )
             try:
                 driver.verify_connectivity()
