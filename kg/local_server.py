@@ -4,12 +4,20 @@ Neo4j 5.26 LTS community is assembled from Maven Central artifacts with ``mvn`` 
 its runtime dependencies and Neo4j Browser) and run with ``java`` directly through
 ``org.neo4j.server.CommunityEntryPoint``. It listens on 127.0.0.1 only, with authentication
 on; its password is generated on first start, set with the admin tool through an argument
-file (so it never shows in a process list) and kept in a 0600 file in KG_HOME.
+file (so it never shows in a process list) and kept in a 0600 file in KG_HOME. The server's
+data, logs and run folders are 0700, so the password hash in ``data/dbms/auth.ini`` and the
+store are the user's alone.
+
+Install, start and stop take an exclusive lock on ``$KG_HOME/kg.lock`` (``fcntl.flock``), so
+two ``kg db`` commands on one KG_HOME run one after the other: a second ``kg db start`` waits
+for the first and then finds its server running. Long steps report what they do through an
+``on_step`` callback; the library itself never prints.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import re
@@ -18,7 +26,9 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -32,6 +42,14 @@ SUPPORTED_JAVA = (17, 21)
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
 MARKER = "kg-install.json"
+LOCK_FILE = "kg.lock"
+
+Step = Callable[[str], None]
+"""A callback that is told, in a short line, each stage a long operation starts."""
+
+# The folders of the server that hold the store, the password hash, logs and the pid: the
+# server runs as this user, so nobody else needs to read them.
+_PRIVATE_FOLDERS = ("data", "logs", "run")
 
 _JVM_OPTIONS = (
     "-XX:+UseG1GC",
@@ -92,6 +110,58 @@ class ServerStatus:
     def as_dict(self) -> dict[str, object]:
         """Return the status as a JSON-ready dict."""
         return asdict(self)
+
+
+def _say(on_step: Step | None, line: str) -> None:
+    if on_step is not None:
+        on_step(line)
+
+
+# One flock per KG_HOME per process. The lock is reentrant within the process (any thread):
+# ``kg db start`` holds it across install and start, and start may call stop on a timeout.
+_held: dict[Path, list[int]] = {}
+_held_guard = threading.Lock()
+
+
+@contextlib.contextmanager
+def home_lock(home: Path, on_step: Step | None = None) -> Iterator[None]:
+    """Hold the exclusive lock on ``home/kg.lock`` (created 0600) for the ``with`` block.
+
+    Blocks while another process holds it, after telling ``on_step`` who holds it. The lock
+    file descriptor is not inherited by the server or other child processes.
+    """
+    with _held_guard:
+        entry = _held.get(home)
+        if entry is None:
+            home.mkdir(parents=True, exist_ok=True)
+            path = home / LOCK_FILE
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+                    who = f"kg (pid {holder})" if holder.isdigit() else "another kg command"
+                    _say(on_step, f"waiting for {who}, which holds {path}…")
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            except BaseException:
+                os.close(fd)
+                raise
+            entry = _held[home] = [fd, 0]
+        entry[1] += 1
+    try:
+        yield
+    finally:
+        with _held_guard:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del _held[home]
+                with contextlib.suppress(OSError):
+                    os.ftruncate(entry[0], 0)
+                fcntl.flock(entry[0], fcntl.LOCK_UN)
+                os.close(entry[0])
 
 
 def java_major(executable: Path) -> int | None:
@@ -201,6 +271,10 @@ class LocalServer:
         """The pid of the running server."""
         return self.home / "run" / "kg-neo4j.pid"
 
+    def lock(self, on_step: Step | None = None) -> contextlib.AbstractContextManager[None]:
+        """Hold the KG_HOME lock (see ``home_lock``); reentrant within this process."""
+        return home_lock(self.settings.home, on_step)
+
     def installed_version(self) -> str | None:
         """Return the Neo4j version installed here, or None."""
         marker = self.home / MARKER
@@ -211,11 +285,16 @@ class LocalServer:
         except (ValueError, KeyError):
             return None
 
-    def install(self) -> bool:
+    def install(self, on_step: Step | None = None) -> bool:
         """Install Neo4j here from Maven Central. Returns False when it already was.
 
+        Holds the KG_HOME lock; tells ``on_step`` each stage as it starts.
         Raises ToolMissingError (no mvn or Java) or InstallError (Maven failed).
         """
+        with self.lock(on_step):
+            return self._install(on_step)
+
+    def _install(self, on_step: Step | None) -> bool:
         if self.installed_version() == NEO4J_VERSION:
             return False
         java = find_java()
@@ -223,6 +302,11 @@ class LocalServer:
         self.home.mkdir(parents=True, exist_ok=True)
         staging = self.home / "lib.partial"
         shutil.rmtree(staging, ignore_errors=True)
+        _say(
+            on_step,
+            f"fetching Neo4j {NEO4J_VERSION} and Neo4j Browser {BROWSER_VERSION} "
+            f"from Maven Central (or the local Maven cache)…",
+        )
         self._maven_copy(
             mvn,
             java,
@@ -234,19 +318,22 @@ class LocalServer:
             staging,
             transitive=True,
         )
+        _say(on_step, f"copying {sum(1 for _ in staging.glob('*.jar'))} jars into {self.lib_dir}…")
         shutil.rmtree(self.lib_dir, ignore_errors=True)
         staging.rename(self.lib_dir)
-        apoc = self._install_apoc(mvn, java)
+        apoc = self._install_apoc(mvn, java, on_step)
         for folder in ("conf", "data", "logs", "run", "import", "plugins"):
             (self.home / folder).mkdir(exist_ok=True)
+        self.secure_folders()
         marker = {"neo4j": NEO4J_VERSION, "browser": BROWSER_VERSION, "apoc": apoc}
         (self.home / MARKER).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
         return True
 
-    def _install_apoc(self, mvn: Path, java: Java) -> str | None:
+    def _install_apoc(self, mvn: Path, java: Java, on_step: Step | None) -> str | None:
         self.plugins_dir.mkdir(parents=True, exist_ok=True)
         staging = self.home / "plugins.partial"
         shutil.rmtree(staging, ignore_errors=True)
+        _say(on_step, f"fetching APOC core {APOC_VERSION} from Maven Central…")
         try:
             self._maven_copy(
                 mvn,
@@ -260,7 +347,9 @@ class LocalServer:
                 transitive=True,
             )
         except InstallError:
+            _say(on_step, "APOC core could not be fetched; going on without it (it is optional)")
             return None  # APOC is optional: the project's queries never need it
+        _say(on_step, f"copying plugins into {self.plugins_dir}…")
         # Plugins share the server's classpath: a second, older copy of a library the
         # server already ships (commons-lang3, slf4j) would shadow the server's own.
         shipped = {_artifact_name(jar) for jar in self.lib_dir.glob("*.jar")}
@@ -329,6 +418,11 @@ class LocalServer:
             "server.https.enabled=false",
             "dbms.security.auth_enabled=true",
             "dbms.usage_report.enabled=false",
+            # Neo4j Browser: no product analytics (nor the banner asking for them), and remote
+            # content (guides) only from this machine. browser.allow_outgoing_connections is
+            # an enterprise setting: community's strict validation refuses to start with it.
+            "client.allow_telemetry=false",
+            "browser.remote_content_hostname_whitelist=localhost,127.0.0.1",
             f"server.memory.pagecache.size={s.pagecache}",
             f"server.directories.data={self.data_dir}",
             f"server.directories.logs={self.home / 'logs'}",
@@ -343,29 +437,73 @@ class LocalServer:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         return path
 
-    def pid(self) -> int | None:
-        """Return the pid of this home's running server, or None (a stale pid file is removed)."""
+    def _is_ours(self, pid: int) -> bool:
+        """Return True when ``pid`` runs this home's server (a recycled pid must not count)."""
         try:
-            pid = int(self.pid_file.read_text(encoding="utf-8").strip())
-        except (FileNotFoundError, ValueError):
-            return None
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+            args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
         except OSError:
-            cmdline = ""
-        # A recycled pid must not be mistaken for our server.
-        if ENTRY_POINT in cmdline and f"--home-dir={self.home}" in cmdline:
+            return False
+        return ENTRY_POINT in args and f"--home-dir={self.home}" in args
+
+    def server_pids(self) -> list[int]:
+        """Return every running process that is this home's server, pid file or not."""
+        found = []
+        with contextlib.suppress(OSError):
+            for entry in Path("/proc").iterdir():
+                if entry.name.isdigit() and self._is_ours(int(entry.name)):
+                    found.append(int(entry.name))
+        return sorted(found)
+
+    def pid(self) -> int | None:
+        """Return the pid of this home's running server, or None.
+
+        A stale pid file is removed. A server of this home running without a pid file (one
+        an older kg lost track of) is found in /proc and its pid file written again, so that
+        status reports it and stop stops it.
+        """
+        try:
+            pid: int | None = int(self.pid_file.read_text(encoding="utf-8").strip())
+        except (FileNotFoundError, ValueError):
+            pid = None
+        if pid is not None and self._is_ours(pid):
             return pid
         with contextlib.suppress(FileNotFoundError):
             self.pid_file.unlink()
-        return None
+        running = self.server_pids()
+        if not running:
+            return None
+        with contextlib.suppress(OSError):
+            self.pid_file.write_text(f"{running[0]}\n", encoding="utf-8")
+        return running[0]
 
-    def start(self, timeout: float = 180.0) -> tuple[bool, float]:
-        """Start the server in the background and wait until Bolt answers.
+    def secure_folders(self) -> None:
+        """Make the data, logs and run folders, and data/dbms/auth.ini, private to this user.
 
-        Returns (started, seconds): started is False when it was already running.
+        The server runs as this user, so 0700 folders cost it nothing; under umask 022 Neo4j
+        would leave the password hash in auth.ini (and the store) readable by everyone.
+        """
+        for name in _PRIVATE_FOLDERS:
+            folder = self.home / name
+            if folder.is_dir():
+                os.chmod(folder, 0o700)
+        dbms = self.data_dir / "dbms"
+        if dbms.is_dir():
+            os.chmod(dbms, 0o700)
+            auth = dbms / "auth.ini"
+            if auth.exists():
+                os.chmod(auth, 0o600)
+
+    def start(self, timeout: float = 180.0, on_step: Step | None = None) -> tuple[bool, float]:
+        """Start the server in the background and wait until Bolt and HTTP answer.
+
+        Returns (started, seconds): started is False when it was already running. Holds the
+        KG_HOME lock, so a concurrent start waits for this one and then finds it running.
         Raises PortInUseError, ToolMissingError, ServerError (with the log tail).
         """
+        with self.lock(on_step):
+            return self._start(timeout, on_step)
+
+    def _start(self, timeout: float, on_step: Step | None) -> tuple[bool, float]:
         if self.pid() is not None:
             return False, 0.0
         if self.installed_version() is None:
@@ -382,9 +520,11 @@ class LocalServer:
                 )
         java = find_java()
         self.write_config()
-        password = self._ensure_password(java)
-        self.log_file.parent.mkdir(parents=True, exist_ok=True)
-        self.pid_file.parent.mkdir(parents=True, exist_ok=True)
+        for name in _PRIVATE_FOLDERS:
+            (self.home / name).mkdir(parents=True, exist_ok=True)
+        self.secure_folders()
+        password = self._ensure_password(java, on_step)
+        _say(on_step, f"starting Neo4j {self.installed_version()} with Java {java.major}…")
         command = [
             str(java.executable),
             f"-Xms{self.settings.heap}",
@@ -416,10 +556,17 @@ class LocalServer:
             setsid=True,
         )
         self.pid_file.write_text(f"{pid}\n", encoding="utf-8")
+        _say(
+            on_step,
+            f"waiting for Bolt on 127.0.0.1:{self.settings.bolt_port} and HTTP on "
+            f"127.0.0.1:{self.settings.http_port}…",
+        )
         self._wait_for_bolt(pid, password, timeout)
+        # The first start creates data/dbms and the store under the server's umask.
+        self.secure_folders()
         return True, time.monotonic() - began
 
-    def _ensure_password(self, java: Java) -> str:
+    def _ensure_password(self, java: Java, on_step: Step | None = None) -> str:
         path = self.settings.password_file
         if path.exists():
             return read_password(path)
@@ -430,6 +577,7 @@ class LocalServer:
                 f"the server in {self.home} was started before, but {path} is gone",
                 f"restore that file, or remove {self.data_dir} to start over with an empty map",
             )
+        _say(on_step, f"setting the initial password (kept in {path}, mode 0600)…")
         password = write_new_password(path)
         # picocli reads arguments from an @file: the password never appears in a process list.
         fd, argfile = tempfile.mkstemp(prefix="kg-pw-", dir=self.settings.home)
@@ -466,11 +614,16 @@ class LocalServer:
                 f"setting the initial password failed: {message[-1] if message else 'no output'}",
                 f"check {self.home / 'conf' / 'neo4j.conf'}",
             )
+        self.secure_folders()
         return password
 
     def _wait_for_bolt(self, pid: int, password: str, timeout: float) -> None:
         from neo4j import GraphDatabase
         from neo4j.exceptions import AuthError, ServiceUnavailable
+
+        from kg.graph import quiet_driver_logs
+
+        quiet_driver_logs()
 
         deadline = time.monotonic() + timeout
         uri = f"bolt://127.0.0.1:{self.settings.bolt_port}"
@@ -505,11 +658,19 @@ class LocalServer:
             "start it with a larger --timeout, or look at the log",
         )
 
-    def stop(self, timeout: float = 60.0) -> bool:
-        """Stop the server: SIGTERM, then SIGKILL after ``timeout``. False if it was not running."""
+    def stop(self, timeout: float = 60.0, on_step: Step | None = None) -> bool:
+        """Stop the server: SIGTERM, then SIGKILL after ``timeout``. False if it was not running.
+
+        Holds the KG_HOME lock, so it waits for a start in progress and then stops that server.
+        """
+        with self.lock(on_step):
+            return self._stop(timeout, on_step)
+
+    def _stop(self, timeout: float, on_step: Step | None) -> bool:
         pid = self.pid()
         if pid is None:
             return False
+        _say(on_step, f"stopping Neo4j (pid {pid})…")
         os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -521,6 +682,9 @@ class LocalServer:
             while _alive(pid):
                 time.sleep(0.1)
         self.pid_file.unlink(missing_ok=True)
+        # Another server of this home (left by an older kg that lost its pid) goes too.
+        if self.server_pids():
+            self._stop(timeout, on_step)
         return True
 
     def status(self) -> ServerStatus:
@@ -530,11 +694,12 @@ class LocalServer:
         if marker.exists():
             with contextlib.suppress(ValueError):
                 apoc = bool(json.loads(marker.read_text(encoding="utf-8")).get("apoc"))
+        pid = self.pid()
         return ServerStatus(
             installed=self.installed_version() is not None,
-            running=self.pid() is not None,
+            running=pid is not None,
             version=self.installed_version(),
-            pid=self.pid(),
+            pid=pid,
             bolt_uri=self.settings.bolt_uri,
             browser_url=self.settings.browser_url,
             data_dir=str(self.data_dir),

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from kg import config, queries
 from kg.cli.app import KGGroup, emit_json, json_option, main, open_graph, render_mapping
+from kg.graph import Graph
 from kg.local_server import LocalServer
 from kg.schema import apply_schema, clear_database
 
@@ -22,14 +25,20 @@ def _local() -> LocalServer:
     return LocalServer(config.local_settings())
 
 
+def _step(line: str) -> None:
+    """Print a stage of long work on stderr, so stdout stays the command's result."""
+    click.echo(line, err=True)
+
+
 @db.command("install")
 def db_install() -> None:
     """Fetch Neo4j 5.26 community (and Browser, APOC core) from Maven Central into $KG_HOME.
 
-    Running it again does nothing. Example: kg db install
+    Running it again does nothing. Each stage is printed on stderr as it starts. Waits while
+    another `kg db` command works on the same $KG_HOME. Example: kg db install
     """
     server = _local()
-    if server.install():
+    if server.install(on_step=_step):
         click.echo(f"Installed Neo4j {server.installed_version()} in {server.home}")
     else:
         click.echo(f"Neo4j {server.installed_version()} is already installed in {server.home}")
@@ -41,12 +50,15 @@ def db_start(timeout: float) -> None:
     """Start the local server in the background (installing it first if needed).
 
     It listens on 127.0.0.1 only, with authentication on; the generated password is kept in
-    $KG_HOME/neo4j-password (mode 0600). Example: KG_BOLT_PORT=7688 kg db start
+    $KG_HOME/neo4j-password (mode 0600). Each stage is printed on stderr as it starts. Two
+    starts at once on one $KG_HOME run one after the other: the second finds the first's
+    server running. Example: KG_BOLT_PORT=7688 kg db start
     """
     server = _local()
-    server.install()
-    started, seconds = server.start(timeout=timeout)
-    status = server.status()
+    with server.lock(on_step=_step):
+        server.install(on_step=_step)
+        started, seconds = server.start(timeout=timeout, on_step=_step)
+        status = server.status()
     if started:
         click.echo(f"Neo4j {status.version} started in {seconds:.1f}s (pid {status.pid})")
     else:
@@ -59,25 +71,41 @@ def db_start(timeout: float) -> None:
 @db.command("stop")
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds before a kill.")
 def db_stop(timeout: float) -> None:
-    """Stop the local server cleanly; kill it only after the timeout. Example: kg db stop"""
-    if _local().stop(timeout=timeout):
+    """Stop the local server cleanly; kill it only after the timeout.
+
+    Waits for a `kg db start` in progress on the same $KG_HOME, then stops that server.
+    Example: kg db stop
+    """
+    if _local().stop(timeout=timeout, on_step=_step):
         click.echo("Neo4j stopped")
     else:
         click.echo("Neo4j was not running")
 
 
+STATUS_NOT_RUNNING = 3
+
+
 @db.command("status")
 @json_option
-def db_status(as_json: bool) -> None:
+@click.pass_context
+def db_status(ctx: click.Context, as_json: bool) -> None:
     """Report whether the local server runs, its version, pid, Bolt URI, Browser URL, data dir.
 
-    Example: kg db status --json
+    \b
+    Exit codes, as `systemctl status` uses them:
+      0  the local server is running
+      3  it is not running (stopped, or not installed); the report is printed all the same
+      1  the settings are wrong (e.g. KG_BOLT_PORT is not a port)
+
+    Example: kg db status --json || kg db start
     """
     status = _local().status()
     if as_json:
         emit_json(status.as_dict())
     else:
         render_mapping(status.as_dict(), title="local Neo4j")
+    if not status.running:
+        ctx.exit(STATUS_NOT_RUNNING)
 
 
 @db.command("reset")
@@ -86,15 +114,28 @@ def db_status(as_json: bool) -> None:
 def db_reset(ctx: click.Context, yes: bool) -> None:
     """Delete every node and relationship of the configured database (the schema stays).
 
-    Example: kg db reset --yes
+    Stages are printed on stderr. On the local server it holds the $KG_HOME lock, so a
+    `kg db stop` waits for it to finish. Example: kg db reset --yes
     """
     graph = open_graph(ctx)
     if not yes:
         click.confirm(
             f"Delete everything in database {graph.database!r} at {graph.uri}?", abort=True
         )
-    deleted = clear_database(graph)
-    click.echo(f"Deleted {deleted} nodes from {graph.database!r}")
+    if os.environ.get("NEO4J_URI"):
+        deleted = _reset(graph)
+    else:
+        with _local().lock(on_step=_step):
+            deleted = _reset(graph)
+    click.echo(f"Deleted {deleted:,} nodes from {graph.database!r}")
+
+
+def _reset(graph: Graph) -> int:
+    _step(f"counting what {graph.database!r} at {graph.uri} holds…")
+    nodes = graph.read("MATCH (n) RETURN count(n) AS n")[0]["n"]
+    relationships = graph.read("MATCH ()-[r]->() RETURN count(r) AS n")[0]["n"]
+    _step(f"deleting {relationships:,} relationships, then {nodes:,} nodes…")
+    return clear_database(graph)
 
 
 @main.command("init")
