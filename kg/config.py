@@ -128,7 +128,11 @@ def read_password(path: Path) -> str:
         )
     password = path.read_text(encoding="utf-8").strip()
     if not password:
-        raise ConfigError(f"{path} is empty", "run `kg db reset --yes --forget-password`")
+        raise ConfigError(
+            f"{path} is empty",
+            "restore the password in it, or run `kg db stop` and remove it and "
+            "$KG_HOME/neo4j/data to start over with an empty map",
+        )
     return password
 
 
