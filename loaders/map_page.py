@@ -24,7 +24,7 @@ from typing import Literal, NamedTuple
 from pydantic import ValidationError
 
 from kg.errors import SourceError
-from kg.resolve import collapse_spaces, parse_arxiv_id
+from kg.resolve import collapse_spaces
 from loaders.records import (
     CitationRecord,
     Origin,
@@ -34,7 +34,18 @@ from loaders.records import (
     Rejected,
     SnapshotRecord,
 )
-from loaders.source_file import content_sha256, numbered_lines, read_head, snapshot_key
+from loaders.source_file import (
+    MAX_CATEGORY_CHARS,
+    MAX_INT,
+    arxiv_id_and_version,
+    bounded_int,
+    content_sha256,
+    numbered_lines,
+    read_head,
+    record_problem,
+    snapshot_key,
+    version_problem,
+)
 
 __all__ = ["parse", "parse_date", "parse_item"]
 
@@ -66,7 +77,7 @@ _CATEGORY = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]{2,}(?:-[a-z]+)?)?")
 _HEADER = re.compile(rf"^(?P<site>.*?)\s*Data (?:to|through)\s+(?P<date>{_DATE})\.?$", re.I)
 _ID_LINE = re.compile(r"^arXiv[:\s]\s*(?P<id>[^\s↗]+)\s*(?P<arrow>↗)?(?P<rest>.*)$")
 _POSTED_LINE = re.compile(r"^First posted\b", re.I)
-_ID_CITED_BY = re.compile(r"cited by\s*(?P<count>.*?)\s*$", re.I)
+_ID_CITED_BY = re.compile(r"cited by", re.I)
 _ID_POSTED = re.compile(
     rf"First posted\s*(?:on\s+)?(?:arXiv\s+)?(?:on\s+)?(?P<date>{_DATE})?", re.I
 )
@@ -125,6 +136,7 @@ _MARKER = re.compile(r"^(?:\d{1,4}[.)]\s*|[-*•‣]\s+)")
 _YEAR = re.compile(r"\d{4}")
 _CITED_BY = "cited by"
 _TITLE_TRIM = " \t\u00b7\u2022|\u2014\u2013"  # spaces, dots, bars and dashes
+_RAW_LIMIT = 500
 _ITEM_EXAMPLE = "'2017Attention Is All You Needcited by 60,361' (year, title, 'cited by' count)"
 
 _Section = Literal["refs", "citing"]
@@ -163,13 +175,31 @@ def _month(name: str) -> int | None:
 
 
 def _count(text: str) -> int | None:
-    """Return the count in ``60,361``, ``12``, ``one`` or ``no``/``none``; None if not one."""
+    """Return the count in ``60,361``, ``12``, ``one`` or ``no``/``none``; None if not one.
+
+    A count over MAX_INT (more than Neo4j stores) is None too; ``_too_large`` tells it apart.
+    """
     text = text.strip().lower()
     if text in ("no", "none"):
         return 0
     if text == "one":
         return 1
-    return int(text.replace(",", "")) if _NUMBER.fullmatch(text) else None
+    return bounded_int(text.replace(",", "")) if _NUMBER.fullmatch(text) else None
+
+
+def _too_large(text: str) -> bool:
+    """Return True when ``text`` is a number written in digits that is over MAX_INT."""
+    text = text.strip()
+    return bool(_NUMBER.fullmatch(text)) and bounded_int(text.replace(",", "")) is None
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """Return ``text`` cut to ``limit`` characters for a message, saying how long it was."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def _over(what: str, text: str) -> str:
+    return f"{what} {_shown(text)} is over {MAX_INT:,}, the largest number Neo4j stores"
 
 
 def _split_item(text: str) -> tuple[int, str, int] | str:
@@ -187,7 +217,9 @@ def _split_item(text: str) -> tuple[int, str, int] | str:
     if count is None:
         if not count_text:
             return "'cited by' has no count"
-        return f"'cited by {count_text}' is not a number"
+        if _too_large(count_text):
+            return _over("the 'cited by' count", count_text)
+        return f"'cited by {_shown(count_text)}' is not a number"
     title = body[4:at].strip(_TITLE_TRIM)
     if not title:
         return "it has no title between the year and 'cited by'"
@@ -242,6 +274,37 @@ class _Page:
     listed_citing: int | None = None
     histogram: dict[int, int] = field(default_factory=dict)
     abstract: list[str] = field(default_factory=list)
+    has_facts: bool = False
+    last_line: int = 1
+
+    def missing(self) -> str | None:
+        """Return what a page that stops short lacks, or None when it looks whole.
+
+        A page that names its paper but has no key facts and neither list, or whose key
+        facts count references or citing papers in the map that it never lists, was cut off.
+        """
+        no_refs = self.listed_refs is None
+        no_citing = self.listed_citing is None and not self.histogram
+        if not self.has_facts and no_refs and no_citing:
+            return (
+                "the page ends here without its 'Key facts.', 'Builds on' and 'Built on by' "
+                "parts, so it looks truncated: only the paper's own facts were loaded; "
+                "save the whole page and load it again"
+            )
+        parts = []
+        refs = _first(self.facts_refs_in_map, self.section_refs_in_map)
+        if no_refs and refs:
+            parts.append(f"the 'Builds on' list of the {refs:,} references in the map")
+        citers = _first(self.facts_cited_in_map, self.section_cited_in_map)
+        if no_citing and citers:
+            parts.append(f"the 'Built on by' list of the {citers:,} citing papers in the map")
+        if not parts:
+            return None
+        return (
+            f"the page ends here without {' or '.join(parts)} that its key facts count, so it "
+            "looks truncated: those citations were not loaded; save the whole page and load "
+            "it again"
+        )
 
     @property
     def data_date(self) -> date | None:
@@ -304,6 +367,7 @@ class _Scanner:
 
         Raises SourceError when the page turns out to have no title.
         """
+        self.page.last_line = number
         text = raw.strip().lstrip("\ufeff").strip()
         if not text:
             self._end_paragraph()
@@ -361,6 +425,8 @@ class _Scanner:
             self.page.listed_citing = 0
         if state in ("facts", "refs", "citing"):
             self.page.recognised = True
+        if state == "facts":
+            self.page.has_facts = True
 
     def _end_paragraph(self) -> None:
         if self._paragraph:
@@ -398,7 +464,7 @@ class _Scanner:
         match = _ID_LINE.match(text)
         if match is None:
             return bool(_POSTED_LINE.match(text))
-        return bool(match["arrow"]) or parse_arxiv_id(match["id"]) is not None
+        return bool(match["arrow"]) or arxiv_id_and_version(match["id"]) is not None
 
     def _structure_kind(self, text: str) -> str | None:
         """Return which page-structure line ``text`` is, or None for other text."""
@@ -419,28 +485,35 @@ class _Scanner:
         if kind == "facts":
             self._enter("facts")
             return list(self._key_facts(number, raw, _KEY_FACTS.sub("", text, count=1)))
+        counts: list[str] = []
         if kind == "abstract":
             self._enter("abstract")
         elif kind in ("builds_on", "refs_heading", "refs_summary"):
             self._enter("refs")
             if kind == "refs_heading" and (match := _REFS_HEADING.match(text)) and match["n"]:
+                counts.append(match["n"])
                 page.section_refs_in_map = _first(page.section_refs_in_map, _count(match["n"]))
             if kind == "refs_summary" and (match := _REFS_SUMMARY.match(text)):
+                counts.extend((match["m"], match["k"]))
                 page.section_refs_in_map = _count(match["m"])
                 page.section_refs_total = _count(match["k"])
         elif kind in ("built_on_by", "citing_heading", "papers_summary"):
             self._enter("citing")
             if kind == "papers_summary" and (match := _PAPERS_SUMMARY.match(text)):
+                counts.append(match["n"])
                 page.section_cited_in_map = _count(match["n"])
         elif kind == "histogram":
             self._enter("citing")
             return self._histogram(number, raw, _HISTOGRAM.match(text))
         elif kind == "trailer" and (match := _TRAILER.match(text)):
+            counts.append(match["total"])
             total = _count(match["total"])
             if self._state == "refs":
                 page.section_refs_in_map = _first(page.section_refs_in_map, total)
             elif self._state == "citing":
                 page.section_cited_in_map = _first(page.section_cited_in_map, total)
+        if big := [count for count in counts if _too_large(count)]:
+            return [self._reject(number, raw, _over("the count", big[0]) + "; it was left out")]
         return []
 
     def _id_line(self, number: int, raw: str, text: str) -> list[Rejected]:
@@ -450,20 +523,24 @@ class _Scanner:
         match = _ID_LINE.match(text)
         if match:
             rest = match["rest"]
-            parsed = parse_arxiv_id(match["id"])
+            parsed = arxiv_id_and_version(match["id"])
             if parsed is None:
                 problems.append(
-                    f"'{match['id']}' is not an arXiv id (expected e.g. 2110.03888); "
+                    f"'{_shown(match['id'])}' is not an arXiv id (expected e.g. 2110.03888); "
                     "the paper is keyed by its title instead"
                 )
             else:
                 page.arxiv_id, page.version = parsed
+                if problem := version_problem(match["id"]):
+                    problems.append(f"{problem}; the version was left out")
         if cited := _ID_CITED_BY.search(rest):
+            count_text = rest[cited.end() :].strip()
             rest = rest[: cited.start()]
-            count_text = cited["count"]
             page.cited_by = _count(count_text) if count_text[:1].isdigit() else None
-            if page.cited_by is None:
-                problems.append(f"'cited by {count_text}' is not a number; it was left out")
+            if page.cited_by is None and _too_large(count_text):
+                problems.append(_over("the 'cited by' count", count_text) + "; it was left out")
+            elif page.cited_by is None:
+                problems.append(f"'cited by {_shown(count_text)}' is not a number; it was left out")
         if posted := _ID_POSTED.search(rest):
             rest = f"{rest[: posted.start()]} {rest[posted.end() :]}"
             page.posted = parse_date(posted["date"] or "")
@@ -476,7 +553,7 @@ class _Scanner:
         categories = [
             token
             for token in re.split(r"[\s·,|]+", rest.replace("↗", " "))
-            if token and _CATEGORY.fullmatch(token)
+            if token and len(token) <= MAX_CATEGORY_CHARS and _CATEGORY.fullmatch(token)
         ]
         if categories:
             page.primary = categories[0]
@@ -488,6 +565,14 @@ class _Scanner:
     def _key_facts(self, number: int, raw: str, text: str) -> Iterator[Rejected]:
         page = self.page
         problems: list[str] = []
+        big = {
+            value
+            for pattern in (_FACT_CITED, _FACT_REFS, _FACT_REFS_IN_MAP)
+            if (match := pattern.search(text))
+            for value in match.groups()
+            if value and _too_large(value)
+        }
+        problems.extend(_over("the count", value) + "; it was left out" for value in sorted(big))
         if match := _FACT_CITED.search(text):
             page.facts_cited_in_map = _count(match["n"])
         elif _FACT_NOT_CITED.search(text):
@@ -518,22 +603,33 @@ class _Scanner:
     def _histogram(self, number: int, raw: str, match: re.Match[str] | None) -> list[Rejected]:
         body = match["body"].strip().rstrip(".") if match else ""
         bad: list[str] = []
+        big: list[str] = []
         for entry in _HISTOGRAM_SPLIT.split(body):
             if not entry.strip():
                 continue
             pair = _HISTOGRAM_ENTRY.fullmatch(entry)
             if pair is None:
-                bad.append(entry.strip())
+                bad.append(_shown(entry.strip()))
                 continue
-            self.page.histogram[int(pair[1])] = int(pair[2].replace(",", ""))
-        if not bad:
+            count = bounded_int(pair[2].replace(",", ""))
+            if count is None:
+                big.append(pair[1])
+                continue
+            self.page.histogram[int(pair[1])] = count
+        problems = []
+        if bad:
+            shown = ", ".join(f"'{entry}'" for entry in bad)
+            problems.append(f"{shown} is not 'YEAR: COUNT'")
+        if big:
+            shown = ", ".join(big)
+            problems.append(f"the count for {shown} is over {MAX_INT:,}, the largest Neo4j stores")
+        if not problems:
             return []
-        shown = ", ".join(f"'{entry}'" for entry in bad)
         return [
             self._reject(
                 number,
                 raw,
-                f"citing papers per year: {shown} is not 'YEAR: COUNT'; "
+                f"citing papers per year: {'; '.join(problems)}; "
                 "the other years were kept, fix the entry to keep it too",
             )
         ]
@@ -563,9 +659,12 @@ class _Scanner:
             yield self._reject(
                 number,
                 raw,
-                f"{label} item skipped: the title '{title}' has no letters or digits; "
+                f"{label} item skipped: the title '{_shown(title)}' has no letters or digits; "
                 "fix or remove the line",
             )
+            return
+        if problem := record_problem(ref):
+            yield self._reject(number, raw, f"{label} item skipped: {problem}; fix the line")
             return
         yield _Item(section, number, ref)
 
@@ -614,6 +713,15 @@ def parse(path: Path) -> Iterator[ParsedItem]:
     yield SnapshotRecord(
         key=key, kind="map_page", source=path.name, sha256=sha256, data_date=page.data_date
     )
+    if problem := record_problem(paper):
+        listed = (page.listed_refs or 0) + (page.listed_citing or 0)
+        yield Rejected(
+            origin=origin,
+            reason=f"the page's paper was not loaded, nor its {listed:,} listed references and "
+            f"citing papers: {problem}",
+            raw=(page.title or "")[:_RAW_LIMIT],
+        )
+        return
     yield paper
     scanner = _Scanner(str(path))
     for number, line in numbered_lines(path):
@@ -629,3 +737,5 @@ def parse(path: Path) -> Iterator[ParsedItem]:
                 citing=citing,
                 cited=cited,
             )
+    if missing := page.missing():
+        yield Rejected(origin=Origin(path=str(path), line=page.last_line), reason=missing)

@@ -1,18 +1,43 @@
-"""Reading input files: gzip by content, numbered lines, and content hashes for snapshots."""
+"""Reading input files: gzip by content, numbered lines, and content hashes for snapshots;
+and the bounds every parser checks before a value may reach the graph.
+
+Neo4j stores integers as signed 64-bit values and refuses an index entry over about 8 KiB,
+so an oversized count or title would abort a whole batch at write time. Parsers call
+``record_problem`` on each record (and ``bounded_int``, ``arxiv_id_and_version`` while
+reading) and turn a problem into a ``Rejected`` item, so the rest of the file still loads.
+"""
 
 from __future__ import annotations
 
 import gzip
 import hashlib
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, cast
 
 from kg.errors import SourceError
+from kg.resolve import normalize_name, normalize_title, parse_arxiv_id
+from loaders.records import PaperRecord, PaperRef
 
 GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1 << 20
+
+MAX_INT = 2**63 - 1
+"""The largest integer Neo4j stores (a signed 64-bit INTEGER); larger counts are rejected."""
+MAX_TITLE_CHARS = 2000
+"""The longest title that loads; the longest real arXiv title is a few hundred characters."""
+MAX_NAME_CHARS = 500
+"""The longest author name that loads."""
+MAX_CATEGORY_CHARS = 40
+"""The longest category code that loads (``physics.space-ph`` is 16)."""
+MAX_ID_CHARS = 100
+"""The longest text read as an arXiv id, URL prefix and version included."""
+MAX_INDEX_BYTES = 8000
+"""The longest UTF-8 index entry written (title, matching title, name, key); Neo4j's limit
+is 8,167 bytes, and normalising (NFKC) can lengthen a text."""
+_MAX_INT_DIGITS = len(str(MAX_INT))
 
 
 def is_gzip(path: Path) -> bool:
@@ -72,3 +97,112 @@ def content_sha256(path: Path) -> str:
 def snapshot_key(sha256: str) -> str:
     """Return the Snapshot node key for content with this sha256."""
     return f"sha256:{sha256}"
+
+
+def bounded_int(digits: str) -> int | None:
+    """Return the integer written in decimal ``digits``, or None when it is over MAX_INT.
+
+    Never raises for a long run of digits (Python refuses ``int()`` of over 4,300 digits).
+    """
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > _MAX_INT_DIGITS:
+        return None
+    value = int(digits)
+    return value if value <= MAX_INT else None
+
+
+def arxiv_id_and_version(text: str) -> tuple[str, int | None] | None:
+    """Return (canonical arXiv id, version or None) like ``kg.resolve.parse_arxiv_id``.
+
+    Returns None for text that is not an id or is longer than MAX_ID_CHARS. A version over
+    MAX_INT is given as None (``version_problem`` says why). Never raises.
+    """
+    if len(text) > MAX_ID_CHARS:
+        return None
+    try:
+        parsed = parse_arxiv_id(text)
+    except ValueError:  # a version of thousands of digits
+        return None
+    if parsed is not None and parsed[1] is not None and parsed[1] > MAX_INT:
+        return parsed[0], None
+    return parsed
+
+
+def version_problem(text: str) -> str | None:
+    """Return why an arXiv id's version suffix cannot be stored, or None if it can."""
+    match = re.search(r"v(\d+)\s*$", text.strip().removesuffix(".pdf"))
+    if match and bounded_int(match[1]) is None:
+        return f"the version v{_shown(match[1])} is over {MAX_INT:,}, the largest Neo4j stores"
+    return None
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def _text_problem(what: str, text: str, chars: int, normalized: str) -> str | None:
+    if len(text) > chars:
+        return f"{what} is {len(text):,} characters long, over the limit of {chars:,}"
+    size = max(len(text.encode("utf-8", "replace")), len(normalized.encode("utf-8", "replace")))
+    if size > MAX_INDEX_BYTES:
+        return f"{what} takes {size:,} bytes to index, over the limit of {MAX_INDEX_BYTES:,}"
+    return None
+
+
+def title_problem(title: str | None) -> str | None:
+    """Return why a title is too large to load (see MAX_TITLE_CHARS), or None."""
+    if title is None:
+        return None
+    return _text_problem("the title", title, MAX_TITLE_CHARS, normalize_title(title))
+
+
+def name_problem(name: str) -> str | None:
+    """Return why an author name is too large to load (see MAX_NAME_CHARS), or None."""
+    return _text_problem(
+        f"the author name {_shown(name)!r}", name, MAX_NAME_CHARS, normalize_name(name)
+    )
+
+
+def int_problem(what: str, value: int | None) -> str | None:
+    """Return why an integer cannot be stored in Neo4j, or None."""
+    if value is None or abs(value) <= MAX_INT:
+        return None
+    return f"{what} {_shown(str(value))} is over {MAX_INT:,}, the largest Neo4j stores"
+
+
+def record_problem(item: PaperRecord | PaperRef) -> str | None:
+    """Return why a record cannot be written to the graph, or None when it can.
+
+    Checks the indexed texts (title, author names, category codes, arXiv id) against their
+    bounds and every integer (counts, year, version, histogram, extra) against MAX_INT.
+    """
+    problems = [title_problem(item.title)]
+    if item.arxiv_id is not None and len(item.arxiv_id) > MAX_ID_CHARS:
+        problems.append(f"the arXiv id is over {MAX_ID_CHARS} characters")
+    counts: dict[str, int | None] = {"the year": item.year, "cited by": item.stated_cited_by}
+    if isinstance(item, PaperRecord):
+        problems.extend(name_problem(name) for name in item.authors)
+        for code in (item.primary_category, *item.cross_categories):
+            if code is not None and len(code) > MAX_CATEGORY_CHARS:
+                problems.append(
+                    f"the category {_shown(code)!r} is over {MAX_CATEGORY_CHARS} characters"
+                )
+        counts.update(
+            {
+                "the version": item.version,
+                "cited by in the map": item.stated_cited_by_in_map,
+                "references in the map": item.stated_refs_in_map,
+                "references": item.stated_refs_total,
+                "listed references": item.listed_refs,
+                "listed citing papers": item.listed_citing,
+            }
+        )
+        for year, count in item.histogram.items():
+            counts[f"the histogram year {year}"] = year
+            counts[f"the histogram count for {year}"] = count
+        for key, value in item.extra.items():
+            if isinstance(value, int) and not isinstance(value, bool):
+                counts[key] = value
+    problems.extend(int_problem(what, value) for what, value in counts.items())
+    found = [problem for problem in problems if problem]
+    return "; ".join(dict.fromkeys(found)) if found else None

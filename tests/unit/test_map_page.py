@@ -497,3 +497,128 @@ def test_example_pages_are_clean_and_consistent(name: str) -> None:
     assert paper.listed_citing is not None
     assert paper.stated_cited_by_in_map is not None
     assert paper.listed_citing <= paper.stated_cited_by_in_map
+
+
+# Hardening (issue 13): huge numbers, oversized titles and truncated pages.
+
+HUGE = "9" * 26  # over 2**63 - 1, the largest integer Neo4j stores
+
+
+def _page(tmp_path: Path, text: str, name: str = "page.txt") -> list[ParsedItem]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return _parse(path)
+
+
+def test_huge_numbers_are_rejected_and_the_rest_loads(tmp_path: Path) -> None:
+    items = _page(
+        tmp_path,
+        "siteData to 14 Oct 2026\n\nHuge Numbers\n\n"
+        f"arXiv 2110.03888v{'9' * 30} ↗First posted 8 Oct 2021cs.LGcited by {HUGE}\n\n"
+        f"Key facts. Cited by {HUGE} papers in the map (data through 14 Oct 2026). "
+        "Builds on 2 of its 3 references that are in the map.\n\n"
+        f"Builds on\n\nReferences · {HUGE}\n\n"
+        f"  1. 2017Attention Is All You Needcited by {HUGE}\n"
+        "  2. 2015Deep Residual Learningcited by 5\n"
+        f"  3. 2014A Long Countcited by {'1' * 5000}\n\n"
+        f"Built on by\n\nCiting papers per year: 2021: {HUGE}; 2022: 1.\n\n"
+        "  1. 2022Some Citercited by 1\n",
+    )
+    paper = _paper(items)
+    assert (paper.arxiv_id, paper.version, paper.stated_cited_by) == ("2110.03888", None, None)
+    assert paper.stated_cited_by_in_map is None
+    assert paper.histogram == {2022: 1}
+    assert [c.cited.title for c in _references(items, paper)] == ["Deep Residual Learning"]
+    assert [c.citing.title for c in _citers(items, paper)] == ["Some Citer"]
+    rejected = _rejected(items)
+    assert sorted(rejected) == [5, 7, 11, 13, 15, 19]
+    assert "the version v999" in rejected[5]
+    assert "the 'cited by' count 9999" in rejected[5]
+    assert all("over 9,223,372,036,854,775,807" in reason for reason in rejected.values())
+    assert "(5,000 characters)" in rejected[15]
+
+
+def test_oversized_title_rejects_the_page_not_the_load(tmp_path: Path) -> None:
+    items = _page(
+        tmp_path,
+        "T" * 100_000 + "\n\narXiv 2110.03888 ↗First posted 8 Oct 2021cs.LG\n\n"
+        "Builds on\n\n  1. 2017Attention Is All You Needcited by 1\n",
+    )
+    assert isinstance(items[0], SnapshotRecord)
+    assert len(items) == 2
+    reject = items[1]
+    assert isinstance(reject, Rejected)
+    assert reject.origin.line == 1
+    assert "the title is 100,000 characters long, over the limit of 2,000" in reject.reason
+    assert "nor its 1 listed references and citing papers" in reject.reason
+    assert len(reject.raw) <= 500
+
+
+def test_oversized_reference_title_rejects_the_line(tmp_path: Path) -> None:
+    items = _page(
+        tmp_path,
+        "A Page\n\nBuilds on\n\n"
+        f"  1. 2017{'Long ' * 500}Titlecited by 1\n  2. 2017Attention Is All You Needcited by 1\n",
+    )
+    assert [c.cited.title for c in _citations(items)] == ["Attention Is All You Need"]
+    assert _rejected(items) == {
+        5: "reference item skipped: the title is 2,505 characters long, over the limit of "
+        "2,000; fix the line"
+    }
+
+
+def test_truncated_page_is_reported_with_what_is_missing(tmp_path: Path) -> None:
+    whole = (EXAMPLES / "attention.txt").read_bytes()
+    cut = whole[: whole.index(b"Key facts")].rstrip()[:-20]  # mid-abstract
+    path = tmp_path / "cut.txt"
+    path.write_bytes(cut)
+    items = _parse(path)
+    paper = _paper(items)
+    assert paper.arxiv_id == "1706.03762"
+    rejected = _rejected(items)
+    last = len(cut.decode().splitlines())
+    assert list(rejected) == [last]
+    assert rejected[last].startswith(
+        "the page ends here without its 'Key facts.', 'Builds on' and 'Built on by' parts, "
+        "so it looks truncated"
+    )
+
+
+def test_first_700_bytes_of_the_seed_page_are_reported(tmp_path: Path) -> None:
+    path = tmp_path / "seed700.txt"
+    path.write_bytes(SEED_PAGE.read_bytes()[:700])
+    items = _parse(path)
+    assert _paper(items).arxiv_id == SEED_ID
+    last = len(path.read_text(encoding="utf-8", errors="replace").splitlines())
+    cut_item, reject = [item for item in items if isinstance(item, Rejected)]
+    assert cut_item.origin.line == last
+    assert "'cited by 40,3' is not a number" in cut_item.reason
+    assert reject.message().startswith(
+        f"{path}:{last}: the page ends here without the 'Built on by' list of the 31 citing "
+        "papers in the map"
+    )
+
+
+def test_key_facts_counting_a_missing_list_are_reported(tmp_path: Path) -> None:
+    items = _page(
+        tmp_path,
+        "A Page\n\narXiv 2110.03888 ↗First posted 8 Oct 2021cs.LG\n\n"
+        "Key facts. Cited by 4 papers in the map (data through 14 Oct 2026). "
+        "Builds on 2 of its 3 references that are in the map.\n\n"
+        "Builds on\n\n  1. 2017Attention Is All You Needcited by 1\n",
+    )
+    assert len(_citations(items)) == 1
+    assert _rejected(items) == {
+        9: "the page ends here without the 'Built on by' list of the 4 citing papers in the "
+        "map that its key facts count, so it looks truncated: those citations were not "
+        "loaded; save the whole page and load it again"
+    }
+
+
+def test_a_page_stating_no_citers_is_whole(tmp_path: Path) -> None:
+    items = _page(
+        tmp_path,
+        "A Page\n\nKey facts. Not yet cited by any paper in the map (data through "
+        "14 Oct 2026).\n\nBuilds on\n\n  1. 2017Attention Is All You Needcited by 1\n",
+    )
+    assert _rejected(items) == {}
