@@ -18,9 +18,19 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kg.errors import SourceError
-from kg.resolve import collapse_spaces, parse_arxiv_id
+from kg.resolve import collapse_spaces
+from kg.taxonomy import is_category_code
 from loaders.records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
-from loaders.source_file import content_sha256, numbered_lines, snapshot_key
+from loaders.source_file import (
+    MAX_CATEGORY_CHARS,
+    MAX_INT,
+    arxiv_id_and_version,
+    content_sha256,
+    numbered_lines,
+    record_problem,
+    snapshot_key,
+    version_problem,
+)
 
 __all__ = ["parse", "split_authors"]
 
@@ -30,6 +40,7 @@ _AND = re.compile(r"(?:^|\s+)(?:and|&)\s+", re.IGNORECASE)
 _NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 _HASHED_PARTS = ("claims", "integrity", "references", "formal_canon", "author_claims")
 _FIX = "fix or remove this object"
+_RAW_LIMIT = 100_000
 
 _Scalar = str | int | float | bool | None
 
@@ -43,7 +54,7 @@ class _Input(BaseModel):
 class _Source(_Input):
     id: str | None = None
     kind: str | None = None
-    version: int | None = Field(default=None, ge=1)
+    version: int | None = Field(default=None, ge=1, le=MAX_INT)
 
 
 class _Paper(_Input):
@@ -57,14 +68,14 @@ class _Paper(_Input):
 
 
 class _Claims(_Input):
-    count: int | None = Field(default=None, ge=0)
+    count: int | None = Field(default=None, ge=0, le=MAX_INT)
     snapshot_sha256: str | None = None
 
 
 class _IntegritySummary(_Input):
-    critical: int | None = Field(default=None, ge=0)
-    advisory: int | None = Field(default=None, ge=0)
-    informational: int | None = Field(default=None, ge=0)
+    critical: int | None = Field(default=None, ge=0, le=MAX_INT)
+    advisory: int | None = Field(default=None, ge=0, le=MAX_INT)
+    informational: int | None = Field(default=None, ge=0, le=MAX_INT)
 
 
 class _Integrity(_Input):
@@ -75,20 +86,20 @@ class _Integrity(_Input):
 
 
 class _References(_Input):
-    count: int | None = Field(default=None, ge=0)
-    resolved_work: int | None = Field(default=None, ge=0)
-    internal_anchors: int | None = Field(default=None, ge=0)
+    count: int | None = Field(default=None, ge=0, le=MAX_INT)
+    resolved_work: int | None = Field(default=None, ge=0, le=MAX_INT)
+    internal_anchors: int | None = Field(default=None, ge=0, le=MAX_INT)
     snapshot_sha256: str | None = None
 
 
 class _FormalCanon(_Input):
-    evidence_count: int | None = Field(default=None, ge=0)
+    evidence_count: int | None = Field(default=None, ge=0, le=MAX_INT)
     snapshot_sha256: str | None = None
 
 
 class _AuthorClaims(_Input):
-    count: int | None = Field(default=None, ge=0)
-    strong_count: int | None = Field(default=None, ge=0)
+    count: int | None = Field(default=None, ge=0, le=MAX_INT)
+    strong_count: int | None = Field(default=None, ge=0, le=MAX_INT)
     snapshot_sha256: str | None = None
 
 
@@ -201,6 +212,15 @@ def _describe(exc: ValidationError) -> str:
     return "; ".join(phrases)
 
 
+def _json_error(exc: ValueError | RecursionError) -> str:
+    """Return why a text is not loadable JSON, for a rejection reason."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not valid JSON ({exc.msg} at column {exc.colno}); the object may be truncated"
+    if isinstance(exc, RecursionError):
+        return "the JSON is nested too deep to read"
+    return f"not loadable JSON ({exc})"  # e.g. an integer of more than 4,300 digits
+
+
 def _entries(path: Path) -> Iterator[_Entry | Rejected]:
     """Yield each JSON object, type-checked, or why it was rejected.
 
@@ -211,18 +231,14 @@ def _entries(path: Path) -> Iterator[_Entry | Rejected]:
         origin = Origin(path=str(path), line=number)
         try:
             value = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (ValueError, RecursionError) as exc:
+            what = _json_error(exc)
             if first and not text.lstrip().startswith("{"):
                 raise SourceError(
-                    f"{path}: the file is not JSON ({exc.msg} on line {number})",
+                    f"{path}: the file is not JSON ({what} on line {number})",
                     "give a paper record: one JSON object, or one object per line",
                 ) from exc
-            yield Rejected(
-                origin=origin,
-                reason=f"not valid JSON ({exc.msg} at column {exc.colno}); the object may be "
-                f"truncated: {_FIX}",
-                raw=text,
-            )
+            yield Rejected(origin=origin, reason=f"{what}: {_FIX}", raw=text[:_RAW_LIMIT])
             first = False
             continue
         if not isinstance(value, dict):
@@ -304,12 +320,14 @@ def _record(path: Path, entry: _Entry, snapshot: str, in_lines: bool) -> PaperRe
         return reject(f"source.kind '{source.kind}' is not 'arxiv'; only arXiv papers load")
     arxiv_id, version = None, source.version
     if source.id is not None and source.id.strip():
-        parsed = parse_arxiv_id(source.id)
+        parsed = arxiv_id_and_version(source.id)
         if parsed is None:
             return reject(
-                f"source.id '{source.id}' is not an arXiv id (expected e.g. 2110.03888 or "
+                f"source.id '{source.id[:60]}' is not an arXiv id (expected e.g. 2110.03888 or "
                 f"hep-th/9901001): {_FIX}"
             )
+        if problem := version_problem(source.id):
+            return reject(f"source.id: {problem}: {_FIX}")
         arxiv_id, version = parsed[0], version or parsed[1]
     published = _published(paper.submitted_at)
     if isinstance(published, str):
@@ -325,9 +343,14 @@ def _record(path: Path, entry: _Entry, snapshot: str, in_lines: bool) -> PaperRe
             if category.strip() and category.strip() != primary
         )
     )
+    for where, code in (("paper.primary_cat", primary), *(("paper.cross_cats", c) for c in cross)):
+        if code is not None and not (len(code) <= MAX_CATEGORY_CHARS and is_category_code(code)):
+            return reject(
+                f"{where} '{code[:60]}' is not an arXiv category code such as 'cs.LG': {_FIX}"
+            )
     authors_text = paper.authors_text or ""
     try:
-        return PaperRecord(
+        record = PaperRecord(
             origin=origin,
             snapshot=snapshot,
             as_of=doc.builder_date(),
@@ -345,6 +368,24 @@ def _record(path: Path, entry: _Entry, snapshot: str, in_lines: bool) -> PaperRe
         )
     except ValidationError as exc:
         return reject(f"{_describe(exc)}: {_FIX}")
+    if problem := record_problem(record):
+        return reject(f"{problem}: {_FIX}")
+    return record
+
+
+def _missing_paper(path: Path, entry: _Entry, record: PaperRecord) -> Rejected | None:
+    """Return a reject for an object whose ``paper`` part is null or missing, else None.
+
+    Its id and counts still load, but its title, authors, categories and dates are lost.
+    """
+    if entry.doc.paper is not None:
+        return None
+    return Rejected(
+        origin=Origin(path=str(path), line=entry.line),
+        reason=f"'paper' is null or missing, so {record.key} has no title, authors, categories or "
+        "dates; its id and counts were loaded: add the paper part and load it again",
+        raw=entry.raw[:_RAW_LIMIT],
+    )
 
 
 def parse(path: Path) -> Iterator[ParsedItem]:
@@ -385,6 +426,8 @@ def parse(path: Path) -> Iterator[ParsedItem]:
             if record.as_of and (newest is None or record.as_of > newest):
                 newest = record.as_of
         yield record
+        if isinstance(record, PaperRecord) and (missing := _missing_paper(path, entry, record)):
+            yield missing
     common = next(iter(versions)) if len(versions) == 1 else None
     if in_lines and (newest or common):
         yield SnapshotRecord(

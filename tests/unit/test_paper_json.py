@@ -273,3 +273,81 @@ def test_example_record_loads_without_prose() -> None:
     assert paper.authors == ("Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova")
     assert paper.published == date(2018, 10, 11)
     assert (paper.abstract, paper.abstract_excerpt) == (None, None)
+
+
+# Hardening (issue 13): huge numbers, deep nesting, oversized values, a null paper part.
+
+
+def _lines(path: Path, *objects: object) -> Path:
+    path.write_text(
+        "".join((o if isinstance(o, str) else json.dumps(o)) + "\n" for o in objects),
+        encoding="utf-8",
+    )
+    return path
+
+
+def _good(arxiv_id: str = "2401.00001", **paper: object) -> dict[str, object]:
+    return {
+        "source": {"id": arxiv_id, "kind": "arxiv"},
+        "paper": {"title": "A Good Paper", **paper},
+    }
+
+
+def test_huge_integers_are_rejected_and_the_rest_loads(tmp_path: Path) -> None:
+    path = _lines(
+        tmp_path / "huge.jsonl",
+        _good("2401.00001"),
+        {"source": {"id": "2401.00002", "version": 10**30}, "paper": {"title": "T"}},
+        {"source": {"id": "2401.00003v" + "9" * 30}, "paper": {"title": "T"}},
+        {**_good("2401.00004"), "claims": {"count": 10**25}},
+        '{"source": {"id": "2401.00005", "version": ' + "9" * 5000 + '}, "paper": {}}',
+        _good("2401.00006"),
+    )
+    items = _parse(path)
+    assert [p.arxiv_id for p in _papers(items)] == ["2401.00001", "2401.00006"]
+    rejected = _rejected(items)
+    assert sorted(rejected) == [2, 3, 4, 5]
+    assert "source.version input should be less than or equal to 92233" in rejected[2]
+    assert "over 9,223,372,036,854,775,807" in rejected[3]
+    assert "claims.count input should be less than or equal to" in rejected[4]
+    assert rejected[5].startswith("not loadable JSON (Exceeds the limit")
+
+
+def test_json_nested_too_deep_is_rejected(tmp_path: Path) -> None:
+    deep = '{"source": {"id": "2401.00002"}, "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    path = _lines(tmp_path / "deep.jsonl", _good(), deep, _good("2401.00003"))
+    items = _parse(path)
+    assert [p.arxiv_id for p in _papers(items)] == ["2401.00001", "2401.00003"]
+    assert _rejected(items)[2].startswith("the JSON is nested too deep to read")
+
+
+def test_null_paper_part_loads_the_id_and_is_reported(tmp_path: Path) -> None:
+    path = _write(tmp_path / "null.json", {"paper": None, "source": {"id": "2110.03888"}})
+    items = _parse(path)
+    (paper,) = _papers(items)
+    assert (paper.arxiv_id, paper.title) == ("2110.03888", None)
+    (reject,) = [item for item in items if isinstance(item, Rejected)]
+    assert reject.message() == (
+        f"{path}:1: 'paper' is null or missing, so 2110.03888 has no title, authors, "
+        "categories or dates; its id and counts were loaded: add the paper part and load it "
+        "again"
+    )
+
+
+def test_oversized_values_and_bad_categories_are_rejected(tmp_path: Path) -> None:
+    path = _lines(
+        tmp_path / "big.jsonl",
+        _good("2401.00001", title="T" * 100_000),
+        _good("2401.00002", authors_text="A. Person, " + "B" * 600),
+        _good("2401.00003", primary_cat="[bold red]"),
+        _good("2401.00004", cross_cats=["cs.LG", "not a code"]),
+        _good("2401.00005", title="Kilo [/bold] stray closing tag", primary_cat="cs.LG"),
+    )
+    items = _parse(path)
+    (paper,) = _papers(items)
+    assert paper.title == "Kilo [/bold] stray closing tag"  # kept verbatim
+    rejected = _rejected(items)
+    assert rejected[1].startswith("the title is 100,000 characters long, over the limit of 2,000")
+    assert "is 600 characters long, over the limit of 500" in rejected[2]
+    assert rejected[3].startswith("paper.primary_cat '[bold red]' is not an arXiv category code")
+    assert rejected[4].startswith("paper.cross_cats 'not a code' is not an arXiv category code")
