@@ -18,7 +18,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from kg.resolve import collapse_spaces, latex_to_unicode, parse_arxiv_id
+from kg.resolve import collapse_spaces, latex_to_unicode
+from kg.taxonomy import is_category_code
 from loaders.records import (
     Origin,
     PaperRecord,
@@ -26,12 +27,22 @@ from loaders.records import (
     Rejected,
     SnapshotRecord,
 )
-from loaders.source_file import content_sha256, numbered_lines, snapshot_key
+from loaders.source_file import (
+    MAX_CATEGORY_CHARS,
+    MAX_INT,
+    arxiv_id_and_version,
+    bounded_int,
+    content_sha256,
+    numbered_lines,
+    record_problem,
+    snapshot_key,
+    version_problem,
+)
 
 __all__ = ["id_year_month", "latex_name", "parse", "split_authors", "validation_reason"]
 
 RAW_LIMIT = 500
-_PARENTHESES = re.compile(r"\([^()]*\)")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*(?:\n[ \t]*)+|\n(?=[ \t])")
 _AND = re.compile(r"\s+(?:and|&)\s+|\\and\b", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[,;]")
 _SUFFIX = re.compile(r"^(?:jr|jnr|sr|ii|iii|iv)\.?$", re.IGNORECASE)
@@ -58,12 +69,7 @@ def split_authors(text: str) -> tuple[str, ...]:
     ``Jr.``-style suffixes join the name before them, and text from the first word with a
     digit on (``11 pages``, a report number) is cut off.
     """
-    text = collapse_spaces(text)
-    previous = None
-    while previous != text:
-        previous, text = text, _PARENTHESES.sub(",", text)
-    # An affiliation cut off by a truncated field leaves an unmatched "(": drop its tail.
-    text = text.split("(", 1)[0].replace(")", ",")
+    text = _drop_parentheses(collapse_spaces(text))
     names: list[str] = []
     for piece in _SEPARATORS.split(_AND.sub(",", text)):
         words = []
@@ -79,6 +85,33 @@ def split_authors(text: str) -> tuple[str, ...]:
         else:
             names.append(name)
     return tuple(names)
+
+
+def _drop_parentheses(text: str) -> str:
+    """Return ``text`` with each parenthesised part (nested too) replaced by a comma.
+
+    An unmatched ``)`` becomes a comma; an unmatched ``(``, left by an affiliation cut off
+    in a truncated field, drops everything from it on. One pass, so a hostile string of
+    nested parentheses costs linear time.
+    """
+    kept: list[str] = []
+    depth = 0
+    opened = 0  # where, in ``kept``, the outermost open "(" stood
+    for char in text:
+        if char == "(":
+            if depth == 0:
+                opened = len(kept)
+            depth += 1
+        elif char == ")":
+            if depth == 0:
+                kept.append(",")
+            else:
+                depth -= 1
+                if depth == 0:
+                    kept.append(",")
+        elif depth == 0:
+            kept.append(char)
+    return "".join(kept[:opened] if depth else kept)
 
 
 def id_year_month(arxiv_id: str) -> tuple[int, int] | None:
@@ -112,6 +145,23 @@ def _text(obj: dict[str, Any], field: str) -> str | None:
     if not isinstance(value, str):
         raise _BadLine(f"field {field!r} must be a string or null, not {type(value).__name__}")
     return collapse_spaces(value) or None
+
+
+def _abstract(obj: dict[str, Any]) -> str | None:
+    """Return the abstract with its paragraphs kept, None when null, missing or blank.
+
+    In the OAI text a blank line, or a line break followed by indentation, starts a new
+    paragraph; white space is folded within each paragraph, and paragraphs are joined by
+    a blank line as on a map page.
+    """
+    value = obj.get("abstract")
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise _BadLine(f"field 'abstract' must be a string or null, not {type(value).__name__}")
+    text = value.replace("\r\n", "\n").replace("\r", "\n").strip()
+    paragraphs = (collapse_spaces(part) for part in _PARAGRAPH_BREAK.split(text))
+    return "\n\n".join(part for part in paragraphs if part) or None
 
 
 def _parsed_authors(value: Any) -> tuple[str, ...] | None:
@@ -151,6 +201,11 @@ def _categories(obj: dict[str, Any]) -> tuple[str | None, tuple[str, ...]]:
     codes = list(dict.fromkeys(value.split()))
     if not codes:
         return None, ()
+    for code in codes:
+        if len(code) > MAX_CATEGORY_CHARS or not is_category_code(code):
+            raise _BadLine(
+                f"categories: {code[:60]!r} is not an arXiv category code such as 'cs.LG'"
+            )
     return codes[0], tuple(codes[1:])
 
 
@@ -164,11 +219,13 @@ def _versions(obj: dict[str, Any]) -> tuple[int | None, date | None]:
             'field \'versions\' must be a list of {"version": "v1", "created": ...} objects'
         )
     numbers = [
-        int(match.group(1))
+        bounded_int(match.group(1))
         for item in value
         if isinstance(item.get("version"), str) and (match := _VERSION.match(item["version"]))
     ]
-    latest = max(numbers) if numbers else len(value)
+    if None in numbers:
+        raise _BadLine(f"versions: a version number is over {MAX_INT:,}, the largest Neo4j stores")
+    latest = max(number for number in numbers if number is not None) if numbers else len(value)
     created = value[0].get("created")
     if created is None:
         return latest, None
@@ -210,11 +267,13 @@ def _paper(obj: Any, origin: Origin, snapshot: str) -> PaperRecord:
             f"'id' must be a string such as \"0704.0001\", not {type(raw_id).__name__} "
             f"{raw_id!r} (a number loses leading and trailing zeros)"
         )
-    parsed = parse_arxiv_id(raw_id)
+    parsed = arxiv_id_and_version(raw_id)
     if parsed is None:
         raise _BadLine(
-            f"id {raw_id!r} is not an arXiv id; expected e.g. '2110.03888' or 'hep-th/9901001'"
+            f"id {raw_id[:60]!r} is not an arXiv id; expected e.g. '2110.03888' or 'hep-th/9901001'"
         )
+    if problem := version_problem(raw_id):
+        raise _BadLine(f"id: {problem}")
     arxiv_id, id_version = parsed
     primary, cross = _categories(obj)
     latest, published = _versions(obj)
@@ -224,7 +283,7 @@ def _paper(obj: Any, origin: Origin, snapshot: str) -> PaperRecord:
         year = encoded[0]
     report_no = _text(obj, "report-no")
     try:
-        return PaperRecord(
+        record = PaperRecord(
             origin=origin,
             snapshot=snapshot,
             as_of=as_of,
@@ -233,7 +292,7 @@ def _paper(obj: Any, origin: Origin, snapshot: str) -> PaperRecord:
             title=_text(obj, "title"),
             year=year,
             published=published,
-            abstract=_text(obj, "abstract"),
+            abstract=_abstract(obj),
             license=_text(obj, "license"),
             doi=_text(obj, "doi"),
             journal_ref=_text(obj, "journal-ref"),
@@ -245,6 +304,9 @@ def _paper(obj: Any, origin: Origin, snapshot: str) -> PaperRecord:
         )
     except ValidationError as exc:
         raise _BadLine(f"invalid record: {validation_reason(exc)}") from None
+    if problem := record_problem(record):
+        raise _BadLine(problem)
+    return record
 
 
 def parse(path: Path) -> Iterator[ParsedItem]:

@@ -241,3 +241,68 @@ def test_split_authors(text: str, names: tuple[str, ...]) -> None:
 )
 def test_id_year_month(arxiv_id: str, expected: tuple[int, int] | None) -> None:
     assert arxiv_oai.id_year_month(arxiv_id) == expected
+
+
+# Hardening (issues 13 and 10): huge numbers, oversized values, categories, paragraphs.
+
+
+def _jsonl(path: Path, *lines: object) -> list[ParsedItem]:
+    path.write_text(
+        "".join((o if isinstance(o, str) else json.dumps(o)) + "\n" for o in lines),
+        encoding="utf-8",
+    )
+    return list(arxiv_oai.parse(path))
+
+
+def test_huge_versions_are_rejected_and_the_rest_loads(tmp_path: Path) -> None:
+    items = _jsonl(
+        tmp_path / "huge.jsonl",
+        {"id": "2101.00001", "title": "Fine"},
+        {"id": "2101.00002", "title": "T", "versions": [{"version": "v" + "9" * 30}]},
+        {"id": "2101.00003v" + "9" * 30, "title": "T"},
+        {"id": "2101.00004", "title": "T", "versions": [{"version": "v" + "9" * 5000}]},
+        '{"id": "2101.00005", "title": "T", "n": ' + "9" * 5000 + "}",
+        {"id": "2101.00006", "title": "Fine too"},
+    )
+    assert sorted(_papers(items)) == ["2101.00001", "2101.00006"]
+    rejects = _rejects(items)
+    assert sorted(rejects) == [2, 3, 4, 5]
+    for line in (2, 3, 4):
+        assert "over 9,223,372,036,854,775,807, the largest Neo4j stores" in rejects[line].reason
+    assert rejects[5].reason.startswith("invalid JSON (Exceeds the limit")
+
+
+def test_oversized_values_and_bad_categories_are_rejected(tmp_path: Path) -> None:
+    items = _jsonl(
+        tmp_path / "big.jsonl",
+        {"id": "2101.00001", "title": "T" * 100_000},
+        {"id": "2101.00002", "title": "T", "authors": "A. Person and " + "B" * 600},
+        {"id": "2101.00003", "title": "T", "categories": "cs.LG [bold]"},
+        {"id": "2101.00004", "title": "T", "categories": "c" * 100},
+        {"id": "2101.00005", "title": "\x1b[31mRed\x1b[0m [bold red]markup[/]"},
+    )
+    rejects = _rejects(items)
+    assert rejects[1].reason == "the title is 100,000 characters long, over the limit of 2,000"
+    assert "is 600 characters long, over the limit of 500" in rejects[2].reason
+    assert rejects[3].reason.startswith("categories: '[bold]' is not an arXiv category code")
+    assert rejects[4].reason.startswith("categories: 'cccc")
+    assert _papers(items)["2101.00005"].title == "\x1b[31mRed\x1b[0m [bold red]markup[/]"
+
+
+def test_abstract_keeps_its_paragraph_breaks(tmp_path: Path) -> None:
+    abstract = (
+        "  The first paragraph runs\nover two lines.\n  An indented line starts the second."
+        "\n\nA blank line starts the third,\r\n   which ends here.  \n"
+    )
+    items = _jsonl(tmp_path / "p.jsonl", {"id": "2101.00001", "abstract": abstract})
+    assert _papers(items)["2101.00001"].abstract == (
+        "The first paragraph runs over two lines.\n\n"
+        "An indented line starts the second.\n\n"
+        "A blank line starts the third,\n\nwhich ends here."
+    )
+
+
+def test_deeply_nested_parentheses_in_authors_take_linear_time() -> None:
+    names = arxiv_oai.split_authors("A. One " + "(" * 50_000 + "x" + ")" * 50_000 + ", B. Two")
+    assert names == ("A. One", "B. Two")
+    assert arxiv_oai.split_authors("A. One (Cut (off, B. Two") == ("A. One",)
