@@ -16,15 +16,23 @@ import tarfile
 import zlib
 from collections.abc import Iterable, Iterator
 from datetime import date
+from functools import cache
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from kg.errors import SourceError
-from kg.resolve import collapse_spaces, parse_arxiv_id
+from kg.resolve import collapse_spaces
+from kg.taxonomy import load_taxonomy
 from loaders.arxiv_oai import id_year_month, split_authors, validation_reason
 from loaders.records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
-from loaders.source_file import content_sha256, open_binary, snapshot_key
+from loaders.source_file import (
+    arxiv_id_and_version,
+    content_sha256,
+    open_binary,
+    record_problem,
+    snapshot_key,
+)
 
 __all__ = [
     "ABS_SUFFIXES",
@@ -33,6 +41,7 @@ __all__ = [
     "parse",
     "parse_abs",
     "parse_abs_date",
+    "subject_code",
 ]
 
 ABS_SUFFIXES = (".abs", ".abs.gz")
@@ -101,6 +110,15 @@ _ARCHIVES = frozenset(
     }
 )
 _CATEGORY = re.compile(r"^([a-z\-]+)(?:\.[A-Za-z\-]{2,})?$")
+_SUBJECT_ALIASES = {
+    # Subj-class names of the 1990s that the taxonomy now spells differently.
+    "Mesoscopic Systems and Quantum Hall Effect": "cond-mat.mes-hall",
+    "History of Physics": "physics.hist-ph",
+    "Probability Theory": "math.PR",
+}
+_NOT_ALNUM = re.compile(r"[\W_]+")
+_TRAILING_MARK = re.compile(r"(?:\s*\\\\)+\s*$")
+_MAX_DATE_CHARS = 200
 # arXiv opened in August 1991; a Date: before that or far after the id's month is a typo.
 _DATE_SLACK_DAYS = 62
 
@@ -125,7 +143,7 @@ def parse_abs_date(text: str) -> date | None:
     ``12-MAR-1993 10:01:02.5``, ``01/02/93`` (day first) and their many time-zone
     spellings; the time is ignored.
     """
-    text = _SIZE_NOTE.sub("", text)
+    text = _SIZE_NOTE.sub("", text[:_MAX_DATE_CHARS])
     for match in _DAY_MONTH_YEAR.finditer(text):
         day, month = int(match.group(1)), _month(match.group(2))
         if month is not None:
@@ -151,19 +169,82 @@ def parse_abs_date(text: str) -> date | None:
     return None
 
 
-def _categories(arxiv_id: str, subj_class: str | None) -> tuple[str | None, tuple[str, ...]]:
-    """Return (primary, cross-list) categories: the old-style id's archive, then the real
-    category codes in ``Subj-class`` (its descriptive names are ignored)."""
-    codes = []
-    for item in re.split(r"[;,]", subj_class or ""):
-        match = _CATEGORY.match(item.strip())
-        if match and match.group(1) in _ARCHIVES:
-            codes.append(item.strip())
+def _fold(name: str) -> str:
+    return _NOT_ALNUM.sub("", name.casefold())
+
+
+@cache
+def _subject_names() -> dict[str, str]:
+    """Return the category code of each subject name, by its folded spelling.
+
+    A name maps to its current category (``Quantum Algebra`` -> ``math.QA``, not the
+    legacy ``q-alg``), else to its one legacy code; a name that several current categories
+    share is left out, as it names none of them for sure.
+    """
+    current: dict[str, set[str]] = {}
+    legacy: dict[str, set[str]] = {}
+    for category in load_taxonomy().values():
+        if category.name is None or category.alias_of is not None:
+            continue
+        target = legacy if category.legacy else current
+        target.setdefault(_fold(category.name), set()).add(category.code)
+    names = {name: min(codes) for name, codes in legacy.items() if len(codes) == 1}
+    names.update({name: min(codes) for name, codes in current.items() if len(codes) == 1})
+    for name in current.keys() & legacy.keys():
+        if len(current[name]) > 1:
+            names.pop(name, None)
+    names.update({_fold(name): code for name, code in _SUBJECT_ALIASES.items()})
+    return names
+
+
+def subject_code(subject: str) -> str | None:
+    """Return the arXiv category code of one ``Subj-class`` entry, or None if unknown.
+
+    The entry is a code (``math.QA``) or a subject name in any case, spacing or hyphenation
+    (``Quantum Algebra``, ``High-Energy Physics - Theory``).
+    """
+    subject = collapse_spaces(subject)
+    match = _CATEGORY.match(subject)
+    if match and match.group(1) in _ARCHIVES:
+        return subject
+    return _subject_names().get(_fold(subject)) if subject else None
+
+
+def _subjects(subj_class: str) -> tuple[list[str], list[str]]:
+    """Return (category codes, unknown entries) of a ``Subj-class`` value.
+
+    Entries are separated by ``;``; a name may hold a comma (``Data Analysis, Statistics
+    and Probability``), so a comma separates entries only where the whole is unknown.
+    """
+    codes: list[str] = []
+    unknown: list[str] = []
+    for item in subj_class.split(";"):
+        if not item.strip():
+            continue
+        code = subject_code(item)
+        if code is not None:
+            codes.append(code)
+            continue
+        parts = [part for part in item.split(",") if part.strip()]
+        found = [subject_code(part) for part in parts]
+        if len(parts) > 1 and all(found):
+            codes.extend(code for code in found if code)
+        else:
+            unknown.append(collapse_spaces(item))
+    return codes, unknown
+
+
+def _categories(
+    arxiv_id: str, subj_class: str | None
+) -> tuple[str | None, tuple[str, ...], list[str]]:
+    """Return (primary, cross-list categories, unknown Subj-class entries): the old-style
+    id's archive, then the categories ``Subj-class`` names by code or by subject name."""
+    codes, unknown = _subjects(subj_class or "")
     primary = arxiv_id.split("/", 1)[0] if "/" in arxiv_id else None
     if primary is None and codes:
         primary = codes[0]
     cross = tuple(code for code in dict.fromkeys(codes) if code != primary)
-    return primary, cross
+    return primary, cross, unknown
 
 
 def _published(arxiv_id: str, date_text: str | None) -> tuple[date | None, bool]:
@@ -193,6 +274,14 @@ def parse_abs(
     ``lines`` is the record's text, or its (1-based line number, line) pairs; ``path`` is
     the origin path and ``snapshot`` the SnapshotRecord key. Never raises for bad content.
     """
+    return _abs_items(lines, path, snapshot)[0]
+
+
+def _abs_items(
+    lines: Iterable[tuple[int, str]] | str, path: str, snapshot: str
+) -> list[PaperRecord | Rejected]:
+    """Return the PaperRecord for one record (or a Rejected), then a Rejected for each part
+    of it that was left out (``Subj-class`` entries that name no arXiv category)."""
     numbered = list(enumerate(lines.splitlines(), start=1) if isinstance(lines, str) else lines)
     first_line = numbered[0][0] if numbered else 1
     fields: dict[str, str] = {}
@@ -233,33 +322,39 @@ def parse_abs(
     content = [line for _, line in numbered if line.strip() and not _is_preamble(line)]
     raw = "\n".join(content[:12])
     if "paper" not in fields:
-        return _reject(
-            path,
-            first_line,
-            "no 'Paper:' line; an .abs record must name its paper as 'Paper: hep-th/NNNNNNN'",
-            raw,
-        )
+        return [
+            _reject(
+                path,
+                first_line,
+                "no 'Paper:' line; an .abs record must name its paper as 'Paper: hep-th/NNNNNNN'",
+                raw,
+            )
+        ]
     paper_line = field_lines["paper"]
-    parsed = parse_arxiv_id(fields["paper"].split()[0]) if fields["paper"].strip() else None
+    paper = fields["paper"].strip()
+    parsed = arxiv_id_and_version(paper.split()[0]) if paper else None
     if parsed is None:
-        return _reject(
-            path,
-            paper_line,
-            f"'Paper: {fields['paper'].strip()}' is not an arXiv id; expected e.g. "
-            "'Paper: hep-th/9201001'",
-            raw,
-        )
+        return [
+            _reject(
+                path,
+                paper_line,
+                f"'Paper: {paper[:60]}' is not an arXiv id; expected e.g. 'Paper: hep-th/9201001'",
+                raw,
+            )
+        ]
     arxiv_id = parsed[0]
     title = collapse_spaces(fields.get("title", ""))
     if not title:
-        return _reject(
-            path,
-            field_lines.get("title", paper_line),
-            f"{arxiv_id} has no title; add a 'Title:' line to the header",
-            raw,
-        )
+        return [
+            _reject(
+                path,
+                field_lines.get("title", paper_line),
+                f"{arxiv_id} has no title; add a 'Title:' line to the header",
+                raw,
+            )
+        ]
     published, from_id = _published(arxiv_id, fields.get("date"))
-    primary, cross = _categories(arxiv_id, fields.get("subj-class"))
+    primary, cross, unknown = _categories(arxiv_id, fields.get("subj-class"))
     author_text = fields.get("authors", fields.get("author"))
     extra: dict[str, str | int | float | bool | None] = {}
     if report_no := collapse_spaces(fields.get("report-no", "")):
@@ -267,7 +362,7 @@ def parse_abs(
     if from_id:
         extra["published_from_id"] = True
     try:
-        return PaperRecord(
+        record = PaperRecord(
             origin=Origin(path=path, line=paper_line),
             snapshot=snapshot,
             as_of=published,
@@ -276,7 +371,7 @@ def parse_abs(
             title=title,
             year=published.year if published else None,
             published=published,
-            abstract=collapse_spaces("\n".join(abstract)) or None,
+            abstract=_TRAILING_MARK.sub("", collapse_spaces("\n".join(abstract))) or None,
             journal_ref=collapse_spaces(fields.get("journal-ref", "")) or None,
             comments=collapse_spaces(fields.get("comments", "")) or None,
             primary_category=primary,
@@ -285,7 +380,22 @@ def parse_abs(
             extra=extra,
         )
     except ValidationError as exc:
-        return _reject(path, paper_line, f"invalid record: {validation_reason(exc)}", raw)
+        return [_reject(path, paper_line, f"invalid record: {validation_reason(exc)}", raw)]
+    if problem := record_problem(record):
+        return [_reject(path, paper_line, problem, raw)]
+    items: list[PaperRecord | Rejected] = [record]
+    if unknown:
+        shown = "; ".join(f"'{entry[:80]}'" for entry in unknown)
+        items.append(
+            _reject(
+                path,
+                field_lines["subj-class"],
+                f"Subj-class: {shown} names no arXiv category (e.g. 'Quantum Algebra' or "
+                f"'math.QA'); {arxiv_id} loaded without it",
+                raw,
+            )
+        )
+    return items
 
 
 def _decode(data: bytes) -> str:
@@ -316,7 +426,7 @@ def _records(
     skipping_from: int | None = None
     for number, line in lines:
         starts = _PAPER_LINE.match(line)
-        if starts and (after_preamble or parse_arxiv_id(starts.group(1)) is not None):
+        if starts and (after_preamble or arxiv_id_and_version(starts.group(1)) is not None):
             if skipping_from is not None:
                 yield _overflow(path, skipping_from)
                 skipping_from, chunk = None, []
@@ -325,7 +435,7 @@ def _records(
                 cut = len(chunk)
                 while cut and (not chunk[cut - 1][1].strip() or _is_preamble(chunk[cut - 1][1])):
                     cut -= 1
-                yield parse_abs(chunk[:cut], path, snapshot)
+                yield from _abs_items(chunk[:cut], path, snapshot)
                 chunk = chunk[cut:]
             has_paper = True
         elif skipping_from is not None:
@@ -338,7 +448,7 @@ def _records(
     if skipping_from is not None:
         yield _overflow(path, skipping_from)
     elif any(line.strip() and not _is_preamble(line) for _, line in chunk):
-        yield parse_abs(chunk, path, snapshot)
+        yield from _abs_items(chunk, path, snapshot)
 
 
 def _is_preamble(line: str) -> bool:

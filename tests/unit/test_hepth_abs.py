@@ -90,10 +90,11 @@ def test_wrapped_fields_authors_with_latex_and_affiliations(listing: list[Parsed
     assert paper.extra == {"report_no": "PUB. IRMA-Lille-93-33.X"}
 
 
-def test_subj_class_keeps_only_real_category_codes(listing: list[ParsedItem]) -> None:
+def test_subj_class_keeps_codes_and_maps_subject_names(listing: list[ParsedItem]) -> None:
     papers = _papers(listing)
     assert papers["hep-th/9312112"].primary_category == "hep-th"
-    assert papers["hep-th/9312112"].cross_categories == ("math.QA", "math-ph")
+    # "Symplectic Geometry" is a subject name: it is cross-listed as math.SG.
+    assert papers["hep-th/9312112"].cross_categories == ("math.QA", "math.SG", "math-ph")
     assert papers["hep-th/9303001"].cross_categories == ()
 
 
@@ -137,7 +138,7 @@ def test_directory_of_abs_files_ignores_other_files() -> None:
     assert first.published == date(1991, 12, 31)  # ctime-style date, a day before the id month
     assert first.authors == ("C. Itzykson", "J.-B. Zuber")
     assert first.journal_ref == "Int.J.Mod.Phys. A7 (1992) 5661-5705"
-    assert first.cross_categories == ()
+    assert first.cross_categories == ("math.QA",)  # Subj-class: ...; Quantum Algebra
     assert second.authors == ("Petre Diţă",)
     assert second.version == 2
 
@@ -297,3 +298,97 @@ def test_real_tarball() -> None:
     assert seen_first is not None
     assert seen_first.authors == ("C. Itzykson", "J.-B. Zuber")
     assert seen_first.published == date(1991, 12, 31)
+
+
+# Loose ends of issue 10 and hardening of issue 13.
+
+RECORD = """\\\\
+Paper: hep-th/9406041
+From: someone@example.org
+Date: Tue, 7 Jun 94 10:00:00 +0100   (20kb)
+
+Title: A record for the Subj-class and backslash cases
+Authors: A. Person
+Subj-class: High-Energy Physics - Theory; Quantum Algebra; Data Analysis, Statistics and
+  Probability; Mesoscopic Systems and Quantum Hall Effect; Underwater Basket Weaving
+\\\\
+  The abstract ends in a stray line break mark.\\\\
+\\\\
+"""
+
+
+@pytest.mark.parametrize(
+    ("subject", "code"),
+    [
+        ("High Energy Physics - Theory", "hep-th"),
+        ("high-energy physics -  theory", "hep-th"),
+        ("Quantum Algebra", "math.QA"),
+        ("Mathematical Physics", "math-ph"),
+        ("Exactly Solvable and Integrable Systems", "nlin.SI"),
+        ("Differential Geometry", "math.DG"),
+        ("Statistical Mechanics", "cond-mat.stat-mech"),
+        ("Superconductivity", "cond-mat.supr-con"),
+        ("History of Physics", "physics.hist-ph"),
+        ("Quantum Algebra and Topology", "q-alg"),
+        ("math.QA", "math.QA"),
+        ("Machine Learning", None),  # cs.LG or stat.ML: it names neither for sure
+        ("Underwater Basket Weaving", None),
+        ("", None),
+    ],
+)
+def test_subject_code(subject: str, code: str | None) -> None:
+    assert hepth_abs.subject_code(subject) == code
+
+
+def test_subj_class_names_become_cross_listed_categories(tmp_path: Path) -> None:
+    path = tmp_path / "9406041.abs"
+    path.write_text(RECORD, encoding="utf-8")
+    items = list(hepth_abs.parse(path))
+    paper = _papers(items)["hep-th/9406041"]
+    assert paper.primary_category == "hep-th"
+    assert paper.cross_categories == ("math.QA", "physics.data-an", "cond-mat.mes-hall")
+    (reject,) = _rejects(items)
+    assert reject.message() == (
+        f"{path}:8: Subj-class: 'Underwater Basket Weaving' names no arXiv category (e.g. "
+        "'Quantum Algebra' or 'math.QA'); hep-th/9406041 loaded without it"
+    )
+
+
+def test_trailing_line_break_mark_is_stripped_from_the_abstract(tmp_path: Path) -> None:
+    path = tmp_path / "9406041.abs"
+    path.write_text(RECORD, encoding="utf-8")
+    paper = _papers(list(hepth_abs.parse(path)))["hep-th/9406041"]
+    assert paper.abstract == "The abstract ends in a stray line break mark."
+
+
+def test_oversized_title_and_huge_version_are_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "big.abs"
+    path.write_text(
+        "Paper: hep-th/9201001\nTitle: " + "T" * 100_000 + "\n\\\\\n  Text.\n\\\\\n"
+        "Paper: hep-th/9201002v" + "9" * 5000 + "\nTitle: Fine\n\\\\\n  Text.\n\\\\\n"
+        "Paper: hep-th/9201003\nTitle: Also fine\nDate: " + "1 " * 50_000 + "\n",
+        encoding="utf-8",
+    )
+    items = list(hepth_abs.parse(path))
+    assert sorted(_papers(items)) == ["hep-th/9201003"]
+    reasons = {item.origin.line: item.reason for item in _rejects(items)}
+    assert reasons[1] == "the title is 100,000 characters long, over the limit of 2,000"
+    assert reasons[6].startswith("'Paper: hep-th/9201002v9999")
+    assert reasons[6].endswith("is not an arXiv id; expected e.g. 'Paper: hep-th/9201001'")
+
+
+@pytest.mark.slow
+@pytest.mark.needs_data(REAL_TARBALL)
+def test_real_tarball_subjects_and_abstract_ends() -> None:
+    cross: dict[str, int] = {}
+    ends: dict[str, str] = {}
+    for item in hepth_abs.parse(REAL_TARBALL):
+        assert not isinstance(item, Rejected), item.message()
+        if isinstance(item, PaperRecord):
+            for code in item.cross_categories:
+                cross[code] = cross.get(code, 0) + 1
+            if item.arxiv_id in ("hep-th/9406041", "hep-th/0206075"):
+                ends[item.arxiv_id] = (item.abstract or "").rsplit(" ", 1)[-1]
+    assert cross["math.QA"] == 880
+    assert cross["math-ph"] == 749
+    assert ends == {"hep-th/9406041": "understood.", "hep-th/0206075": "otherwise."}
