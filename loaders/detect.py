@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from kg.errors import SourceError
-from kg.resolve import canonical_arxiv_id
 from loaders.edge_list import COLUMN_PAIRS
 from loaders.hepth_abs import ABS_SUFFIXES, is_tar
-from loaders.source_file import open_binary, read_head
+from loaders.source_file import arxiv_id_and_version, open_binary, read_head
 
 __all__ = ["FORMATS", "Format", "detect_format"]
 
@@ -22,7 +21,7 @@ FORMATS: tuple[Format, ...] = ("page", "pith", "arxiv", "edges", "abs")
 """The values ``--format`` accepts, in the order the help lists them."""
 
 _TAR_MEMBERS_CHECKED = 200
-_EDGE_LINES_CHECKED = 20
+_LINES_CHECKED = 20
 _ARXIV_FIELDS = ("title", "categories", "abstract", "authors")
 _PAGE_SIGNATURES = (
     re.compile(r"^.*\d{4}.+cited by [\d,]+\s*$", re.MULTILINE),
@@ -31,7 +30,8 @@ _PAGE_SIGNATURES = (
 )
 _SEPARATOR = re.compile(r"^-{10,}$")
 _FIELDS = re.compile(r"[\s,]+")
-_JSON_KEY = re.compile(r'"([^"\\]+)"\s*:')
+_JSON_KEY = re.compile(r'"([^"\\]{1,100})"\s*:')
+_PAPER_LINE = re.compile(r"^Paper:\s*(\S+)")
 
 
 def _unknown(path: Path, what: str) -> SourceError:
@@ -61,44 +61,104 @@ def _tar_format(path: Path) -> Format:
     raise _unknown(path, "a tar archive with no .abs files near its start")
 
 
+def _decode_object(text: str) -> Any:
+    """Return the JSON value at the start of ``text``, or None if it is not JSON.
+
+    JSON nested too deep to decode counts as not JSON, so detection never overflows the
+    stack.
+    """
+    try:
+        return json.JSONDecoder().raw_decode(text.strip())[0]
+    except (ValueError, RecursionError):
+        return None
+
+
 def _json_keys(head: str, first_line: str) -> set[str] | None:
-    """Return the top-level keys of the first JSON object, or None if it is not JSON.
+    """Return the top-level keys of a JSON object read whole, or None if it is not one.
 
     The object is read from its first line (JSON lines), else from the whole head (one
-    pretty-printed object); a head cut inside the object falls back to the quoted keys seen.
+    pretty-printed object).
     """
     for text in (first_line, head):
-        try:
-            obj: Any = json.JSONDecoder().raw_decode(text.strip())[0]
-        except ValueError:
-            continue
-        return set(obj) if isinstance(obj, dict) else None
-    keys = set(_JSON_KEY.findall(head))
-    return keys or None
+        obj = _decode_object(text)
+        if obj is not None:
+            return set(obj) if isinstance(obj, dict) else None
+    return None
+
+
+def _json_format(keys: set[str]) -> Format | None:
+    """Return "pith" or "arxiv" for the top-level keys of a JSON object, else None."""
+    if {"paper", "source"} <= keys:
+        return "pith"
+    if "id" in keys and keys & set(_ARXIV_FIELDS):
+        return "arxiv"
+    return None
 
 
 def _is_edge_token(token: str) -> bool:
-    return token.isdigit() or canonical_arxiv_id(token) is not None
+    return token.isdigit() or arxiv_id_and_version(token) is not None
 
 
-def _looks_like_edges(lines: list[str]) -> bool:
-    """Return True for ``#`` comments and two-id lines, or a CSV header naming the columns."""
-    data = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+def _is_edge_header(line: str) -> bool:
+    header = [name.strip().strip("\"'").lower() for name in re.split(r"[,\t]", line)]
+    return any(citing in header and cited in header for citing, cited in COLUMN_PAIRS)
+
+
+def _line_vote(line: str) -> Format | None:
+    """Return the format one line of a line-per-record file belongs to, or None."""
+    if line.startswith("{"):
+        obj = _decode_object(line)
+        return _json_format(set(obj)) if isinstance(obj, dict) else None
+    tokens = [token for token in _FIELDS.split(line) if token]
+    if len(tokens) == 2 and all(_is_edge_token(token) for token in tokens):
+        return "edges"
+    return None
+
+
+def _vote(content: list[str]) -> Format | None:
+    """Return the format most of the first lines belong to, or None when none is clear.
+
+    Each of the first ``_LINES_CHECKED`` lines (``#`` comments left out) votes for the
+    format it looks like, so one garbage line does not hide the rest. A CSV header naming
+    the citing and cited columns makes it an edge list. Else the winner needs at
+    least as many votes as there are lines that look like nothing; a tie between formats
+    goes to the one seen first.
+    """
+    data = [line for line in content if not line.startswith("#")][:_LINES_CHECKED]
     if not data:
+        return "edges" if content else None  # only comments: an empty SNAP list
+    if any(_is_edge_header(line) for line in data):
+        return "edges"  # a CSV/TSV header naming the citing and cited columns
+    votes: dict[Format, int] = {}
+    unknown = 0
+    for line in data:
+        vote = _line_vote(line)
+        if vote is None:
+            unknown += 1
+        else:
+            votes[vote] = votes.get(vote, 0) + 1
+    if not votes:
+        return None
+    best = max(votes, key=lambda fmt: votes[fmt])  # dicts keep first-seen order for ties
+    return best if votes[best] >= unknown else None
+
+
+def _abs_opening(content: list[str]) -> bool:
+    """Return True when a ``Paper: <arXiv id>`` line opens one of the first records."""
+    opening = next((line for line in content if line != "\\\\" and not _SEPARATOR.match(line)), "")
+    if opening.startswith("Paper:"):
         return True
-    header = [name.strip().strip("\"'").lower() for name in re.split(r"[,\t]", data[0])]
-    if any(citing in header and cited in header for citing, cited in COLUMN_PAIRS):
-        return True
-    for line in data[:_EDGE_LINES_CHECKED]:
-        tokens = [token for token in _FIELDS.split(line) if token]
-        if len(tokens) != 2 or not all(_is_edge_token(token) for token in tokens):
-            return False
-    return True
+    for line in content[:_LINES_CHECKED]:
+        match = _PAPER_LINE.match(line)
+        if match and arxiv_id_and_version(match[1]) is not None:
+            return True
+    return False
 
 
 def detect_format(path: Path) -> Format:
     """Return the format of ``path``, judged from its content.
 
+    Several lines are looked at, so one garbage line near the top does not hide the format.
     Raises SourceError when the path is missing, empty, unreadable or of no known format;
     the message lists the values ``--format`` accepts.
     """
@@ -113,21 +173,26 @@ def detect_format(path: Path) -> Format:
     head = read_head(path).lstrip("\ufeff")
     if not head.strip():
         raise SourceError(f"{path}: the file is empty", "pass a file that holds data")
-    lines = head.splitlines()
-    content = [line.strip() for line in lines if line.strip()]
+    content = [line.strip().lstrip("\ufeff") for line in head.splitlines()]
+    content = [line for line in content if line]
     first = content[0]
-    if first.startswith(("{", "[")):
+    is_json = first.startswith(("{", "["))
+    if is_json:
         keys = _json_keys(head, first)
-        if keys is not None and {"paper", "source"} <= keys:
-            return "pith"
-        if keys is not None and "id" in keys and keys & set(_ARXIV_FIELDS):
-            return "arxiv"
-        raise _unknown(path, "JSON, but neither a paper record nor an arXiv metadata line")
-    opening = next((line for line in content if line != "\\\\" and not _SEPARATOR.match(line)), "")
-    if opening.startswith("Paper:"):
+        found = _json_format(keys) if keys is not None else None
+        if found is not None:
+            return found
+    if not is_json and _abs_opening(content):
         return "abs"
-    if any(signature.search(head) for signature in _PAGE_SIGNATURES):
+    if not is_json and any(signature.search(head) for signature in _PAGE_SIGNATURES):
         return "page"
-    if _looks_like_edges(lines):
-        return "edges"
+    voted = _vote(content)
+    if voted is not None:
+        return voted
+    if is_json:
+        # one object longer than the head: judge by the quoted keys seen so far
+        found = _json_format(set(_JSON_KEY.findall(head)))
+        if found is not None:
+            return found
+        raise _unknown(path, "JSON, but neither a paper record nor an arXiv metadata line")
     raise _unknown(path, f"it starts with {first[:60]!r}")

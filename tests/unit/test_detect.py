@@ -151,3 +151,65 @@ def test_directory_without_abs_files(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("nothing\n")
     with pytest.raises(SourceError, match=r"a directory without \.abs files"):
         detect_format(tmp_path)
+
+
+# Hardening (issue 13): deep JSON, and reading past a bad line near the top.
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"a":' * 100_000 + "1" + "}" * 100_000,
+        "[" * 100_000,
+    ],
+    ids=["arrays", "objects", "unclosed"],
+)
+def test_json_nested_100k_deep_is_unknown_not_a_crash(tmp_path: Path, text: str) -> None:
+    with pytest.raises(SourceError, match="JSON, but neither a paper record nor an arXiv"):
+        detect_format(_write(tmp_path, "deep.json", text + "\n"))
+
+
+def test_deep_json_naming_a_paper_record_is_still_pith(tmp_path: Path) -> None:
+    text = '{"paper": {}, "source": {}, "deep": ' + "[" * 100_000 + "]" * 100_000 + "}\n"
+    assert detect_format(_write(tmp_path, "deep.json", text)) == "pith"
+
+
+EDGES = "".join(f"2110.0388{n}\t1706.0376{n}\n" for n in range(8))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2110.03888\t1706.03762\nthis line is garbage\n" + EDGES,
+        "garbage first\n" + EDGES,
+        "# comment\ngarbage\tgarbage\tgarbage\n" + EDGES,
+        "2110.03888\t1706.03762v" + "9" * 5000 + "\n" + EDGES,
+        "some junk\nciting,cited\n2110.03888,1706.03762\n",
+    ],
+    ids=["second-line", "first-line", "after-comment", "huge-version", "junk-before-header"],
+)
+def test_edge_list_with_a_bad_line_near_the_top(tmp_path: Path, text: str) -> None:
+    assert detect_format(_write(tmp_path, "edges.txt", text)) == "edges"
+
+
+def test_arxiv_lines_with_a_bad_first_line(tmp_path: Path) -> None:
+    good = "".join(
+        json.dumps({"id": f"2101.0000{n}", "title": "T", "categories": "cs.LG"}) + "\n"
+        for n in range(5)
+    )
+    assert detect_format(_write(tmp_path, "a.jsonl", "not json at all\n" + good)) == "arxiv"
+    assert detect_format(_write(tmp_path, "b.jsonl", '{"broken": \n' + good)) == "arxiv"
+    pith = json.dumps(PITH) + "\n"
+    assert detect_format(_write(tmp_path, "c.jsonl", "garbage\n" + pith * 3)) == "pith"
+
+
+def test_abs_with_a_bad_first_line(tmp_path: Path) -> None:
+    text = "a stray line\nPaper: hep-th/9201001\nTitle: T\n\\\\\n  Abstract.\n\\\\\n"
+    assert detect_format(_write(tmp_path, "x.txt", text)) == "abs"
+
+
+def test_mostly_garbage_is_still_unknown(tmp_path: Path) -> None:
+    text = "garbage one\ngarbage two\ngarbage three\n2110.03888\t1706.03762\n"
+    with pytest.raises(SourceError, match="cannot tell its format"):
+        detect_format(_write(tmp_path, "junk.txt", text))
