@@ -1,22 +1,24 @@
-"""The managed local Neo4j: start, status, Browser, persistence, two instances, errors."""
+"""The managed local Neo4j: start, status, Browser, persistence, two instances, errors.
+
+Security (loopback only, authentication, file modes, the password kept out of sight) is in
+test_server_security.py; concurrent starts and a dying server in test_server_concurrency.py.
+"""
 
 from __future__ import annotations
 
 import json
 import socket
 import stat
-import subprocess
 import urllib.request
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from kg.cli import main
 from kg.config import Connection
 from kg.graph import Graph
-from kg.local_server import NEO4J_VERSION, LocalServer
-from tests.conftest import free_port, local_settings_for
+from kg.local_server import NEO4J_VERSION
+from tests.conftest import free_port
 
 
 def _env(home: Path, bolt: int, http: int) -> dict[str, str | None]:
@@ -76,6 +78,7 @@ def test_second_instance_lifecycle(
         conf = (home / "neo4j" / "conf" / "neo4j.conf").read_text(encoding="utf-8")
         assert "server.default_listen_address=127.0.0.1" in conf
         assert "dbms.security.auth_enabled=true" in conf
+        assert "client.allow_telemetry=false" in conf
 
         wrote = runner.invoke(
             main,
@@ -91,8 +94,9 @@ def test_second_instance_lifecycle(
         assert wrote.exit_code == 0, wrote.output
 
         assert runner.invoke(main, ["db", "stop"], env=env).exit_code == 0
-        stopped = json.loads(runner.invoke(main, ["db", "status", "--json"], env=env).output)
-        assert stopped["running"] is False
+        stopped = runner.invoke(main, ["db", "status", "--json"], env=env)
+        assert stopped.exit_code == 3
+        assert json.loads(stopped.output)["running"] is False
 
         again = runner.invoke(main, ["db", "start"], env=env)
         assert again.exit_code == 0, again.output
@@ -102,28 +106,6 @@ def test_second_instance_lifecycle(
         assert json.loads(read.output) == {"results": [{"name": "kept"}]}
     finally:
         runner.invoke(main, ["db", "stop"], env=env)
-
-
-def test_listens_on_loopback_only(tmp_path: Path) -> None:
-    settings = local_settings_for(tmp_path / "loopback")
-    server = LocalServer(settings)
-    server.install()
-    server.start()
-    try:
-        addresses = subprocess.run(
-            ["hostname", "-I"], capture_output=True, text=True, check=False
-        ).stdout.split()
-        external = [a for a in addresses if not a.startswith("127.") and ":" not in a]
-        if not external:
-            pytest.skip("this machine has no non-loopback IPv4 address to probe")
-        with socket.socket() as probe:
-            probe.settimeout(2)
-            assert probe.connect_ex((external[0], settings.bolt_port)) != 0
-        with socket.socket() as probe:
-            probe.settimeout(2)
-            assert probe.connect_ex(("127.0.0.1", settings.bolt_port)) == 0
-    finally:
-        server.stop()
 
 
 def test_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
