@@ -127,15 +127,19 @@ def db_reset(ctx: click.Context, yes: bool) -> None:
     else:
         with _local().lock(on_step=_step):
             deleted = _reset(graph)
-    click.echo(f"Deleted {deleted:,} nodes from {graph.database!r}")
+    click.echo(f"Deleted {_count(deleted, 'node')} from {graph.database!r}")
 
 
 def _reset(graph: Graph) -> int:
     _step(f"counting what {graph.database!r} at {graph.uri} holds…")
     nodes = graph.read("MATCH (n) RETURN count(n) AS n")[0]["n"]
     relationships = graph.read("MATCH ()-[r]->() RETURN count(r) AS n")[0]["n"]
-    _step(f"deleting {relationships:,} relationships, then {nodes:,} nodes…")
+    _step(f"deleting {_count(relationships, 'relationship')}, then {_count(nodes, 'node')}…")
     return clear_database(graph)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 @main.command("init")
