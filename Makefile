@@ -1,5 +1,5 @@
 # Two commands do all setup on a fresh machine:
-#   make run   - venv, Neo4j 5.26 installed and started, schema, example map loaded, report
+#   make run   - venv, Neo4j 5.26 installed and started, schema, default map loaded, report
 #   make test  - venv, lint, types, and the whole test suite against a real Neo4j
 PYTHON ?= python3
 VENV ?= .venv
@@ -16,12 +16,16 @@ $(BIN)/.installed: pyproject.toml
 
 install: $(BIN)/.installed
 
+# The default map: a small example map of transformer papers, and cit-HepTh (SNAP's arXiv
+# hep-th citation network, 27,770 papers and 352,807 citations, with a facts-only extract of
+# its metadata); see examples/.
 run: install
 	$(KG) db start
 	$(KG) init
 	$(KG) load examples/map
+	$(KG) load --id-scheme snap-hepth examples/hepth
 	$(KG) stats
-	$(KG) paper 1810.04805
+	$(KG) paper hep-th/9711200 --limit 5
 	@$(KG) db status --json | $(BIN)/python -c 'import json, sys; s = json.load(sys.stdin); print("\nNeo4j Browser:", s["browser_url"], "(user neo4j, password in " + s["kg_home"] + "/neo4j-password)")'
 
 lint: install

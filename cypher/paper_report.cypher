@@ -2,7 +2,8 @@
 // One paper as its map page shows it, rebuilt from the graph: identity, dates, categories,
 // authors in order, abstract, and both sides of every count. cited_by_in_map and
 // builds_on count CITES edges in the graph; the stated_* values are what the newest source
-// stated. data_through is the newest data_date of the snapshots that describe the paper.
+// stated (a stub's cited-by count sits on the DESCRIBED_IN link of the page that lists it,
+// so the newest such link wins over the paper's own). data_through is the newest data_date of the snapshots that describe the paper.
 // citers_per_year counts the citing papers in the graph by year; stated_histogram is the
 // histogram on the newest DESCRIBED_IN link that has one.
 // param key: str  node key of the paper, e.g. '2110.03888'
@@ -26,7 +27,11 @@ RETURN p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
        } AS authors,
        COUNT { (p)<-[:CITES]-(:Paper) } AS cited_by_in_map,
        p.stated_cited_by_in_map AS stated_cited_by_in_map,
-       p.stated_cited_by AS stated_cited_by,
+       coalesce(COLLECT {
+         MATCH (p)-[d:DESCRIBED_IN]->(s:Snapshot)
+         WHERE d.stated_cited_by IS NOT NULL
+         RETURN d.stated_cited_by ORDER BY d.as_of IS NULL, d.as_of DESC, s.data_date DESC LIMIT 1
+       }[0], p.stated_cited_by) AS stated_cited_by,
        COUNT { (p)-[:CITES]->(:Paper) } AS builds_on,
        p.stated_refs_in_map AS stated_refs_in_map,
        p.stated_refs_total AS stated_refs_total,

@@ -45,7 +45,7 @@ from kg.local_server import ADMIN_TOOL, LocalServer, find_java
 from kg.schema import apply_schema, is_empty
 from loaders.detect import Format, detect_format
 
-__all__ = ["BulkSummary", "bulk_load", "import_command", "run_import"]
+__all__ = ["STAGE_NAMES", "BulkSummary", "bulk_load", "import_command", "run_import"]
 
 _JVM_OPTIONS = (
     "-XX:+UseG1GC",
@@ -83,8 +83,22 @@ class BulkSummary:
         return summary
 
 
+STAGE_NAMES = {
+    "parse": "parsing and merging records",
+    "csv": "writing the import files",
+    "stop": "stopping the local server",
+    "import": "importing with neo4j-admin",
+    "start": "starting the local server",
+    "schema": "applying the schema",
+}
+
+
 @contextmanager
-def _stage(stages: dict[str, float], name: str) -> Iterator[None]:
+def _stage(
+    stages: dict[str, float], name: str, on_stage: Callable[[str], None] | None = None
+) -> Iterator[None]:
+    if on_stage is not None:
+        on_stage(STAGE_NAMES[name])
     began = time.monotonic()
     try:
         yield
@@ -252,6 +266,7 @@ def bulk_load(
     timeout: float = 300.0,
     on_progress: Callable[[int], None] | None = None,
     keep_messages: int = 20,
+    on_stage: Callable[[str], None] | None = None,
 ) -> BulkSummary:
     """Load ``paths`` into the empty database of the local server with neo4j-admin import.
 
@@ -263,6 +278,7 @@ def bulk_load(
     Raises ConfigError when NEO4J_URI is set, ServerError when the local server is not
     installed or the import fails, NotEmptyError when the database holds a node,
     SourceError for unreadable input and RecordRejected (with ``strict``) for a bad record.
+    ``on_stage`` is called with each stage's description (STAGE_NAMES) as it begins.
     """
     _refuse_remote()
     if batch_size < 1:
@@ -276,6 +292,7 @@ def bulk_load(
         )
     began = time.monotonic()
     files = expand_paths(paths)
+    RejectsFile(rejects_path).check(files)
     formats: list[Format] = [detect_format(p) if fmt == "auto" else fmt for p in files]
     was_running = server.pid() is not None
     _check_empty(server, database, timeout)
@@ -291,7 +308,7 @@ def bulk_load(
     rejects = RejectsFile(rejects_path)
     offline = OfflineGraph(scratch / "graph.sqlite")
     try:
-        with _stage(stages, "parse"):
+        with _stage(stages, "parse", on_stage):
             _replay(
                 offline,
                 files,
@@ -304,20 +321,20 @@ def bulk_load(
                 on_progress=on_progress,
                 keep_messages=keep_messages,
             )
-        with _stage(stages, "csv"):
+        with _stage(stages, "csv", on_stage):
             import_files = offline.write_csv(scratch / "csv")
         offline.close()
         (scratch / "graph.sqlite").unlink()
-        with _stage(stages, "stop"):
+        with _stage(stages, "stop", on_stage):
             stopper.join()
             server.stop()
         imported = True
-        with _stage(stages, "import"):
+        with _stage(stages, "import", on_stage):
             run_import(server, import_files.import_arguments(), database, scratch / "import.log")
-        with _stage(stages, "start"):
+        with _stage(stages, "start", on_stage):
             server.start(timeout=timeout)
         with (
-            _stage(stages, "schema"),
+            _stage(stages, "schema", on_stage),
             Graph.connect(_local_connection(settings, database)) as graph,
         ):
             apply_schema(graph)

@@ -8,6 +8,7 @@ they come. Valid records load whatever else in the file is bad.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -20,7 +21,14 @@ from kg.schema import apply_schema
 from kg.writer import Batch, GraphWriter, WriteCounts
 from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json
 from loaders.detect import Format, detect_format
-from loaders.records import CitationRecord, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from loaders.records import (
+    CitationRecord,
+    PaperRecord,
+    ParsedItem,
+    Rejected,
+    Skipped,
+    SnapshotRecord,
+)
 
 FormatChoice = Literal["auto", "page", "pith", "arxiv", "edges", "abs"]
 IdScheme = edge_list.IdScheme
@@ -38,6 +46,7 @@ class FileSummary:
     papers: int = 0
     citations: int = 0
     rejected: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -60,6 +69,23 @@ class LoadSummary:
         """Records rejected."""
         return sum(f.rejected for f in self.files)
 
+    @property
+    def skipped(self) -> dict[str, int]:
+        """Records skipped as facts of the data the graph does not keep, by kind."""
+        totals: dict[str, int] = {}
+        for f in self.files:
+            for kind, count in f.skipped.items():
+                totals[kind] = totals.get(kind, 0) + count
+        return totals
+
+    def skipped_sentence(self) -> str | None:
+        """Return e.g. '39 self-citations skipped', or None when nothing was skipped."""
+        parts = [
+            f"{count:,} {kind}{'' if count == 1 else 's'} skipped"
+            for kind, count in sorted(self.skipped.items())
+        ]
+        return "; ".join(parts) or None
+
     def as_dict(self) -> dict[str, object]:
         """Return the summary as a JSON-ready dict."""
         return {
@@ -67,6 +93,7 @@ class LoadSummary:
             "papers": sum(f.papers for f in self.files),
             "citations": sum(f.citations for f in self.files),
             "rejected": self.rejected,
+            "skipped": self.skipped,
             "created": {
                 "nodes": self.counts.nodes_created,
                 "relationships": self.counts.relationships_created,
@@ -122,16 +149,46 @@ def parse_file(path: Path, fmt: Format, id_scheme: IdScheme = "arxiv") -> Iterat
 
 
 class RejectsFile:
-    """The rejects file, opened on the first reject only."""
+    """The rejects file, opened on the first reject only, each reject flushed as written so
+    that a killed load leaves every reject it saw."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.handle: IO[str] | None = None
 
+    def check(self, inputs: list[Path]) -> None:
+        """Raise SourceError before anything loads when the rejects file could not be written:
+        it names a folder or an input file, or its folder cannot be made or written."""
+        target = self.path.resolve()
+        if self.path.is_dir():
+            raise SourceError(
+                f"--rejects {self.path} is a folder", "name a file, e.g. --rejects rejects.jsonl"
+            )
+        if any(target == path.resolve() for path in inputs):
+            raise SourceError(
+                f"--rejects {self.path} is one of the input files; writing rejects there "
+                "would overwrite it",
+                "name another file, e.g. --rejects rejects.jsonl",
+            )
+        folder = target.parent
+        existing = next((p for p in (folder, *folder.parents) if p.exists()), None)
+        if existing is None or not existing.is_dir() or not os.access(existing, os.W_OK):
+            raise SourceError(
+                f"--rejects {self.path}: cannot write in {folder}",
+                "name a file in a folder you can write to",
+            )
+
     def add(self, rejected: Rejected) -> None:
+        """Write one reject as a JSON line."""
         if self.handle is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.handle = self.path.open("w", encoding="utf-8")
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.handle = self.path.open("w", encoding="utf-8")
+            except OSError as exc:
+                raise SourceError(
+                    f"--rejects {self.path}: cannot write it ({exc.strerror})",
+                    "name a file in a folder you can write to",
+                ) from exc
         entry = {
             "file": rejected.origin.path,
             "line": rejected.origin.line,
@@ -139,6 +196,7 @@ class RejectsFile:
             "raw": rejected.raw,
         }
         self.handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        self.handle.flush()
 
     def close(self) -> None:
         if self.handle is not None:
@@ -156,24 +214,29 @@ def load_paths(
     rejects_path: Path = Path("kg-load.rejects.jsonl"),
     on_progress: Callable[[int], None] | None = None,
     keep_messages: int = 20,
+    on_file: Callable[[Path], None] | None = None,
 ) -> LoadSummary:
     """Load every file of ``paths`` into ``graph`` and return what happened.
 
     The schema is applied first. Bad records go to ``rejects_path`` (created only when
     there is one) and the rest still load; with ``strict`` the first bad record raises
-    RecordRejected. Raises SourceError for a file that cannot be read or recognised.
+    RecordRejected. ``on_file`` is called as each file starts, ``on_progress`` with each
+    record read. Raises SourceError for a file that cannot be read or recognised.
     """
     if batch_size < 1:
         raise SourceError(f"batch size {batch_size} is too small", "use 1 or more")
     began = time.monotonic()
     files = expand_paths(paths)
+    rejects = RejectsFile(rejects_path)
+    rejects.check(files)
     formats: list[Format] = [detect_format(p) if fmt == "auto" else fmt for p in files]
     apply_schema(graph)
     writer = GraphWriter(graph)
     summary = LoadSummary(counts=writer.counts)
-    rejects = RejectsFile(rejects_path)
     try:
         for path, file_format in zip(files, formats, strict=True):
+            if on_file is not None:
+                on_file(path)
             file_summary = FileSummary(str(path), file_format)
             summary.files.append(file_summary)
             load_stream(
@@ -225,6 +288,8 @@ def load_stream(
             writer.write_snapshot(item)
             continue
         file_summary.read += 1
+        if isinstance(item, Skipped):
+            file_summary.skipped[item.kind] = file_summary.skipped.get(item.kind, 0) + 1
         if isinstance(item, Rejected):
             file_summary.rejected += 1
             if strict:

@@ -10,7 +10,7 @@ model, so a script can ask questions without touching Cypher:
 
 from __future__ import annotations
 
-from kg import papers, questions
+from kg import analytics, papers, questions
 from kg.graph import Graph
 from kg.models import (
     AuthorReport,
@@ -27,8 +27,60 @@ from kg.models import (
 )
 
 
+class Analytics:
+    """The analytics of one KnowledgeGraph: ``graph.analytics.rank("pagerank")``.
+
+    Each method is the function of ``kg.analytics`` with this graph bound; see there for
+    the options.
+    """
+
+    def __init__(self, graph: Graph) -> None:
+        self._graph = graph
+
+    def rank(
+        self,
+        algorithm: analytics.Algorithm,
+        *,
+        scope: analytics.Scope | None = None,
+        engine: analytics.Engine = "auto",
+        options: analytics.RankOptions | None = None,
+        top: int = 10,
+        write: bool = False,
+    ) -> analytics.RankResult:
+        """Rank the papers by ``algorithm`` (see kg.analytics.rank)."""
+        return analytics.rank(
+            self._graph,
+            algorithm,
+            scope=scope,
+            engine=engine,
+            options=options,
+            top=top,
+            write=write,
+        )
+
+    def communities(
+        self,
+        *,
+        scope: analytics.Scope | None = None,
+        engine: analytics.Engine = "auto",
+        method: analytics.CommunityMethod = "leiden",
+        seed: int = 42,
+        top: int = 10,
+        write: bool = False,
+    ) -> analytics.CommunityResult:
+        """Partition the papers into communities (see kg.analytics.communities)."""
+        return analytics.communities(
+            self._graph, scope=scope, engine=engine, method=method, seed=seed, top=top, write=write
+        )
+
+
 class KnowledgeGraph(Graph):
     """A Graph that answers the map's questions; open it with ``KnowledgeGraph.connect()``."""
+
+    @property
+    def analytics(self) -> Analytics:
+        """Ranking and communities over this graph: ``graph.analytics.rank("pagerank")``."""
+        return Analytics(self)
 
     def resolve(self, ref: str) -> PaperSummary:
         """Return the paper ``ref`` names (node key, arXiv id or title).

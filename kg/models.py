@@ -9,7 +9,7 @@ which is also where the CLI's ``--json`` puts it. Dates arrive from the driver a
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -18,6 +18,26 @@ def _native_date(value: object) -> object:
     """Return a driver date (``neo4j.time.Date``) as a ``datetime.date``; pass others through."""
     to_native = getattr(value, "to_native", None)
     return to_native() if callable(to_native) else value
+
+
+HANDLE_WIDTH: Final = 24
+ELLIPSIS: Final = "…"
+
+
+def short_handle(key: str, arxiv_id: str | None = None) -> str:
+    """Return the short handle a list shows for a paper, which ``kg`` accepts as a REF: the
+    arXiv id, else the node key with its spaces written as '-' (a normalised title has no
+    hyphen), cut to HANDLE_WIDTH with a trailing '…' (then it names a key prefix)."""
+    handle = arxiv_id or key.replace(" ", "-")
+    if len(handle) <= HANDLE_WIDTH:
+        return handle
+    return handle[: HANDLE_WIDTH - 1].rstrip() + ELLIPSIS
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    """Return '1 paper' or '2,414 papers'."""
+    word = one if number == 1 else (many or f"{one}s")
+    return f"{number:,} {word}"
 
 
 Date = Annotated[date, BeforeValidator(_native_date)]
@@ -43,6 +63,11 @@ class PaperSummary(Model):
         """Return a short human label: the title (or the key) and the year."""
         name = self.title or self.key
         return f"{name} ({self.year})" if self.year is not None else name
+
+    @property
+    def handle(self) -> str:
+        """The short handle lists show, which kg accepts as a REF (see short_handle)."""
+        return short_handle(self.key, self.arxiv_id)
 
 
 class CitedPaper(PaperSummary):
@@ -108,6 +133,51 @@ class PaperReport(Model):
     references: list[CitedPaper]
     citers: list[CitedPaper]
 
+    @property
+    def handle(self) -> str:
+        """The short handle of the paper (see short_handle)."""
+        return short_handle(self.key, self.arxiv_id)
+
+    def cited_by_sentence(self) -> str:
+        """Return the cited-by fact as a sentence, counted and stated side by side; a stated
+        in-map count that differs from the graph's is marked."""
+        counted = f"Cited by {_count(self.cited_by_in_map, 'paper')} in the graph"
+        stated = []
+        if self.stated_cited_by_in_map is not None:
+            differs = self.stated_cited_by_in_map != self.cited_by_in_map
+            mark = " (differs from the graph)" if differs else ""
+            stated.append(f"{self.stated_cited_by_in_map:,} in the map{mark}")
+        if self.stated_cited_by is not None:
+            stated.append(f"{self.stated_cited_by:,} overall")
+        if not stated:
+            return f"{counted}; no source states a cited-by count."
+        return f"{counted}; the source states {' and '.join(stated)}."
+
+    def builds_on_sentence(self) -> str:
+        """Return the builds-on fact (M of K references) as a sentence, counted and stated
+        side by side; a stated M that differs from the graph's is marked."""
+        counted = f"Builds on {_count(self.builds_on, 'paper')} in the graph"
+        in_map, total = self.stated_refs_in_map, self.stated_refs_total
+        mark = (
+            " (differs from the graph)" if in_map is not None and in_map != self.builds_on else ""
+        )
+        if in_map is not None and total is not None:
+            return f"{counted}; the source states {in_map:,} of its {total:,} references{mark}."
+        if in_map is not None:
+            return f"{counted}; the source states {_count(in_map, 'reference')} in the map{mark}."
+        if total is not None:
+            return f"{counted}; the source states {_count(total, 'reference')} in all."
+        return f"{counted}; no source states its references."
+
+    def identity_sentence(self) -> str | None:
+        """Return a sentence for a stub (known only from reference lists), else None."""
+        if not self.stub:
+            return None
+        return (
+            "Known only from reference lists (a stub): no record of its own is loaded. "
+            "Load its arXiv record or map page to fill it in."
+        )
+
 
 class SimilarPaper(PaperSummary):
     """A paper similar to the one asked about, with the overlap and its normalised scores."""
@@ -125,6 +195,7 @@ class Similarity(Model):
     paper: PaperSummary
     measure: Literal["co-citation", "coupling"]
     results: list[SimilarPaper]
+    note: str | None = Field(default=None, description="why there are no results, if none")
 
 
 class Overlap(Model):
@@ -134,6 +205,7 @@ class Overlap(Model):
     b: PaperSummary
     relation: Literal["shared_references", "common_citers"]
     results: list[CitedPaper]
+    note: str | None = Field(default=None, description="why there are no results, if none")
 
 
 class CitationPath(Model):
@@ -187,6 +259,7 @@ class Neighbourhood(Model):
     limit: int
     total: int = Field(description="papers within the hops before the limit")
     results: list[NearPaper]
+    note: str | None = Field(default=None, description="why there are no results, if none")
 
 
 class SearchHit(PaperSummary):
@@ -200,6 +273,7 @@ class SearchResult(Model):
 
     text: str
     results: list[SearchHit]
+    note: str | None = Field(default=None, description="why there are no results, if none")
 
 
 class AuthorPaper(PaperSummary):
@@ -298,3 +372,12 @@ class PaperSnapshots(Model):
 
     paper: PaperSummary
     results: list[SnapshotLink]
+
+
+class SimilarityBasis(Model):
+    """The counts that explain an empty co-citation, coupling or overlap answer."""
+
+    citers: int = Field(description="papers citing it in the graph")
+    citers_citing_others: int = Field(description="of those, papers citing another paper too")
+    references: int = Field(description="papers it cites in the graph")
+    references_cited_by_others: int = Field(description="of those, papers another paper cites")

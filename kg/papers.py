@@ -1,11 +1,12 @@
 """Paper references: what a user may type to name a paper, and which paper it names.
 
 A REF is an arXiv id in any common spelling (``2110.03888``, ``arXiv:2110.03888v2``,
-``hep-th/9901001``), a node key (``title:attention is all you need:2017``) or a title, exact
+``hep-th/9901001``), a node key (``title:attention is all you need:2017``), a handle as
+lists show it (a key cut short with ``…``: ``title:attention is all y…``) or a title, exact
 or in any spelling that normalises the same. It resolves by node key first, then by arXiv
-id, then by normalised title. Several papers at the first tier that matches make the REF
-ambiguous; none at all make it unknown, and the error suggests near titles from the
-full-text index.
+id, then by normalised title, then by key prefix. Several papers at the first tier that
+matches make the REF ambiguous; none at all make it unknown, and the error suggests near
+titles from the full-text index.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ from kg.models import PaperSummary, SearchHit
 from kg.resolve import canonical_arxiv_id, normalize_title
 
 SUGGESTIONS = 5
+# A handle cut short in a list (see kg.models.short_handle) ends with one of these and
+# names the papers whose key starts with what comes before it.
+_ELLIPSES = ("…", "...")
+_TITLE_KEY = "title:"
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT"})
 _FUZZY_MIN_LENGTH = 4
@@ -34,6 +39,7 @@ class ParsedRef:
     key: str
     arxiv_id: str | None
     norm_title: str
+    key_prefix: str | None = None
 
 
 class AmbiguousReference(AmbiguousPaper):
@@ -82,8 +88,19 @@ def parse_ref(ref: str) -> ParsedRef:
             "the paper reference is empty", "pass an arXiv id, a title or a node key"
         )
     arxiv_id = canonical_arxiv_id(text)
+    # A stub's handle writes the spaces of its key as '-' (see kg.models.short_handle).
+    key = text.replace("-", " ") if text.startswith(_TITLE_KEY) else text
+    key_prefix = None
+    for ellipsis in _ELLIPSES:
+        if key.endswith(ellipsis) and len(key) > len(ellipsis):
+            key_prefix = key.removesuffix(ellipsis)
+            break
     return ParsedRef(
-        text=text, key=arxiv_id or text, arxiv_id=arxiv_id, norm_title=normalize_title(text)
+        text=text,
+        key=arxiv_id or key,
+        arxiv_id=arxiv_id,
+        norm_title=normalize_title(text),
+        key_prefix=key_prefix,
     )
 
 
@@ -125,7 +142,12 @@ def lookup(graph: Graph, ref: str) -> list[PaperSummary]:
     rows = graph.read(
         query.cypher,
         query.bind(
-            {"key": parsed.key, "arxiv_id": parsed.arxiv_id, "norm_title": parsed.norm_title}
+            {
+                "key": parsed.key,
+                "arxiv_id": parsed.arxiv_id,
+                "norm_title": parsed.norm_title,
+                "key_prefix": parsed.key_prefix,
+            }
         ),
     )
     if not rows:

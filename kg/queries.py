@@ -20,6 +20,7 @@ a file whose declared parameters differ from the ones its query uses.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Mapping
@@ -283,7 +284,20 @@ def get(name: str) -> Query:
     """Return the query called ``name``. Raises QueryNotFound listing the known names."""
     library = _library(cypher_dir())
     if name not in library:
-        raise QueryNotFound(
-            f"no query named {name!r}", f"known queries: {', '.join(sorted(library))}"
+        near = difflib.get_close_matches(name, list(library), n=3, cutoff=0.5)
+        hint = (
+            f"Did you mean {' or '.join(near)}? `kg queries` lists them all"
+            if near
+            else "`kg queries` lists the questions; `kg queries --all` lists every query"
         )
+        raise QueryNotFound(f"no query named {name!r}", hint)
     return library[name]
+
+
+INTERNAL_PREFIXES = ("load_", "analytics_", "merge_", "resolve_")
+"""Names of the queries the loader and the analytics run for themselves, not questions."""
+
+
+def is_question(name: str) -> bool:
+    """Return True for a query a user asks (not one of INTERNAL_PREFIXES, not the schema)."""
+    return not name.startswith(INTERNAL_PREFIXES) and name != "schema"

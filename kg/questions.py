@@ -28,10 +28,12 @@ from kg.models import (
     Overlap,
     PaperReport,
     PaperSnapshots,
+    PaperSummary,
     PathResult,
     SearchHit,
     SearchResult,
     Similarity,
+    SimilarityBasis,
     SimilarPaper,
     SnapshotLink,
     YearCount,
@@ -45,6 +47,9 @@ DEFAULT_MAX_HOPS: Final = 10
 MAX_HOPS: Final = 30  # the literal bound `*..30` in the shortest-path queries
 MAX_NEAR_HOPS: Final = 3  # the literal bound `*1..3` in neighbourhood.cypher
 _AUTHOR_CANDIDATES: Final = 10
+# Full-text hits scoring under this share of the best hit's score are cut from a search:
+# Lucene scores are only comparable within one query, so the cut is relative.
+SEARCH_SCORE_CUTOFF: Final = 0.5
 _PATH_QUERIES: Final = {
     (True, False): "shortest_path",
     (False, False): "shortest_path_undirected",
@@ -57,6 +62,7 @@ __all__ = [
     "DEFAULT_MAX_HOPS",
     "MAX_HOPS",
     "MAX_NEAR_HOPS",
+    "SEARCH_SCORE_CUTOFF",
     "AmbiguousAuthor",
     "AuthorNotFound",
     "CategoryNotFound",
@@ -115,6 +121,38 @@ def paper_report(graph: Graph, ref: str) -> PaperReport:
     )
 
 
+def _basis(graph: Graph, key: str) -> SimilarityBasis:
+    return SimilarityBasis.model_validate(_read(graph, "similarity_basis", key=key)[0])
+
+
+def _papers(count: int) -> str:
+    return f"{count:,} paper" if count == 1 else f"{count:,} papers"
+
+
+def _cocited_note(graph: Graph, paper: PaperSummary) -> str:
+    basis = _basis(graph, paper.key)
+    if not basis.citers:
+        return f"{paper.handle} has no citers in the graph, so nothing is co-cited with it."
+    return (
+        f"{paper.handle} has {_papers(basis.citers)} citing it in the graph, none of which "
+        "cites another paper in the graph (their references are not loaded), so nothing is "
+        "co-cited with it."
+    )
+
+
+def _coupled_note(graph: Graph, paper: PaperSummary) -> str:
+    basis = _basis(graph, paper.key)
+    if not basis.references:
+        return (
+            f"{paper.handle} cites no paper in the graph (its references are not loaded), "
+            "so it shares references with none."
+        )
+    return (
+        f"{paper.handle} cites {_papers(basis.references)} in the graph, none of which "
+        "another paper cites, so it shares references with none."
+    )
+
+
 def cocited(graph: Graph, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
     """Return the papers most often cited together with ``ref``'s paper, with the shared
     citer count, cosine (Salton) and Jaccard scores. Raises PaperNotFound, AmbiguousPaper
@@ -126,6 +164,7 @@ def cocited(graph: Graph, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
         paper=paper,
         measure="co-citation",
         results=[SimilarPaper.model_validate(row) for row in rows],
+        note=None if rows else _cocited_note(graph, paper),
     )
 
 
@@ -140,6 +179,7 @@ def coupled(graph: Graph, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
         paper=paper,
         measure="coupling",
         results=[SimilarPaper.model_validate(row) for row in rows],
+        note=None if rows else _coupled_note(graph, paper),
     )
 
 
@@ -148,11 +188,19 @@ def shared_references(graph: Graph, a: str, b: str) -> Overlap:
     Raises PaperNotFound or AmbiguousPaper for a bad REF."""
     first, second = resolve(graph, a), resolve(graph, b)
     rows = _read(graph, "shared_references", a=first.key, b=second.key)
+    note = None
+    if not rows:
+        refs_a, refs_b = _basis(graph, first.key).references, _basis(graph, second.key).references
+        note = (
+            f"{first.handle} cites {_papers(refs_a)} in the graph and {second.handle} cites "
+            f"{_papers(refs_b)}; none is cited by both."
+        )
     return Overlap(
         a=first,
         b=second,
         relation="shared_references",
         results=[CitedPaper.model_validate(row) for row in rows],
+        note=note,
     )
 
 
@@ -161,11 +209,19 @@ def common_citers(graph: Graph, a: str, b: str) -> Overlap:
     Raises PaperNotFound or AmbiguousPaper for a bad REF."""
     first, second = resolve(graph, a), resolve(graph, b)
     rows = _read(graph, "common_citers", a=first.key, b=second.key)
+    note = None
+    if not rows:
+        citers_a, citers_b = _basis(graph, first.key).citers, _basis(graph, second.key).citers
+        note = (
+            f"{_papers(citers_a)} cite {first.handle} in the graph and {_papers(citers_b)} "
+            f"cite {second.handle}; none cites both."
+        )
     return Overlap(
         a=first,
         b=second,
         relation="common_citers",
         results=[CitedPaper.model_validate(row) for row in rows],
+        note=note,
     )
 
 
@@ -221,6 +277,7 @@ def neighbourhood(graph: Graph, ref: str, hops: int = 2, limit: int = 50) -> Nei
         limit=limit,
         total=row["total"],
         results=[NearPaper.model_validate(near) for near in row["papers"]],
+        note=None if row["total"] else f"{paper.handle} has no citation links in the graph.",
     )
 
 
@@ -233,12 +290,18 @@ def search(graph: Graph, text: str, limit: int = DEFAULT_LIMIT) -> SearchResult:
         raise ParameterError("the search text is empty", "pass words of a title or an arXiv id")
     exact = [SearchHit.model_validate(p.model_dump()) for p in lookup(graph, text)]
     seen = {hit.key for hit in exact}
+    hits = search_titles(graph, escape_lucene(text), limit + len(exact))
+    best = max((hit.score or 0.0 for hit in hits), default=0.0)
     fuzzy = [
         hit
-        for hit in search_titles(graph, escape_lucene(text), limit + len(exact))
-        if hit.key not in seen
+        for hit in hits
+        if hit.key not in seen and (hit.score or 0.0) >= SEARCH_SCORE_CUTOFF * best
     ]
-    return SearchResult(text=text, results=(exact + fuzzy)[:limit])
+    results = (exact + fuzzy)[:limit]
+    note = None
+    if not results:
+        note = f"no paper title matches {text!r}; try fewer or other words, or an arXiv id"
+    return SearchResult(text=text, results=results, note=note)
 
 
 def author(graph: Graph, name: str) -> AuthorReport:

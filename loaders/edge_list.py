@@ -26,6 +26,7 @@ from loaders.records import (
     PaperRef,
     ParsedItem,
     Rejected,
+    Skipped,
     SnapshotRecord,
 )
 from loaders.source_file import content_sha256, numbered_lines, snapshot_key
@@ -147,7 +148,7 @@ def _arxiv_id(token: str, scheme: IdScheme, role: str) -> str:
 def parse(path: Path, id_scheme: IdScheme = "arxiv") -> Iterator[ParsedItem]:
     """Yield the snapshot, then one CitationRecord or Rejected per data line.
 
-    Self-citations are reported as Rejected and skipped. ``id_scheme="snap-hepth"`` reads
+    Self-citations are facts of the data, not errors: each is yielded as Skipped. ``id_scheme="snap-hepth"`` reads
     integer ids as SNAP hep-th numbers (``1001`` -> ``hep-th/0001001``). Raises SourceError
     when the file cannot be read or its header names no citing/cited columns.
     """
@@ -164,7 +165,10 @@ def parse(path: Path, id_scheme: IdScheme = "arxiv") -> Iterator[ParsedItem]:
             citing = _arxiv_id(citing_token, id_scheme, "citing")
             cited = _arxiv_id(cited_token, id_scheme, "cited")
             if citing == cited:
-                raise _BadLine(f"self-citation: {citing} cites itself; skipped")
+                yield Skipped(
+                    origin=origin, kind="self-citation", detail=f"{citing} cites itself"
+                )
+                continue
             record = CitationRecord(
                 origin=origin,
                 snapshot=key,

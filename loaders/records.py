@@ -2,7 +2,8 @@
 
 A parser is a generator over one input file. It yields, in this order:
 1. one ``SnapshotRecord`` describing the captured state of the source;
-2. any number of ``PaperRecord``, ``CitationRecord`` and ``Rejected`` items, streamed;
+2. any number of ``PaperRecord``, ``CitationRecord``, ``Rejected`` and ``Skipped`` items,
+   streamed;
 3. optionally a final ``SnapshotRecord`` with the same key, completing facts that are only
    known at the end (an arXiv dump's newest ``update_date``).
 
@@ -137,4 +138,17 @@ class Rejected(Record):
         return f"{self.origin}: {self.reason}"
 
 
-ParsedItem = SnapshotRecord | PaperRecord | CitationRecord | Rejected
+class Skipped(Record):
+    """A record that is a fact of the data, not an error, which the graph does not keep: a
+    self-citation (a paper listing itself). Counted and reported, never a reject."""
+
+    origin: Origin
+    kind: Literal["self-citation"]
+    detail: str
+
+    def message(self) -> str:
+        """Return the ``file:line: detail`` line shown to the user."""
+        return f"{self.origin}: {self.detail}"
+
+
+ParsedItem = SnapshotRecord | PaperRecord | CitationRecord | Rejected | Skipped

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import click
-from rich.table import Table
 
 from kg import analytics
 from kg.analytics import Algorithm, CommunityMethod, Engine, RankOptions, Scope
-from kg.cli.app import console, emit_json, json_option, main, open_graph
+from kg.cli.app import Column, emit_json, json_option, main, open_graph, print_table
+from kg.models import short_handle
 
 _ENGINE_HELP = (
     "igraph reads the graph out of Neo4j and computes in igraph; gds runs in the server's "
@@ -155,18 +155,26 @@ def rank(
     if not result.nodes:
         click.echo(_NO_PAPERS)
         return
-    table = Table(title=f"{algorithm}: top {len(result.top)}")
-    for column in ("#", "key", "title", "year", *result.properties):
-        table.add_column(column, justify="right" if column in ("#", "year") else "left")
-    for paper in result.top:
-        table.add_row(
-            str(paper.rank),
-            paper.key,
-            paper.title or ("[dim]stub[/dim]" if paper.stub else ""),
-            "" if paper.year is None else str(paper.year),
-            *(_value(paper.values[p]) for p in result.properties),
-        )
-    console.print(table)
+    print_table(
+        (
+            Column("#", "right"),
+            Column("ref"),
+            Column("year", "right"),
+            Column("title", flex=True),
+            *(Column(p, "right") for p in result.properties),
+        ),
+        (
+            [
+                paper.rank,
+                short_handle(paper.key),
+                None if paper.year is None else str(paper.year),
+                paper.title or ("stub" if paper.stub else ""),
+                *(_value(paper.values[p]) for p in result.properties),
+            ]
+            for paper in result.top
+        ),
+        title=f"{algorithm}: top {len(result.top)}",
+    )
     click.echo(_footer(algorithm, result.nodes, result.edges, result.engine, result.timings))
     if write:
         click.echo(
@@ -233,17 +241,29 @@ def communities(
     if not result.nodes:
         click.echo(_NO_PAPERS)
         return
-    table = Table(title=f"{method}: {result.count:,} communities, top {len(result.communities)}")
-    for column in ("community", "size", "most cited papers (in-degree)"):
-        table.add_column(
-            column, justify="right" if column != "most cited papers (in-degree)" else "left"
-        )
+    rows = []
     for community in result.communities:
-        listed = "\n".join(
-            f"{p.key} ({int(p.values['indegree'])}) {p.title or ''}".rstrip() for p in community.top
-        )
-        table.add_row(str(community.id), f"{community.size:,}", listed)
-    console.print(table)
+        for index, member in enumerate(community.top):
+            rows.append(
+                [
+                    community.id if index == 0 else None,
+                    community.size if index == 0 else None,
+                    short_handle(member.key),
+                    int(member.values["indegree"]),
+                    member.title or "",
+                ]
+            )
+    print_table(
+        (
+            Column("community", "right"),
+            Column("size", "right"),
+            Column("ref"),
+            Column("in-degree", "right"),
+            Column("most cited papers", flex=True),
+        ),
+        rows,
+        title=f"{method}: {result.count:,} communities, top {len(result.communities)}",
+    )
     quality = "" if result.modularity is None else f", modularity {result.modularity:.4f}"
     click.echo(_footer(method, result.nodes, result.edges, result.engine, result.timings) + quality)
     if write:

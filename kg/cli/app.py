@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, TypeVar
+from typing import IO, Any, Literal, TypeVar
 
 import click
 from rich.console import Console
-from rich.markup import escape
-from rich.progress import ProgressColumn, Task
 from rich.table import Table
 from rich.text import Text
 
@@ -18,16 +17,127 @@ from kg.errors import KGError
 from kg.graph import Graph
 
 F = TypeVar("F", bound=Callable[..., Any])
-console = Console()
+Justify = Literal["left", "right"]
+_JSON_KEY = "kg.json"
+
+# C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text.
+_CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+def console(stderr: bool = False) -> Console:
+    """Return a console sized now: the terminal's width, or $COLUMNS, or 80 when piped."""
+    return Console(stderr=stderr, highlight=False)
+
+
+def clean(value: object) -> str:
+    """Return data as plain text safe to print: control characters shown as \\xNN.
+
+    Data is always printed as rich ``Text``, never as markup, so ``[bold]`` in a title stays
+    literal; this removes the other way data could drive the terminal.
+    """
+    return str(value).translate(_CONTROL)
+
+
+def fmt(value: object) -> str:
+    """Return a value as a table shows it: thousands separators, 3 decimals, '' for None."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.3f}"
+    if isinstance(value, date | datetime):
+        return value.isoformat()
+    if hasattr(value, "iso_format"):
+        return str(value.iso_format())
+    if isinstance(value, list | dict):
+        return clean(json.dumps(value, default=_json_default, ensure_ascii=False))
+    return clean(value)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One table column. The ``flex`` column (a title) is cut with an ellipsis to fit the
+    terminal; every other column keeps its full width."""
+
+    header: str
+    justify: Justify = "left"
+    flex: bool = False
+
+
+def print_table(
+    columns: Sequence[Column],
+    rows: Iterable[Sequence[object]],
+    *,
+    title: str | None = None,
+    footer: str | None = None,
+    empty: str = "no rows",
+) -> None:
+    """Print a table that fits the terminal, each row on one line, data printed as text.
+
+    ``footer`` is a dim line under the table (e.g. "showing 20 of 2,587"); ``empty`` is
+    printed instead of a table without rows.
+    """
+    out = console()
+    materialised = [[fmt(cell) for cell in row] for row in rows]
+    if not materialised:
+        out.print(Text(clean(empty), style="dim"))
+        return
+    table = Table(title=Text(clean(title)) if title else None, title_justify="left")
+    for column in columns:
+        table.add_column(
+            Text(column.header),
+            justify=column.justify,
+            no_wrap=not column.flex,
+            overflow="ellipsis",
+            min_width=len(column.header) if column.flex else None,
+        )
+    for row in materialised:
+        table.add_row(*(Text(cell, no_wrap=True, overflow="ellipsis") for cell in row))
+    out.print(table)
+    if footer:
+        out.print(Text(footer, style="dim"))
+
+
+def render_rows(rows: list[dict[str, Any]], title: str | None = None) -> None:
+    """Print dict rows as a table (columns from the first row; a 'title' column flexes)."""
+    columns = [Column(str(name), flex=name == "title") for name in (rows[0] if rows else {})]
+    print_table(columns, ([row.get(c.header) for c in columns] for row in rows), title=title)
+
+
+def render_mapping(values: Mapping[str, Any], title: str | None = None) -> None:
+    """Print a mapping as two columns, field and value; long values wrap within the value."""
+    table = Table(title=Text(clean(title)) if title else None, show_header=False)
+    table.add_column("field", style="bold", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    for key, value in values.items():
+        table.add_row(Text(clean(key)), Text(fmt(value)))
+    console().print(table)
+
+
+class JSONError(click.ClickException):
+    """An error shown as ``{"error": {"message": ..., "hint": ...}}`` on stdout (--json)."""
+
+    def __init__(self, error: KGError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        emit_json({"error": {"message": self.error.message, "hint": self.error.hint or None}})
 
 
 class KGGroup(click.Group):
-    """A click group that turns every KGError into a one-line `Error:` and exit code 1."""
+    """A click group that turns every KGError into a one-line `Error:` and exit code 1, or,
+    when the command was given --json, into a JSON error object."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except KGError as exc:
+            if ctx.find_root().meta.get(_JSON_KEY):
+                raise JSONError(exc) from exc
             raise click.ClickException(str(exc)) from exc
 
 
@@ -46,51 +156,21 @@ def emit_json(payload: object) -> None:
     click.echo(json.dumps(payload, indent=2, default=_json_default, ensure_ascii=False))
 
 
-def render_rows(rows: list[dict[str, Any]], title: str | None = None) -> None:
-    """Print rows as a rich table (columns from the first row)."""
-    if not rows:
-        console.print("[dim]no rows[/dim]")
-        return
-    table = Table(title=title)
-    for column in rows[0]:
-        table.add_column(str(column))
-    for row in rows:
-        table.add_row(*(_cell(row.get(column)) for column in rows[0]))
-    console.print(table)
-
-
-def render_mapping(values: Mapping[str, Any], title: str | None = None) -> None:
-    """Print a mapping as a two-column rich table."""
-    table = Table(title=title, show_header=False)
-    table.add_column("field", style="bold")
-    table.add_column("value")
-    for key, value in values.items():
-        table.add_row(escape(str(key)), _cell(value))
-    console.print(table)
-
-
-def _cell(value: object) -> str:
-    # Titles such as "[Re] ..." must print as text, not as rich markup.
-    if value is None:
-        return ""
-    if isinstance(value, list | dict):
-        return escape(json.dumps(value, default=_json_default, ensure_ascii=False))
-    return escape(str(value))
-
-
-class RateColumn(ProgressColumn):
-    """Records per second, once there is a rate to show."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f}/s" if speed else "", style="progress.data.speed")
+def _remember_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    if value:
+        ctx.find_root().meta[_JSON_KEY] = True
+    return value
 
 
 def json_option(func: F) -> F:
-    """Add the `--json` flag every command has."""
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(
-        func
-    )
+    """Add the `--json` flag every command has; with it, errors are JSON too."""
+    return click.option(
+        "--json",
+        "as_json",
+        is_flag=True,
+        callback=_remember_json,
+        help='Print JSON instead of a table (errors too, as {"error": {...}}).',
+    )(func)
 
 
 def open_graph(ctx: click.Context) -> Graph:

@@ -2,17 +2,32 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+    TransferSpeedColumn,
+)
 
 from kg.bulk import BulkSummary, bulk_load
-from kg.cli.app import RateColumn, console, emit_json, json_option, main, open_graph
-from kg.ingest import DEFAULT_BATCH_SIZE, FormatChoice, IdScheme, LoadSummary, load_paths
+from kg.cli.app import Column, clean, console, emit_json, json_option, main, open_graph, print_table
+from kg.ingest import (
+    DEFAULT_BATCH_SIZE,
+    FormatChoice,
+    IdScheme,
+    LoadSummary,
+    expand_paths,
+    load_paths,
+)
 
 
 @main.command("load")
@@ -74,17 +89,35 @@ def load(
     Example: kg load examples/map ../shared/seeds/*.txt
     """
     bulk_summary: BulkSummary | None = None
+    reading = ReadPosition()
     with Progress(
-        SpinnerColumn(),
         TextColumn("{task.description}"),
-        TextColumn("{task.completed:,} records"),
-        RateColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
+        BarColumn(),
+        TaskProgressColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[records]:,} records"),
+        console=console(stderr=True),
         disable=as_json or not sys.stderr.isatty(),
         transient=True,
     ) as progress:
-        task = progress.add_task("loading", total=None)
+        total = sum(_size(p) for p in expand_paths(list(paths)))
+        task = progress.add_task("loading", total=total or None, records=0)
+        done_before = 0
+
+        def next_file(path: Path) -> None:
+            nonlocal done_before
+            done_before += reading.finish()
+            reading.follow(path)
+            progress.update(task, description=f"loading {path.name}")
+
+        def advance(count: int) -> None:
+            records = progress.tasks[0].fields["records"] + count
+            position = reading.position()
+            completed = done_before + position if position is not None else None
+            progress.update(task, records=records, completed=completed)
+
         if bulk:
             bulk_summary = bulk_load(
                 list(paths),
@@ -93,7 +126,8 @@ def load(
                 strict=strict,
                 id_scheme=id_scheme,
                 rejects_path=rejects,
-                on_progress=lambda n: progress.advance(task, n),
+                on_progress=advance,
+                on_stage=lambda stage: progress.update(task, description=stage),
             )
             summary = bulk_summary.load
         else:
@@ -105,7 +139,8 @@ def load(
                 strict=strict,
                 id_scheme=id_scheme,
                 rejects_path=rejects,
-                on_progress=lambda n: progress.advance(task, n),
+                on_progress=advance,
+                on_file=next_file,
             )
     if as_json:
         emit_json(bulk_summary.as_dict() if bulk_summary else summary.as_dict())
@@ -118,26 +153,98 @@ def load(
         ctx.exit(1)
 
 
+def _size(path: Path) -> int:
+    try:
+        return (
+            sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+            if path.is_dir()
+            else path.stat().st_size
+        )
+    except OSError:
+        return 0
+
+
+class ReadPosition:
+    """How far this process has read into the file being loaded, in bytes on disk: the
+    reading position the kernel reports for the newest descriptor open on it (Linux
+    /proc/self/fdinfo, as ``pv -d`` does). For a gzipped file that is the compressed offset,
+    so progress runs against the size on disk. None where the system does not say."""
+
+    _CHECK_EVERY = 0.2
+
+    def __init__(self) -> None:
+        self.target: str | None = None
+        self.size = 0
+        self.last = 0
+        self.checked = 0.0
+
+    def follow(self, path: Path) -> None:
+        """Start following ``path``."""
+        self.target = os.path.realpath(path)
+        self.size = _size(path)
+        self.last = 0
+
+    def finish(self) -> int:
+        """Stop following the current file; return its size on disk (0 when none)."""
+        size, self.target, self.last = self.size, None, 0
+        return size
+
+    def position(self) -> int | None:
+        """Return the bytes read so far (checked at most every 0.2 s), or None."""
+        if self.target is None:
+            return None
+        now = time.monotonic()
+        if now - self.checked < self._CHECK_EVERY:
+            return self.last
+        self.checked = now
+        try:
+            descriptors = sorted((int(fd) for fd in os.listdir("/proc/self/fd")), reverse=True)
+        except OSError:
+            return None
+        for fd in descriptors:
+            try:
+                if os.readlink(f"/proc/self/fd/{fd}") != self.target:
+                    continue
+                with open(f"/proc/self/fdinfo/{fd}", encoding="ascii") as info:
+                    for line in info:
+                        if line.startswith("pos:"):
+                            self.last = min(int(line.split()[1]), self.size)
+                            return self.last
+            except (OSError, ValueError):
+                continue
+        return self.last
+
+
 def _render_load(summary: LoadSummary) -> None:
     for message in summary.reject_messages:
-        click.echo(message, err=True)
+        click.echo(clean(message), err=True)
     if summary.rejected > len(summary.reject_messages):
-        click.echo(f"... and {summary.rejected - len(summary.reject_messages)} more", err=True)
-    table = Table(title=f"loaded in {summary.seconds:.1f}s")
-    for column in ("file", "format", "read", "papers", "citations", "rejected"):
-        table.add_column(column)
-    for f in summary.files:
-        table.add_row(
-            f.path, f.format, str(f.read), str(f.papers), str(f.citations), str(f.rejected)
-        )
-    console.print(table)
+        click.echo(f"... and {summary.rejected - len(summary.reject_messages):,} more", err=True)
+    print_table(
+        (
+            Column("file", flex=True),
+            Column("format"),
+            *(
+                Column(name, "right")
+                for name in ("read", "papers", "citations", "skipped", "rejected")
+            ),
+        ),
+        (
+            [f.path, f.format, f.read, f.papers, f.citations, sum(f.skipped.values()), f.rejected]
+            for f in summary.files
+        ),
+        title=f"loaded in {summary.seconds:.1f}s",
+    )
     counts = summary.counts
     click.echo(
-        f"created {counts.nodes_created} nodes and {counts.relationships_created} relationships, "
-        f"set {counts.properties_set} properties, merged {counts.merged} duplicate papers"
+        f"created {counts.nodes_created:,} nodes and {counts.relationships_created:,} "
+        f"relationships, set {counts.properties_set:,} properties, merged {counts.merged:,} "
+        "duplicate papers"
     )
+    if skipped := summary.skipped_sentence():
+        click.echo(f"{skipped} (facts of the data the graph does not keep; not errors)")
     if summary.rejects_file:
         click.echo(
-            f"{summary.rejected} records rejected; see {summary.rejects_file}. "
+            f"{summary.rejected:,} records rejected; see {summary.rejects_file}. "
             "Fix them and load the file again: what loaded stays as it is."
         )

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
 import click
 
 from kg import queries
-from kg.cli.app import emit_json, json_option, main, open_graph, render_rows
+from kg.cli.app import Column, emit_json, json_option, main, open_graph, print_table, render_rows
+from kg.errors import ParameterError
+
+# Server commands that change what other sessions see although the server runs them in a
+# READ transaction; `kg cypher` asks for --write before it sends one.
+_SERVER_COMMANDS = re.compile(r"\bTERMINATE\s+TRANSACTIONS?\b", re.IGNORECASE)
 
 
 def _parse_params(pairs: Iterable[str]) -> dict[str, str]:
@@ -51,9 +57,15 @@ def query(ctx: click.Context, name: str, pairs: tuple[str, ...], as_json: bool) 
 
 
 @main.command("queries")
+@click.option(
+    "--all", "show_all", is_flag=True, help="Also list the loader's and analytics' own queries."
+)
 @json_option
-def list_queries(as_json: bool) -> None:
-    """List the named queries with their parameters. Example: kg queries"""
+def list_queries(show_all: bool, as_json: bool) -> None:
+    """List the named questions with their parameters (--all: every query).
+
+    Example: kg queries
+    """
     rows = [
         {
             "name": q.name,
@@ -65,11 +77,23 @@ def list_queries(as_json: bool) -> None:
             "doc": q.doc,
         }
         for q in queries.all_queries().values()
+        if show_all or queries.is_question(q.name)
     ]
     if as_json:
         emit_json({"results": rows})
-    else:
-        render_rows(rows, title="queries")
+        return
+    print_table(
+        (
+            Column("name"),
+            Column("mode"),
+            Column("params", flex=True),
+            Column("what it answers", flex=True),
+        ),
+        ([r["name"], r["mode"], r["params"], r["doc"].split(". ")[0]] for r in rows),
+        title="Named queries" if show_all else "Questions (kg queries --all lists every query)",
+        footer="run one: kg query NAME --param key=value; in Browser: :param key => 'value', "
+        "then paste cypher/NAME.cypher",
+    )
 
 
 @main.command("cypher")
@@ -85,6 +109,11 @@ def cypher(
 
     Example: kg cypher "MATCH (p:Paper) RETURN count(p) AS papers"
     """
+    if not write and _SERVER_COMMANDS.search(statement):
+        raise ParameterError(
+            "TERMINATE TRANSACTIONS stops other sessions' work, which a READ transaction allows",
+            "add --write if you mean it",
+        )
     graph = open_graph(ctx)
     # The statement is the user's own Cypher, typed by them on purpose; values still travel
     # as parameters, and without --write the server itself refuses any write.

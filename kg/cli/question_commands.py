@@ -8,232 +8,292 @@ model it returns: rich tables for people, ``--json`` (the model's own fields, a 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
-from rich.markup import escape
-from rich.table import Table
+from rich.text import Text
 
 from kg import questions
 from kg.cli.app import (
+    Column,
+    F,
+    clean,
     console,
     emit_json,
     json_option,
     main,
     open_graph,
+    print_table,
     render_mapping,
-    render_rows,
 )
 from kg.models import (
     CategoryOverview,
-    Model,
+    CitedPaper,
     Overlap,
     PaperReport,
+    PaperSummary,
     PathResult,
     Similarity,
     YearCount,
 )
 
-_LIST_FIELDS = ("year", "title", "stub")
 _HOP_ARROWS = {"cites": "→ cites", "cited_by": "← cited by"}
+_REF = Column("ref")
+_YEAR = Column("year", "right")
+_TITLE = Column("title", flex=True)
+_CITED = (Column("cited by", "right"), Column("in graph", "right"))
 
 
-def _rows(items: Iterable[Model], fields: Sequence[str]) -> list[dict[str, Any]]:
-    """Return the named fields of each model, in the order given, ready for a table."""
-    rows = []
-    for item in items:
-        data = item.model_dump(mode="json")
-        rows.append({name: data[name] for name in fields})
-    return rows
+def _limit_option(
+    default: int | None = questions.DEFAULT_LIMIT, what: str = "rows"
+) -> Callable[[F], F]:
+    """The --limit option of every list: how many rows to show."""
+    shown = f"{default}" if default is not None else "all"
+    return click.option(
+        "--limit",
+        default=default,
+        type=click.IntRange(min=1),
+        help=f"How many {what} at most [default: {shown}].",
+    )
 
 
-def _table(items: Iterable[Model], fields: Sequence[str], title: str) -> None:
-    render_rows(_rows(items, fields), title=title)
+def _showing(shown: int, total: int | None, noun: str = "") -> str | None:
+    """Return the 'showing 20 of 2,587; --limit N to see more' line, or None when all show."""
+    if total is not None and shown >= total:
+        return None
+    if total is None:
+        return f"showing the top {shown:,}{noun}; --limit N to see more"
+    return f"showing {shown:,} of {total:,}{noun}; --limit N to see more"
+
+
+def _year(year: int | None) -> str | None:
+    return None if year is None else str(year)
+
+
+def _paper_row(paper: PaperSummary, *extra: object) -> list[object]:
+    return [paper.handle, _year(paper.year), paper.title or "", *extra]
+
+
+def _print_cited(papers: Sequence[CitedPaper], limit: int, title: str, empty: str) -> None:
+    """Print a reference or citer list; the stated 'cited by' column only when a source
+    stated a count for one of them."""
+    stated = any(p.stated_cited_by is not None for p in papers)
+    columns = (_REF, _YEAR, _TITLE, *(_CITED if stated else _CITED[1:]))
+    rows = (
+        _paper_row(p, *((p.stated_cited_by,) if stated else ()), p.graph_cited_by)
+        for p in papers[:limit]
+    )
+    print_table(
+        columns,
+        rows,
+        title=f"{title} · {len(papers):,}",
+        footer=_showing(min(limit, len(papers)), len(papers)),
+        empty=empty,
+    )
 
 
 def _years(counts: list[YearCount]) -> str:
-    return "; ".join(f"{c.year if c.year is not None else 'no year'}: {c.count}" for c in counts)
+    return "; ".join(f"{c.year if c.year is not None else 'no year'}: {c.count:,}" for c in counts)
 
 
-def _stated(value: int | None) -> str:
-    return f"{value:,}" if value is not None else "not stated"
+def _print_note(text: str | None) -> None:
+    if text:
+        console().print(Text(clean(text), style="dim"))
 
 
-def _render_report(report: PaperReport) -> None:
-    primary = report.primary_category.code if report.primary_category else ""
+def _render_report(report: PaperReport, limit: int) -> None:
+    primary = report.primary_category.code if report.primary_category else None
     cross = " ".join(c.code for c in report.cross_listed)
+    categories = f"{primary} (cross-listed: {cross})" if primary and cross else primary or cross
+    facts: dict[str, Any] = {
+        "ref": report.handle,
+        "arXiv": report.arxiv_id or "no arXiv id in the graph",
+        "first posted": report.published,
+        "year": _year(report.year),
+        "categories": categories or None,
+        "authors": ", ".join(a.name for a in report.authors) or None,
+        "known as": report.identity_sentence(),
+        "cited by": report.cited_by_sentence(),
+        "builds on": report.builds_on_sentence(),
+        "data through": report.data_through,
+        "citers per year": _years(report.citers_per_year) or None,
+        "  as stated": _years(report.stated_citers_per_year) or None,
+    }
     render_mapping(
-        {
-            "title": report.title,
-            "key": report.key,
-            "arXiv": report.arxiv_id,
-            "first posted": report.published,
-            "year": report.year,
-            "categories": f"{primary} (cross-listed: {cross})" if cross else primary,
-            "authors": ", ".join(a.name for a in report.authors),
-            "stub": report.stub,
-            "cited by in the map": f"{report.cited_by_in_map:,} in the graph, "
-            f"{_stated(report.stated_cited_by_in_map)} stated "
-            f"({_stated(report.stated_cited_by)} overall)",
-            "builds on": f"{report.builds_on:,} in the graph; stated "
-            f"{_stated(report.stated_refs_in_map)} of {_stated(report.stated_refs_total)}",
-            "data through": report.data_through,
-            "citers per year (graph)": _years(report.citers_per_year),
-            "citers per year (stated)": _years(report.stated_citers_per_year),
-        },
+        {name: value for name, value in facts.items() if value is not None},
         title=report.title or report.key,
     )
     if report.abstract:
         label = "Abstract (excerpt)" if report.abstract_is_excerpt else "Abstract"
-        console.print(f"[bold]{label}[/bold]\n{escape(report.abstract)}\n")
-    fields = (*_LIST_FIELDS, "cited_by", "stated_cited_by", "graph_cited_by")
-    _table(report.references, fields, f"References in the map · {len(report.references)}")
-    _table(report.citers, fields, f"Cited by · {len(report.citers)}")
+        console().print(Text(label, style="bold"), Text(clean(report.abstract)), Text(""))
+    _print_cited(report.references, limit, "References in the graph", "no references in the graph")
+    _print_cited(report.citers, limit, "Cited by", "no citers in the graph")
 
 
-def _render_overlap(overlap: Overlap) -> None:
+def _render_overlap(overlap: Overlap, limit: int) -> None:
     what = "Shared references" if overlap.relation == "shared_references" else "Common citers"
-    fields = (*_LIST_FIELDS, "cited_by", "stated_cited_by", "graph_cited_by")
-    title = f"{what} of {overlap.a.key} and {overlap.b.key} · {len(overlap.results)}"
-    _table(overlap.results, fields, title)
+    title = f"{what} of {overlap.a.handle} and {overlap.b.handle}"
+    _print_cited(overlap.results, limit, title, overlap.note or "none")
 
 
 def _render_similarity(result: Similarity) -> None:
-    fields = (*_LIST_FIELDS, "together", "cosine", "jaccard")
-    rows = _rows(result.results, fields)
-    for row in rows:
-        row["cosine"] = f"{row['cosine']:.3f}"
-        row["jaccard"] = f"{row['jaccard']:.3f}"
-    render_rows(rows, title=f"{result.measure.capitalize()} of {result.paper.label()}")
+    print_table(
+        (
+            _REF,
+            _YEAR,
+            _TITLE,
+            Column("together", "right"),
+            Column("cosine", "right"),
+            Column("jaccard", "right"),
+        ),
+        (_paper_row(r, r.together, r.cosine, r.jaccard) for r in result.results),
+        title=f"{result.measure.capitalize()} of {result.paper.handle}: {result.paper.label()}",
+        empty=result.note or "none",
+    )
 
 
 def _render_path(result: PathResult) -> None:
     click.echo(result.message())
     for number, path in enumerate(result.results, start=1):
-        table = Table(title=f"path {number}" if len(result.results) > 1 else None)
-        for column in ("hop", "key", "year", "title"):
-            table.add_column(column)
+        rows = []
         for index, paper in enumerate(path.papers):
             hop = _HOP_ARROWS[path.directions[index - 1]] if index else ""
-            year = str(paper.year) if paper.year is not None else ""
-            table.add_row(hop, escape(paper.key), year, escape(paper.title or ""))
-        console.print(table)
+            rows.append([hop, *_paper_row(paper)])
+        print_table(
+            (Column("hop"), _REF, _YEAR, _TITLE),
+            rows,
+            title=f"path {number}" if len(result.results) > 1 else None,
+        )
 
 
 def _render_categories(overview: CategoryOverview) -> None:
-    fields = ("code", "name", "primary", "cross_listed", "total")
-    _table(overview.results, fields, "Papers per category")
+    print_table(
+        (
+            Column("code"),
+            Column("name", flex=True),
+            Column("primary", "right"),
+            Column("cross-listed", "right"),
+            Column("total", "right"),
+        ),
+        ([c.code, c.name, c.primary, c.cross_listed, c.total] for c in overview.results),
+        title="Papers per category",
+    )
     if not overview.cross_listing:
-        console.print("[dim]no paper is cross-listed[/dim]")
+        console().print(Text("no paper is cross-listed", style="dim"))
         return
     primaries = sorted({cell.primary for cell in overview.cross_listing})
     crosses = sorted({cell.cross for cell in overview.cross_listing})
     counts = {(cell.primary, cell.cross): cell.papers for cell in overview.cross_listing}
-    table = Table(title="Cross-listing")
-    table.add_column("primary → cross-listed", style="bold")
-    for cross in crosses:
-        table.add_column(cross, justify="right")
-    for primary in primaries:
-        table.add_row(primary, *(str(counts.get((primary, c), "")) for c in crosses))
-    console.print(table)
+    print_table(
+        (Column("primary → cross-listed"), *(Column(c, "right") for c in crosses)),
+        ([p, *(counts.get((p, c)) for c in crosses)] for p in primaries),
+        title="Cross-listing",
+    )
 
 
 @main.command("paper")
 @click.argument("ref")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    help="How many references and citers to list [default: 20; with --json, all].",
+)
 @json_option
 @click.pass_context
-def paper(ctx: click.Context, ref: str, as_json: bool) -> None:
+def paper(ctx: click.Context, ref: str, limit: int | None, as_json: bool) -> None:
     """The map page of a paper rebuilt from the graph: graph counts beside stated ones.
 
-    REF is an arXiv id (2110.03888, arXiv:2110.03888v2, hep-th/9901001), a title or a
-    node key. Example: kg paper 2110.03888 --json
+    REF is an arXiv id (2110.03888, arXiv:2110.03888v2, hep-th/9901001), a title, a node
+    key or a handle from a list. Example: kg paper hep-th/9711200 --limit 5
     """
     report = questions.paper_report(open_graph(ctx), ref)
     if as_json:
+        if limit is not None:
+            report = report.model_copy(
+                update={"references": report.references[:limit], "citers": report.citers[:limit]}
+            )
         emit_json(report.model_dump(mode="json"))
     else:
-        _render_report(report)
+        _render_report(report, limit or questions.DEFAULT_LIMIT)
 
 
 @main.command("cocited")
 @click.argument("ref")
-@click.option(
-    "--limit",
-    default=questions.DEFAULT_LIMIT,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="How many results at most.",
-)
+@_limit_option(what="papers")
 @json_option
 @click.pass_context
 def cocited(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
     """Papers most often cited together with a paper, with cosine and Jaccard scores.
 
-    Example: kg cocited 2110.03888 --limit 10
+    Example: kg cocited hep-th/9711200 --limit 10
     """
     result = questions.cocited(open_graph(ctx), ref, limit)
     if as_json:
         emit_json(result.model_dump(mode="json"))
     else:
         _render_similarity(result)
+        if len(result.results) == limit:
+            _print_note(_showing(limit, None, " by papers citing both"))
 
 
 @main.command("coupled")
 @click.argument("ref")
-@click.option(
-    "--limit",
-    default=questions.DEFAULT_LIMIT,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="How many results at most.",
-)
+@_limit_option(what="papers")
 @json_option
 @click.pass_context
 def coupled(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
     """Papers sharing the most references with a paper (bibliographic coupling).
 
-    Example: kg coupled 2110.03888 --limit 10
+    Example: kg coupled hep-th/9711200 --limit 10
     """
     result = questions.coupled(open_graph(ctx), ref, limit)
     if as_json:
         emit_json(result.model_dump(mode="json"))
     else:
         _render_similarity(result)
+        if len(result.results) == limit:
+            _print_note(_showing(limit, None, " by shared references"))
 
 
 @main.command("shared-refs")
 @click.argument("a")
 @click.argument("b")
+@_limit_option(what="papers")
 @json_option
 @click.pass_context
-def shared_refs(ctx: click.Context, a: str, b: str, as_json: bool) -> None:
+def shared_refs(ctx: click.Context, a: str, b: str, limit: int, as_json: bool) -> None:
     """The papers both A and B cite, most cited first.
 
-    Example: kg shared-refs 2110.03888 2101.03961
+    Example: kg shared-refs hep-th/9711200 hep-th/9802150
     """
     result = questions.shared_references(open_graph(ctx), a, b)
     if as_json:
-        emit_json(result.model_dump(mode="json"))
+        emit_json(
+            result.model_copy(update={"results": result.results[:limit]}).model_dump(mode="json")
+        )
     else:
-        _render_overlap(result)
+        _render_overlap(result, limit)
 
 
 @main.command("common-citers")
 @click.argument("a")
 @click.argument("b")
+@_limit_option(what="papers")
 @json_option
 @click.pass_context
-def common_citers(ctx: click.Context, a: str, b: str, as_json: bool) -> None:
+def common_citers(ctx: click.Context, a: str, b: str, limit: int, as_json: bool) -> None:
     """The papers that cite both A and B, most cited first.
 
     Example: kg common-citers "Attention Is All You Need" "BERT"
     """
     result = questions.common_citers(open_graph(ctx), a, b)
     if as_json:
-        emit_json(result.model_dump(mode="json"))
+        emit_json(
+            result.model_copy(update={"results": result.results[:limit]}).model_dump(mode="json")
+        )
     else:
-        _render_overlap(result)
+        _render_overlap(result, limit)
 
 
 @main.command("path")
@@ -248,6 +308,7 @@ def common_citers(ctx: click.Context, a: str, b: str, as_json: bool) -> None:
     type=click.IntRange(1, questions.MAX_HOPS),
     help="The longest path to accept.",
 )
+@_limit_option(default=10, what="paths (with --all)")
 @json_option
 @click.pass_context
 def path(
@@ -257,19 +318,23 @@ def path(
     undirected: bool,
     all_paths: bool,
     max_hops: int,
+    limit: int,
     as_json: bool,
 ) -> None:
     """The shortest citation path from A to B, following CITES forward (A cites ... B).
 
-    Example: kg path 2110.03888 "Attention Is All You Need" --undirected --all --max-hops 4
+    Example: kg path hep-th/0002230 hep-th/9711200 --all --max-hops 4
     """
     result = questions.citation_path(
         open_graph(ctx), a, b, directed=not undirected, all_paths=all_paths, max_hops=max_hops
     )
+    total = len(result.results)
+    result = result.model_copy(update={"results": result.results[:limit]})
     if as_json:
         emit_json(result.model_dump(mode="json"))
     else:
         _render_path(result)
+        _print_note(_showing(len(result.results), total, " paths"))
 
 
 @main.command("near")
@@ -281,57 +346,65 @@ def path(
     type=click.IntRange(1, questions.MAX_NEAR_HOPS),
     help="How many citation hops to go out, either direction.",
 )
-@click.option(
-    "--limit", default=50, show_default=True, type=click.IntRange(min=1), help="How many at most."
-)
+@_limit_option(default=50, what="papers")
 @json_option
 @click.pass_context
 def near(ctx: click.Context, ref: str, hops: int, limit: int, as_json: bool) -> None:
     """The papers within K citation hops of a paper, nearest first.
 
-    Example: kg near 2110.03888 --hops 2 --limit 20
+    Example: kg near hep-th/9711200 --hops 1 --limit 20
     """
     result = questions.neighbourhood(open_graph(ctx), ref, hops, limit)
     if as_json:
         emit_json(result.model_dump(mode="json"))
-    else:
-        fields = ("distance", *_LIST_FIELDS)
-        within = "1 hop" if hops == 1 else f"{hops} hops"
-        title = f"Within {within} of {result.paper.label()} · {result.total}"
-        _table(result.results, fields, title)
+        return
+    within = "1 hop" if hops == 1 else f"{hops} hops"
+    print_table(
+        (Column("hops", "right"), _REF, _YEAR, _TITLE),
+        ([r.distance, *_paper_row(r)] for r in result.results),
+        title=f"Within {within} of {result.paper.handle} · {result.total:,}",
+        footer=_showing(len(result.results), result.total),
+        empty=result.note or "none",
+    )
 
 
 @main.command("search")
 @click.argument("text")
-@click.option(
-    "--limit",
-    default=questions.DEFAULT_LIMIT,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="How many results at most.",
-)
+@_limit_option(what="papers")
 @json_option
 @click.pass_context
 def search(ctx: click.Context, text: str, limit: int, as_json: bool) -> None:
     """Find papers by title words (full-text index), arXiv id or node key.
 
-    Example: kg search "mixture of experts" --limit 5
+    Hits scoring under half the best hit's score are left out.
+    Example: kg search "black hole entropy" --limit 5
     """
     result = questions.search(open_graph(ctx), text, limit)
     if as_json:
         emit_json(result.model_dump(mode="json"))
-    else:
-        _table(result.results, ("key", *_LIST_FIELDS, "score"), f"Search: {text}")
+        return
+    print_table(
+        (_REF, _YEAR, _TITLE, Column("score", "right")),
+        (
+            _paper_row(hit, "exact" if hit.score is None else f"{hit.score:.2f}")
+            for hit in result.results
+        ),
+        title=f"Search: {text}",
+        footer=_showing(limit, None) if len(result.results) == limit else None,
+        empty=result.note or "none",
+    )
 
 
 @main.command("author")
 @click.argument("name")
+@_limit_option(what="papers and co-authors")
 @json_option
 @click.pass_context
-def author(ctx: click.Context, name: str, as_json: bool) -> None:
+def author(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
     """An author's papers, co-authors and citation totals within the map.
 
-    NAME is matched on its normalised form, then as words of a name. Example: kg author "Ang Wang"
+    NAME is matched on its normalised form, then as words of a name.
+    Example: kg author "Juan Maldacena"
     """
     report = questions.author(open_graph(ctx), name)
     if as_json:
@@ -340,40 +413,52 @@ def author(ctx: click.Context, name: str, as_json: bool) -> None:
     render_mapping(
         {
             "name": report.name,
-            "key": report.key,
             "papers": len(report.papers),
-            "citations in the map (graph)": report.citations_in_map,
-            "distinct citing papers (graph)": report.distinct_citers,
-            "cited by in the map (stated, summed)": report.stated_cited_by_in_map,
+            "citations in the graph": report.citations_in_map,
+            "distinct citing papers": report.distinct_citers,
+            "cited by in the map, as stated (summed)": report.stated_cited_by_in_map,
         },
         title=report.name,
     )
-    fields = ("position", *_LIST_FIELDS, "graph_cited_by", "stated_cited_by_in_map")
-    _table(report.papers, fields, "Papers")
-    _table(report.coauthors, ("name", "key", "papers"), "Co-authors")
+    print_table(
+        (Column("#", "right"), _REF, _YEAR, _TITLE, Column("in graph", "right")),
+        ([p.position, *_paper_row(p, p.graph_cited_by)] for p in report.papers[:limit]),
+        title=f"Papers · {len(report.papers):,}",
+        footer=_showing(min(limit, len(report.papers)), len(report.papers)),
+    )
+    print_table(
+        (Column("name", flex=True), Column("papers together", "right")),
+        ([c.name, c.papers] for c in report.coauthors[:limit]),
+        title=f"Co-authors · {len(report.coauthors):,}",
+        footer=_showing(min(limit, len(report.coauthors)), len(report.coauthors)),
+        empty="no co-authors in the graph",
+    )
 
 
 @main.command("category")
 @click.argument("code")
-@click.option(
-    "--limit", default=50, show_default=True, type=click.IntRange(min=1), help="How many to list."
-)
+@_limit_option(what="papers")
 @json_option
 @click.pass_context
 def category(ctx: click.Context, code: str, limit: int, as_json: bool) -> None:
     """A category's paper counts and its papers, most cited in the map first.
 
-    Example: kg category cs.LG --limit 20
+    Example: kg category hep-th --limit 20
     """
     report = questions.category(open_graph(ctx), code, limit)
     if as_json:
         emit_json(report.model_dump(mode="json"))
         return
-    title = (
-        f"{report.code} {report.name or ''}: {report.primary} primary, "
-        f"{report.cross_listed} cross-listed"
+    total = report.primary + report.cross_listed
+    print_table(
+        (Column("role"), _REF, _YEAR, _TITLE, Column("in graph", "right")),
+        ([p.role.replace("_", "-"), *_paper_row(p, p.graph_cited_by)] for p in report.results),
+        title=(
+            f"{report.code} {report.name or ''}: {report.primary:,} primary, "
+            f"{report.cross_listed:,} cross-listed"
+        ),
+        footer=_showing(len(report.results), total),
     )
-    _table(report.results, ("role", *_LIST_FIELDS, "graph_cited_by"), title)
 
 
 @main.command("categories")
@@ -393,9 +478,10 @@ def categories(ctx: click.Context, as_json: bool) -> None:
 
 @main.command("snapshots")
 @click.argument("ref")
+@_limit_option(what="snapshots")
 @json_option
 @click.pass_context
-def snapshots(ctx: click.Context, ref: str, as_json: bool) -> None:
+def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
     """The snapshots that describe a paper, oldest first, with the counts each one stated.
 
     Example: kg snapshots 2110.03888
@@ -404,14 +490,29 @@ def snapshots(ctx: click.Context, ref: str, as_json: bool) -> None:
     if as_json:
         emit_json(result.model_dump(mode="json"))
         return
-    fields = (
-        "data_date",
-        "kind",
-        "source",
-        "builder_version",
-        "stated_cited_by",
-        "stated_cited_by_in_map",
-        "stated_refs_in_map",
-        "stated_refs_total",
+    shown = result.results[:limit]
+    print_table(
+        (
+            Column("data date"),
+            Column("kind"),
+            Column("source", flex=True),
+            Column("cited by", "right"),
+            Column("in map", "right"),
+            Column("refs in map", "right"),
+            Column("refs", "right"),
+        ),
+        (
+            [
+                s.data_date,
+                s.kind,
+                s.source,
+                s.stated_cited_by,
+                s.stated_cited_by_in_map,
+                s.stated_refs_in_map,
+                s.stated_refs_total,
+            ]
+            for s in shown
+        ),
+        title=f"Snapshots of {result.paper.handle}: {result.paper.label()}",
+        footer=_showing(len(shown), len(result.results)),
     )
-    _table(result.results, fields, f"Snapshots of {result.paper.label()}")

@@ -69,10 +69,16 @@ def test_paper_json_rebuilds_the_map_page(seeded: Graph) -> None:
 
 
 def test_paper_table_shows_both_counts(seeded: Graph) -> None:
-    result = _run("paper", "arXiv:2110.03888v3")
+    result = CliRunner().invoke(main, ["paper", "arXiv:2110.03888v3"], env={"COLUMNS": "240"})
     assert result.exit_code == 0, result.output
-    assert "31 in the graph, 31 stated" in result.output
-    assert "40 in the graph; stated 40 of 52" in result.output
+    assert (
+        "Cited by 31 papers in the graph; the source states 31 in the map and 31 overall."
+        in result.output
+    )
+    assert (
+        "Builds on 40 papers in the graph; the source states 40 of its 52 references."
+        in result.output
+    )
     assert "2021: 2; 2022: 14; 2023: 5; 2024: 7; 2025: 3" in result.output
 
 
@@ -138,7 +144,7 @@ def test_list_results_sit_under_results(graph: Graph, kg_env: Connection) -> Non
     assert _json("categories") == {"results": [], "cross_listing": []}
     table = _run("cocited", "A")
     assert table.exit_code == 0
-    assert "Co-citation of Paper A (2020)" in table.output
+    assert "Co-citation of A: Paper A (2020)" in table.output
 
 
 def test_author_and_category_commands(seeded: Graph) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from kg.errors import SourceError
 from loaders import edge_list
-from loaders.records import CitationRecord, ParsedItem, Rejected, SnapshotRecord
+from loaders.records import CitationRecord, ParsedItem, Rejected, Skipped, SnapshotRecord
 from loaders.source_file import content_sha256
 from tests.data import HEPTH_EDGES
 
@@ -48,10 +48,11 @@ def test_snap_hepth_plain_and_gzipped(name: str) -> None:
     assert snapshot.source == name
     assert snapshot.sha256 == content_sha256(FIXTURES / "snap_hepth.txt")
     assert _edges(items) == SNAP_EDGES
-    rejects = _rejects(items)
-    assert list(rejects) == [7]
-    assert rejects[7].reason == "self-citation: hep-th/9201001 cites itself; skipped"
-    assert rejects[7].raw == "9201001\t9201001"
+    assert _rejects(items) == {}
+    skipped = [item for item in items if isinstance(item, Skipped)]
+    assert [(s.origin.line, s.kind, s.detail) for s in skipped] == [
+        (7, "self-citation", "hep-th/9201001 cites itself")
+    ]
     assert all(
         item.snapshot == snapshot.key for item in items[1:] if isinstance(item, CitationRecord)
     )
@@ -109,7 +110,6 @@ def test_gzip_is_detected_by_content_not_name(tmp_path: Path) -> None:
         (4, "expected two ids 'CITING<TAB>CITED', found 1 field(s)"),
         (5, "expected two ids 'CITING<TAB>CITED', found 3 field(s)"),
         (6, "cited id 'banana' is not an arXiv id"),
-        (7, "self-citation: 1706.03762 cites itself; skipped"),
     ],
 )
 def test_malformed_snap_lines(line: int, reason: str) -> None:
@@ -126,7 +126,10 @@ def test_valid_lines_survive_malformed_ones() -> None:
         (2, "2110.03888", "1706.03762"),
         (8, "hep-th/9901001", "hep-th/9901002"),
     ]
-    assert len(_rejects(items)) == 5
+    assert len(_rejects(items)) == 4
+    assert [(i.origin.line, i.detail) for i in items if isinstance(i, Skipped)] == [
+        (7, "1706.03762 cites itself")
+    ]
 
 
 def test_malformed_csv_rows() -> None:
@@ -175,11 +178,10 @@ def test_real_cit_hepth() -> None:
         if isinstance(item, CitationRecord):
             citations += 1
             first = first or item
+        elif isinstance(item, Skipped):
+            self_loops += item.kind == "self-citation"
         elif isinstance(item, Rejected):
-            if item.reason.startswith("self-citation"):
-                self_loops += 1
-            else:
-                other_rejects += 1
+            other_rejects += 1
     assert citations + self_loops == 352_807
     assert citations == 352_768
     assert self_loops == 39

@@ -99,7 +99,22 @@ def test_bind_fills_defaults_and_coerces_cli_strings(tmp_path: Path) -> None:
         query.bind({"key": "x", "limit": "many"})
 
 
-def test_unknown_query_lists_the_known_ones() -> None:
+def test_unknown_query_suggests_the_nearest_names() -> None:
     with pytest.raises(QueryNotFound) as caught:
-        queries.get("no_such_query")
-    assert "paper_by_key" in str(caught.value)
+        queries.get("cocitd")
+    assert str(caught.value) == (
+        "no query named 'cocitd'. Did you mean cocited or common_citers? "
+        "`kg queries` lists them all"
+    )
+    with pytest.raises(QueryNotFound) as caught:
+        queries.get("zzzzzz")
+    assert "`kg queries --all` lists every query" in str(caught.value)
+
+
+def test_questions_are_told_from_internal_queries() -> None:
+    names = set(queries.all_queries())
+    questions = {name for name in names if queries.is_question(name)}
+    assert {"cocited", "coupled", "paper_report", "shortest_path"} <= questions
+    assert not {n for n in questions if n.startswith(("load_", "analytics_", "merge_"))}
+    assert "schema" not in questions
+    assert {"load_papers", "analytics_projection"} <= names - questions
