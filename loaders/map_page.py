@@ -280,28 +280,33 @@ class _Page:
     def missing(self) -> str | None:
         """Return what a page that stops short lacks, or None when it looks whole.
 
-        A page that names its paper but has no key facts and neither list, or whose key
-        facts count references or citing papers in the map that it never lists, was cut off.
+        A page that names its paper but lists neither references nor citing papers (unless
+        its key facts say there are none of either), or whose key facts count references
+        or citing papers in the map that it never lists, was cut off.
         """
         no_refs = self.listed_refs is None
         no_citing = self.listed_citing is None and not self.histogram
-        if not self.has_facts and no_refs and no_citing:
-            return (
-                "the page ends here without its 'Key facts.', 'Builds on' and 'Built on by' "
-                "parts, so it looks truncated: only the paper's own facts were loaded; "
-                "save the whole page and load it again"
-            )
-        parts = []
         refs = _first(self.facts_refs_in_map, self.section_refs_in_map)
-        if no_refs and refs:
-            parts.append(f"the 'Builds on' list of the {refs:,} references in the map")
         citers = _first(self.facts_cited_in_map, self.section_cited_in_map)
+        if no_refs and no_citing and not (refs == 0 and citers == 0):
+            parts = "'Builds on' and 'Built on by' lists"
+            if not self.has_facts:
+                parts = "'Key facts.', 'Builds on' and 'Built on by' parts"
+            return (
+                f"the page ends here without its {parts}, so it looks truncated: only the "
+                "paper's own facts were loaded; save the whole page and load it again"
+            )
+        lists = []
+        if no_refs and refs:
+            lists.append(f"the 'Builds on' list of the {_papers(refs, 'reference')} in the map")
         if no_citing and citers:
-            parts.append(f"the 'Built on by' list of the {citers:,} citing papers in the map")
-        if not parts:
+            lists.append(
+                f"the 'Built on by' list of the {_papers(citers, 'citing paper')} in the map"
+            )
+        if not lists:
             return None
         return (
-            f"the page ends here without {' or '.join(parts)} that its key facts count, so it "
+            f"the page ends here without {' or '.join(lists)} that its key facts count, so it "
             "looks truncated: those citations were not loaded; save the whole page and load "
             "it again"
         )
@@ -347,6 +352,10 @@ class _Page:
             listed_citing=self.listed_citing,
             histogram=dict(self.histogram),
         )
+
+
+def _papers(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
 
 
 def _first(*values: int | None) -> int | None:
@@ -672,7 +681,8 @@ class _Scanner:
 def _check_text(path: Path) -> None:
     """Raise SourceError when the file's content is binary rather than text."""
     head = read_head(path, 8192)
-    if "\x00" in head or head.count("\ufffd") > max(8, len(head) // 20):
+    # A stray NUL or bad byte is kept (a title may hold one); many of them mean binary.
+    if head.count("\x00") > 8 or head.count("\ufffd") > max(8, len(head) // 20):
         raise SourceError(
             f"{path}: the file holds binary data, not a map page",
             "give the page saved as UTF-8 text (gzipped or not)",
