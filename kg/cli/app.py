@@ -102,9 +102,18 @@ def print_table(
 
 
 def render_rows(rows: list[dict[str, Any]], title: str | None = None) -> None:
-    """Print dict rows as a table (columns from the first row; a 'title' column flexes)."""
-    columns = [Column(str(name), flex=name == "title") for name in (rows[0] if rows else {})]
-    print_table(columns, ([row.get(c.header) for c in columns] for row in rows), title=title)
+    """Print dict rows as they came from a query: columns from the first row, each cut to
+    fit the terminal, numbers as the query returned them (a year stays 1998)."""
+    names = list(rows[0]) if rows else []
+    print_table(
+        [Column(str(name), flex=True) for name in names],
+        ([_raw(row.get(name)) for name in names] for row in rows),
+        title=title,
+    )
+
+
+def _raw(value: object) -> object:
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 def render_mapping(values: Mapping[str, Any], title: str | None = None) -> None:

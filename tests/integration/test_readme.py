@@ -1,0 +1,194 @@
+"""The README, run as written against the default map that `make run` loads.
+
+Every line of every ```bash block is a `kg` command; each must exit 0 and answer with rows,
+and every table line must fit the terminal at 80 and 160 columns. The Python example runs
+as written. Errors under --json are JSON, and empty answers say why.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from rich.cells import cell_len
+
+from kg.cli import main
+from kg.config import Connection
+from kg.graph import Graph
+from kg.ingest import load_paths
+from kg.schema import clear_database
+from tests.data import EXAMPLES, REPO
+
+README = REPO / "README.md"
+_BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
+_BOX = re.compile(r"[│┃┏┗┡└┌┐┘┓┛┩]")
+_GARBLED = ("not stated stated", "of not stated", "stated not stated", "no rows")
+
+
+def _blocks(language: str) -> list[str]:
+    text = README.read_text(encoding="utf-8")
+    return [body for lang, body in _BLOCK.findall(text) if lang == language]
+
+
+def _commands() -> list[list[str]]:
+    commands = []
+    for block in _blocks("bash"):
+        for line in block.splitlines():
+            words = shlex.split(line, comments=True)
+            if words:
+                assert words[0] == "kg", f"a ```bash line of the README is not a kg command: {line}"
+                commands.append(words[1:])
+    return commands
+
+
+COMMANDS = _commands()
+
+
+@pytest.fixture(scope="module")
+def default_map(session_graph: Graph, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Graph]:
+    """The graph holding what `make run` loads: examples/map and examples/hepth."""
+    clear_database(session_graph)
+    rejects = tmp_path_factory.mktemp("readme") / "rejects.jsonl"
+    load_paths(session_graph, [EXAMPLES / "map"], rejects_path=rejects)
+    summary = load_paths(
+        session_graph, [EXAMPLES / "hepth"], id_scheme="snap-hepth", rejects_path=rejects
+    )
+    assert summary.rejected == 0
+    assert summary.skipped == {"self-citation": 39}
+    yield session_graph
+    clear_database(session_graph)
+
+
+def _env(connection: Connection, columns: int) -> dict[str, str]:
+    return {
+        "NEO4J_URI": connection.uri,
+        "NEO4J_USER": connection.user,
+        "NEO4J_PASSWORD": connection.password,
+        "NEO4J_DATABASE": connection.database,
+        "COLUMNS": str(columns),
+    }
+
+
+def _run(connection: Connection, args: list[str], columns: int = 80) -> Result:
+    return CliRunner().invoke(main, args, env=_env(connection, columns))
+
+
+def test_the_readme_has_examples() -> None:
+    assert len(COMMANDS) >= 15
+    assert len(_blocks("python")) == 1
+
+
+@pytest.mark.parametrize("columns", [80, 160])
+@pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(a) for a in COMMANDS])
+def test_every_readme_command_answers_and_fits(
+    default_map: Graph, neo4j_connection: Connection, args: list[str], columns: int
+) -> None:
+    result = _run(neo4j_connection, args, columns)
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) >= 2, result.output
+    for garbled in _GARBLED:
+        assert garbled not in result.output
+    too_wide = [line for line in lines if _BOX.search(line) and cell_len(line) > columns]
+    assert too_wide == [], f"{len(too_wide)} table lines wider than {columns} columns"
+
+
+def test_the_python_example_runs_as_written(
+    default_map: Graph,
+    neo4j_connection: Connection,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name, value in _env(neo4j_connection, 80).items():
+        monkeypatch.setenv(name, value)
+    exec(compile(_blocks("python")[0], str(README), "exec"), {})
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "The Large N Limit of Superconformal Field Theories and Supergravity"
+    assert lines[1].startswith("Cited by 2,414 papers in the graph")
+    assert len(lines) == 2 + 5 + 1 + 3
+    assert lines[2].split()[0] == "1655"  # co-cited with hep-th/9802150 by 1,655 papers
+    assert lines[7].startswith("A shortest path of 2 hops from hep-th/0202021 to hep-th/9602022.")
+    assert [line.split()[0] for line in lines[8:]] == ["1", "2", "3"]
+    assert all(line.split()[1].startswith("hep-th/") for line in lines[8:])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["paper", "no such paper at all"], "no paper matches 'no such paper at all'"),
+        (["cocited", "Black Hole Entropy"], "'Black Hole Entropy' matches 2 papers"),
+        (["category", "math.XX"], "no category 'math.XX' in the graph"),
+        (["author", "Nobody Atall"], "no author matches 'Nobody Atall'"),
+        (["query", "cocitd"], "no query named 'cocitd'"),
+        (["search", "   "], "the search text is empty"),
+    ],
+)
+def test_errors_are_json_under_json(
+    default_map: Graph, neo4j_connection: Connection, args: list[str], message: str
+) -> None:
+    result = _run(neo4j_connection, [*args, "--json"])
+    assert result.exit_code == 1
+    error = json.loads(result.stdout)["error"]
+    assert error["message"] == message
+    assert error["hint"]
+    plain = _run(neo4j_connection, args)
+    assert plain.exit_code == 1
+    assert plain.output.startswith(f"Error: {message}")
+
+
+def test_empty_answers_say_why(default_map: Graph, neo4j_connection: Connection) -> None:
+    lonely = default_map.read(
+        "MATCH (p:Paper) WHERE p.key STARTS WITH 'hep-th/' AND NOT (p)<-[:CITES]-() "
+        "AND (p)-[:CITES]->() RETURN p.key AS key ORDER BY key LIMIT 1"
+    )[0]["key"]
+    result = _run(neo4j_connection, ["cocited", lonely], 200)
+    assert result.exit_code == 0
+    assert f"{lonely} has no citers in the graph, so nothing is co-cited with it." in result.output
+    payload = json.loads(_run(neo4j_connection, ["cocited", lonely, "--json"]).stdout)
+    assert payload["results"] == []
+    assert payload["note"].startswith(f"{lonely} has no citers")
+    stub = (
+        "title:outrageously large neural networks the sparsely gated mixture of experts layer:2017"
+    )
+    result = _run(neo4j_connection, ["coupled", stub], 200)
+    assert "cites no paper in the graph (its references are not loaded)" in result.output
+
+
+def test_a_stub_shows_its_stated_count_and_reads_as_sentences(
+    default_map: Graph, neo4j_connection: Connection
+) -> None:
+    result = _run(neo4j_connection, ["paper", "title:outrageously-larg…"], 200)
+    assert result.exit_code == 0, result.output
+    assert "Known only from reference lists (a stub)" in result.output
+    assert "the source states 3,509 overall." in result.output
+    assert "Builds on 0 papers in the graph; no source states its references." in result.output
+
+
+def test_long_lists_say_how_many_they_show(
+    default_map: Graph, neo4j_connection: Connection
+) -> None:
+    result = _run(neo4j_connection, ["paper", "hep-th/9711200"], 120)
+    assert "showing 20 of 2,414; --limit N to see more" in result.output
+    assert "showing 20 of 54; --limit N to see more" in result.output
+    full = json.loads(_run(neo4j_connection, ["paper", "hep-th/9711200", "--json"]).stdout)
+    assert len(full["citers"]) == 2414
+
+
+def test_queries_lists_questions_first(neo4j_connection: Connection) -> None:
+    listed = json.loads(_run(neo4j_connection, ["queries", "--json"]).stdout)["results"]
+    everything = json.loads(_run(neo4j_connection, ["queries", "--all", "--json"]).stdout)
+    names = {row["name"] for row in listed}
+    assert "cocited" in names
+    assert not any(name.startswith(("load_", "analytics_")) for name in names)
+    assert len(everything["results"]) > len(listed)
+
+
+def test_readme_data_paths_exist() -> None:
+    for path in re.findall(r"\]\(((?:examples|docs|cypher)/[^)#]+)\)", README.read_text()):
+        assert (REPO / path).exists(), path
+    assert Path(EXAMPLES / "hepth" / "cit-HepTh.txt.gz").exists()
