@@ -171,10 +171,10 @@ def detect_format(path: Path) -> Format:
     if is_tar(path):
         return _tar_format(path)
     head = read_head(path).lstrip("\ufeff")
-    if not head.strip():
-        raise SourceError(f"{path}: the file is empty", "pass a file that holds data")
-    content = [line.strip().lstrip("\ufeff") for line in head.splitlines()]
+    content = [line.strip().lstrip("\ufeff").strip() for line in head.splitlines()]
     content = [line for line in content if line]
+    if not content:
+        raise SourceError(f"{path}: the file is empty", "pass a file that holds data")
     first = content[0]
     is_json = first.startswith(("{", "["))
     if is_json:

@@ -117,7 +117,6 @@ _SUBJECT_ALIASES = {
     "Probability Theory": "math.PR",
 }
 _NOT_ALNUM = re.compile(r"[\W_]+")
-_TRAILING_MARK = re.compile(r"(?:\s*\\\\)+\s*$")
 _MAX_DATE_CHARS = 200
 # arXiv opened in August 1991; a Date: before that or far after the id's month is a typo.
 _DATE_SLACK_DAYS = 62
@@ -262,6 +261,13 @@ def _published(arxiv_id: str, date_text: str | None) -> tuple[date | None, bool]
     return None, False
 
 
+def _without_trailing_mark(text: str) -> str:
+    """Return an abstract without the ``\\\\`` line-end marks left at its end."""
+    while text.endswith(_MARK):
+        text = text[: -len(_MARK)].rstrip()
+    return text
+
+
 def _reject(path: str, line: int, reason: str, raw: str) -> Rejected:
     return Rejected(origin=Origin(path=path, line=line), reason=reason, raw=raw[:RAW_LIMIT])
 
@@ -371,7 +377,7 @@ def _abs_items(
             title=title,
             year=published.year if published else None,
             published=published,
-            abstract=_TRAILING_MARK.sub("", collapse_spaces("\n".join(abstract))) or None,
+            abstract=_without_trailing_mark(collapse_spaces("\n".join(abstract))) or None,
             journal_ref=collapse_spaces(fields.get("journal-ref", "")) or None,
             comments=collapse_spaces(fields.get("comments", "")) or None,
             primary_category=primary,

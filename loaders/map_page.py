@@ -74,7 +74,8 @@ _MONTH_DAY_YEAR = re.compile(r"([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})")
 _NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
 _CATEGORY = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]{2,}(?:-[a-z]+)?)?")
 
-_HEADER = re.compile(rf"^(?P<site>.*?)\s*Data (?:to|through)\s+(?P<date>{_DATE})\.?$", re.I)
+# No "\s*" before "Data": after a lazy ".*?" it made a long run of spaces quadratic.
+_HEADER = re.compile(rf"^(?P<site>.*?)Data (?:to|through)\s+(?P<date>{_DATE})\.?$", re.I)
 _ID_LINE = re.compile(r"^arXiv[:\s]\s*(?P<id>[^\s↗]+)\s*(?P<arrow>↗)?(?P<rest>.*)$")
 _POSTED_LINE = re.compile(r"^First posted\b", re.I)
 _ID_CITED_BY = re.compile(r"cited by", re.I)

@@ -134,7 +134,7 @@ def test_unknown_content_lists_the_formats(tmp_path: Path, text: str) -> None:
     assert FORMATS == ("page", "pith", "arxiv", "edges", "abs")
 
 
-@pytest.mark.parametrize("text", ["", "\n  \n\t\n"])
+@pytest.mark.parametrize("text", ["", "\n  \n\t\n", "\ufeff\n\ufeff\n"])
 def test_empty_file(tmp_path: Path, text: str) -> None:
     with pytest.raises(SourceError, match=r"empty\.txt: the file is empty"):
         detect_format(_write(tmp_path, "empty.txt", text))

@@ -622,3 +622,11 @@ def test_a_page_stating_no_citers_is_whole(tmp_path: Path) -> None:
         "14 Oct 2026).\n\nBuilds on\n\n  1. 2017Attention Is All You Needcited by 1\n",
     )
     assert _rejected(items) == {}
+
+
+def test_a_long_run_of_spaces_takes_linear_time(tmp_path: Path) -> None:
+    # The site-line pattern once backtracked quadratically over runs of spaces (minutes).
+    spaces = " " * 200_000
+    items = _page(tmp_path, f"A{spaces}Title\n\nBuilds on\n\n  1. 2017A{spaces}Bcited by 1\n")
+    assert _paper(items).title == "A Title"
+    assert "the title is 200,002 characters long" in _rejected(items)[5]
