@@ -15,13 +15,22 @@ in seconds rather than after a minute of retries.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, LiteralString, Self
 
 import neo4j
 from neo4j import GraphDatabase, ManagedTransaction
-from neo4j.exceptions import AuthError, ConfigurationError, Neo4jError, ServiceUnavailable
+from neo4j.exceptions import (
+    AuthError,
+    ConfigurationError,
+    DriverError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
 
 from kg import config
 from kg.errors import ConnectionFailed, KGError
@@ -63,8 +72,20 @@ def translated_errors(uri: str) -> Iterator[None]:
             f"cannot reach Neo4j at {uri}",
             "start the local server with `kg db start`, or check NEO4J_URI",
         ) from exc
+    except SessionExpired as exc:
+        raise ConnectionFailed(
+            f"lost the connection to Neo4j at {uri}",
+            "check that the server is running (`kg db status`), then try again",
+        ) from exc
     except ConfigurationError as exc:
         raise ConnectionFailed(f"the driver cannot use {uri}: {exc}", "check NEO4J_URI") from exc
+    except DriverError as exc:
+        # Any other failure of the driver itself (a broken connection pool, a result cut off
+        # by a dying server): one line, never a traceback.
+        raise ConnectionFailed(
+            f"the connection to Neo4j at {uri} failed ({type(exc).__name__}: {exc})",
+            "check that the server is running (`kg db status`), then try again",
+        ) from exc
     except Neo4jError as exc:
         if exc.code and "AccessMode" in exc.code:
             raise QueryFailed(
@@ -165,9 +186,29 @@ class Graph:
             return session.execute_write(work)
 
     def run_autocommit(
-        self, query: LiteralString, params: Mapping[str, Any] | None = None
+        self,
+        query: LiteralString,
+        params: Mapping[str, Any] | None = None,
+        *,
+        retry: bool = False,
     ) -> list[Row]:
         """Run ``query`` as an auto-commit transaction, for schema commands and
-        ``CALL { } IN TRANSACTIONS``, which cannot run inside a managed transaction."""
-        with translated_errors(self.uri), self.driver.session(database=self.database) as session:
-            return [record.data() for record in session.run(query, dict(params or {}))]
+        ``CALL { } IN TRANSACTIONS``, which cannot run inside a managed transaction.
+
+        With ``retry`` a transient failure (a deadlock with a concurrent writer, a server
+        that is briefly unavailable) runs the query again, as ``execute_write`` would, for at
+        most ``MAX_RETRY_SECONDS``: only for statements that are safe to repeat.
+        """
+        values = dict(params or {})
+        deadline = time.monotonic() + MAX_RETRY_SECONDS
+        delay = 0.2
+        with translated_errors(self.uri):
+            while True:
+                try:
+                    with self.driver.session(database=self.database) as session:
+                        return [record.data() for record in session.run(query, values)]
+                except (TransientError, SessionExpired, ServiceUnavailable):
+                    if not retry or time.monotonic() + delay > deadline:
+                        raise
+                time.sleep(delay)
+                delay = min(delay * 2, 3.0)

@@ -3,6 +3,14 @@
 Nothing reads a whole input into memory: a parser yields records one at a time, the
 pipeline keeps at most one batch, and rejected records go to a JSON-lines rejects file as
 they come. Valid records load whatever else in the file is bad.
+
+Each file found in a folder succeeds or fails on its own: one that cannot be read or
+recognised is reported as ``file: reason`` and counted as failed, and the others load. A file
+named on the command line that cannot be recognised stops the load before anything is
+written: naming it was most likely a mistake (a wrong path or ``--format``), and a partial
+load would hide that. When Neo4j goes away mid-load the load ends with LoadInterrupted,
+which says how many records were written; every write is an idempotent MERGE, so running the
+same command again finishes the load.
 """
 
 from __future__ import annotations
@@ -15,8 +23,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Literal, Protocol
 
-from kg.errors import RecordRejected, SourceError
-from kg.graph import Graph
+from kg.errors import ConnectionFailed, KGError, RecordRejected, SourceError
+from kg.graph import Graph, QueryFailed
 from kg.schema import apply_schema
 from kg.writer import Batch, GraphWriter, WriteCounts
 from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json
@@ -47,6 +55,8 @@ class FileSummary:
     citations: int = 0
     rejected: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
+    error: str | None = None
+    """Why the file failed (it could not be read or recognised), or None."""
 
 
 @dataclass
@@ -58,6 +68,17 @@ class LoadSummary:
     rejects_file: str | None = None
     seconds: float = 0.0
     reject_messages: list[str] = field(default_factory=list)
+    written: int = 0
+    """Records in batches the graph has taken (committed)."""
+
+    @property
+    def failed(self) -> list[FileSummary]:
+        """The files that could not be read or recognised."""
+        return [f for f in self.files if f.error is not None]
+
+    def failed_messages(self) -> list[str]:
+        """Return one ``file: reason`` line per failed file."""
+        return [f"{f.path}: {f.error}" for f in self.failed]
 
     @property
     def read(self) -> int:
@@ -105,9 +126,66 @@ class LoadSummary:
                 "relationships": self.counts.relationships_deleted,
             },
             "files": [asdict(f) for f in self.files],
+            "failed": [{"file": f.path, "reason": f.error} for f in self.failed],
             "rejects_file": self.rejects_file,
             "seconds": round(self.seconds, 3),
         }
+
+
+class LoadInterrupted(KGError):
+    """Neo4j went away mid-load; the message says how much was written, the hint how to finish."""
+
+    def __init__(self, cause: KGError, written: int, read: int) -> None:
+        super().__init__(
+            f"{cause.message}: loaded {written:,} of {read:,} records",
+            "rerun the same command to finish (loads are idempotent)",
+        )
+        self.cause = cause
+        self.written = written
+        self.read = read
+
+    def __str__(self) -> str:
+        return f"{self.message}; {self.hint}"
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """One input of a load: its path, and whether it was found in a folder (rather than
+    named on the command line)."""
+
+    path: Path
+    in_folder: bool = False
+
+
+def input_files(paths: list[Path]) -> list[InputFile]:
+    """Return the inputs of ``paths``: files as given, folders expanded in name order.
+
+    A folder of .abs files is one input. README files, hidden files and rejects files are
+    skipped. Raises SourceError for a path that does not exist.
+    """
+    found: list[InputFile] = []
+    for path in paths:
+        if not path.exists():
+            if path.is_symlink():
+                raise SourceError(
+                    f"{path}: a symbolic link that leads nowhere (a loop, or a missing target)",
+                    "point the link at a file or folder, or name the file itself",
+                )
+            raise SourceError(f"{path}: no such file or folder", "check the path")
+        if path.is_dir() and not any(path.rglob("*.abs")):
+            found.extend(
+                InputFile(p, in_folder=True)
+                for p in sorted(
+                    p
+                    for p in path.rglob("*")
+                    if (p.is_file() or (p.is_symlink() and not p.exists()))
+                    and not p.name.lower().startswith(_SKIPPED_NAMES)
+                    and not p.name.endswith(".rejects.jsonl")
+                )
+            )
+        else:
+            found.append(InputFile(path))
+    return found
 
 
 def expand_paths(paths: list[Path]) -> list[Path]:
@@ -116,23 +194,40 @@ def expand_paths(paths: list[Path]) -> list[Path]:
     A folder of .abs files is one input. README files and hidden files are skipped.
     Raises SourceError for a path that does not exist.
     """
-    found: list[Path] = []
-    for path in paths:
-        if not path.exists():
-            raise SourceError(f"{path}: no such file or folder", "check the path")
-        if path.is_dir() and not any(path.rglob("*.abs")):
-            found.extend(
-                sorted(
-                    p
-                    for p in path.rglob("*")
-                    if p.is_file()
-                    and not p.name.lower().startswith(_SKIPPED_NAMES)
-                    and not p.name.endswith(".rejects.jsonl")
-                )
-            )
-        else:
-            found.append(path)
-    return found
+    return [item.path for item in input_files(paths)]
+
+
+def _reason(path: Path, error: SourceError) -> str:
+    """Return the error without the path it starts with, for a ``file: reason`` line."""
+    text = str(error)
+    prefix = f"{path}: "
+    return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+def _format_of(
+    item: InputFile, fmt: FormatChoice, strict: bool
+) -> tuple[Format | None, str | None]:
+    """Return the format of one input, or None and why it cannot be loaded.
+
+    A file found in a folder that cannot be recognised is a failed file (unless ``strict``);
+    any other raises SourceError before anything loads.
+    """
+    if item.in_folder and not item.path.exists():
+        error = SourceError(
+            f"{item.path}: a symbolic link that leads nowhere (a loop, or a missing target)",
+            "point the link at a file, or remove it",
+        )
+        if strict:
+            raise error
+        return None, _reason(item.path, error)
+    if fmt != "auto":
+        return fmt, None
+    try:
+        return detect_format(item.path), None
+    except SourceError as exc:
+        if strict or not item.in_folder:
+            raise
+        return None, _reason(item.path, exc)
 
 
 def parse_file(path: Path, fmt: Format, id_scheme: IdScheme = "arxiv") -> Iterator[ParsedItem]:
@@ -159,12 +254,13 @@ class RejectsFile:
     def check(self, inputs: list[Path]) -> None:
         """Raise SourceError before anything loads when the rejects file could not be written:
         it names a folder or an input file, or its folder cannot be made or written."""
-        target = self.path.resolve()
+        # realpath, not Path.resolve: a symlink loop among the inputs must not raise here.
+        target = Path(os.path.realpath(self.path))
         if self.path.is_dir():
             raise SourceError(
                 f"--rejects {self.path} is a folder", "name a file, e.g. --rejects rejects.jsonl"
             )
-        if any(target == path.resolve() for path in inputs):
+        if any(target == Path(os.path.realpath(path)) for path in inputs):
             raise SourceError(
                 f"--rejects {self.path} is one of the input files; writing rejects there "
                 "would overwrite it",
@@ -220,36 +316,52 @@ def load_paths(
 
     The schema is applied first. Bad records go to ``rejects_path`` (created only when
     there is one) and the rest still load; with ``strict`` the first bad record raises
-    RecordRejected. ``on_file`` is called as each file starts, ``on_progress`` with each
-    record read. Raises SourceError for a file that cannot be read or recognised.
+    RecordRejected. A file found in a folder that cannot be read or recognised is counted as
+    failed (``LoadSummary.failed``) and the others load. ``on_file`` is called as each file
+    starts, ``on_progress`` with each record read.
+
+    Raises SourceError before anything loads for a missing path or a named file whose format
+    cannot be told (with ``strict``: for any file that cannot be read), and LoadInterrupted
+    when Neo4j fails mid-load.
     """
     if batch_size < 1:
         raise SourceError(f"batch size {batch_size} is too small", "use 1 or more")
     began = time.monotonic()
-    files = expand_paths(paths)
+    inputs = input_files(paths)
     rejects = RejectsFile(rejects_path)
-    rejects.check(files)
-    formats: list[Format] = [detect_format(p) if fmt == "auto" else fmt for p in files]
+    rejects.check([item.path for item in inputs])
+    formats = [_format_of(item, fmt, strict) for item in inputs]
     apply_schema(graph)
     writer = GraphWriter(graph)
     summary = LoadSummary(counts=writer.counts)
     try:
-        for path, file_format in zip(files, formats, strict=True):
+        for item, (file_format, error) in zip(inputs, formats, strict=True):
             if on_file is not None:
-                on_file(path)
-            file_summary = FileSummary(str(path), file_format)
+                on_file(item.path)
+            file_summary = FileSummary(str(item.path), file_format or "unknown", error=error)
             summary.files.append(file_summary)
-            load_stream(
-                writer,
-                parse_file(path, file_format, id_scheme),
-                file_summary,
-                summary,
-                rejects,
-                batch_size,
-                strict,
-                on_progress,
-                keep_messages,
-            )
+            if file_format is None:
+                continue
+            try:
+                load_stream(
+                    writer,
+                    parse_file(item.path, file_format, id_scheme),
+                    file_summary,
+                    summary,
+                    rejects,
+                    batch_size,
+                    strict,
+                    on_progress,
+                    keep_messages,
+                )
+            except SourceError as exc:
+                # A file that breaks off mid-way (a truncated gzip, an I/O error) keeps what
+                # it gave; the others still load.
+                if strict:
+                    raise
+                file_summary.error = _reason(item.path, exc)
+    except (ConnectionFailed, QueryFailed) as exc:
+        raise LoadInterrupted(exc, summary.written, summary.read) from exc
     finally:
         rejects.close()
     summary.rejects_file = str(rejects_path) if rejects.handle is not None else None
@@ -283,30 +395,41 @@ def load_stream(
     Rejected records go to ``rejects`` (or raise RecordRejected when ``strict``).
     """
     batch = Batch()
-    for item in items:
-        if isinstance(item, SnapshotRecord):
-            writer.write_snapshot(item)
-            continue
-        file_summary.read += 1
-        if isinstance(item, Skipped):
-            file_summary.skipped[item.kind] = file_summary.skipped.get(item.kind, 0) + 1
-        if isinstance(item, Rejected):
-            file_summary.rejected += 1
-            if strict:
-                raise RecordRejected(item.origin.path, item.origin.line, item.reason)
-            rejects.add(item)
-            if len(summary.reject_messages) < keep_messages:
-                summary.reject_messages.append(item.message())
-        elif isinstance(item, PaperRecord):
-            file_summary.papers += 1
-            batch.papers.append(item)
-        elif isinstance(item, CitationRecord):
-            file_summary.citations += 1
-            batch.citations.append(item)
-        if len(batch) >= batch_size:
+
+    def flush() -> None:
+        nonlocal batch
+        if len(batch):
             writer.write_batch(batch)
+            summary.written += len(batch)
             batch = Batch()
-        if on_progress is not None:
-            on_progress(1)
-    if len(batch):
-        writer.write_batch(batch)
+
+    try:
+        for item in items:
+            if isinstance(item, SnapshotRecord):
+                writer.write_snapshot(item)
+                continue
+            file_summary.read += 1
+            if isinstance(item, Skipped):
+                file_summary.skipped[item.kind] = file_summary.skipped.get(item.kind, 0) + 1
+            if isinstance(item, Rejected):
+                file_summary.rejected += 1
+                if strict:
+                    raise RecordRejected(item.origin.path, item.origin.line, item.reason)
+                rejects.add(item)
+                if len(summary.reject_messages) < keep_messages:
+                    summary.reject_messages.append(item.message())
+            elif isinstance(item, PaperRecord):
+                file_summary.papers += 1
+                batch.papers.append(item)
+            elif isinstance(item, CitationRecord):
+                file_summary.citations += 1
+                batch.citations.append(item)
+            if len(batch) >= batch_size:
+                flush()
+            if on_progress is not None:
+                on_progress(1)
+    except SourceError:
+        # The file broke off: what it gave before the break still loads.
+        flush()
+        raise
+    flush()

@@ -149,7 +149,7 @@ def load(
         if bulk_summary:
             stages = ", ".join(f"{k} {v:.1f}s" for k, v in bulk_summary.stages.items())
             click.echo(f"bulk import: {stages}")
-    if summary.rejected:
+    if summary.rejected or summary.failed:
         ctx.exit(1)
 
 
@@ -216,6 +216,8 @@ class ReadPosition:
 
 
 def _render_load(summary: LoadSummary) -> None:
+    for message in summary.failed_messages():
+        click.echo(clean(message), err=True)
     for message in summary.reject_messages:
         click.echo(clean(message), err=True)
     if summary.rejected > len(summary.reject_messages):
@@ -247,4 +249,10 @@ def _render_load(summary: LoadSummary) -> None:
         click.echo(
             f"{summary.rejected:,} records rejected; see {summary.rejects_file}. "
             "Fix them and load the file again: what loaded stays as it is."
+        )
+    if failed := summary.failed:
+        names = "; ".join(clean(line) for line in summary.failed_messages())
+        click.echo(
+            f"{len(failed):,} of {len(summary.files):,} files failed ({names}). "
+            "The other files loaded; fix these and load them again."
         )

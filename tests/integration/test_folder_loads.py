@@ -1,0 +1,178 @@
+"""A folder loads file by file: one file that cannot be read or recognised is reported as
+`file: reason` and counted as failed, and every other file still loads (exit code 1). A file
+named on the command line that cannot be recognised stops the load before anything is written.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kg.cli import main
+from kg.config import Connection
+from kg.errors import SourceError
+from kg.graph import Graph
+from kg.ingest import FileSummary, LoadSummary, RejectsFile, load_paths, load_stream, parse_file
+from kg.writer import GraphWriter
+from loaders.records import ParsedItem
+
+
+def _arxiv_line(arxiv_id: str, title: str) -> str:
+    return (
+        json.dumps(
+            {
+                "id": arxiv_id,
+                "title": title,
+                "authors": "A. Author",
+                "categories": "hep-th",
+                "abstract": "A record for the test.",
+                "versions": [{"version": "v1", "created": "Mon, 6 Jan 1997 00:00:00 GMT"}],
+                "update_date": "2008-02-03",
+            }
+        )
+        + "\n"
+    )
+
+
+def _keys(graph: Graph) -> list[str]:
+    return [row["key"] for row in graph.read("MATCH (p:Paper) RETURN p.key AS key ORDER BY key")]
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """a_papers.jsonl (2 papers), b_bad.bin (binary), c_edges.csv (2 citations)."""
+    root = tmp_path / "inputs"
+    root.mkdir()
+    (root / "a_papers.jsonl").write_text(
+        _arxiv_line("hep-th/9701001", "First") + _arxiv_line("hep-th/9701002", "Second"),
+        encoding="utf-8",
+    )
+    (root / "b_bad.bin").write_bytes(bytes(range(256)) * 4)
+    (root / "c_edges.csv").write_text(
+        "citing,cited\nhep-th/9701003,hep-th/9701001\nhep-th/9701003,hep-th/9701002\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+ALL_KEYS = ["hep-th/9701001", "hep-th/9701002", "hep-th/9701003"]
+
+
+def test_one_bad_file_in_a_folder_fails_alone(
+    graph: Graph, kg_env: Connection, folder: Path, tmp_path: Path
+) -> None:
+    bad = folder / "b_bad.bin"
+    result = CliRunner().invoke(main, ["load", str(folder), "--rejects", str(tmp_path / "r")])
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert f"{bad}: cannot tell its format (" in result.stderr
+    assert "1 of 3 files failed" in result.stdout
+    assert "The other files loaded" in result.stdout
+    assert _keys(graph) == ALL_KEYS
+    assert graph.read("MATCH ()-[r:CITES]->() RETURN count(r) AS n") == [{"n": 2}]
+
+
+def test_the_json_summary_names_the_failed_file(
+    graph: Graph, kg_env: Connection, folder: Path, tmp_path: Path
+) -> None:
+    bad = folder / "b_bad.bin"
+    result = CliRunner().invoke(
+        main, ["load", str(folder), "--json", "--rejects", str(tmp_path / "r")]
+    )
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    [failed] = report["failed"]
+    assert failed["file"] == str(bad)
+    assert failed["reason"].startswith("cannot tell its format (")
+    by_path = {entry["path"]: entry for entry in report["files"]}
+    assert by_path[str(bad)]["error"] == failed["reason"]
+    assert by_path[str(bad)]["format"] == "unknown"
+    assert (
+        by_path[str(folder / "a_papers.jsonl")] | {"error": None}
+        == by_path[str(folder / "a_papers.jsonl")]
+    )
+    assert by_path[str(folder / "a_papers.jsonl")]["papers"] == 2
+    assert by_path[str(folder / "c_edges.csv")]["citations"] == 2
+    assert report["rejected"] == 0
+    assert _keys(graph) == ALL_KEYS
+
+
+def test_a_truncated_gzip_in_a_folder_fails_alone(graph: Graph, tmp_path: Path) -> None:
+    root = tmp_path / "inputs"
+    root.mkdir()
+    lines = "".join(_arxiv_line(f"hep-th/97{i:05d}", f"Paper {i}") for i in range(1, 3001))
+    whole = gzip.compress(lines.encode())
+    (root / "a_cut.jsonl.gz").write_bytes(whole[: len(whole) * 2 // 3])
+    (root / "b_papers.jsonl").write_text(_arxiv_line("hep-th/9801001", "Other"), encoding="utf-8")
+    summary = load_paths(graph, [root], batch_size=700, rejects_path=tmp_path / "r.jsonl")
+    assert summary.failed_messages() == [
+        f"{root / 'a_cut.jsonl.gz'}: cannot read it (Compressed file ended before the "
+        "end-of-stream marker was reached). check the file"
+    ]
+    assert "hep-th/9801001" in _keys(graph)
+
+
+def _break_after(items: Iterator[ParsedItem], count: int, path: Path) -> Iterator[ParsedItem]:
+    for read, item in enumerate(items):
+        if read == count:
+            raise SourceError(f"{path}: cannot read it (Input/output error)", "check the file")
+        yield item
+
+
+def test_a_file_that_breaks_off_mid_way_keeps_what_it_gave(graph: Graph, tmp_path: Path) -> None:
+    source = tmp_path / "papers.jsonl"
+    source.write_text(
+        "".join(_arxiv_line(f"hep-th/97{i:05d}", f"Paper {i}") for i in range(1, 101)),
+        encoding="utf-8",
+    )
+    summary = LoadSummary()
+    file_summary = FileSummary(str(source), "arxiv")
+    writer = GraphWriter(graph)
+    # The snapshot, then 57 papers: two batches of 25 and a partial one of 7 when it breaks.
+    items = _break_after(parse_file(source, "arxiv"), 58, source)
+    with pytest.raises(SourceError, match="Input/output error"):
+        load_stream(
+            writer, items, file_summary, summary, RejectsFile(tmp_path / "r"), 25, False, None, 0
+        )
+    assert file_summary.papers == summary.written == 57
+    assert len(_keys(graph)) == 57
+
+
+def test_a_named_file_that_cannot_be_recognised_stops_the_load(
+    graph: Graph, kg_env: Connection, folder: Path, tmp_path: Path
+) -> None:
+    bad = folder / "b_bad.bin"
+    result = CliRunner().invoke(
+        main,
+        ["load", str(folder / "a_papers.jsonl"), str(bad), "--rejects", str(tmp_path / "r")],
+    )
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: {bad}: cannot tell its format (")
+    assert "Traceback" not in result.output
+    assert _keys(graph) == []
+
+
+def test_strict_stops_at_a_bad_file_in_a_folder(graph: Graph, folder: Path, tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match=r"b_bad\.bin: cannot tell its format"):
+        load_paths(graph, [folder], strict=True, rejects_path=tmp_path / "r.jsonl")
+    assert _keys(graph) == []
+
+
+def test_links_that_lead_nowhere(graph: Graph, folder: Path, tmp_path: Path) -> None:
+    loop = folder / "d_loop.csv"
+    loop.symlink_to(loop)
+    summary = load_paths(graph, [folder], rejects_path=tmp_path / "r.jsonl")
+    bad, looped = summary.failed_messages()
+    assert bad.startswith(f"{folder / 'b_bad.bin'}: cannot tell its format (")
+    assert looped == (
+        f"{loop}: a symbolic link that leads nowhere (a loop, or a missing target). "
+        "point the link at a file, or remove it"
+    )
+    assert _keys(graph) == ALL_KEYS
+    with pytest.raises(SourceError, match="a symbolic link that leads nowhere"):
+        load_paths(graph, [loop], rejects_path=tmp_path / "r.jsonl")
