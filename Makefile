@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 KG := $(BIN)/kg
 
-.PHONY: install run test lint unit bench clean stop
+.PHONY: install run test lint unit bench clean stop browser
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +36,19 @@ lint: install
 unit: install
 	$(BIN)/pytest -m "not integration" -q
 
-test: lint
+# Headless Chromium for the browser tests: Debian's chromium and chromium-driver, installed
+# when missing (as root, as CI runs); without them those tests skip, except under CI=true.
+browser:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing chromium and chromium-driver for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else \
+	    echo "chromium and chromium-driver are missing: apt-get install chromium chromium-driver"; \
+	  fi; \
+	fi
+
+test: lint browser
 	$(BIN)/pytest
 
 # Benchmarks, never part of make test: each writes its docs/BENCHMARKS-*.md.

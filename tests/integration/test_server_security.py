@@ -15,11 +15,13 @@ import socket
 import stat
 import subprocess
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from neo4j import GraphDatabase
@@ -28,6 +30,7 @@ from neo4j.exceptions import AuthError
 from kg.config import Connection
 from kg.graph import Graph
 from kg.local_server import ENTRY_POINT
+from tests.browser import chromium, requested_urls
 from tests.integration.test_server_concurrency import kg, server_processes
 from tests.unit.test_server_lock import kg_env
 
@@ -198,3 +201,61 @@ def test_the_password_is_in_no_output_log_or_process_list(server: Server) -> Non
             ["ps", "-ww", "-eo", "args"], capture_output=True, text=True, check=False
         ).stdout
     )
+
+
+# What Neo4j Browser 5.24 fetches from outside, all static assets: its stylesheet imports
+# Google Fonts as the page opens, and once connected to a Community server it loads
+# Segment's and Canny's scripts, since its code allows outgoing connections for every
+# non-Enterprise edition (`shouldAllowOutgoingConnections`); `browser.allow_outgoing_
+# connections`, which would turn that off, is an Enterprise setting that Community refuses
+# to start with. With `client.allow_telemetry=false` no usage event is sent. Nothing of the
+# map leaves the machine; any other outside request fails this test.
+BROWSER_ASSETS_ON_OPEN = ("https://fonts.googleapis.com/css2",)
+BROWSER_ASSETS_AFTER_LOGIN = (
+    "https://cdn.segment.com/analytics.js/",
+    "https://canny.io/sdk.js",
+    "https://fonts.googleapis.com/css2",
+)
+
+
+def _outside(urls: list[str]) -> set[str]:
+    return {
+        url
+        for url in urls
+        if url.startswith(("http", "ws"))
+        and urlsplit(url).hostname not in ("127.0.0.1", "localhost")
+    }
+
+
+def test_browser_requests_stay_on_this_machine(server: Server) -> None:
+    """Open Neo4j Browser in headless Chromium, log in: the only requests off this machine are
+    the Browser's own known static assets, and no usage event is sent."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    with chromium() as driver:
+        driver.get(
+            f"http://127.0.0.1:{server.http_port}/browser/"
+            f"?connectURL=neo4j://neo4j@127.0.0.1:{server.bolt_port}"
+        )
+        wait = WebDriverWait(driver, 60)
+        password = wait.until(
+            expected_conditions.presence_of_element_located(
+                (By.CSS_SELECTOR, "input[type='password']")
+            )
+        )
+        time.sleep(2)  # whatever the login page fetches by itself
+        opening = requested_urls(driver)
+        password.send_keys(server.password, Keys.ENTER)
+        wait.until(lambda d: "connected" in d.page_source.lower())
+        time.sleep(3)  # let the page make whatever requests it makes after login
+        after_login = requested_urls(driver)
+        assert server.password not in driver.page_source
+    assert any(f":{server.http_port}/browser" in url for url in opening)
+    assert {u for u in _outside(opening) if not u.startswith(BROWSER_ASSETS_ON_OPEN)} == set()
+    assert any(f":{server.bolt_port}" in url for url in after_login)
+    unexpected = {u for u in _outside(after_login) if not u.startswith(BROWSER_ASSETS_AFTER_LOGIN)}
+    assert unexpected == set()
+    assert not any("api.segment.io" in url for url in after_login)
