@@ -235,7 +235,7 @@ def _versions(obj: dict[str, Any]) -> tuple[int | None, date | None]:
         )
     try:
         return latest, parsedate_to_datetime(created).date()
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, OverflowError):
         raise _BadLine(
             f"bad date in versions[0].created: {created!r}; "
             "expected RFC 2822 like 'Mon, 2 Apr 2007 19:18:42 GMT'"

@@ -266,13 +266,13 @@ def _published(submitted_at: str | None) -> date | str | None:
         return None
     try:
         moment = datetime.fromisoformat(submitted_at.strip())
-    except ValueError:
+        # arXiv dates its submissions in UTC, so an offset timestamp is moved there first
+        return moment.astimezone(UTC).date() if moment.tzinfo else moment.date()
+    except (ValueError, OverflowError):  # OverflowError: moved before year 1 or after 9999
         return (
-            f"paper.submitted_at '{submitted_at}' is not an ISO timestamp like "
+            f"paper.submitted_at '{submitted_at[:60]}' is not an ISO timestamp like "
             f"2021-10-08T04:24:51Z: {_FIX}"
         )
-    # arXiv dates its submissions in UTC, so an offset timestamp is moved there first
-    return moment.astimezone(UTC).date() if moment.tzinfo else moment.date()
 
 
 def _extra(doc: _PaperJson, in_lines: bool, et_al: bool) -> dict[str, _Scalar]:

@@ -306,3 +306,15 @@ def test_deeply_nested_parentheses_in_authors_take_linear_time() -> None:
     names = arxiv_oai.split_authors("A. One " + "(" * 50_000 + "x" + ")" * 50_000 + ", B. Two")
     assert names == ("A. One", "B. Two")
     assert arxiv_oai.split_authors("A. One (Cut (off, B. Two") == ("A. One",)
+
+
+def test_a_created_date_with_a_huge_year_is_rejected(tmp_path: Path) -> None:
+    # Found by tests/unit/test_parser_fuzz.py: email.utils raised OverflowError.
+    created = "Tue, 2 Jan 999999999999999999999999992024 10:00:00 GMT"
+    items = _jsonl(
+        tmp_path / "y.jsonl",
+        {"id": "2101.00001", "versions": [{"version": "v1", "created": created}]},
+        {"id": "2101.00002", "title": "Fine"},
+    )
+    assert sorted(_papers(items)) == ["2101.00002"]
+    assert _rejects(items)[1].reason.startswith("bad date in versions[0].created")

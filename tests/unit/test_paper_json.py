@@ -351,3 +351,11 @@ def test_oversized_values_and_bad_categories_are_rejected(tmp_path: Path) -> Non
     assert "is 600 characters long, over the limit of 500" in rejected[2]
     assert rejected[3].startswith("paper.primary_cat '[bold red]' is not an arXiv category code")
     assert rejected[4].startswith("paper.cross_cats 'not a code' is not an arXiv category code")
+
+
+@pytest.mark.parametrize("moment", ["0001-01-01T00:00:00+05:00", "9999-12-31T23:59:59-05:00"])
+def test_a_timestamp_moved_out_of_the_calendar_is_rejected(tmp_path: Path, moment: str) -> None:
+    path = _lines(tmp_path / "t.jsonl", _good(submitted_at=moment), _good("2401.00002"))
+    items = _parse(path)
+    assert [p.arxiv_id for p in _papers(items)] == ["2401.00002"]
+    assert _rejected(items)[1].startswith(f"paper.submitted_at '{moment}' is not an ISO")
