@@ -170,13 +170,40 @@ def int_problem(what: str, value: int | None) -> str | None:
     return f"{what} {_shown(str(value))} is over {MAX_INT:,}, the largest Neo4j stores"
 
 
+def _unicode_problem(item: PaperRecord | PaperRef) -> str | None:
+    """Return which text of a record cannot be sent as UTF-8 (a lone surrogate), or None.
+
+    JSON may spell one as an escape (``"\\ud800"``); the driver would fail on it at write.
+    """
+    texts: dict[str, str | None] = {"the title": item.title}
+    if isinstance(item, PaperRecord):
+        texts.update(
+            {
+                "the abstract": item.abstract,
+                "the abstract excerpt": item.abstract_excerpt,
+                "the license": item.license,
+                "the DOI": item.doi,
+                "the journal reference": item.journal_ref,
+                "the comments": item.comments,
+            }
+        )
+        texts.update({f"the author name {n}": name for n, name in enumerate(item.authors, 1)})
+        texts.update({key: v for key, v in item.extra.items() if isinstance(v, str)})
+    for what, text in texts.items():
+        try:
+            (text or "").encode("utf-8")
+        except UnicodeEncodeError:
+            return f"{what} holds a lone surrogate (e.g. a \\ud800 escape), not valid Unicode"
+    return None
+
+
 def record_problem(item: PaperRecord | PaperRef) -> str | None:
     """Return why a record cannot be written to the graph, or None when it can.
 
     Checks the indexed texts (title, author names, category codes, arXiv id) against their
     bounds and every integer (counts, year, version, histogram, extra) against MAX_INT.
     """
-    problems = [title_problem(item.title)]
+    problems = [title_problem(item.title), _unicode_problem(item)]
     if item.arxiv_id is not None and len(item.arxiv_id) > MAX_ID_CHARS:
         problems.append(f"the arXiv id is over {MAX_ID_CHARS} characters")
     counts: dict[str, int | None] = {"the year": item.year, "cited by": item.stated_cited_by}

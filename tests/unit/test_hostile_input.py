@@ -2,10 +2,11 @@
 
 Each case is a tiny, facts-only file in one format (map page, paper JSON, arXiv JSON lines,
 hep-th .abs) holding huge integers, huge strings, rich markup, ANSI escapes, NUL bytes,
-invalid UTF-8, a BOM, CRLF line ends, truncation, deep nesting, nulls or wrong types. For
-each the test checks the format detected, how many valid records come out, and that every
-bad record is a ``Rejected`` item whose message names ``file:line`` and a reason; nothing
-else may be raised except a SourceError for a file that is wholly unusable (empty).
+invalid UTF-8, lone surrogates, a BOM, CRLF line ends, truncation, deep nesting, nulls or
+wrong types. For each the test checks the format detected, how many valid records come out,
+and that every bad record is a ``Rejected`` item whose message names ``file:line`` and a
+reason; nothing else may be raised except a SourceError for a file that is wholly unusable
+(empty).
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ CASES = [
     Case("pith_truncated.json", None, 0, 0, {1: "not valid JSON"}),
     Case("pith_bom_crlf.jsonl", "pith", 2, 0, {}),
     Case("pith_nul_invalid_utf8.jsonl", "pith", 1, 0, {1: "Invalid control character"}),
+    Case("pith_lone_surrogate.jsonl", "pith", 1, 0, {1: "the author name 1 holds a lone"}),
     # arXiv JSON lines
     Case(
         "arxiv_huge_version.jsonl",
@@ -143,6 +145,7 @@ CASES = [
     Case("arxiv_bom_crlf.jsonl", "arxiv", 2, 0, {}),
     Case("arxiv_nul_invalid_utf8.jsonl", "arxiv", 2, 0, {1: "Invalid control character"}),
     Case("arxiv_truncated.jsonl", "arxiv", 1, 0, {2: "invalid JSON"}),
+    Case("arxiv_lone_surrogate.jsonl", "arxiv", 1, 0, {1: "the title holds a lone surrogate"}),
     # hep-th .abs
     Case("abs_huge_version.abs", "abs", 2, 0, {3: "is not an arXiv id"}),
     Case("abs_long_title.abs", "abs", 1, 0, {3: "the title is 2,001 characters long"}),
