@@ -224,40 +224,65 @@ def _json_error(exc: ValueError | RecursionError) -> str:
 def _entries(path: Path) -> Iterator[_Entry | Rejected]:
     """Yield each JSON object, type-checked, or why it was rejected.
 
-    Raises SourceError when the first text is not JSON or is JSON but not an object.
+    A first text that is not JSON (and not a cut-off object), or JSON but not an object, is
+    a bad line like any other when the text after it is an object. Raises SourceError when
+    it is not, as the file then holds no paper objects at all.
     """
     first = True
+    refused: tuple[SourceError, Rejected] | None = None  # the first text, while in doubt
     for number, text in _texts(path):
         origin = Origin(path=str(path), line=number)
         try:
-            value = json.loads(text)
+            value: object = json.loads(text)
+            error: ValueError | RecursionError | None = None
         except (ValueError, RecursionError) as exc:
-            what = _json_error(exc)
+            value, error = None, exc
+        if refused is not None:
+            if not isinstance(value, dict):
+                raise refused[0]
+            yield refused[1]
+            refused = None
+        if error is not None:
+            what = _json_error(error)
+            reject = Rejected(origin=origin, reason=f"{what}: {_FIX}", raw=text[:_RAW_LIMIT])
             if first and not text.lstrip().startswith("{"):
-                raise SourceError(
-                    f"{path}: the file is not JSON ({what} on line {number})",
-                    "give a paper record: one JSON object, or one object per line",
-                ) from exc
-            yield Rejected(origin=origin, reason=f"{what}: {_FIX}", raw=text[:_RAW_LIMIT])
+                refused = (
+                    SourceError(
+                        f"{path}: the file is not JSON ({what} on line {number})",
+                        "give a paper record: one JSON object, or one object per line",
+                    ),
+                    reject,
+                )
+                first = False
+                continue
+            yield reject
             first = False
             continue
         if not isinstance(value, dict):
-            if first:
-                raise SourceError(
-                    f"{path}: the file holds a JSON {_json_kind(value)}, not an object",
-                    "give a paper record: one JSON object, or one object per line",
-                )
-            yield Rejected(
+            reject = Rejected(
                 origin=origin,
                 reason=f"a JSON {_json_kind(value)} where a paper object should be: {_FIX}",
-                raw=text,
+                raw=text[:_RAW_LIMIT],
             )
+            if first:
+                refused = (
+                    SourceError(
+                        f"{path}: the file holds a JSON {_json_kind(value)}, not an object",
+                        "give a paper record: one JSON object, or one object per line",
+                    ),
+                    reject,
+                )
+                first = False
+                continue
+            yield reject
             continue
         first = False
         try:
             yield _Entry(number, text, _PaperJson.model_validate(value))
         except ValidationError as exc:
             yield Rejected(origin=origin, reason=f"{_describe(exc)}: {_FIX}", raw=text)
+    if refused is not None:
+        raise refused[0]
 
 
 def _published(submitted_at: str | None) -> date | str | None:

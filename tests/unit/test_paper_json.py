@@ -359,3 +359,18 @@ def test_a_timestamp_moved_out_of_the_calendar_is_rejected(tmp_path: Path, momen
     items = _parse(path)
     assert [p.arxiv_id for p in _papers(items)] == ["2401.00002"]
     assert _rejected(items)[1].startswith(f"paper.submitted_at '{moment}' is not an ISO")
+
+
+@pytest.mark.parametrize("first", ["garbage before the records", '["an", "array"]', "42"])
+def test_a_bad_first_line_before_objects_is_a_reject(tmp_path: Path, first: str) -> None:
+    # Detection reads past a bad first line (issue 13), so the parser must too.
+    path = _lines(tmp_path / "lines.jsonl", first, _good(), _good("2401.00002"))
+    items = _parse(path)
+    assert [p.arxiv_id for p in _papers(items)] == ["2401.00001", "2401.00002"]
+    assert list(_rejected(items)) == [1]
+
+
+def test_a_bad_first_line_before_more_garbage_is_a_source_error(tmp_path: Path) -> None:
+    path = _lines(tmp_path / "junk.jsonl", "garbage", "more garbage", _good())
+    with pytest.raises(SourceError, match=r"junk\.jsonl: the file is not JSON"):
+        _parse(path)
