@@ -10,7 +10,9 @@ model, so a script can ask questions without touching Cypher:
 
 from __future__ import annotations
 
-from kg import analytics, papers, questions
+from pathlib import Path
+
+from kg import analytics, export, papers, questions
 from kg.graph import Graph
 from kg.models import (
     AuthorReport,
@@ -76,6 +78,13 @@ class Analytics:
 
 class KnowledgeGraph(Graph):
     """A Graph that answers the map's questions; open it with ``KnowledgeGraph.connect()``."""
+
+    def export(
+        self, fmt: str, path: Path, selection: export.Selection | None = None
+    ) -> export.ExportSummary:
+        """Write the selected papers and their citations to ``path`` in ``fmt`` (a key of
+        kg.export.FORMATS); see kg.export.export."""
+        return export.export(self, fmt, path, selection)
 
     @property
     def analytics(self) -> Analytics:

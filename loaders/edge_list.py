@@ -148,9 +148,10 @@ def _arxiv_id(token: str, scheme: IdScheme, role: str) -> str:
 def parse(path: Path, id_scheme: IdScheme = "arxiv") -> Iterator[ParsedItem]:
     """Yield the snapshot, then one CitationRecord or Rejected per data line.
 
-    Self-citations are facts of the data, not errors: each is yielded as Skipped. ``id_scheme="snap-hepth"`` reads
-    integer ids as SNAP hep-th numbers (``1001`` -> ``hep-th/0001001``). Raises SourceError
-    when the file cannot be read or its header names no citing/cited columns.
+    Self-citations are facts of the data, not errors: each is yielded as Skipped.
+    ``id_scheme="snap-hepth"`` reads integer ids as SNAP hep-th numbers (``1001`` ->
+    ``hep-th/0001001``). Raises SourceError when the file cannot be read or its header
+    names no citing/cited columns.
     """
     layout = _sniff(path)
     sha256 = content_sha256(path)

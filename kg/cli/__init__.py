@@ -4,12 +4,20 @@ Only this package imports click. Library errors (KGError) become `Error: <what>.
 with exit code 1, never a traceback.
 """
 
-from kg.cli import analytics_commands, db_commands, load_commands, query_commands, question_commands
+from kg.cli import (
+    analytics_commands,
+    db_commands,
+    export_commands,
+    load_commands,
+    query_commands,
+    question_commands,
+)
 from kg.cli.app import main
 
 __all__ = [
     "analytics_commands",
     "db_commands",
+    "export_commands",
     "load_commands",
     "main",
     "query_commands",

@@ -1,0 +1,59 @@
+"""Exports: a set of papers and the citations among them, written for other tools.
+
+``kg.export.selection`` reads what to write (papers and citations, streamed in pages);
+``kg.export.writers`` holds one writer per format in ``FORMATS``: GraphML and GEXF (Gephi),
+Pajek, CSV, VOSviewer map and network files, BibTeX and RIS.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kg.errors import ParameterError
+from kg.export.selection import (
+    ExportedPaper,
+    ExportSummary,
+    Selection,
+    citations,
+    papers,
+    select_keys,
+)
+from kg.export.writers import FORMATS, Source
+from kg.graph import Graph
+
+__all__ = [
+    "FORMATS",
+    "ExportSummary",
+    "ExportedPaper",
+    "Selection",
+    "citations",
+    "export",
+    "papers",
+    "select_keys",
+]
+
+
+def export(graph: Graph, fmt: str, path: Path, selection: Selection | None = None) -> ExportSummary:
+    """Write the selected papers (and, for network formats, their citations) to ``path`` in
+    format ``fmt`` (a key of FORMATS; csv and vosviewer write a folder). Raises
+    ParameterError for an unknown format or an unwritable path, and the errors of
+    select_keys."""
+    selection = selection or Selection()
+    if fmt not in FORMATS:
+        raise ParameterError(f"no export format {fmt!r}", f"pass one of {', '.join(FORMATS)}")
+    keys = select_keys(graph, selection)
+    if keys == []:
+        hint = "widen the selection, or check it with kg search / kg category"
+        if selection.top is not None:
+            hint = f"--top ranks by {selection.rank_by}: write it first with `kg rank … --write`"
+        raise ParameterError(f"no paper matches the selection ({selection.describe()})", hint)
+    writer = FORMATS[fmt]
+    source = Source(lambda: papers(graph, keys), lambda: citations(graph, keys))
+    summary = ExportSummary(format=fmt, path=str(path), selection=selection.describe())
+    try:
+        writer.write(source, path, summary)
+    except OSError as exc:
+        raise ParameterError(
+            f"cannot write {path} ({exc.strerror})", "name a path in a folder you can write to"
+        ) from exc
+    return summary

@@ -1,0 +1,227 @@
+"""What an export takes from the graph: the selected papers and the citations among them.
+
+A ``Selection`` says which papers: the whole graph, a paper's neighbourhood, a category, a
+year range, a community, or the top N by a value `kg rank` wrote back. Papers and citations
+are read in pages (keyset pagination on the node key), so an export of the whole graph
+streams in constant memory; a selection other than the whole graph holds its keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from kg import queries
+from kg.analytics_engine import COMMUNITY_PROPERTY, PROPERTIES
+from kg.errors import ParameterError
+from kg.graph import Graph
+from kg.papers import resolve
+
+__all__ = ["ExportSummary", "ExportedPaper", "Selection", "citations", "papers", "select_keys"]
+
+_PAPERS_PAGE = 5000
+_CITING_PAGE = 2000
+_EVERYTHING = 1_000_000_000
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which papers an export takes; every filter left as None is off."""
+
+    around: str | None = None
+    hops: int = 1
+    category: str | None = None
+    year_from: int | None = None
+    year_to: int | None = None
+    community: int | None = None
+    top: int | None = None
+    rank_by: str = "pagerank"
+
+    @property
+    def whole_graph(self) -> bool:
+        """True when no filter is on: every paper and every citation."""
+        return (
+            self.around is None
+            and self.category is None
+            and self.year_from is None
+            and self.year_to is None
+            and self.community is None
+            and self.top is None
+        )
+
+    def describe(self) -> str:
+        """Return the selection in words, e.g. 'papers within 1 hop of hep-th/9711200'."""
+        if self.whole_graph:
+            return "the whole graph"
+        parts = []
+        if self.around is not None:
+            parts.append(f"within {self.hops} hop{'s' if self.hops != 1 else ''} of {self.around}")
+        if self.category is not None:
+            parts.append(f"in {self.category}")
+        if self.year_from is not None or self.year_to is not None:
+            parts.append(f"from {self.year_from or '…'} to {self.year_to or '…'}")
+        if self.community is not None:
+            parts.append(f"in community {self.community}")
+        if self.top is not None:
+            parts.append(f"the top {self.top:,} by {self.rank_by}")
+        return "papers " + ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class ExportedPaper:
+    """One paper as the exports write it."""
+
+    key: str
+    arxiv_id: str | None
+    title: str | None
+    year: int | None
+    published: date | None
+    doi: str | None
+    journal_ref: str | None
+    stub: bool
+    pagerank: float | None
+    community: int | None
+    authors: tuple[str, ...]
+    category: str | None
+    cited_by: int
+
+    @property
+    def label(self) -> str:
+        """The title, else the key."""
+        return self.title or self.key
+
+
+@dataclass
+class ExportSummary:
+    """What an export wrote."""
+
+    format: str
+    path: str
+    selection: str
+    papers: int = 0
+    citations: int = 0
+    files: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the summary as a JSON-ready dict."""
+        return {
+            "format": self.format,
+            "path": self.path,
+            "selection": self.selection,
+            "papers": self.papers,
+            "citations": self.citations,
+            "files": self.files,
+        }
+
+
+def select_keys(graph: Graph, selection: Selection) -> list[str] | None:
+    """Return the keys of the selected papers, or None for the whole graph.
+
+    Raises PaperNotFound or AmbiguousPaper for a bad ``around`` REF, ParameterError for a
+    bad hop count, top count or rank property.
+    """
+    if selection.whole_graph:
+        return None
+    keys: set[str] | None = None
+    if selection.around is not None:
+        if not 1 <= selection.hops <= 3:
+            raise ParameterError(f"hops is {selection.hops}", "pass --hops from 1 to 3")
+        centre = resolve(graph, selection.around)
+        query = queries.get("neighbourhood")
+        row = graph.read(
+            query.cypher,
+            query.bind({"key": centre.key, "hops": selection.hops, "limit": _EVERYTHING}),
+        )[0]
+        keys = {centre.key, *(paper["key"] for paper in row["papers"])}
+    filtered = any(
+        value is not None
+        for value in (
+            selection.category,
+            selection.year_from,
+            selection.year_to,
+            selection.community,
+            selection.top,
+        )
+    )
+    if filtered:
+        if selection.top is not None and selection.top < 1:
+            raise ParameterError(f"top is {selection.top}", "pass --top 1 or more")
+        rank_by = selection.rank_by if selection.top is not None else None
+        if rank_by is not None and rank_by not in _rank_properties():
+            raise ParameterError(
+                f"{rank_by!r} is not a property `kg rank` writes",
+                f"pass one of {', '.join(sorted(_rank_properties()))}",
+            )
+        query = queries.get("export_selection")
+        rows = graph.read(
+            query.cypher,
+            query.bind(
+                {
+                    "category": selection.category,
+                    "year_from": selection.year_from,
+                    "year_to": selection.year_to,
+                    "community": selection.community,
+                    "rank_by": rank_by,
+                    "top": selection.top,
+                }
+            ),
+        )
+        found = {row["key"] for row in rows}
+        keys = found if keys is None else keys & found
+    return sorted(keys or ())
+
+
+def _rank_properties() -> set[str]:
+    return {COMMUNITY_PROPERTY, *(name for names in PROPERTIES.values() for name in names)}
+
+
+def papers(graph: Graph, keys: list[str] | None) -> Iterator[ExportedPaper]:
+    """Yield the selected papers in key order, a page at a time."""
+    query = queries.get("export_papers")
+    after = ""
+    while True:
+        rows = graph.read(
+            query.cypher, query.bind({"after": after, "limit": _PAPERS_PAGE, "keys": keys})
+        )
+        for row in rows:
+            yield _paper(row)
+        if len(rows) < _PAPERS_PAGE:
+            return
+        after = rows[-1]["key"]
+
+
+def _paper(row: dict[str, Any]) -> ExportedPaper:
+    published = row["published"]
+    return ExportedPaper(
+        key=row["key"],
+        arxiv_id=row["arxiv_id"],
+        title=row["title"],
+        year=row["year"],
+        published=published.to_native() if published is not None else None,
+        doi=row["doi"],
+        journal_ref=row["journal_ref"],
+        stub=row["stub"],
+        pagerank=row["pagerank"],
+        community=row["community"],
+        authors=tuple(row["authors"]),
+        category=row["category"],
+        cited_by=row["cited_by"],
+    )
+
+
+def citations(graph: Graph, keys: list[str] | None) -> Iterator[tuple[str, str]]:
+    """Yield (citing key, cited key) for every citation between selected papers, in order."""
+    query = queries.get("export_citations")
+    after = ""
+    while True:
+        rows = graph.read(
+            query.cypher, query.bind({"after": after, "limit": _CITING_PAGE, "keys": keys})
+        )
+        for row in rows:
+            for cited in row["cited"]:
+                yield row["citing"], cited
+        if len(rows) < _CITING_PAGE:
+            return
+        after = rows[-1]["citing"]

@@ -1,0 +1,330 @@
+"""One writer per export format, all reading the same streams of papers and citations.
+
+``FORMATS`` maps a format's name to its writer: what it writes (a file or a folder) and the
+function that writes it. Writers stream: they hold no list of papers or citations, only,
+where a format numbers its nodes (Pajek, VOSviewer), the map from key to number.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Final
+from xml.sax.saxutils import escape, quoteattr
+
+from kg.export.selection import ExportedPaper, ExportSummary
+
+__all__ = ["FORMATS", "Source", "Writer"]
+
+_ARXIV_ABS = "https://arxiv.org/abs/"
+# Characters XML 1.0 does not allow at all; a title holding one would make the file invalid.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a writer reads from: each call starts a new pass over papers or citations."""
+
+    papers: Callable[[], Iterator[ExportedPaper]]
+    citations: Callable[[], Iterator[tuple[str, str]]]
+
+
+@dataclass(frozen=True)
+class Writer:
+    """One export format: what it is for, whether it writes a folder, and its function."""
+
+    description: str
+    folder: bool
+    write: Callable[[Source, Path, ExportSummary], None]
+
+
+def _xml(text: str) -> str:
+    return escape(_NOT_XML.sub("\ufffd", text))
+
+
+def _attr(text: str) -> str:
+    return quoteattr(_NOT_XML.sub("\ufffd", text))
+
+
+def _open(path: Path) -> IO[str]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.open("w", encoding="utf-8", newline="")
+
+
+_GRAPHML_KEYS: Final = (
+    ("title", "string"),
+    ("arxiv_id", "string"),
+    ("year", "int"),
+    ("category", "string"),
+    ("stub", "boolean"),
+    ("cited_by", "int"),
+    ("pagerank", "double"),
+    ("community", "int"),
+)
+
+
+def _values(paper: ExportedPaper) -> Iterator[tuple[str, str]]:
+    """Yield (name, text) of a paper's known attributes, as GraphML and GEXF write them."""
+    for name, kind in _GRAPHML_KEYS:
+        value = getattr(paper, name)
+        if value is None:
+            continue
+        if kind == "boolean":
+            yield name, "true" if value else "false"
+        else:
+            yield name, str(value)
+
+
+def write_graphml(source: Source, path: Path, summary: ExportSummary) -> None:
+    """GraphML, directed: a node per paper with its attributes, an edge per citation."""
+    with _open(path) as out:
+        out.write(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
+            'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+            'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
+            'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n'
+        )
+        for name, kind in _GRAPHML_KEYS:
+            out.write(f'  <key id="{name}" for="node" attr.name="{name}" attr.type="{kind}"/>\n')
+        out.write('  <graph id="citations" edgedefault="directed">\n')
+        for paper in source.papers():
+            out.write(f"    <node id={_attr(paper.key)}>")
+            for name, text in _values(paper):
+                out.write(f'<data key="{name}">{_xml(text)}</data>')
+            out.write("</node>\n")
+            summary.papers += 1
+        for citing, cited in source.citations():
+            out.write(f"    <edge source={_attr(citing)} target={_attr(cited)}/>\n")
+            summary.citations += 1
+        out.write("  </graph>\n</graphml>\n")
+    summary.files.append(str(path))
+
+
+_GEXF_TYPES: Final = {
+    "string": "string",
+    "int": "integer",
+    "boolean": "boolean",
+    "double": "double",
+}
+
+
+def write_gexf(source: Source, path: Path, summary: ExportSummary) -> None:
+    """GEXF 1.2 (Gephi), directed: labelled nodes with attributes, an edge per citation."""
+    with _open(path) as out:
+        out.write(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<gexf xmlns="http://www.gexf.net/1.2draft" '
+            'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+            'xsi:schemaLocation="http://www.gexf.net/1.2draft '
+            'http://www.gexf.net/1.2draft/gexf.xsd" version="1.2">\n'
+            "  <meta><creator>kg-map</creator>"
+            "<description>citation map</description></meta>\n"
+            '  <graph mode="static" defaultedgetype="directed">\n'
+            '    <attributes class="node">\n'
+        )
+        for name, kind in _GRAPHML_KEYS:
+            out.write(f'      <attribute id="{name}" title="{name}" type="{_GEXF_TYPES[kind]}"/>\n')
+        out.write("    </attributes>\n    <nodes>\n")
+        for paper in source.papers():
+            out.write(f"      <node id={_attr(paper.key)} label={_attr(paper.label)}><attvalues>")
+            for name, text in _values(paper):
+                out.write(f'<attvalue for="{name}" value={_attr(text)}/>')
+            out.write("</attvalues></node>\n")
+            summary.papers += 1
+        out.write("    </nodes>\n    <edges>\n")
+        for number, (citing, cited) in enumerate(source.citations()):
+            out.write(f'      <edge id="{number}" source={_attr(citing)} target={_attr(cited)}/>\n')
+            summary.citations += 1
+        out.write("    </edges>\n  </graph>\n</gexf>\n")
+    summary.files.append(str(path))
+
+
+def _numbered(
+    papers: Iterable[ExportedPaper], lines: IO[str], line: Callable[[int, ExportedPaper], str]
+) -> dict[str, int]:
+    """Write one line per paper, numbered from 1; return the number of each key."""
+    numbers: dict[str, int] = {}
+    for paper in papers:
+        numbers[paper.key] = len(numbers) + 1
+        lines.write(line(numbers[paper.key], paper))
+    return numbers
+
+
+def write_pajek(source: Source, path: Path, summary: ExportSummary) -> None:
+    """Pajek .net: numbered vertices labelled with the key, then one arc per citation."""
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as vertices:
+        numbers = _numbered(
+            source.papers(),
+            vertices,
+            lambda number, paper: f'{number} "{paper.key.replace(chr(34), chr(39))}"\n',
+        )
+        with _open(path) as out:
+            out.write(f"*Vertices {len(numbers)}\n")
+            vertices.seek(0)
+            shutil.copyfileobj(vertices, out)
+            out.write("*Arcs\n")
+            for citing, cited in source.citations():
+                out.write(f"{numbers[citing]} {numbers[cited]}\n")
+                summary.citations += 1
+    summary.papers = len(numbers)
+    summary.files.append(str(path))
+
+
+_CSV_PAPER_FIELDS: Final = (
+    "key",
+    "arxiv_id",
+    "title",
+    "year",
+    "published",
+    "doi",
+    "journal_ref",
+    "category",
+    "authors",
+    "stub",
+    "cited_by",
+    "pagerank",
+    "community",
+)
+
+
+def write_csv(source: Source, path: Path, summary: ExportSummary) -> None:
+    """A folder with papers.csv (one row per paper; authors joined by '; ') and
+    citations.csv (citing,cited)."""
+    path.mkdir(parents=True, exist_ok=True)
+    with _open(path / "papers.csv") as out:
+        rows = csv.writer(out)
+        rows.writerow(_CSV_PAPER_FIELDS)
+        for paper in source.papers():
+            values = {name: getattr(paper, name) for name in _CSV_PAPER_FIELDS}
+            values["authors"] = "; ".join(paper.authors)
+            rows.writerow(["" if values[n] is None else values[n] for n in _CSV_PAPER_FIELDS])
+            summary.papers += 1
+    with _open(path / "citations.csv") as out:
+        rows = csv.writer(out)
+        rows.writerow(("citing", "cited"))
+        for edge in source.citations():
+            rows.writerow(edge)
+            summary.citations += 1
+    summary.files.extend([str(path / "papers.csv"), str(path / "citations.csv")])
+
+
+def write_vosviewer(source: Source, path: Path, summary: ExportSummary) -> None:
+    """A folder with VOSviewer's map file (map.txt: id, label, cluster, citations, year) and
+    network file (network.txt: one citation link per line)."""
+    path.mkdir(parents=True, exist_ok=True)
+    with _open(path / "map.txt") as out:
+        out.write("id\tlabel\tcluster\tweight<Citations>\tscore<Year>\n")
+        numbers = _numbered(
+            source.papers(),
+            out,
+            lambda number, paper: (
+                f"{number}\t{_tsv(paper.label)}\t"
+                f"{'' if paper.community is None else paper.community + 1}\t"
+                f"{paper.cited_by}\t{'' if paper.year is None else paper.year}\n"
+            ),
+        )
+    with _open(path / "network.txt") as out:
+        for citing, cited in source.citations():
+            out.write(f"{numbers[citing]}\t{numbers[cited]}\t1\n")
+            summary.citations += 1
+    summary.papers = len(numbers)
+    summary.files.extend([str(path / "map.txt"), str(path / "network.txt")])
+
+
+def _tsv(text: str) -> str:
+    return " ".join(text.split())
+
+
+def citation_key(paper: ExportedPaper) -> str:
+    """Return the BibTeX key of a paper: its arXiv id (``hep-th_9711200``), else the start
+    of its title and a short hash of its node key, so that keys are unique and stable."""
+    if paper.arxiv_id:
+        return re.sub(r"[^A-Za-z0-9.:-]", "_", paper.arxiv_id)
+    words = re.findall(r"[A-Za-z0-9]+", paper.title or "")[:3]
+    digest = hashlib.sha1(paper.key.encode("utf-8")).hexdigest()[:8]
+    return "_".join([*words, str(paper.year or ""), digest]).strip("_")
+
+
+def _braced(text: str) -> str:
+    """Return text safe inside a BibTeX {…} field: unbalanced braces are escaped."""
+    depth = 0
+    for char in text:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            break
+    if depth != 0:
+        text = text.replace("{", r"\{").replace("}", r"\}")
+    return " ".join(text.split())
+
+
+def write_bibtex(source: Source, path: Path, summary: ExportSummary) -> None:
+    """BibTeX: an @misc (or @article with a journal reference) per paper, with the arXiv
+    eprint fields, authors, year, DOI and a URL."""
+    with _open(path) as out:
+        for paper in source.papers():
+            fields: list[tuple[str, str]] = []
+            if paper.title:
+                fields.append(("title", paper.title))
+            if paper.authors:
+                fields.append(("author", " and ".join(paper.authors)))
+            if paper.year is not None:
+                fields.append(("year", str(paper.year)))
+            if paper.arxiv_id:
+                fields += [
+                    ("eprint", paper.arxiv_id),
+                    ("archiveprefix", "arXiv"),
+                    ("url", _ARXIV_ABS + paper.arxiv_id),
+                ]
+                if paper.category:
+                    fields.append(("primaryclass", paper.category))
+            if paper.doi:
+                fields.append(("doi", paper.doi))
+            if paper.journal_ref:
+                fields.append(("journal", paper.journal_ref))
+            kind = "article" if paper.journal_ref else "misc"
+            body = ",\n".join(f"  {name} = {{{_braced(value)}}}" for name, value in fields)
+            out.write(f"@{kind}{{{citation_key(paper)},\n{body}\n}}\n\n")
+            summary.papers += 1
+    summary.files.append(str(path))
+
+
+def write_ris(source: Source, path: Path, summary: ExportSummary) -> None:
+    """RIS: a record per paper (JOUR with a journal reference, else UNPB for a preprint)."""
+    with _open(path) as out:
+        for paper in source.papers():
+            lines = [("TY", "JOUR" if paper.journal_ref else "UNPB")]
+            lines += [("AU", author) for author in paper.authors]
+            if paper.title:
+                lines.append(("TI", paper.title))
+            if paper.year is not None:
+                lines.append(("PY", str(paper.year)))
+            if paper.journal_ref:
+                lines.append(("JO", paper.journal_ref))
+            if paper.doi:
+                lines.append(("DO", paper.doi))
+            if paper.arxiv_id:
+                lines += [("UR", _ARXIV_ABS + paper.arxiv_id), ("N1", f"arXiv:{paper.arxiv_id}")]
+            lines.append(("ID", paper.key))
+            for tag, value in lines:
+                out.write(f"{tag}  - {' '.join(value.split())}\n")
+            out.write("ER  - \n\n")
+            summary.papers += 1
+    summary.files.append(str(path))
+
+
+FORMATS: Final[dict[str, Writer]] = {
+    "graphml": Writer("GraphML (Gephi, Cytoscape, networkx, igraph)", False, write_graphml),
+    "gexf": Writer("GEXF 1.2 (Gephi)", False, write_gexf),
+    "pajek": Writer("Pajek .net (Pajek, VOSviewer, igraph)", False, write_pajek),
+    "csv": Writer("papers.csv and citations.csv in a folder", True, write_csv),
+    "vosviewer": Writer("VOSviewer map.txt and network.txt in a folder", True, write_vosviewer),
+    "bibtex": Writer("BibTeX entries of the papers (no citations)", False, write_bibtex),
+    "ris": Writer("RIS records of the papers (no citations)", False, write_ris),
+}
