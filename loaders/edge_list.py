@@ -166,9 +166,7 @@ def parse(path: Path, id_scheme: IdScheme = "arxiv") -> Iterator[ParsedItem]:
             citing = _arxiv_id(citing_token, id_scheme, "citing")
             cited = _arxiv_id(cited_token, id_scheme, "cited")
             if citing == cited:
-                yield Skipped(
-                    origin=origin, kind="self-citation", detail=f"{citing} cites itself"
-                )
+                yield Skipped(origin=origin, kind="self-citation", detail=f"{citing} cites itself")
                 continue
             record = CitationRecord(
                 origin=origin,
