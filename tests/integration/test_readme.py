@@ -86,12 +86,21 @@ def test_the_readme_has_examples() -> None:
 @pytest.mark.parametrize("columns", [80, 160])
 @pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(a) for a in COMMANDS])
 def test_every_readme_command_answers_and_fits(
-    default_map: Graph, neo4j_connection: Connection, args: list[str], columns: int
+    default_map: Graph,
+    neo4j_connection: Connection,
+    args: list[str],
+    columns: int,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # where `kg export` writes its files
     result = _run(neo4j_connection, args, columns)
     assert result.exit_code == 0, result.output
     lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) >= 2, result.output
+    assert len(lines) >= (1 if args[0] == "export" else 2), result.output
+    if args[0] == "export":
+        assert result.output.startswith("wrote ")
+        assert (tmp_path / args[2]).exists()
     for garbled in _GARBLED:
         assert garbled not in result.output
     too_wide = [line for line in lines if _BOX.search(line) and cell_len(line) > columns]
