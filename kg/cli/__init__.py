@@ -9,6 +9,7 @@ from kg.cli import (
     db_commands,
     export_commands,
     load_commands,
+    plot_commands,
     query_commands,
     question_commands,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "export_commands",
     "load_commands",
     "main",
+    "plot_commands",
     "query_commands",
     "question_commands",
 ]

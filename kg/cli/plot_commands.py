@@ -1,0 +1,72 @@
+"""`kg plot`: pictures of the map as PNG, SVG or PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kg import plots
+from kg.cli.app import main, open_graph
+
+_OUT = click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="The picture to write: a .png, .svg or .pdf file.",
+)
+
+
+@main.group("plot")
+def plot() -> None:
+    """Pictures of the map: citers per year, a paper's neighbourhood, a centrality's spread.
+
+    Example: kg plot years hep-th/9711200 -o years.png
+    """
+
+
+@plot.command("years")
+@click.argument("ref")
+@_OUT
+@click.pass_context
+def plot_years(ctx: click.Context, ref: str, out: Path) -> None:
+    """Citers per year, counted in the graph beside what the source stated.
+
+    Example: kg plot years 1810.04805 -o bert-years.svg
+    """
+    path = plots.save(plots.years(open_graph(ctx), ref), out)
+    click.echo(f"wrote {path}")
+
+
+@plot.command("ego")
+@click.argument("ref")
+@_OUT
+@click.option("--hops", default=1, show_default=True, type=click.IntRange(1, 3))
+@click.option(
+    "--limit", default=40, show_default=True, type=click.IntRange(min=1), help="Papers at most."
+)
+@click.option("--seed", default=42, show_default=True, help="Seed of the layout.")
+@click.pass_context
+def plot_ego(ctx: click.Context, ref: str, out: Path, hops: int, limit: int, seed: int) -> None:
+    """The paper's neighbourhood: its nearest papers and the citations among them.
+
+    Example: kg plot ego hep-th/9711200 -o maldacena.png --limit 30
+    """
+    path = plots.save(plots.ego(open_graph(ctx), ref, hops, limit, seed), out)
+    click.echo(f"wrote {path}")
+
+
+@plot.command("rank")
+@_OUT
+@click.option(
+    "--property", "prop", default="pagerank", show_default=True, help="A stored rank value."
+)
+@click.pass_context
+def plot_rank(ctx: click.Context, out: Path, prop: str) -> None:
+    """The distribution of a value `kg rank --write` stored (log-log).
+
+    Example: kg plot rank -o pagerank.png
+    """
+    path = plots.save(plots.rank_distribution(open_graph(ctx), prop), out)
+    click.echo(f"wrote {path}")

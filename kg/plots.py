@@ -1,0 +1,170 @@
+"""Pictures of the map: citers per year, a paper's neighbourhood, a centrality's spread.
+
+Each function returns a matplotlib ``Figure`` (drawn without pyplot, so no global state and
+no display is needed); ``save`` writes it as PNG, SVG or PDF by the file's suffix. The data
+behind each picture comes from the same questions the CLI and the Python API answer.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+from typing import Final
+
+import igraph
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from kg import queries, questions
+from kg.errors import ParameterError
+from kg.export.selection import citations, papers
+from kg.graph import Graph
+from kg.models import short_handle
+
+__all__ = ["FORMATS", "ego", "rank_distribution", "save", "years"]
+
+FORMATS: Final = (".png", ".svg", ".pdf")
+_LABELLED: Final = 12  # the most cited neighbours get a label; more would not be legible
+_NEIGHBOURS: Final = 20_000  # the neighbours read to choose the most cited among
+
+
+def save(figure: Figure, path: Path) -> Path:
+    """Write ``figure`` to ``path`` as PNG, SVG or PDF by its suffix; return the path.
+    Raises ParameterError for another suffix or a path that cannot be written."""
+    if path.suffix.lower() not in FORMATS:
+        raise ParameterError(
+            f"cannot tell the picture format of {path.name}", "name a .png, .svg or .pdf file"
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        figure.savefig(path, dpi=150, bbox_inches="tight")
+    except OSError as exc:
+        raise ParameterError(
+            f"cannot write {path} ({exc.strerror})", "name a path in a folder you can write to"
+        ) from exc
+    return path
+
+
+def years(graph: Graph, ref: str) -> Figure:
+    """Bars of the papers citing ``ref``'s paper per year: counted in the graph beside what
+    the newest source stated. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
+    report = questions.paper_report(graph, ref)
+    counted = {c.year: c.count for c in report.citers_per_year if c.year is not None}
+    stated = {c.year: c.count for c in report.stated_citers_per_year if c.year is not None}
+    all_years = sorted(set(counted) | set(stated))
+    figure = Figure(figsize=(max(6.0, 0.5 * len(all_years) + 2), 4))
+    axes = figure.add_subplot()
+    width = 0.4 if stated else 0.8
+    positions = range(len(all_years))
+    axes.bar(
+        [p - width / 2 if stated else p for p in positions],
+        [counted.get(y, 0) for y in all_years],
+        width,
+        label="counted in the graph",
+    )
+    if stated:
+        axes.bar(
+            [p + width / 2 for p in positions],
+            [stated.get(y, 0) for y in all_years],
+            width,
+            label="stated by the source",
+        )
+    axes.set_xticks(list(positions), [str(y) for y in all_years], rotation=45)
+    axes.set_ylabel("citing papers")
+    axes.set_title(_title(f"Citers per year: {report.title or report.key}"))
+    axes.legend()
+    return figure
+
+
+def ego(graph: Graph, ref: str, hops: int = 1, limit: int = 40, seed: int = 42) -> Figure:
+    """The paper's neighbourhood within ``hops`` citation hops (its ``limit`` most cited
+    papers there), laid out by Fruchterman-Reingold (seeded), sized by in-graph citations
+    and coloured by year; the most cited are labelled with their handles.
+    Raises PaperNotFound, AmbiguousPaper or ParameterError."""
+    if limit < 1:
+        raise ParameterError(f"limit is {limit}", "pass a limit of 1 or more")
+    near = questions.neighbourhood(graph, ref, hops, _NEIGHBOURS)
+    around = [p for p in papers(graph, sorted(p.key for p in near.results))]
+    around.sort(key=lambda p: (-p.cited_by, p.key))
+    keys = sorted({near.paper.key, *(p.key for p in around[:limit])})
+    nodes = list(papers(graph, keys))
+    index = {paper.key: number for number, paper in enumerate(nodes)}
+    edges = [(index[a], index[b]) for a, b in citations(graph, keys)]
+    network = igraph.Graph(n=len(nodes), edges=edges, directed=True)
+    random.seed(seed)  # igraph's layouts draw from Python's random module
+    layout = network.layout_fruchterman_reingold(niter=500)
+    xs, ys = [c[0] for c in layout.coords], [c[1] for c in layout.coords]
+    figure = Figure(figsize=(9, 8))
+    axes = figure.add_subplot()
+    for a, b in edges:
+        axes.annotate(
+            "",
+            xy=(xs[b], ys[b]),
+            xytext=(xs[a], ys[a]),
+            arrowprops={"arrowstyle": "-|>", "color": "#9a9a9a", "lw": 0.6, "alpha": 0.7},
+        )
+    known_years = [p.year for p in nodes if p.year is not None]
+    scatter = axes.scatter(
+        xs,
+        ys,
+        s=[30 + 25 * math.sqrt(p.cited_by) for p in nodes],
+        c=[p.year if p.year is not None else min(known_years, default=0) for p in nodes],
+        cmap="viridis",
+        edgecolors=["#d62728" if p.key == near.paper.key else "white" for p in nodes],
+        linewidths=[2.5 if p.key == near.paper.key else 0.5 for p in nodes],
+        zorder=3,
+    )
+    if known_years:
+        bar = figure.colorbar(scatter, ax=axes, label="year")
+        bar.ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    labelled = sorted(nodes, key=lambda p: (p.key != near.paper.key, -p.cited_by, p.key))
+    for paper in labelled[:_LABELLED]:
+        number = index[paper.key]
+        axes.annotate(
+            short_handle(paper.key, paper.arxiv_id),
+            (xs[number], ys[number]),
+            textcoords="offset points",
+            xytext=(6, 6),
+            fontsize=8,
+            zorder=4,
+        )
+    axes.set_axis_off()
+    shown = f"the {len(nodes) - 1:,} most cited of {near.total:,}" if near.total else "no papers"
+    within = "1 hop" if hops == 1 else f"{hops} hops"
+    axes.set_title(_title(f"Within {within} of {near.paper.handle}: {shown}"))
+    return figure
+
+
+def rank_distribution(graph: Graph, prop: str = "pagerank", bins: int = 50) -> Figure:
+    """A histogram (log-log) of one value `kg rank --write` stored on the papers.
+    Raises ParameterError when no paper holds it."""
+    query = queries.get("rank_values")
+    values = [row["value"] for row in graph.read(query.cypher, query.bind({"property": prop}))]
+    if not values:
+        raise ParameterError(
+            f"no paper holds {prop!r}", f"compute and store it first, e.g. kg rank {prop} --write"
+        )
+    positive = [v for v in values if v > 0]
+    figure = Figure(figsize=(7, 4.5))
+    axes = figure.add_subplot()
+    if positive and max(positive) > min(positive):
+        low, high = math.log10(min(positive)), math.log10(max(positive))
+        edges = [10 ** (low + (high - low) * i / bins) for i in range(bins + 1)]
+        # 10 ** log10(x) need not give x back: pin the ends so no value falls outside.
+        edges[0], edges[-1] = min(positive), max(positive)
+        axes.hist(positive, bins=edges)
+        axes.set_xscale("log")
+        axes.set_yscale("log")
+    else:
+        axes.hist(values, bins=bins)
+    axes.set_xlabel(prop)
+    axes.set_ylabel("papers")
+    zero = len(values) - len(positive)
+    note = f" ({zero:,} at zero not shown)" if zero and positive else ""
+    axes.set_title(f"{prop} over {len(values):,} papers{note}")
+    return figure
+
+
+def _title(text: str, width: int = 80) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,0 +1,80 @@
+"""Pictures: valid PNG, SVG and PDF files, and figures that show the data asked for."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from matplotlib.collections import PathCollection
+
+from kg import analytics, plots, questions
+from kg.cli import main
+from kg.config import Connection
+from kg.graph import Graph
+from kg.ingest import load_paths
+from tests.data import EXAMPLES, SEED_PAGE, SEED_RECORD
+
+
+@pytest.fixture
+def small_map(graph: Graph, tmp_path: Path) -> Graph:
+    load_paths(graph, [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=tmp_path / "r")
+    return graph
+
+
+def test_years_shows_counted_beside_stated(small_map: Graph) -> None:
+    figure = plots.years(small_map, "2110.03888")
+    axes = figure.axes[0]
+    counted, stated = axes.containers
+    labels = [tick.get_text() for tick in axes.get_xticklabels()]
+    assert labels == ["2021", "2022", "2023", "2024", "2025"]
+    report = questions.paper_report(small_map, "2110.03888")
+    graph_counts = {str(c.year): c.count for c in report.citers_per_year}
+    assert [bar.get_height() for bar in counted] == [graph_counts.get(y, 0) for y in labels]
+    assert [bar.get_height() for bar in stated] == [2, 14, 5, 7, 3]
+    assert axes.get_legend() is not None
+
+
+def test_ego_draws_the_neighbourhood(small_map: Graph) -> None:
+    near = questions.neighbourhood(small_map, "2110.03888", 1, 1000)
+    figure = plots.ego(small_map, "2110.03888", hops=1, limit=10)
+    axes = figure.axes[0]
+    (points,) = [c for c in axes.collections if isinstance(c, PathCollection)]
+    assert len(points.get_offsets()) == min(10, near.total) + 1
+    labels = {text.get_text() for text in axes.texts if text.get_text()}  # arrows have none
+    assert "2110.03888" in labels
+    assert len(labels) == min(12, len(points.get_offsets()))
+    assert "Within 1 hop of 2110.03888" in axes.get_title()
+
+
+def test_rank_distribution_counts_every_paper(small_map: Graph) -> None:
+    with pytest.raises(Exception, match="no paper holds 'pagerank'"):
+        plots.rank_distribution(small_map)
+    result = analytics.rank(small_map, "pagerank", engine="igraph", write=True)
+    figure = plots.rank_distribution(small_map)
+    heights = sum(patch.get_height() for patch in figure.axes[0].patches)
+    assert heights == result.nodes
+
+
+def test_files_are_valid(small_map: Graph, tmp_path: Path) -> None:
+    figure = plots.years(small_map, "1810.04805")
+    png = plots.save(figure, tmp_path / "years.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = plots.save(figure, tmp_path / "years.svg")
+    assert ET.parse(svg).getroot().tag == "{http://www.w3.org/2000/svg}svg"
+    pdf = plots.save(figure, tmp_path / "years.pdf")
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+
+
+def test_plot_commands(small_map: Graph, kg_env: Connection, tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["plot", "ego", "1810.04805", "-o", str(tmp_path / "e.svg")])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"wrote {tmp_path / 'e.svg'}\n"
+    wrong = runner.invoke(main, ["plot", "years", "1810.04805", "-o", str(tmp_path / "y.txt")])
+    assert wrong.exit_code == 1
+    assert "Error: cannot tell the picture format of y.txt" in wrong.output
+    missing = runner.invoke(main, ["plot", "rank", "--property", "hits_hub", "-o", "x.png"])
+    assert missing.exit_code == 1
+    assert "kg rank hits_hub --write" in missing.output
