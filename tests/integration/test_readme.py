@@ -93,14 +93,15 @@ def test_every_readme_command_answers_and_fits(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.chdir(tmp_path)  # where `kg export` writes its files
+    monkeypatch.chdir(tmp_path)  # where `kg export` and `kg plot` write their files
     result = _run(neo4j_connection, args, columns)
     assert result.exit_code == 0, result.output
     lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) >= (1 if args[0] == "export" else 2), result.output
-    if args[0] == "export":
+    writes = args[0] in ("export", "plot")
+    assert len(lines) >= (1 if writes else 2), result.output
+    if writes:
         assert result.output.startswith("wrote ")
-        assert (tmp_path / args[2]).exists()
+        assert (tmp_path / (args[args.index("-o") + 1] if "-o" in args else args[2])).exists()
     for garbled in _GARBLED:
         assert garbled not in result.output
     too_wide = [line for line in lines if _BOX.search(line) and cell_len(line) > columns]
