@@ -245,6 +245,8 @@ class RankResult:
     timings: Timings
     written: int = 0
     runs: list[AnalyticsRun] = field(default_factory=list)
+    left_out: int = 0
+    """Citations of papers a concurrent load added while the graph was read (not counted)."""
 
     def scores(self, prop: str | None = None) -> dict[str, float]:
         """Return ``{key: value}`` of one property (default: the one papers are ranked by)."""
@@ -261,6 +263,7 @@ class RankResult:
             "edges": self.edges,
             "properties": list(self.properties),
             "written": self.written,
+            "left_out": self.left_out,
             "timings": self.timings.as_dict(),
             "results": [paper.as_dict() for paper in self.top],
         }
@@ -300,6 +303,8 @@ class CommunityResult:
     timings: Timings
     written: int = 0
     runs: list[AnalyticsRun] = field(default_factory=list)
+    left_out: int = 0
+    """Citations of papers a concurrent load added while the graph was read (not counted)."""
 
     def community_of(self) -> dict[str, int]:
         """Return ``{key: community number}`` for every paper in scope."""
@@ -316,6 +321,7 @@ class CommunityResult:
             "communities": self.count,
             "modularity": None if self.modularity is None else round(self.modularity, 6),
             "written": self.written,
+            "left_out": self.left_out,
             "timings": self.timings.as_dict(),
             "results": [community.as_dict() for community in self.communities],
         }
@@ -338,11 +344,15 @@ def _read_projection(graph: Graph, scope: Scope) -> tuple[list[str], list[list[s
 
 
 def load_projection(graph: Graph, scope: Scope | None = None) -> CitationGraph:
-    """Return the citation graph of the papers in ``scope`` (default: all), read in one query."""
+    """Return the citation graph of the papers in ``scope`` (default: all), read in one query.
+
+    Citations of papers that a concurrent load added while it read are left out and counted
+    (``CitationGraph.left_out``).
+    """
     chosen = scope or Scope()
     chosen.check()
     keys, cites = _read_projection(graph, chosen)
-    return CitationGraph.from_adjacency(keys, cites)
+    return CitationGraph.from_projection(keys, cites)
 
 
 def choose_engine(graph: Graph, engine: Engine) -> EngineName:
@@ -457,7 +467,8 @@ def _store(graph: Graph, name: str, keys: Sequence[str], values: Values, batch_s
     """Replace the stored values of ``name`` (an algorithm, or "community"): remove them
     from every paper, then write ``values`` in batches. Returns the papers written."""
     clear = queries.get(f"analytics_clear_{name}")
-    graph.run_autocommit(clear.cypher, clear.bind({"batch_size": batch_size}))
+    # Removing a property is safe to repeat; a deadlock with a concurrent load is retried.
+    graph.run_autocommit(clear.cypher, clear.bind({"batch_size": batch_size}), retry=True)
     write = queries.get(f"analytics_write_{name}")
     written = 0
     for batch in chunks(_rows(name, keys, values), batch_size):
@@ -523,11 +534,12 @@ def rank(
     began = time.perf_counter()
     used = choose_engine(graph, engine)
     projection_s = build_s = 0.0
+    left_out = 0
     if used == "igraph":
         keys, cites = _read_projection(graph, chosen_scope)
         projection_s = time.perf_counter() - began
         mark = time.perf_counter()
-        citation = CitationGraph.from_adjacency(keys, cites)
+        citation = CitationGraph.from_projection(keys, cites)
         del cites
         network = citation.to_igraph()
         build_s = time.perf_counter() - mark
@@ -535,6 +547,7 @@ def rank(
         values = compute(network, algorithm, chosen_options)
         compute_s = time.perf_counter() - mark
         all_keys, nodes, edges = citation.keys, citation.node_count, citation.edge_count
+        left_out = citation.left_out
     else:
         mark = time.perf_counter()
         gds_keys, values, nodes, edges = analytics_gds.rank(
@@ -577,6 +590,7 @@ def rank(
         timings=timings,
         written=written,
         runs=runs,
+        left_out=left_out,
     )
 
 
@@ -614,12 +628,13 @@ def communities(
     began = time.perf_counter()
     used = choose_engine(graph, engine)
     projection_s = build_s = 0.0
+    left_out = 0
     quality: float | None = None
     if used == "igraph":
         keys, cites = _read_projection(graph, chosen_scope)
         projection_s = time.perf_counter() - began
         mark = time.perf_counter()
-        citation = CitationGraph.from_adjacency(keys, cites)
+        citation = CitationGraph.from_projection(keys, cites)
         del cites
         network = citation.to_igraph()
         build_s = time.perf_counter() - mark
@@ -629,6 +644,7 @@ def communities(
         cited: Sequence[float] = indegree(network)
         compute_s = time.perf_counter() - mark
         all_keys, nodes, edges = citation.keys, citation.node_count, citation.edge_count
+        left_out = citation.left_out
     else:
         mark = time.perf_counter()
         gds_keys, membership, nodes, edges = analytics_gds.communities(
@@ -693,6 +709,7 @@ def communities(
         timings=timings,
         written=written,
         runs=runs,
+        left_out=left_out,
     )
 
 

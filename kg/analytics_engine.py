@@ -68,10 +68,13 @@ class CitationGraph:
     """The directed CITES graph of the papers in scope.
 
     Node ``i`` is the paper ``keys[i]``; each edge is a (citing, cited) pair of node indices.
+    ``left_out`` counts the citations of a projection that named a paper outside the node
+    list (see ``from_projection``).
     """
 
     keys: tuple[str, ...]
     edges: list[tuple[int, int]]
+    left_out: int = 0
 
     @classmethod
     def from_adjacency(cls, keys: Sequence[str], cites: Sequence[Sequence[str]]) -> CitationGraph:
@@ -88,6 +91,30 @@ class CitationGraph:
                 "report this as a bug in cypher/analytics_projection.cypher",
             ) from None
         return cls(tuple(keys), edges)
+
+    @classmethod
+    def from_projection(cls, keys: Sequence[str], cites: Sequence[Sequence[str]]) -> CitationGraph:
+        """Return the graph of a projection read while the graph may change: as
+        ``from_adjacency``, but a citation of a paper outside ``keys`` is left out and counted
+        in ``left_out``.
+
+        Neo4j reads are read-committed, even within one query: a paper committed by a loader
+        after the projection's label scan went past is missing from the node list, yet a
+        citation to it can be seen when the citing paper's relationships are read later.
+        Such a paper was not in the graph when the node list was read, so leaving its
+        citations out gives the graph as of that moment.
+        """
+        index = {key: i for i, key in enumerate(keys)}
+        edges: list[tuple[int, int]] = []
+        left_out = 0
+        for i, targets in enumerate(cites):
+            for cited in targets:
+                j = index.get(cited)
+                if j is None:
+                    left_out += 1
+                else:
+                    edges.append((i, j))
+        return cls(tuple(keys), edges, left_out)
 
     @classmethod
     def from_pairs(

@@ -65,12 +65,17 @@ def _scope_options(func: click.decorators.FC) -> click.decorators.FC:
     return func
 
 
-def _footer(what: str, nodes: int, edges: int, engine: str, timings: analytics.Timings) -> str:
+def _footer(
+    what: str, nodes: int, edges: int, engine: str, timings: analytics.Timings, left_out: int
+) -> str:
     t = timings
+    late = (
+        f"; {left_out:,} citations of papers added while it read were left out" if left_out else ""
+    )
     return (
         f"{what} over {nodes:,} papers and {edges:,} citations with {engine} in {t.total:.2f}s "
         f"(read {t.projection:.2f}s, build {t.build:.2f}s, compute {t.compute:.2f}s, "
-        f"write {t.write:.2f}s)"
+        f"write {t.write:.2f}s){late}"
     )
 
 
@@ -175,7 +180,16 @@ def rank(
         ),
         title=f"{algorithm}: top {len(result.top)}",
     )
-    click.echo(_footer(algorithm, result.nodes, result.edges, result.engine, result.timings))
+    click.echo(
+        _footer(
+            algorithm,
+            result.nodes,
+            result.edges,
+            result.engine,
+            result.timings,
+            result.left_out,
+        )
+    )
     if write:
         click.echo(
             f"wrote {', '.join(result.properties)} on {result.written:,} papers; "
@@ -265,7 +279,10 @@ def communities(
         title=f"{method}: {result.count:,} communities, top {len(result.communities)}",
     )
     quality = "" if result.modularity is None else f", modularity {result.modularity:.4f}"
-    click.echo(_footer(method, result.nodes, result.edges, result.engine, result.timings) + quality)
+    footer = _footer(
+        method, result.nodes, result.edges, result.engine, result.timings, result.left_out
+    )
+    click.echo(footer + quality)
     if write:
         click.echo(
             f"wrote community on {result.written:,} papers; recorded as AnalyticsRun community"
