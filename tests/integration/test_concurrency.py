@@ -1,0 +1,265 @@
+"""Concurrency on a real Neo4j: four `kg load` processes at once on overlapping sources, with
+questions and `kg rank pagerank --write` running alongside, give in every round the graph a
+sequential load of the same sources gives; and ranking while a loader adds papers works.
+
+The sources are slices of the shipped cit-HepTh edge list and of its arXiv metadata extract,
+so every paper has an arXiv id (papers known only by title are the identity tests' concern).
+Each slice overlaps another, and each is loaded by two of the four processes, in different
+orders. Analytics values are left out of the comparison: they are computed on whatever the
+graph held at that moment.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kg import analytics, questions
+from kg.analytics_engine import CitationGraph
+from kg.config import Connection
+from kg.errors import PaperNotFound
+from kg.graph import Graph
+from kg.ingest import load_paths
+from kg.schema import clear_database
+from tests.data import HEPTH_EDGES, HEPTH_METADATA
+from tests.graph_dump import dump_graph
+from tests.integration.test_faults import (
+    BAD_LINES,
+    EDGES,
+    Run,
+    cli_env,
+    load_args,
+    write_edge_slice,
+)
+from tests.unit.test_server_lock import kg_executable
+
+ROUNDS = int(os.environ.get("KG_CONCURRENCY_ROUNDS", "10"))
+ROUND_TIMEOUT = 240.0
+LOAD_BATCH = 100
+Dump = tuple[list[str], list[str]]
+
+
+def _lines(source: Path, start: int, stop: int) -> str:
+    """Return data lines ``start`` to ``stop`` of a gzipped file (comment lines skipped)."""
+    taken: list[str] = []
+    with gzip.open(source, "rt", encoding="utf-8") as handle:
+        data = (line for line in handle if not line.startswith("#"))
+        for number, line in enumerate(data):
+            if number >= stop:
+                break
+            if number >= start:
+                taken.append(line)
+    return "".join(taken)
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Two overlapping edge-list slices and two overlapping arXiv-lines slices."""
+    folder = tmp_path_factory.mktemp("concurrency")
+    made = {
+        "edges_a.txt": _lines(HEPTH_EDGES, 0, 1_500),
+        "edges_b.txt": _lines(HEPTH_EDGES, 1_000, 2_500),
+        "papers_a.jsonl": _lines(HEPTH_METADATA, 0, 300),
+        "papers_b.jsonl": _lines(HEPTH_METADATA, 200, 500),
+    }
+    paths = {}
+    for name, text in made.items():
+        paths[name] = folder / name
+        paths[name].write_text(text, encoding="utf-8")
+    return paths
+
+
+def data_dump(graph: Graph) -> Dump:
+    """The canonical dump without what analytics wrote (values, tier labels, run records)."""
+    nodes, relationships = dump_graph(graph)
+    kept = []
+    for text in nodes:
+        node = json.loads(text)
+        if "AnalyticsRun" in node["labels"]:
+            continue
+        node["labels"] = [label for label in node["labels"] if not label.startswith("PageRank")]
+        node["props"].pop("pagerank", None)
+        kept.append(json.dumps(node, sort_keys=True, default=str))
+    return sorted(kept), relationships
+
+
+@pytest.fixture(scope="module")
+def sequential_dump(
+    session_graph: Graph, sources: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
+) -> Dump:
+    clear_database(session_graph)
+    load_paths(
+        session_graph,
+        list(sources.values()),
+        id_scheme="snap-hepth",
+        batch_size=LOAD_BATCH,
+        rejects_path=tmp_path_factory.mktemp("sequential") / "r.jsonl",
+    )
+    dump = data_dump(session_graph)
+    clear_database(session_graph)
+    assert len(dump[0]) > 1_000
+    assert len(dump[1]) > 2_500
+    return dump
+
+
+def _ask_questions(graph: Graph, stop: threading.Event, asked: list[str]) -> None:
+    """Ask questions until ``stop``; a paper not there yet is an answer, any other error is
+    recorded in ``asked`` and fails the round."""
+    while not stop.is_set():
+        for ask in (
+            lambda: questions.cocited(graph, "hep-th/9711200", 5),
+            lambda: questions.paper_report(graph, "hep-th/0001001"),
+            lambda: graph.read("MATCH (p:Paper) RETURN count(p) AS n"),
+        ):
+            try:
+                ask()
+                asked.append("ok")
+            except PaperNotFound:
+                asked.append("not yet")
+            except Exception as exc:  # every failure is reported by the test
+                asked.append(f"failed: {type(exc).__name__}: {exc}")
+            stop.wait(0.05)
+
+
+def _start(env: dict[str, str], args: list[str], folder: Path) -> subprocess.Popen[bytes]:
+    """Start ``kg args`` with its outputs going to files in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / "out.txt").open("w") as out, (folder / "err.txt").open("w") as err:
+        return subprocess.Popen([kg_executable(), *args], env=env, stdout=out, stderr=err)
+
+
+def _finish(process: subprocess.Popen[bytes], folder: Path, deadline: float) -> Run:
+    """Wait for ``process`` until ``deadline`` (then kill it); return its run."""
+    try:
+        code = process.wait(timeout=max(deadline - time.monotonic(), 1))
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    return Run(code, (folder / "out.txt").read_text(), (folder / "err.txt").read_text())
+
+
+@pytest.mark.slow
+def test_four_loaders_with_queries_and_ranking_give_the_sequential_graph(
+    graph: Graph,
+    neo4j_connection: Connection,
+    sources: dict[str, Path],
+    sequential_dump: Dump,
+    tmp_path: Path,
+) -> None:
+    env = cli_env(neo4j_connection)
+    s = sources
+    plans = [
+        [s["edges_a.txt"], s["papers_a.jsonl"]],
+        [s["papers_b.jsonl"], s["edges_b.txt"]],
+        [s["edges_b.txt"], s["papers_a.jsonl"]],
+        [s["papers_b.jsonl"], s["edges_a.txt"]],
+    ]
+    ranks_during_loads = 0
+    answers: list[str] = []
+    for number in range(ROUNDS):
+        began = time.monotonic()
+        clear_database(graph)
+        folder = tmp_path / f"round-{number}"
+        deadline = time.monotonic() + ROUND_TIMEOUT
+        stop = threading.Event()
+        asker = threading.Thread(target=_ask_questions, args=(graph, stop, answers))
+        asker.start()
+        try:
+            loaders = [
+                _start(
+                    env,
+                    [
+                        "load",
+                        "--id-scheme",
+                        "snap-hepth",
+                        "--batch-size",
+                        str(LOAD_BATCH),
+                        *map(str, plan),
+                        "--rejects",
+                        str(folder / f"loader-{i}" / "r.jsonl"),
+                    ],
+                    folder / f"loader-{i}",
+                )
+                for i, plan in enumerate(plans)
+            ]
+            ranks: list[Run] = []
+            while any(loader.poll() is None for loader in loaders):
+                rank_folder = folder / f"rank-{len(ranks)}"
+                ranker = _start(
+                    env, ["rank", "pagerank", "--write", "--top", "3", "--json"], rank_folder
+                )
+                ranks.append(_finish(ranker, rank_folder, deadline))
+            runs = [
+                _finish(loader, folder / f"loader-{i}", deadline)
+                for i, loader in enumerate(loaders)
+            ]
+        finally:
+            stop.set()
+            asker.join()
+        for run in runs:
+            assert run.code == 0, run
+            run.check_quiet()
+        for run in ranks:
+            assert run.code == 0, run
+            run.check_quiet()
+            assert json.loads(run.out)["written"] >= 0
+        ranks_during_loads += len(ranks)
+        loaded = time.monotonic() - began
+        assert data_dump(graph) == sequential_dump, f"round {number} differs"
+        (folder / "seconds.json").write_text(
+            json.dumps({"loaded": loaded, "checked": time.monotonic() - began, "ranks": len(ranks)})
+        )
+    failures = [answer for answer in answers if answer.startswith("failed")]
+    assert not failures, failures[:5]
+    assert answers.count("ok") > ROUNDS
+    assert ranks_during_loads >= ROUNDS
+
+
+def test_a_projection_tolerates_papers_added_while_it_read() -> None:
+    # 'c' was committed after the node list was read, but a citation of it was seen.
+    citation = CitationGraph.from_projection(["a", "b"], [["b", "c"], ["a"]])
+    assert citation.keys == ("a", "b")
+    assert citation.edges == [(0, 1), (1, 0)]
+    assert citation.left_out == 1
+
+
+@pytest.fixture
+def growing_load(
+    graph: Graph, neo4j_connection: Connection, tmp_path: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A `kg load` adding papers and citations, batch by batch, while the test runs."""
+    data = write_edge_slice(tmp_path / "edges.txt", EDGES, BAD_LINES)
+    loader = _start(
+        cli_env(neo4j_connection),
+        load_args(data, tmp_path / "r.jsonl", batch=100),
+        tmp_path / "loader",
+    )
+    try:
+        yield loader
+    finally:
+        _finish(loader, tmp_path / "loader", time.monotonic() + ROUND_TIMEOUT)
+
+
+@pytest.mark.slow
+def test_ranking_while_a_loader_adds_papers(
+    graph: Graph, growing_load: subprocess.Popen[bytes]
+) -> None:
+    results = []
+    while growing_load.poll() is None:
+        for algorithm in ("pagerank", "indegree"):
+            result = analytics.rank(graph, algorithm, engine="igraph", top=3)
+            assert result.nodes >= len(result.top)
+            results.append(result)
+        communities = analytics.communities(graph, engine="igraph", top=1)
+        assert communities.nodes == len(communities.membership)
+    assert growing_load.returncode == 1  # the slice's bad lines
+    assert len(results) >= 6, "the load ended before ranking could overlap it"
