@@ -201,7 +201,8 @@ def record_problem(item: PaperRecord | PaperRef) -> str | None:
     """Return why a record cannot be written to the graph, or None when it can.
 
     Checks the indexed texts (title, author names, category codes, arXiv id) against their
-    bounds and every integer (counts, year, version, histogram, extra) against MAX_INT.
+    bounds, every integer (counts, year, version, histogram, extra) against MAX_INT, and
+    that every text is valid Unicode.
     """
     problems = [title_problem(item.title), _unicode_problem(item)]
     if item.arxiv_id is not None and len(item.arxiv_id) > MAX_ID_CHARS:
