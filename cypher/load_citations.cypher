@@ -1,7 +1,8 @@
 // name: load_citations
 // mode: write
-// Upsert CITES edges, one per pair. Each edge keeps which snapshots asserted it and the
-// first and last data dates it was seen at. An edge already known from the same snapshot
+// Upsert CITES edges, one per pair. Each edge keeps which snapshots asserted it (sorted,
+// so the list does not depend on load order) and the first and last data dates it was
+// seen at. An edge already known from the same snapshot
 // and dates is left untouched, so loading the same data again writes nothing.
 // param rows: list[map]  one map per edge: citing, cited (node keys), snapshot, as_of (a date or null)
 UNWIND $rows AS row
@@ -15,7 +16,8 @@ WHERE NOT row.snapshot IN r.snapshots
        OR r.last_seen IS NULL OR row.as_of > r.last_seen))
 SET r.snapshots = CASE
       WHEN row.snapshot IN r.snapshots THEN r.snapshots
-      ELSE r.snapshots + row.snapshot END,
+      ELSE [k IN r.snapshots WHERE k < row.snapshot] + row.snapshot
+           + [k IN r.snapshots WHERE k > row.snapshot] END,
     r.first_seen = CASE
       WHEN row.as_of IS NULL THEN r.first_seen
       WHEN r.first_seen IS NULL OR row.as_of < r.first_seen THEN row.as_of

@@ -3,7 +3,9 @@
 // Upsert full paper records. A property takes the value of the newest snapshot that
 // states it (ordered by the record's as_of key, never by load order); an older record
 // only fills what is still missing. An abstract excerpt never replaces a full abstract.
-// The stated counts of each record are kept on its DESCRIBED_IN link to the snapshot.
+// The stated counts of each record are kept on its DESCRIBED_IN link to the snapshot; when
+// one snapshot holds several records of the paper, the link keeps the newest (by data
+// date, then the last in the file).
 // param rows: list[map]  one map per paper record (see kg/writer.py: paper_row)
 UNWIND $rows AS row
 MERGE (p:Paper {key: row.key})
@@ -29,6 +31,8 @@ SET p.stub = false,
 WITH p, row
 MATCH (s:Snapshot {key: row.snapshot})
 MERGE (p)-[d:DESCRIBED_IN]->(s)
+WITH d, row, coalesce(toString(row.as_of_date), '') AS row_date, coalesce(toString(d.as_of), '') AS link_date
+WHERE d.line IS NULL OR row_date > link_date OR (row_date = link_date AND row.line >= d.line)
 SET d.line = row.line,
     d.as_of = row.as_of_date,
     d.stated_cited_by = row.stated_cited_by,

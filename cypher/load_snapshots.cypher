@@ -1,12 +1,13 @@
 // name: load_snapshots
 // mode: write
 // Upsert Snapshot nodes: one captured state of a source (a map page, a JSON record, an
-// arXiv dump, an edge list). Dates only ever widen, so loading again changes nothing.
+// arXiv dump, an edge list). Dates only ever widen, so loading again changes nothing; two
+// files with the same bytes are one snapshot, whose source is the smallest file name.
 // param rows: list[map]  one map per snapshot: key, kind, source, sha256, data_date, first_date, builder_version, hashes
 UNWIND $rows AS row
 MERGE (s:Snapshot {key: row.key})
 SET s.kind = row.kind,
-    s.source = row.source,
+    s.source = CASE WHEN s.source IS NULL OR row.source < s.source THEN row.source ELSE s.source END,
     s.sha256 = row.sha256,
     s.builder_version = coalesce(row.builder_version, s.builder_version),
     s.data_date = CASE

@@ -1,15 +1,13 @@
 """Bulk mode's offline half: the graph writer's statements replayed on a scratch store, then
 written out as neo4j-admin import CSVs.
 
-``OfflineGraph`` takes the same batches as ``kg.writer.GraphWriter`` and builds the same rows
-with the same functions (``paper_row``, ``snapshot_row``, ``as_of_key``, ``kg.resolve``,
-``kg.taxonomy``). It applies each ``cypher/load_*``, ``resolve_titles``, ``merge_*`` statement
-to a scratch SQLite file instead of Neo4j, with the statement's own semantics, including what
-its Eager operators do to rows of one statement that touch the same node: every row reads the
-state from before the statement where the plan materialises rows before writing (a paper's
-``newer`` flag, the ``authors_as_of`` and ``categories_as_of`` filters, a merge target's
-``authors_as_of``). So newest-record-wins, gap filling, stubs and title-only merges come out
-exactly as the online loader makes them, batch by batch.
+``OfflineGraph`` takes the same batches as ``kg.writer.GraphWriter`` and gets the same
+statements with the same rows from ``kg.writer.batch_statements``. It applies each
+``cypher/load_*`` statement to a scratch SQLite file instead of Neo4j, with the statement's
+own semantics, and after each batch reconciles the titles it touched with the same identity
+rule (``kg.resolve.title_merges``, through ``kg.writer.plan_merges``) and the semantics of
+``cypher/merge_papers.cypher``. So newest-record-wins, gap filling, stubs and title-only
+merges come out exactly as the online loader makes them.
 
 The scratch store keeps memory flat: only the current batch's nodes are held in Python.
 """
@@ -19,17 +17,17 @@ from __future__ import annotations
 import marshal
 import math
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
-from kg.resolve import canonical_arxiv_id, normalize_name, normalize_title, title_key
+from kg.resolve import canonical_arxiv_id
 from kg.taxonomy import category
-from kg.writer import Batch, as_of_key, paper_row, snapshot_row
-from loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
+from kg.writer import Batch, batch_statements, plan_merges, snapshot_row, touched_titles
+from loaders.records import CitationRecord, PaperRef, SnapshotRecord
 
 __all__ = ["ImportFiles", "OfflineGraph"]
 
@@ -50,26 +48,8 @@ _FILL_NEWER = (
     "stated_refs_total",
     "stated_refs_in_map",
 )
-_FILL_ON_MERGE = (
-    "title",
-    "norm_title",
-    "year",
-    "published",
-    "abstract",
-    "abstract_excerpt",
-    "license",
-    "doi",
-    "journal_ref",
-    "comments",
-    "stated_cited_by",
-    "stated_cited_by_in_map",
-    "stated_refs_total",
-    "stated_refs_in_map",
-    "as_of",
-    "authors_as_of",
-    "categories_as_of",
-    "primary_category",
-)
+# Properties merge_papers.cypher takes from the paper with the newer record.
+_FROM_NEWER = ("title", "norm_title", "year", *_FILL_NEWER[3:])
 _DESCRIBED_FIXED = (
     "line",
     "as_of",
@@ -102,6 +82,8 @@ _PAPER_COLUMNS = (
     ("stated_refs_total", "long"),
     ("stated_refs_in_map", "long"),
     ("as_of", "string"),
+    ("ref_as_of", "string"),
+    ("aliases", "string[]"),
     ("authors_as_of", "string"),
     ("categories_as_of", "string"),
     ("primary_category", "string"),
@@ -130,7 +112,7 @@ _SCHEMA = """
 CREATE TABLE papers (
     id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, norm_title TEXT, year INTEGER,
     has_id INTEGER NOT NULL, state BLOB NOT NULL);
-CREATE INDEX papers_title_only ON papers (norm_title) WHERE has_id = 0;
+CREATE INDEX papers_norm_title ON papers (norm_title);
 CREATE TABLE described (
     paper INTEGER NOT NULL, snapshot INTEGER NOT NULL, state BLOB NOT NULL,
     PRIMARY KEY (paper, snapshot)) WITHOUT ROWID;
@@ -251,7 +233,6 @@ class OfflineGraph:
         self.db.executescript(_SCHEMA)
         self.db.execute("BEGIN")
         self.merged = 0
-        self._title_index = False
         self._next_paper = 0
         self._next_author = 0
         self._snapshots: dict[str, dict[str, Any]] = {}
@@ -263,6 +244,13 @@ class OfflineGraph:
         self._deleted: dict[str, int] = {}
         self._ids: dict[str, int] = {}
         self._arxiv_ids: dict[str, int] = {}
+        self._statements: dict[str, Callable[[list[dict[str, Any]]], None]] = {
+            "load_papers": self._load_papers,
+            "load_authors": self._load_authors,
+            "load_categories": self._load_categories,
+            "load_stubs": self._load_stubs,
+            "load_citations": self._load_citations,
+        }
 
     def close(self) -> None:
         """Close the scratch store (the file stays; its folder's owner removes it)."""
@@ -274,7 +262,8 @@ class OfflineGraph:
         node = self._snapshots.setdefault(row["key"], {"key": row["key"]})
         self._snapshot_ids.setdefault(row["key"], len(self._snapshot_ids))
         node["kind"] = row["kind"]
-        node["source"] = row["source"]
+        if node.get("source") is None or row["source"] < node["source"]:
+            node["source"] = row["source"]
         node["sha256"] = row["sha256"]
         if row["builder_version"] is not None:
             node["builder_version"] = row["builder_version"]
@@ -290,57 +279,18 @@ class OfflineGraph:
         node.update(row["hashes"])
 
     def write_batch(self, batch: Batch) -> None:
-        """Replay GraphWriter.write_batch: resolve, papers, authors, categories, title-only
-        merges, stubs, citations."""
+        """Replay GraphWriter.write_batch: the batch's statements, then the reconciliation
+        of the titles it touched."""
         if not batch.papers and all(
             _plain_ref(c.citing) and _plain_ref(c.cited) for c in batch.citations
         ):
             self._write_plain_citations(batch.citations)
             return
-        keys = self._resolve(batch)
-        full = batch.papers
-        if full:
-            self._load_papers([paper_row(r, keys[id(r)]) for r in full])
-            authored = [
-                {
-                    "key": keys[id(r)],
-                    "as_of": as_of_key(r.as_of, r.snapshot),
-                    "authors": [{"key": normalize_name(n), "name": n} for n in r.authors],
-                }
-                for r in full
-                if r.authors
-            ]
-            if authored:
-                self._load_authors(authored)
-            categorised = [
-                {
-                    "key": keys[id(r)],
-                    "as_of": as_of_key(r.as_of, r.snapshot),
-                    "primary": r.primary_category,
-                    "cross": [c for c in r.cross_categories if c != r.primary_category],
-                }
-                for r in full
-                if r.primary_category
-            ]
-            if categorised:
-                self._load_categories(categorised)
-            self._merge_title_only(sorted({keys[id(r)] for r in full if r.arxiv_id}))
-        if batch.citations:
-            stubs: dict[str, dict[str, Any]] = {}
-            edges: dict[tuple[str, str, str], dict[str, Any]] = {}
-            for citation in batch.citations:
-                citing = keys[id(citation.citing)]
-                cited = keys[id(citation.cited)]
-                for ref, key in ((citation.citing, citing), (citation.cited, cited)):
-                    stubs[key] = _stub_row(ref, key, citation)
-                edges[(citing, cited, citation.snapshot)] = {
-                    "citing": citing,
-                    "cited": cited,
-                    "snapshot": citation.snapshot,
-                    "as_of": _iso(citation.as_of),
-                }
-            self._load_stubs(list(stubs.values()))
-            self._load_citations(list(edges.values()))
+        for name, params in batch_statements(batch):
+            self._statements[name](params["rows"])
+        _, titles = touched_titles(batch)
+        if titles:
+            self._reconcile(titles)
         self._flush()
         self._nodes.clear()
         self._ids.clear()
@@ -487,49 +437,6 @@ class OfflineGraph:
 
     # The statements.
 
-    def _resolve(self, batch: Batch) -> dict[int, str]:
-        """GraphWriter._resolve against the scratch store (resolve_titles.cypher)."""
-        keys: dict[int, str] = {}
-        pending: list[tuple[int, str, int | None]] = []
-        named: Iterable[PaperRecord | PaperRef] = [
-            *batch.papers,
-            *(ref for c in batch.citations for ref in (c.citing, c.cited)),
-        ]
-        for item in named:
-            if item.arxiv_id:
-                keys[id(item)] = _canonical(item.arxiv_id) or item.key
-            else:
-                norm = normalize_title(item.title or "")
-                keys[id(item)] = title_key(norm, item.year)
-                pending.append((id(item), norm, item.year))
-        if not pending:
-            return keys
-        if not self._title_index:
-            self.db.execute("CREATE INDEX papers_norm_title ON papers (norm_title)")
-            self._title_index = True
-        candidates: dict[str, list[tuple[str, bool, bool, int | None]]] = {}
-        for norm in sorted({norm for _, norm, _ in pending}):
-            candidates[norm] = [
-                (key, bool(has_id), bool(marshal.loads(state).get("stub")), year)
-                for key, has_id, state, year in self.db.execute(
-                    "SELECT key, has_id, state, year FROM papers WHERE norm_title = ?", (norm,)
-                )
-            ]
-        for item_id, norm, year in pending:
-            best: tuple[tuple[int, int, int, str], str] | None = None
-            for key, has_id, stub, found_year in candidates[norm]:
-                if year is not None and found_year is not None and abs(found_year - year) > 1:
-                    continue
-                distance = (
-                    abs(found_year - year) if found_year is not None and year is not None else 2
-                )
-                rank = (0 if has_id else 1, 1 if stub else 0, distance, key)
-                if best is None or rank < best[0]:
-                    best = (rank, key)
-            if best is not None:
-                keys[item_id] = best[1]
-        return keys
-
     def _load_papers(self, rows: list[dict[str, Any]]) -> None:
         """load_papers.cypher: ``newer`` is read for every row before any row writes."""
         self._fetch(row["key"] for row in rows)
@@ -551,6 +458,12 @@ class OfflineGraph:
                 node.set("as_of", row["as_of"])
             snapshot = self._snapshot_ids[row["snapshot"]]
             described = self._described(node.id, snapshot) or {}
+            row_date = _iso(row["as_of_date"]) or ""
+            link_date = described.get("as_of") or ""
+            if "line" in described and (
+                row_date < link_date or (row_date == link_date and row["line"] < described["line"])
+            ):
+                continue
             for name in _DESCRIBED_FIXED:
                 value = row["as_of_date"] if name == "as_of" else row[name]
                 if value is None:
@@ -565,7 +478,9 @@ class OfflineGraph:
             self._save_described(node.id, snapshot, described)
 
     def _load_authors(self, rows: list[dict[str, Any]]) -> None:
-        """load_authors.cypher: filter and delete per row, then set, then merge authors."""
+        """load_authors.cypher: every author named exists; filter and delete per row, then
+        set, then link authors."""
+        author_ids = self._author_ids([author for row in rows for author in row["authors"]])
         passing: list[tuple[_Node, dict[str, Any]]] = []
         for row in rows:
             node = self._node(row["key"])
@@ -578,7 +493,6 @@ class OfflineGraph:
         for node, row in passing:
             node.set("authors_as_of", row["as_of"])
             self._dirty.add(node.key)
-        author_ids = self._author_ids([author for _, row in passing for author in row["authors"]])
         for node, row in passing:
             links: list[list[int]] = node.state[_AUTHORED]
             for position, author in enumerate(row["authors"], start=1):
@@ -591,29 +505,45 @@ class OfflineGraph:
                     links.append([author_id, position])
 
     def _author_ids(self, authors: list[dict[str, str]]) -> dict[str, int]:
-        """MERGE (a:Author {key}) ON CREATE SET a.name: the first name seen stays."""
+        """MERGE (a:Author {key}); its name is the smallest spelling seen."""
         ids: dict[str, int] = {}
+        names: dict[str, str] = {}
         wanted = list(dict.fromkeys(a["key"] for a in authors))
         for chunk in _chunks(wanted):
             marks = ",".join("?" * len(chunk))
-            ids.update(
-                (key, author_id)
-                for author_id, key in self.db.execute(
-                    f"SELECT id, key FROM authors WHERE key IN ({marks})",  # noqa: S608
-                    chunk,
-                )
-            )
-        new: list[tuple[int, str, str]] = []
+            for author_id, key, name in self.db.execute(
+                f"SELECT id, key, name FROM authors WHERE key IN ({marks})",  # noqa: S608
+                chunk,
+            ):
+                ids[key] = author_id
+                names[key] = name
+        new: dict[str, int] = {}
+        renamed: set[str] = set()
         for author in authors:
-            if author["key"] not in ids:
+            key, name = author["key"], author["name"]
+            if key not in ids:
                 self._next_author += 1
-                ids[author["key"]] = self._next_author
-                new.append((self._next_author, author["key"], author["name"]))
-        self.db.executemany("INSERT INTO authors (id, key, name) VALUES (?, ?, ?)", new)
+                ids[key] = new[key] = self._next_author
+                names[key] = name
+            elif name < names[key]:
+                names[key] = name
+                renamed.add(key)
+        self.db.executemany(
+            "INSERT INTO authors (id, key, name) VALUES (?, ?, ?)",
+            [(author_id, key, names[key]) for key, author_id in new.items()],
+        )
+        self.db.executemany(
+            "UPDATE authors SET name = ? WHERE id = ?",
+            [(names[key], ids[key]) for key in renamed - set(new)],
+        )
         return ids
 
     def _load_categories(self, rows: list[dict[str, Any]]) -> None:
-        """load_categories.cypher: filter and delete per row, then primary, then cross-lists."""
+        """load_categories.cypher: every category named exists; filter and delete per row,
+        then primary, then cross-lists."""
+        for row in rows:
+            for named in (row["primary"], *row["cross"]):
+                self._category(named["code"])
         passing: list[tuple[_Node, dict[str, Any]]] = []
         for row in rows:
             node = self._node(row["key"])
@@ -627,13 +557,13 @@ class OfflineGraph:
         for node, row in passing:
             self._dirty.add(node.key)
             node.set("categories_as_of", row["as_of"])
-            code = self._category(row["primary"])
+            code = self._category(row["primary"]["code"])
             node.set("primary_category", code)
             if code not in node.state[_PRIMARY]:
                 node.state[_PRIMARY].append(code)
         for node, row in passing:
             for cross in row["cross"]:
-                code = self._category(cross)
+                code = self._category(cross["code"])
                 if code not in node.state[_CROSS]:
                     node.state[_CROSS].append(code)
 
@@ -646,96 +576,95 @@ class OfflineGraph:
         node["archive"] = known.archive
         return known.code
 
-    def _merge_title_only(self, keys: list[str]) -> None:
-        """merge_candidates.cypher, then merge_papers.cypher on the pairs found."""
-        if not keys:
-            return
+    def _reconcile(self, norm_titles: list[str]) -> None:
+        """GraphWriter.reconcile: the identity rule on every paper with these titles, then
+        merge_papers.cypher for each merge it asks for, in the same order."""
         self._flush()
-        self._fetch(keys)
-        targets = [node for key in keys if (node := self._nodes[key]) is not None]
-        titled = sorted({t.get("norm_title") for t in targets if t.get("norm_title") is not None})
-        sources: dict[str, list[tuple[str, int | None]]] = {}
-        for chunk in _chunks(titled):
+        rows: list[dict[str, Any]] = []
+        for chunk in _chunks(norm_titles):
             marks = ",".join("?" * len(chunk))
-            for key, norm, year in self.db.execute(
-                f"SELECT key, norm_title, year FROM papers "  # noqa: S608
-                f"WHERE has_id = 0 AND norm_title IN ({marks})",
+            for key, norm, blob in self.db.execute(
+                f"SELECT key, norm_title, state FROM papers "  # noqa: S608
+                f"WHERE norm_title IN ({marks})",
                 chunk,
             ):
-                sources.setdefault(norm, []).append((key, year))
-        if not sources:
-            return
-        found: list[tuple[str, str]] = []
-        for target in targets:
-            norm = target.get("norm_title")
-            year = target.get("year")
-            for key, source_year in sources.get(norm, []):
-                if key != target.key and (
-                    source_year is None or year is None or abs(source_year - year) <= 1
-                ):
-                    found.append((key, target.key))
-        pairs: dict[str, str] = {}
-        for source, target_key in sorted(found):
-            pairs.setdefault(source, target_key)
-        if pairs:
-            self._merge_papers(list(pairs.items()))
+                state = marshal.loads(blob)
+                rows.append(
+                    {
+                        "norm_title": norm,
+                        "key": key,
+                        "arxiv_id": state.get("arxiv_id"),
+                        "year": state.get("year"),
+                        "aliases": state.get("aliases"),
+                    }
+                )
+        for _, merges in sorted(plan_merges(rows).items()):
+            for source, target in sorted(merges.items(), key=lambda m: (m[1], m[0])):
+                self._merge_pair(source, target)
 
-    def _merge_papers(self, pairs: list[tuple[str, str]]) -> None:
-        """merge_papers.cypher: each step runs for every pair before the next step."""
-        self._fetch([key for pair in pairs for key in pair])
-        matched: list[tuple[_Node, _Node]] = []
-        for source_key, target_key in pairs:
-            source, target = self._nodes[source_key], self._nodes[target_key]
-            if source is not None and target is not None and source.id != target.id:
-                matched.append((source, target))
-        if not matched:
+    def _merge_pair(self, source_key: str, target_key: str) -> None:
+        """merge_papers.cypher for one pair."""
+        self._fetch([source_key, target_key])
+        source, target = self._nodes[source_key], self._nodes[target_key]
+        if source is None or target is None or source.id == target.id:
             return
         self._flush()
-        for source, target in matched:
-            for other, edge in self._edges_from(source.id):
-                if other != target.id:
-                    self._merge_edge(target.id, other, edge)
-                    self._delete_edge(source.id, other)
-        for source, target in matched:
-            for other, edge in self._edges_to(source.id):
-                if other != target.id:
-                    self._merge_edge(other, target.id, edge)
-                    self._delete_edge(other, source.id)
-        for source, target in matched:
-            for snapshot, state in self.db.execute(
-                "SELECT snapshot, state FROM described WHERE paper = ?", (source.id,)
-            ).fetchall():
-                self._save_described(target.id, snapshot, marshal.loads(state))
-            self.db.execute("DELETE FROM described WHERE paper = ?", (source.id,))
-        authors_open = {t.key: t.get("authors_as_of") is None for _, t in matched}
-        categories_open = {t.key: t.get("categories_as_of") is None for _, t in matched}
-        for source, target in matched:
-            if authors_open[target.key]:
-                links = target.state.setdefault(_AUTHORED, [])
-                for author_id, position in source.state.get(_AUTHORED, []):
-                    for link in links:
-                        if link[0] == author_id:
-                            link[1] = position
-                            break
-                    else:
-                        links.append([author_id, position])
-        for relationship in (_PRIMARY, _CROSS):
-            for source, target in matched:
-                if categories_open[target.key]:
-                    codes = target.state.setdefault(relationship, [])
-                    codes.extend(c for c in source.state.get(relationship, []) if c not in codes)
-        for source, target in matched:
-            target.set("stub", bool(target.get("stub")) and bool(source.get("stub")))
-            for name in _FILL_ON_MERGE:
-                if target.get(name) is None and source.get(name) is not None:
-                    target.set(name, source.get(name))
-            self._dirty.add(target.key)
-        for source, _ in matched:
-            self._nodes[source.key] = None
-            self._ids.pop(source.key, None)
-            self._dirty.discard(source.key)
-            self._deleted[source.key] = source.id
-            self.merged += 1
+        for other, edge in self._edges_from(source.id):
+            if other != target.id:
+                self._merge_edge(target.id, other, edge)
+                self._delete_edge(source.id, other)
+        for other, edge in self._edges_to(source.id):
+            if other != target.id:
+                self._merge_edge(other, target.id, edge)
+                self._delete_edge(other, source.id)
+        for snapshot, blob in self.db.execute(
+            "SELECT snapshot, state FROM described WHERE paper = ?", (source.id,)
+        ).fetchall():
+            incoming = marshal.loads(blob)
+            kept = self._described(target.id, snapshot) or {}
+            merged = {**incoming, **kept}
+            counts = (incoming.get("stated_cited_by"), kept.get("stated_cited_by"))
+            known = [v for v in counts if v is not None]
+            if known:
+                merged["stated_cited_by"] = max(known)
+            self._save_described(target.id, snapshot, merged)
+        self.db.execute("DELETE FROM described WHERE paper = ?", (source.id,))
+        newer_authors = _newer(source.get("authors_as_of"), target.get("authors_as_of"))
+        newer_categories = _newer(source.get("categories_as_of"), target.get("categories_as_of"))
+        if source.get("as_of") is not None or target.get("as_of") is not None:
+            source_wins = _newer(source.get("as_of"), target.get("as_of"))
+        else:
+            source_wins = _newer(source.get("ref_as_of"), target.get("ref_as_of"))
+        if newer_authors:
+            target.state[_AUTHORED] = [list(link) for link in source.state.get(_AUTHORED, [])]
+        if newer_categories:
+            target.state[_PRIMARY] = list(source.state.get(_PRIMARY, []))
+            target.state[_CROSS] = list(source.state.get(_CROSS, []))
+        target.set("stub", bool(target.get("stub")) and bool(source.get("stub")))
+        if target.get("arxiv_id") is None:
+            target.set("arxiv_id", source.get("arxiv_id"))
+        for name in _FROM_NEWER:
+            theirs, ours = source.get(name), target.get(name)
+            take = (source_wins and theirs is not None) or ours is None
+            target.set(name, theirs if take else ours)
+        for name in ("as_of", "ref_as_of"):
+            if _newer(source.get(name), target.get(name)):
+                target.set(name, source.get(name))
+        if newer_authors:
+            target.set("authors_as_of", source.get("authors_as_of"))
+        if newer_categories:
+            target.set("categories_as_of", source.get("categories_as_of"))
+            target.set("primary_category", source.get("primary_category"))
+        target.set(
+            "aliases",
+            sorted({*(target.get("aliases") or ()), source.key, *(source.get("aliases") or ())}),
+        )
+        self._dirty.add(target.key)
+        self._nodes[source.key] = None
+        self._ids.pop(source.key, None)
+        self._dirty.discard(source.key)
+        self._deleted[source.key] = source.id
+        self.merged += 1
         self._flush()
 
     def _edges_from(self, paper: int) -> list[tuple[int, _Edge]]:
@@ -791,7 +720,8 @@ class OfflineGraph:
         self.db.execute("DELETE FROM title_cites WHERE citing = ? AND cited = ?", (citing, cited))
 
     def _load_stubs(self, rows: list[dict[str, Any]]) -> None:
-        """load_stubs.cypher: papers named by citations exist; new ones are stubs."""
+        """load_stubs.cypher: papers named by citations exist; new ones are stubs; a stub's
+        title and year come from its best reference (ref_as_of)."""
         plain = [row for row in rows if _is_plain_stub(row)]
         rich = [row for row in rows if not _is_plain_stub(row)]
         self._fetch_ids(row["key"] for row in plain)
@@ -802,19 +732,36 @@ class OfflineGraph:
                 if self._node_id(key) is None:
                     self._create(key, {"stub": True, "arxiv_id": row["arxiv_id"]})
                 continue
-            node = self._node(key) or self._create(key, {"stub": True})
-            for name in ("arxiv_id", "title", "norm_title", "year"):
-                if node.get(name) is None and row[name] is not None:
-                    node.set(name, row[name])
+            node = self._node(key)
+            if node is None:
+                node = self._create(key, {"stub": True})
+                node.set("arxiv_id", row["arxiv_id"])
+            if node.get("arxiv_id") is None and row["arxiv_id"] is not None:
+                node.set("arxiv_id", row["arxiv_id"])
+            rank = row["ref_as_of"]
+            if rank is not None and (node.get("ref_as_of") is None or rank > node.get("ref_as_of")):
+                stub = node.get("stub")
+                node.set("ref_as_of", rank)
+                for name in ("title", "norm_title", "year"):
+                    if stub or node.get(name) is None:
+                        node.set(name, row[name])
             self._dirty.add(key)
             if row["stated_cited_by"] is not None:
                 snapshot = self._snapshot_ids[row["snapshot"]]
                 described = self._described(node.id, snapshot) or {}
-                described["stated_cited_by"] = row["stated_cited_by"]
-                if row["as_of"] is None:
-                    described.pop("as_of", None)
-                else:
-                    described["as_of"] = row["as_of"]
+                count = described.get("stated_cited_by")
+                as_of = _iso(row["as_of"])
+                if (
+                    count is None
+                    or row["stated_cited_by"] > count
+                    or (described.get("as_of") is None and as_of is not None)
+                ):
+                    if count is None or row["stated_cited_by"] > count:
+                        described["stated_cited_by"] = row["stated_cited_by"]
+                    if as_of is None:
+                        described.pop("as_of", None)
+                    else:
+                        described["as_of"] = as_of
                 self._save_described(node.id, snapshot, described)
 
     def _load_citations(self, rows: list[dict[str, Any]]) -> None:
@@ -827,7 +774,8 @@ class OfflineGraph:
             if citing is None or cited is None:
                 continue
             snap = str(self._snapshot_ids[row["snapshot"]])
-            values = (citing, cited, snap, row["as_of"], row["as_of"])
+            as_of = _iso(row["as_of"])
+            values = (citing, cited, snap, as_of, as_of)
             if _is_title_key(row["citing"]) or _is_title_key(row["cited"]):
                 titled.append(values)
             else:
@@ -1015,27 +963,13 @@ class OfflineGraph:
                     for citing, cited, snaps, first, last in rows:
                         text = formatted.get(snaps)
                         if text is None:
-                            text = _string(";".join(keys[int(s)] for s in snaps.split(",")))
+                            text = _string(";".join(sorted(keys[int(s)] for s in snaps.split(","))))
                             formatted[snaps] = text
                         parts.append(f"{citing},{cited},{text},{first or ''},{last or ''}\n")
                     out.write("".join(parts))
                     count += len(rows)
         files.relationships["CITES"] = [path]
         files.relationship_counts["CITES"] = count
-
-
-def _stub_row(ref: PaperRef, key: str, citation: CitationRecord) -> dict[str, Any]:
-    """The load_stubs row of a reference, as kg.writer builds it."""
-    return {
-        "key": key,
-        "arxiv_id": _canonical(ref.arxiv_id) if ref.arxiv_id else None,
-        "title": ref.title,
-        "norm_title": normalize_title(ref.title) if ref.title else None,
-        "year": ref.year,
-        "snapshot": citation.snapshot,
-        "stated_cited_by": ref.stated_cited_by,
-        "as_of": _iso(citation.as_of),
-    }
 
 
 def _plain_ref(ref: PaperRef) -> bool:
@@ -1058,6 +992,11 @@ def _is_plain_stub(row: dict[str, Any]) -> bool:
         and row["arxiv_id"] is not None
         and row["arxiv_id"] == row["key"]
     )
+
+
+def _newer(theirs: str | None, ours: str | None) -> bool:
+    """Cypher's ``theirs IS NOT NULL AND (ours IS NULL OR theirs > ours)``."""
+    return theirs is not None and (ours is None or theirs > ours)
 
 
 def _open(path: Path) -> IO[str]:

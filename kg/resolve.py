@@ -6,8 +6,12 @@ so that the same paper gets the same key whichever source it came from.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 _NEW_ID = re.compile(r"^(\d{4}\.\d{4,5})(?:v(\d+))?$")
@@ -15,7 +19,7 @@ _OLD_ID = re.compile(r"^([a-z][a-z\-]*)(?:\.[a-z]{2})?/(\d{7})(?:v(\d+))?$", re.
 _PREFIX = re.compile(r"^(?:arxiv:|https?://arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _SPACES = re.compile(r"\s+")
-_LATEX_COMMAND = re.compile(r"\\[a-zA-Z]+\s*")
+_LATEX_COMMAND = re.compile(r"\\([a-zA-Z]+)\s*")
 _LATEX_ACCENT = re.compile(r"""\\(['`^"~=.uvHckbdr])\s*\{?\s*(\\?[a-zA-Z])(?:\s*\})?""")
 # Authors write "Ambj\\orn" as often as "Ambj\\o rn", so a letter may run into the next one.
 _LATEX_LETTER = re.compile(r"\\(aa|AA|ae|AE|oe|OE|ss|o|O|l|L)(?:\{\}|\s)?")
@@ -51,6 +55,167 @@ _ACCENTS = {
     "d": "\u0323",
     "r": "\u030a",
 }
+
+
+_GREEK = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "iota",
+    "kappa",
+    "lambda",
+    "mu",
+    "nu",
+    "xi",
+    "omicron",
+    "pi",
+    "rho",
+    "sigma",
+    "tau",
+    "upsilon",
+    "phi",
+    "chi",
+    "psi",
+    "omega",
+]
+_LATEX_SYMBOLS = {
+    **{name: chr(0x3B1 + i + (1 if i >= 17 else 0)) for i, name in enumerate(_GREEK)},
+    **{name.capitalize(): chr(0x391 + i + (1 if i >= 17 else 0)) for i, name in enumerate(_GREEK)},
+    "varepsilon": "ε",
+    "vartheta": "θ",
+    "varphi": "φ",
+    "varrho": "ρ",
+    "varsigma": "ς",
+    "varpi": "π",
+    "infty": "∞",
+    "partial": "∂",
+    "nabla": "∇",
+    "hbar": "ℏ",
+    "ell": "ℓ",
+    "times": "×",
+    "otimes": "⊗",
+    "oplus": "⊕",
+    "pm": "±",
+    "mp": "∓",
+    "to": "→",
+    "rightarrow": "→",
+    "leftarrow": "←",
+    "leftrightarrow": "↔",
+    "le": "≤",
+    "leq": "≤",
+    "ge": "≥",
+    "geq": "≥",
+    "neq": "≠",
+    "ne": "≠",
+    "sim": "∼",
+    "simeq": "≃",
+    "approx": "≈",
+    "equiv": "≡",
+    "sum": "∑",
+    "prod": "∏",
+    "int": "∫",
+    "sqrt": "√",
+    "in": "∈",
+    "subset": "⊂",
+    "cup": "∪",
+    "cap": "∩",
+    "cdot": "·",
+    "circ": "∘",
+    "star": "⋆",
+    "dagger": "†",
+    "aleph": "ℵ",
+    "emptyset": "∅",
+    "forall": "∀",
+    "exists": "∃",
+}
+# Commands that change how text looks, not what it says.
+_LATEX_STYLE = frozenset(
+    [
+        "em",
+        "it",
+        "bf",
+        "rm",
+        "sf",
+        "tt",
+        "sl",
+        "sc",
+        "cal",
+        "emph",
+        "textbf",
+        "textit",
+        "textrm",
+        "textsf",
+        "texttt",
+        "textsc",
+        "textup",
+        "textnormal",
+        "mathrm",
+        "mathbf",
+        "mathit",
+        "mathcal",
+        "mathbb",
+        "mathfrak",
+        "mathsf",
+        "mathtt",
+        "mathscr",
+        "mathnormal",
+        "boldsymbol",
+        "bm",
+        "text",
+        "mbox",
+        "hbox",
+        "left",
+        "right",
+        "big",
+        "Big",
+        "bigg",
+        "Bigg",
+        "bigl",
+        "bigr",
+        "Bigl",
+        "Bigr",
+        "displaystyle",
+        "textstyle",
+        "scriptstyle",
+        "operatorname",
+        "rm",
+        "mathop",
+        "limits",
+        "nolimits",
+    ]
+)
+_LATEX_LETTERS_AND_ACCENTS = frozenset(
+    [
+        "aa",
+        "AA",
+        "ae",
+        "AE",
+        "oe",
+        "OE",
+        "ss",
+        "o",
+        "O",
+        "l",
+        "L",
+        "i",
+        "j",
+        "u",
+        "v",
+        "H",
+        "c",
+        "k",
+        "b",
+        "d",
+        "r",
+    ]
+)
+TITLE_LOCK_STRIPES = 4096
+"""How many lock stripes the normalised titles are spread over (see ``title_lock_stripe``)."""
 
 
 @lru_cache(maxsize=1 << 16)  # edge lists name each paper many times over
@@ -98,14 +263,29 @@ def collapse_spaces(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+def _math_to_text(match: re.Match[str]) -> str:
+    name = match.group(1)
+    if name in _LATEX_SYMBOLS:
+        return f" {_LATEX_SYMBOLS[name]} "
+    if name in _LATEX_STYLE:
+        return " "
+    if name in _LATEX_LETTERS_AND_ACCENTS:
+        return match.group(0)  # latex_to_unicode turns it into a letter
+    return f" {name} "
+
+
 def normalize_title(title: str) -> str:
     """Return the matching form of a title: NFKC, case-folded, punctuation and spacing folded.
 
-    LaTeX commands and braces are dropped so that ``{\\em Gauge} theory`` matches
-    ``Gauge theory``.
+    LaTeX keeps its content: Greek letters and common symbols become their Unicode
+    characters (``$\\Gamma$`` matches ``Γ``), accents become accented letters, other
+    commands stay as their name (``\\log`` is ``log``), and only style commands and braces
+    are dropped, so ``{\\em Gauge} theory`` matches ``Gauge theory`` while titles that
+    differ only in their formulas stay apart.
     """
-    text = unicodedata.normalize("NFKC", title)
-    text = _LATEX_COMMAND.sub(" ", text.replace("$", " "))
+    text = unicodedata.normalize("NFKC", title).replace("$", " ")
+    text = latex_to_unicode(_LATEX_COMMAND.sub(_math_to_text, text))
+    text = unicodedata.normalize("NFKC", text)
     text = _NON_WORD.sub(" ", text.casefold())
     return collapse_spaces(text)
 
@@ -144,3 +324,86 @@ def hepth_id(number: str | int) -> str:
     if not digits.isdigit() or len(digits) > 7:
         raise ValueError(f"not a SNAP hep-th id: {number!r}")
     return f"hep-th/{digits.zfill(7)}"
+
+
+def parse_title_key(key: str) -> tuple[str, int | None] | None:
+    """Return (normalised title, year or None) of a title key, or None for any other key."""
+    if not key.startswith("title:"):
+        return None
+    norm, _, year = key[len("title:") :].rpartition(":")
+    return norm, int(year) if year.isdigit() else None
+
+
+def title_lock_stripe(norm_title: str) -> int:
+    """Return the lock stripe of a normalised title: a stable hash, the same in every process.
+
+    Writers that touch papers known by title, and the reconciliation that merges them, lock
+    the stripes of the titles they touch, so that they run one after another per title.
+    """
+    return zlib.crc32(norm_title.encode("utf-8")) % TITLE_LOCK_STRIPES
+
+
+@dataclass(frozen=True)
+class TitleCandidate:
+    """A paper with a given normalised title, as the identity rule sees it."""
+
+    key: str
+    arxiv_id: str | None
+    year: int | None
+    aliases: tuple[str, ...] = ()
+
+    def years(self, norm_title: str) -> set[int]:
+        """The years its records state: its own, and those of the title keys merged into it."""
+        found = {self.year} if self.year is not None else set()
+        for key in (self.key, *self.aliases):
+            parsed = parse_title_key(key)
+            if parsed is not None and parsed[0] == norm_title and parsed[1] is not None:
+                found.add(parsed[1])
+        return found
+
+
+def title_merges(norm_title: str, candidates: Iterable[TitleCandidate]) -> dict[str, str]:
+    """Return which papers with one normalised title are one paper: {source key: target key}.
+
+    The rule, over the set of papers (and the years of every key each was known by):
+    papers whose years chain with gaps of at most 1 year form one group; a paper with no
+    known year joins nothing. Two papers with arXiv ids are never merged. In a group with
+    one arXiv paper, every title-only paper merges into it; with several, each title-only
+    paper goes to the arXiv paper nearest its earliest year (then the smallest key); with
+    none, all go to the title-only paper with the earliest year (then the smallest key).
+    Adding papers only joins groups, so merging as records arrive gives the same graph in
+    any order. A target is never itself a source.
+    """
+    papers = sorted(candidates, key=lambda c: c.key)
+    years = [c.years(norm_title) for c in papers]
+    parent = list(range(len(papers)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    points = sorted((year, i) for i, found in enumerate(years) for year in found)
+    for (year_a, a), (year_b, b) in itertools.pairwise(points):
+        if year_b - year_a <= 1:
+            parent[root(b)] = root(a)
+    groups: dict[int, list[int]] = {}
+    for i, found in enumerate(years):
+        if found:
+            groups.setdefault(root(i), []).append(i)
+    merges: dict[str, str] = {}
+    for members in groups.values():
+        ided = [i for i in members if papers[i].arxiv_id is not None]
+        titled = [i for i in members if papers[i].arxiv_id is None]
+        if not ided:
+            target = min(titled, key=lambda i: (min(years[i]), papers[i].key))
+            merges.update({papers[i].key: papers[target].key for i in titled if i != target})
+            continue
+        for i in titled:
+            first = min(years[i])
+            nearest = min(
+                ided, key=lambda j: (min(abs(first - y) for y in years[j]), papers[j].key)
+            )
+            merges[papers[i].key] = papers[nearest].key
+    return merges

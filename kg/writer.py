@@ -1,25 +1,42 @@
 """The graph writer: batches of validated records become idempotent UNWIND upserts.
 
-Every statement is a named file in cypher/ (load_*, resolve_titles, merge_*), run through
-``execute_write``: each one MERGEs on a constrained key, so a retried or repeated batch
-leaves the graph as it was. Entity resolution happens here, per batch: a paper known only
-by title is matched to an existing paper with the same normalised title and a year at most
-one apart, and title-only papers fold into a paper with an arXiv id when one arrives.
+Every statement is a named file in cypher/ (load_*, lock_titles, reconcile_titles,
+merge_papers), run through ``execute_write``: each one MERGEs on a constrained key, so a
+retried or repeated batch leaves the graph as it was.
+
+Identity is a function of the set of records (``kg.resolve.title_merges``). A paper known
+only by title is always written under its own title key; a batch's statements run in one
+transaction that first locks the lock stripes of those titles. Once it has committed, a
+second transaction reconciles every title the batch touched: it reads what is committed,
+and where the rule says two papers are one it locks the titles' stripes, reads again and
+merges them. Writers and reconcilers of one title run one after another, and each loader
+reconciles after its own writes, so the last reconcile of a title sees every paper with it:
+several loaders at once end where one sequential load ends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
+
+from neo4j import ManagedTransaction
 
 from kg import queries
-from kg.graph import Graph
-from kg.resolve import canonical_arxiv_id, normalize_name, normalize_title, title_key
+from kg.graph import Graph, translated_errors
+from kg.resolve import (
+    TitleCandidate,
+    canonical_arxiv_id,
+    normalize_name,
+    normalize_title,
+    title_lock_stripe,
+    title_merges,
+)
 from kg.taxonomy import category
 from loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
 
+_T = TypeVar("_T")
 _NO_DATE = "0000-00-00"
 
 
@@ -114,6 +131,151 @@ def paper_row(record: PaperRecord, key: str) -> dict[str, Any]:
     }
 
 
+def record_order(record: PaperRecord) -> tuple[str, int]:
+    """The order in which full records of one paper apply: oldest first by as-of key, then by
+    line, so the newest record (the last in its file among equals) wins in any batch size."""
+    return as_of_key(record.as_of, record.snapshot), record.origin.line
+
+
+def ref_as_of(ref: PaperRef, as_of: date | None, snapshot: str) -> str | None:
+    """Return the rank of a reference's title and year for a paper known only from
+    references: the newest data date, then the snapshot key, then the spelling itself
+    (so a tie never depends on order). None when the reference states no title."""
+    if not ref.title:
+        return None
+    year = "" if ref.year is None else str(ref.year)
+    return f"{as_of_key(as_of, snapshot)}|{ref.title}|{year}"
+
+
+def newest_per_key(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Keep the last row of each key (rows come oldest first): a list replaced as a whole
+    (authors, categories) comes from the newest record alone."""
+    return list({row["key"]: row for row in rows}.values())
+
+
+def touched_titles(batch: Batch) -> tuple[list[str], list[str]]:
+    """Return the normalised titles a batch names: (those of title-only papers, all)."""
+    title_only: set[str] = set()
+    every: set[str] = set()
+    named: Iterable[PaperRecord | PaperRef] = [
+        *batch.papers,
+        *(ref for c in batch.citations for ref in (c.citing, c.cited)),
+    ]
+    for item in named:
+        if not item.title:
+            continue
+        norm = normalize_title(item.title)
+        if not norm:
+            continue
+        every.add(norm)
+        if not item.arxiv_id:
+            title_only.add(norm)
+    return sorted(title_only), sorted(every)
+
+
+def batch_statements(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
+    """Return the load statements of one batch, in order, with their parameters.
+
+    Every paper goes under its own key (``NamedPaper.key``): the arXiv id, else its title key.
+    """
+    statements: list[tuple[str, dict[str, Any]]] = []
+    full = sorted(batch.papers, key=record_order)
+    if full:
+        statements.append(("load_papers", {"rows": [paper_row(r, r.key) for r in full]}))
+        authored = newest_per_key(
+            [
+                {
+                    "key": r.key,
+                    "as_of": as_of_key(r.as_of, r.snapshot),
+                    "authors": [{"key": normalize_name(n), "name": n} for n in r.authors],
+                }
+                for r in full
+                if r.authors
+            ]
+        )
+        if authored:
+            statements.append(("load_authors", {"rows": authored}))
+        categorised = newest_per_key(
+            [
+                {
+                    "key": r.key,
+                    "as_of": as_of_key(r.as_of, r.snapshot),
+                    "primary": _category_row(r.primary_category),
+                    "cross": [
+                        _category_row(c) for c in r.cross_categories if c != r.primary_category
+                    ],
+                }
+                for r in full
+                if r.primary_category
+            ]
+        )
+        if categorised:
+            statements.append(("load_categories", {"rows": categorised}))
+    if batch.citations:
+        stubs: dict[tuple[str, str | None, int | None], dict[str, Any]] = {}
+        edges: dict[tuple[str, str, str], dict[str, Any]] = {}
+        for citation in batch.citations:
+            citing = citation.citing.key
+            cited = citation.cited.key
+            for ref, key in ((citation.citing, citing), (citation.cited, cited)):
+                row = stub_row(ref, key, citation)
+                stubs[(key, row["ref_as_of"], row["stated_cited_by"])] = row
+            edges[(citing, cited, citation.snapshot)] = {
+                "citing": citing,
+                "cited": cited,
+                "snapshot": citation.snapshot,
+                "as_of": citation.as_of,
+            }
+        statements.append(("load_stubs", {"rows": sorted_stubs(stubs.values())}))
+        statements.append(("load_citations", {"rows": list(edges.values())}))
+    return statements
+
+
+def sorted_stubs(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Stub rows oldest rank first, so that within one statement the best reference is
+    applied last whichever order the file listed them in."""
+    return sorted(rows, key=lambda row: (row["key"], row["ref_as_of"] or ""))
+
+
+def candidates_by_title(rows: Iterable[dict[str, Any]]) -> dict[str, list[TitleCandidate]]:
+    """Group reconcile_titles rows into the rule's candidates, by normalised title."""
+    grouped: dict[str, list[TitleCandidate]] = {}
+    for row in rows:
+        grouped.setdefault(row["norm_title"], []).append(
+            TitleCandidate(
+                key=row["key"],
+                arxiv_id=row["arxiv_id"],
+                year=row["year"],
+                aliases=tuple(row["aliases"] or ()),
+            )
+        )
+    return grouped
+
+
+def plan_merges(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, str]]:
+    """Return, per normalised title, the merges the identity rule asks for."""
+    plans = {}
+    for norm, candidates in candidates_by_title(rows).items():
+        merges = title_merges(norm, candidates)
+        if merges:
+            plans[norm] = merges
+    return plans
+
+
+def _counters(summary: Any) -> dict[str, int]:
+    counters = summary.counters
+    return {
+        name: int(getattr(counters, name))
+        for name in (
+            "nodes_created",
+            "nodes_deleted",
+            "relationships_created",
+            "relationships_deleted",
+            "properties_set",
+        )
+    }
+
+
 class GraphWriter:
     """Writes snapshots, then batches of papers and citations, to one Graph."""
 
@@ -125,123 +287,79 @@ class GraphWriter:
         query = queries.get(name)
         self.counts.add(self.graph.write_counters(query.cypher, query.bind(params)))
 
+    def _transaction(self, work: Callable[[ManagedTransaction], _T]) -> _T:
+        """Run ``work(tx)`` in one managed write transaction (retried as a whole)."""
+        graph = self.graph
+        with translated_errors(graph.uri), graph.driver.session(database=graph.database) as session:
+            return session.execute_write(work)
+
     def write_snapshot(self, snapshot: SnapshotRecord) -> None:
         """Upsert one Snapshot node; dates only ever widen."""
         self._write("load_snapshots", rows=[snapshot_row(snapshot)])
 
     def write_batch(self, batch: Batch) -> None:
-        """Resolve, then upsert the batch's papers, authors, categories, stubs and CITES."""
-        keys = self._resolve(batch)
-        full = batch.papers
-        if full:
-            rows = [paper_row(r, keys[id(r)]) for r in full]
-            self._write("load_papers", rows=rows)
-            authored = [
-                {
-                    "key": keys[id(r)],
-                    "as_of": as_of_key(r.as_of, r.snapshot),
-                    "authors": [{"key": normalize_name(n), "name": n} for n in r.authors],
-                }
-                for r in full
-                if r.authors
-            ]
-            if authored:
-                self._write("load_authors", rows=authored)
-            categorised = [
-                {
-                    "key": keys[id(r)],
-                    "as_of": as_of_key(r.as_of, r.snapshot),
-                    "primary": _category_row(r.primary_category),
-                    "cross": [
-                        _category_row(c) for c in r.cross_categories if c != r.primary_category
-                    ],
-                }
-                for r in full
-                if r.primary_category
-            ]
-            if categorised:
-                self._write("load_categories", rows=categorised)
-            self._merge_title_only(sorted({keys[id(r)] for r in full if r.arxiv_id}))
-        if batch.citations:
-            stubs: dict[str, dict[str, Any]] = {}
-            edges: dict[tuple[str, str, str], dict[str, Any]] = {}
-            for citation in batch.citations:
-                citing = keys[id(citation.citing)]
-                cited = keys[id(citation.cited)]
-                for ref, key in ((citation.citing, citing), (citation.cited, cited)):
-                    stubs[key] = _stub_row(ref, key, citation)
-                edges[(citing, cited, citation.snapshot)] = {
-                    "citing": citing,
-                    "cited": cited,
-                    "snapshot": citation.snapshot,
-                    "as_of": citation.as_of,
-                }
-            self._write("load_stubs", rows=list(stubs.values()))
-            self._write("load_citations", rows=list(edges.values()))
+        """Upsert the batch's papers, authors, categories, stubs and CITES in one transaction
+        that holds the lock stripes of its title-only papers, then reconcile its titles."""
+        statements = batch_statements(batch)
+        title_only, every = touched_titles(batch)
+        stripes = sorted({title_lock_stripe(norm) for norm in title_only})
+        lock = queries.get("lock_titles")
+        bound = [(queries.get(name), params) for name, params in statements]
 
-    def _resolve(self, batch: Batch) -> dict[int, str]:
-        """Return the node key of every paper named in the batch, by the id() of its object.
+        def work(tx: ManagedTransaction) -> list[dict[str, int]]:
+            if stripes:
+                tx.run(lock.cypher, lock.bind({"stripes": stripes})).consume()
+            return [_counters(tx.run(q.cypher, q.bind(params)).consume()) for q, params in bound]
 
-        An arXiv id gives the key directly. A title-only paper takes the key of an existing
-        paper with the same normalised title and a year at most one apart (preferring one
-        with an arXiv id, then a full record, then the closest year), else its own title key.
+        for counters in self._transaction(work):
+            self.counts.add(counters)
+        if every:
+            self.reconcile(every)
+
+    def reconcile(self, norm_titles: list[str]) -> int:
+        """Merge the papers the identity rule makes one, among those with these normalised
+        titles, in one transaction; return how many papers merged away.
+
+        It reads what is committed; only when some title needs a merge does it lock the
+        stripes of those titles (in order), read them again and merge by the rule.
         """
-        keys: dict[int, str] = {}
-        pending: list[tuple[int, str, int | None]] = []
-        named: Iterable[PaperRecord | PaperRef] = [
-            *batch.papers,
-            *(ref for c in batch.citations for ref in (c.citing, c.cited)),
-        ]
-        for item in named:
-            if item.arxiv_id:
-                keys[id(item)] = item.key
-            else:
-                norm = normalize_title(item.title or "")
-                keys[id(item)] = title_key(norm, item.year)
-                pending.append((id(item), norm, item.year))
-        if not pending:
-            return keys
-        refs = [
-            {"i": i, "norm_title": norm, "year": year} for i, (_, norm, year) in enumerate(pending)
-        ]
-        query = queries.get("resolve_titles")
-        best: dict[int, tuple[tuple[int, int, int, str], str]] = {}
-        for row in self.graph.read(query.cypher, query.bind({"refs": refs})):
-            year = pending[row["i"]][2]
-            distance = (
-                abs(row["year"] - year) if row["year"] is not None and year is not None else 2
-            )
-            rank = (0 if row["has_id"] else 1, 1 if row["stub"] else 0, distance, row["key"])
-            if row["i"] not in best or rank < best[row["i"]][0]:
-                best[row["i"]] = (rank, row["key"])
-        for i, (_, key) in best.items():
-            keys[pending[i][0]] = key
-        return keys
+        find = queries.get("reconcile_titles")
+        lock = queries.get("lock_titles")
+        merge = queries.get("merge_papers")
 
-    def _merge_title_only(self, keys: list[str]) -> None:
-        if not keys:
-            return
-        query = queries.get("merge_candidates")
-        pairs: dict[str, str] = {}
-        for row in sorted(
-            self.graph.read(query.cypher, query.bind({"keys": keys})),
-            key=lambda r: (r["source"], r["target"]),
-        ):
-            pairs.setdefault(row["source"], row["target"])
-        if pairs:
-            merge = queries.get("merge_papers")
-            rows = [{"source": s, "target": t} for s, t in pairs.items()]
-            result = self.graph.write(merge.cypher, merge.bind({"pairs": rows}))
-            self.counts.merged += int(result[0]["merged"]) if result else 0
+        def work(tx: ManagedTransaction) -> tuple[int, list[dict[str, int]]]:
+            rows = tx.run(find.cypher, find.bind({"norm_titles": norm_titles})).data()
+            needed = sorted(plan_merges(rows))
+            if not needed:
+                return 0, []
+            stripes = sorted({title_lock_stripe(norm) for norm in needed})
+            tx.run(lock.cypher, lock.bind({"stripes": stripes})).consume()
+            rows = tx.run(find.cypher, find.bind({"norm_titles": needed})).data()
+            merged = 0
+            counters = []
+            for _norm, merges in sorted(plan_merges(rows).items()):
+                for source, target in sorted(merges.items(), key=lambda m: (m[1], m[0])):
+                    result = tx.run(merge.cypher, merge.bind({"source": source, "target": target}))
+                    merged += sum(int(r["merged"]) for r in result)
+                    counters.append(_counters(result.consume()))
+            return merged, counters
+
+        merged, counters = self._transaction(work)
+        for counter in counters:
+            self.counts.add(counter)
+        self.counts.merged += merged
+        return merged
 
 
-def _stub_row(ref: PaperRef, key: str, citation: CitationRecord) -> dict[str, Any]:
+def stub_row(ref: PaperRef, key: str, citation: CitationRecord) -> dict[str, Any]:
+    """Return the load_stubs row of a paper a citation names, stored under ``key``."""
     return {
         "key": key,
         "arxiv_id": canonical_arxiv_id(ref.arxiv_id) if ref.arxiv_id else None,
         "title": ref.title,
         "norm_title": normalize_title(ref.title) if ref.title else None,
         "year": ref.year,
+        "ref_as_of": ref_as_of(ref, citation.as_of, citation.snapshot),
         "snapshot": citation.snapshot,
         "stated_cited_by": ref.stated_cited_by,
         "as_of": citation.as_of,

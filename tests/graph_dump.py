@@ -1,4 +1,7 @@
-"""A canonical, order-free dump of a whole graph, to compare two graphs for equality."""
+"""A canonical, order-free dump of a whole graph, to compare two graphs for equality.
+
+The loader's lock stripes (``:TitleLock``) are bookkeeping, not data, and are left out.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from typing import Any
 from kg.graph import Graph
 
 _NODES = """
-MATCH (n)
+MATCH (n) WHERE NOT n:TitleLock
 RETURN labels(n) AS labels, properties(n) AS props
 """
 _RELATIONSHIPS = """

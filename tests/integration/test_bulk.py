@@ -194,7 +194,7 @@ def test_bulk_gives_the_online_loaders_graph(
         batch_size=batch_size,
         rejects_path=tmp_path / "b.jsonl",
     )
-    assert summary.load.rejected == 2
+    assert summary.load.rejected == 1
     assert (tmp_path / "b.jsonl").read_text() == (tmp_path / "o.jsonl").read_text()
     assert set(summary.stages) == {"parse", "csv", "stop", "import", "start", "schema"}
     with _connect(bulk_server.settings) as bulk:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kg.resolve import (
+    TitleCandidate,
     canonical_arxiv_id,
     hepth_id,
     latex_to_unicode,
@@ -12,6 +13,8 @@ from kg.resolve import (
     normalize_title,
     paper_key,
     parse_arxiv_id,
+    parse_title_key,
+    title_merges,
 )
 
 
@@ -73,3 +76,54 @@ def test_snap_hepth_ids() -> None:
     assert hepth_id("9201001") == "hep-th/9201001"
     with pytest.raises(ValueError, match="not a SNAP hep-th id"):
         hepth_id("12345678")
+
+
+def test_latex_keeps_the_math_content_of_a_title() -> None:
+    gamma = normalize_title("From dyadic $\\Gamma$ to $\\Delta$")
+    lam = normalize_title("From dyadic $\\Lambda_{\\alpha}$ to $\\Lambda_{\\alpha}$")
+    assert gamma == "from dyadic γ to δ"
+    assert lam == "from dyadic λ α to λ α"
+    assert normalize_title("The $\\alpha$-expansion") == normalize_title("The α-Expansion")
+    assert normalize_title("Eﬃcient ﬁne-tuning") == "efficient fine tuning"
+    assert normalize_title("On \\textbf{Cveti\\v c} and $\\log N$") == "on cvetič and log n"
+    assert normalize_title("{\\em Gauge} Theory") == normalize_title("Gauge theory")
+
+
+def _c(key: str, year: int | None, arxiv: str | None = None, *aliases: str) -> TitleCandidate:
+    return TitleCandidate(key=key, arxiv_id=arxiv, year=year, aliases=aliases)
+
+
+def test_title_merges_chain_years_and_prefer_the_arxiv_paper() -> None:
+    t = "deep learning"
+    stubs = [_c(f"title:{t}:{y}", y) for y in (2015, 2016, 2017, 2020)]
+    assert title_merges(t, stubs) == {
+        f"title:{t}:2016": f"title:{t}:2015",
+        f"title:{t}:2017": f"title:{t}:2015",
+    }
+    with_id = [*stubs, _c("1501.00001", 2016, "1501.00001")]
+    assert title_merges(t, with_id) == {
+        f"title:{t}:2015": "1501.00001",
+        f"title:{t}:2016": "1501.00001",
+        f"title:{t}:2017": "1501.00001",
+    }
+    # Two arXiv papers with one title are never one paper; unknown years join nothing.
+    two = [_c("a", 2016, "1601.00001"), _c("b", 2016, "1601.00002"), _c(f"title:{t}:unknown", None)]
+    assert title_merges(t, two) == {}
+
+
+def test_title_merges_remember_the_years_of_merged_keys() -> None:
+    t = "sparse coding"
+    # 2010 and 2011 merged before; a 2012 reference chains through the 2011 alias.
+    merged = _c(f"title:{t}:2010", 2010, None, f"title:{t}:2011")
+    assert title_merges(t, [merged, _c(f"title:{t}:2012", 2012)]) == {
+        f"title:{t}:2012": f"title:{t}:2010"
+    }
+
+
+def test_title_merges_do_not_depend_on_order() -> None:
+    t = "x"
+    papers = [_c(f"title:{t}:{y}", y) for y in (2001, 2002, 2004, 2005)]
+    assert title_merges(t, papers) == title_merges(t, list(reversed(papers)))
+    assert parse_title_key(f"title:{t}:2001") == (t, 2001)
+    assert parse_title_key(f"title:{t}:unknown") == (t, None)
+    assert parse_title_key("2101.00001") is None

@@ -1,0 +1,390 @@
+"""Paper identity is a function of the set of records: property-based and concurrent loads.
+
+Hypothesis draws small record sets: arXiv records, map pages that name papers by title and
+year only (spellings differing in case, punctuation, ligatures and LaTeX, years one apart,
+the same title years apart, titles that differ only in their formulas) and edge lists. The
+same files are loaded in random orders, split into random loads, with random batch sizes,
+and every run must give one canonical dump. The concurrency test runs four `kg load`
+processes at once on overlapping sources, round after round, against a sequential load.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from kg.config import Connection
+from kg.graph import Graph
+from kg.ingest import load_paths
+from kg.resolve import normalize_title, paper_key
+from kg.schema import clear_database
+from tests.graph_dump import dump_graph
+
+# Each base title with spellings that must all be read as the same title.
+TITLES: tuple[tuple[str, ...], ...] = (
+    ("Attention Is All You Need", "Attention is all you  need", "ATTENTION IS ALL YOU NEED!"),
+    (
+        "Efficient Fine-Tuning of Sparse Models",
+        "Eﬃcient ﬁne-tuning of sparse models",
+        "efficient fine tuning of sparse models.",
+    ),
+    ("Deep Learning", "Deep learning", "deep-learning"),
+    ("Sparse Coding", "Sparse coding."),
+    ("From dyadic $\\Gamma$ to $\\Delta$", "From dyadic Γ to Δ"),
+    (
+        "From dyadic $\\Lambda_{\\alpha}$ to $\\Lambda_{\\alpha}$",
+        "From Dyadic $\\Lambda_\\alpha$ to $\\Lambda_\\alpha$",
+    ),
+    ("The $\\alpha$-expansion of black holes", "The α-Expansion of Black Holes"),
+    ("{\\em Gauge} theory on the lattice", "Gauge Theory on the Lattice"),
+)
+FAR = 10  # the second paper of a title comes this many years later
+BUDGET_SECONDS = float(os.environ.get("KG_IDENTITY_BUDGET", "120"))
+ROUNDS = 10
+ROUND_BUDGET_SECONDS = float(os.environ.get("KG_CONCURRENCY_BUDGET", "60"))
+
+
+@dataclass(frozen=True)
+class Work:
+    """One real paper: a base title, a year, and an arXiv id or none."""
+
+    title: int
+    year: int
+    arxiv_id: str | None
+
+
+@dataclass(frozen=True)
+class RecordSet:
+    """The drawn papers and the files that describe them."""
+
+    works: tuple[Work, ...]
+    arxiv: tuple[tuple[tuple[int, int, str], ...], ...]  # files of (work, spelling, update)
+    pages: tuple[tuple[int, int, str, tuple[tuple[int, int, int], ...]], ...]
+    edges: tuple[tuple[int, int], ...]
+
+
+def _page(title: str, arxiv_id: str, year: int, data_to: str, refs: list[str]) -> str:
+    items = "\n".join(f"  {i}. {ref}" for i, ref in enumerate(refs, 1))
+    n = len(refs)
+    return (
+        f"mlsanityData to {data_to}\n\n{title}\n\n"
+        f"arXiv {arxiv_id} ↗First posted 2 Jan {year}cs.CLcited by 1\n\n"
+        f"Key facts. Cited by 0 papers in the map (data through {data_to}). "
+        f"Builds on {n} of its {n} references that are in the map.\n\n"
+        f"Builds on\n\n{n} of {n} references.\n\nReferences · {n}\n\n{items}\n"
+    )
+
+
+def _arxiv_line(arxiv_id: str, title: str, year: int, update: str) -> str:
+    record = {
+        "id": arxiv_id,
+        "title": title,
+        "authors": "A. Author and B. Writer",
+        "categories": "cs.CL cs.LG",
+        "abstract": f"The abstract of {arxiv_id}.",
+        "versions": [{"version": "v1", "created": f"Mon, 2 Jan {year} 10:00:00 GMT"}],
+        "update_date": update,
+    }
+    return json.dumps(record) + "\n"
+
+
+@st.composite
+def record_sets(draw: st.DrawFn) -> RecordSet:
+    """Up to six papers (one or two per title, the second far later) and files about them."""
+    titles = draw(st.lists(st.integers(0, len(TITLES) - 1), min_size=2, max_size=5, unique=True))
+    works: list[Work] = []
+    for title in titles:
+        year = draw(st.integers(2014, 2018))
+        for copy in range(draw(st.integers(1, 2))):
+            with_id = draw(st.booleans())
+            number = len(works) + 1
+            arxiv_id = f"{year + copy * FAR - 2000:02d}01.{number:05d}" if with_id else None
+            works.append(Work(title, year + copy * FAR, arxiv_id))
+    ided = [i for i, w in enumerate(works) if w.arxiv_id]
+    if not ided:
+        works[0] = Work(works[0].title, works[0].year, f"{works[0].year - 2000:02d}01.00001")
+        ided = [0]
+    dates = st.sampled_from(["2021-03-01", "2022-07-26", "2024-05-01", "2026-10-14"])
+    records = []
+    for i in ided:
+        for _ in range(draw(st.integers(1, 2))):
+            spelling = draw(st.integers(0, len(TITLES[works[i].title]) - 1))
+            records.append((i, spelling, draw(dates)))
+    split = draw(st.integers(0, len(records)))
+    arxiv = tuple(f for f in (tuple(records[:split]), tuple(records[split:])) if f)
+    pages = []
+    for i in draw(st.lists(st.sampled_from(ided), max_size=2, unique=True)):
+        refs = []
+        for j in draw(st.lists(st.integers(0, len(works) - 1), max_size=6)):
+            if j == i:
+                continue
+            offset = draw(st.sampled_from([-1, 0, 1] if works[j].arxiv_id else [0, 1]))
+            spelling = draw(st.integers(0, len(TITLES[works[j].title]) - 1))
+            refs.append((j, spelling, offset))
+        spelling = draw(st.integers(0, len(TITLES[works[i].title]) - 1))
+        pages.append(
+            (i, spelling, draw(st.sampled_from(["14 Oct 2026", "1 Mar 2021"])), tuple(refs))
+        )
+    edges = tuple(
+        (a, b)
+        for a, b in draw(
+            st.lists(st.tuples(st.sampled_from(ided), st.sampled_from(ided)), max_size=4)
+        )
+        if a != b
+    )
+    return RecordSet(tuple(works), arxiv, tuple(pages), edges)
+
+
+def write_files(records: RecordSet, folder: Path) -> list[Path]:
+    """Write the record set's files; return them in a fixed order."""
+    works = records.works
+    files = []
+    for n, content in enumerate(records.arxiv):
+        path = folder / f"arxiv{n}.jsonl"
+        path.write_text(
+            "".join(
+                _arxiv_line(works[i].arxiv_id or "", TITLES[works[i].title][s], works[i].year, u)
+                for i, s, u in content
+            ),
+            encoding="utf-8",
+        )
+        files.append(path)
+    for n, (i, spelling, data_to, refs) in enumerate(records.pages):
+        lines = [
+            f"{works[j].year + offset}{TITLES[works[j].title][s]}cited by {j + 1}"
+            for j, s, offset in refs
+        ]
+        path = folder / f"page{n}.txt"
+        work = works[i]
+        path.write_text(
+            _page(TITLES[work.title][spelling], work.arxiv_id or "", work.year, data_to, lines),
+            encoding="utf-8",
+        )
+        files.append(path)
+    if records.edges:
+        path = folder / "edges.csv"
+        rows = "".join(f"{works[a].arxiv_id},{works[b].arxiv_id}\n" for a, b in records.edges)
+        path.write_text("citing,cited\n" + rows, encoding="utf-8")
+        files.append(path)
+    return files
+
+
+def expected_papers(records: RecordSet) -> set[str]:
+    """The keys the graph must hold: one per paper, whichever spelling and year named it."""
+    keys = {w.arxiv_id for w in records.works if w.arxiv_id}
+    named: dict[int, int] = {}
+    for _, _, _, refs in records.pages:
+        for j, _, offset in refs:
+            work = records.works[j]
+            if work.arxiv_id is None:
+                named[j] = min(named.get(j, work.year + offset), work.year + offset)
+    for j, year in named.items():
+        keys.add(paper_key(None, TITLES[records.works[j].title][0], year))
+    return keys
+
+
+def _load(graph: Graph, files: list[Path], batch_size: int, rejects: Path) -> None:
+    summary = load_paths(graph, files, batch_size=batch_size, rejects_path=rejects)
+    assert summary.rejected == 0, summary.reject_messages
+
+
+def test_spellings_of_one_title_normalise_alike() -> None:
+    for spellings in TITLES:
+        assert len({normalize_title(s) for s in spellings}) == 1, spellings
+    assert len({normalize_title(s[0]) for s in TITLES}) == len(TITLES)
+
+
+_started: list[float] = []
+
+LATEX_PAIR = RecordSet(
+    works=(Work(4, 2007, None), Work(5, 2007, None), Work(0, 2017, "1706.03762")),
+    arxiv=(((2, 0, "2023-08-02"),),),
+    pages=((2, 0, "14 Oct 2026", ((0, 0, 0), (1, 0, 0), (0, 1, 0))),),
+    edges=(),
+)
+SPARSE_CODING = RecordSet(
+    works=(Work(3, 2010, None), Work(0, 2017, "1706.03762"), Work(2, 2016, "1601.00002")),
+    arxiv=(((1, 1, "2022-07-26"),), ((2, 0, "2021-03-01"), (1, 2, "2021-03-01"))),
+    pages=(
+        (1, 0, "14 Oct 2026", ((0, 0, 0), (0, 1, 1), (2, 0, -1))),
+        (2, 1, "1 Mar 2021", ((0, 1, 1), (1, 2, 0))),
+    ),
+    edges=((1, 2), (2, 1)),
+)
+# Found by this test: the page's newer category list left the older record's category
+# node out when the page came first (LATEX_PAIR); two files with the same bytes are one
+# snapshot (its source name must not follow load order); two records of one paper in one
+# file (the link must keep the newest whatever the batch size).
+SAME_BYTES = RecordSet(
+    works=(Work(0, 2014, "1401.00001"), Work(1, 2014, None)),
+    arxiv=(((0, 0, "2021-03-01"),), ((0, 0, "2021-03-01"),)),
+    pages=(),
+    edges=(),
+)
+TWO_RECORDS_ONE_FILE = RecordSet(
+    works=(Work(0, 2014, "1401.00001"), Work(1, 2014, None)),
+    arxiv=(((0, 0, "2022-07-26"), (0, 0, "2021-03-01")),),
+    pages=(),
+    edges=(),
+)
+
+
+@settings(
+    max_examples=int(os.environ.get("KG_IDENTITY_EXAMPLES", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@example(records=LATEX_PAIR, order_seed=1, batch_sizes=(1, 1000), cut=1)
+@example(records=SPARSE_CODING, order_seed=2, batch_sizes=(2, 1), cut=2)
+@example(records=SAME_BYTES, order_seed=0, batch_sizes=(1, 1), cut=0)
+@example(records=TWO_RECORDS_ONE_FILE, order_seed=0, batch_sizes=(1, 1), cut=0)
+@given(
+    records=record_sets(),
+    order_seed=st.integers(0, 2**16),
+    batch_sizes=st.tuples(st.sampled_from([1, 2, 3, 1000]), st.sampled_from([1, 2, 1000])),
+    cut=st.integers(0, 8),
+)
+def test_any_order_grouping_and_batch_size_gives_one_graph(
+    session_graph: Graph,
+    records: RecordSet,
+    order_seed: int,
+    batch_sizes: tuple[int, int],
+    cut: int,
+) -> None:
+    if not _started:
+        _started.append(time.monotonic())
+    if time.monotonic() - _started[0] > BUDGET_SECONDS:
+        return  # the time budget is spent: the examples run so far stand
+    graph = session_graph
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        files = write_files(records, folder)
+        rejects = folder / "rejects.jsonl"
+        clear_database(graph)
+        _load(graph, files, 1000, rejects)
+        expected = dump_graph(graph)
+        keys = {row["key"] for row in graph.read("MATCH (p:Paper) RETURN p.key AS key")}
+        assert keys == expected_papers(records)
+
+        shuffled = list(files)
+        random.Random(order_seed).shuffle(shuffled)
+        split = cut % (len(shuffled) + 1)
+        clear_database(graph)
+        _load(graph, shuffled[:split], batch_sizes[0], rejects)
+        _load(graph, shuffled[split:], batch_sizes[1], rejects)
+        assert dump_graph(graph) == expected
+        # Loading everything again changes nothing.
+        _load(graph, list(reversed(files)), batch_sizes[1], rejects)
+        assert dump_graph(graph) == expected
+    clear_database(graph)
+
+
+def _concurrent_sources(folder: Path) -> list[Path]:
+    """Pages naming papers by title only, their arXiv records, and an edge list."""
+    refs = [
+        "2017Attention Is All You Needcited by 60,361",
+        "2018BERT: Pre-training of Deep Bidirectional Transformerscited by 9",
+        "2016Deep learningcited by 7",
+        "2015Deep Learningcited by 5",
+        "2007From dyadic $\\Gamma$ to $\\Delta$cited by 2",
+        "2007From dyadic $\\Lambda_{\\alpha}$ to $\\Lambda_{\\alpha}$cited by 3",
+        "2011Sparse codingcited by 1",
+    ]
+    first = folder / "page1.txt"
+    first.write_text(_page("A Paper That Cites", "2101.00001", 2021, "14 Oct 2026", refs))
+    second = folder / "page2.txt"
+    second.write_text(
+        _page(
+            "Another Paper",
+            "2101.00002",
+            2021,
+            "1 Mar 2021",
+            [
+                *reversed(refs),
+                "2010Sparse Codingcited by 4",
+                "1995Attention Is All You Needcited by 3",
+            ],
+        )
+    )
+    arxiv = folder / "arxiv.jsonl"
+    arxiv.write_text(
+        _arxiv_line("1706.03762v5", "Attention is all you need", 2017, "2023-08-02")
+        + _arxiv_line(
+            "1810.04805",
+            "BERT: Pre-training of Deep Bidirectional Transformers",
+            2018,
+            "2019-05-24",
+        )
+        + _arxiv_line("2101.00001", "A paper that cites", 2021, "2022-01-02")
+    )
+    older = folder / "arxiv_old.jsonl"
+    older.write_text(_arxiv_line("1706.03762", "Attention Is All You Need", 2017, "2017-06-13"))
+    edges = folder / "edges.csv"
+    edges.write_text(
+        "citing,cited\n2101.00001,1706.03762\n2101.00002,1810.04805\n1810.04805,1706.03762\n"
+    )
+    return [first, second, arxiv, older, edges]
+
+
+def test_four_loaders_at_once_give_the_sequential_graph(
+    session_graph: Graph, kg_env: Connection, tmp_path: Path
+) -> None:
+    graph = session_graph
+    loader_env = dict(os.environ)  # NEO4J_* point at the test server (kg_env)
+    files = _concurrent_sources(tmp_path)
+    clear_database(graph)
+    _load(graph, files, 1000, tmp_path / "seq.jsonl")
+    expected = dump_graph(graph)
+    papers = graph.read("MATCH (p:Paper) RETURN p.key AS key ORDER BY key")
+    # No title-only duplicate of an arXiv paper, and formulas keep titles apart.
+    keys = [row["key"] for row in papers]
+    assert "title:attention is all you need:2017" not in keys
+    assert "title:from dyadic γ to δ:2007" in keys
+    assert "title:from dyadic λ α to λ α:2007" in keys
+    assert "title:attention is all you need:1995" in keys
+    kg = str(Path(sys.executable).parent / "kg")
+    plans = [
+        (files, "1"),
+        (list(reversed(files)), "2"),
+        ([files[2], files[0], files[4]], "1"),
+        ([files[1], files[3], files[0]], "3"),
+    ]
+    began = time.monotonic()
+    rounds = 0
+    # At least ROUNDS rounds; more while the time budget lasts.
+    while rounds < ROUNDS or time.monotonic() - began < ROUND_BUDGET_SECONDS:
+        clear_database(graph)
+        processes = [
+            subprocess.Popen(
+                [
+                    kg,
+                    "load",
+                    *map(str, plan),
+                    "--batch-size",
+                    batch,
+                    "--rejects",
+                    str(tmp_path / f"r{rounds}-{n}.jsonl"),
+                ],
+                env=loader_env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            for n, (plan, batch) in enumerate(plans)
+        ]
+        for process in processes:
+            output, _ = process.communicate(timeout=300)
+            assert process.returncode == 0, output
+        assert dump_graph(graph) == expected, f"round {rounds}"
+        rounds += 1
+    clear_database(graph)
