@@ -27,6 +27,7 @@ run: install
 	$(KG) stats
 	$(KG) paper hep-th/9711200 --limit 5
 	@$(KG) db status --json | $(BIN)/python -c 'import json, sys; s = json.load(sys.stdin); print("\nNeo4j Browser:", s["browser_url"], "(user neo4j, password in " + s["kg_home"] + "/neo4j-password)")'
+	@echo "Web view:      http://127.0.0.1:8765/ once you run $(KG) serve"
 
 lint: install
 	$(BIN)/ruff check .

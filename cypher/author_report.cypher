@@ -11,7 +11,7 @@ WITH a, COLLECT {
             position: w.position,
             stated_cited_by: p.stated_cited_by,
             stated_cited_by_in_map: p.stated_cited_by_in_map,
-            graph_cited_by: COUNT { (p)<-[:CITES]-(:Paper) }}
+            graph_cited_by: COUNT { (p)<-[:CITES]-() }}
   ORDER BY p.year DESC, p.key
 } AS papers
 RETURN a.key AS key, a.name AS name, papers,

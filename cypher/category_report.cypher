@@ -9,7 +9,7 @@ RETURN c.code AS code, c.name AS name, c.archive AS archive,
        COUNT { (:Paper)-[:CROSS_LISTED]->(c) } AS cross_listed,
        COLLECT {
          MATCH (p:Paper)-[r:PRIMARY_CATEGORY|CROSS_LISTED]->(c)
-         WITH p, r, COUNT { (p)<-[:CITES]-(:Paper) } AS graph_cited_by
+         WITH p, r, COUNT { (p)<-[:CITES]-() } AS graph_cited_by
          RETURN p {.key, .arxiv_id, .title, .year, stub: coalesce(p.stub, false),
                    role: CASE type(r) WHEN 'PRIMARY_CATEGORY' THEN 'primary' ELSE 'cross_listed' END,
                    graph_cited_by: graph_cited_by}

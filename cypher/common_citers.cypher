@@ -4,7 +4,7 @@
 // param a: str  node key of the first paper
 // param b: str  node key of the second paper
 MATCH (:Paper {key: $a})<-[:CITES]-(c:Paper)-[:CITES]->(:Paper {key: $b})
-WITH c, COUNT { (c)<-[:CITES]-(:Paper) } AS graph_cited_by,
+WITH c, COUNT { (c)<-[:CITES]-() } AS graph_cited_by,
      coalesce(COLLECT {
        MATCH (c)-[d:DESCRIBED_IN]->(s:Snapshot)
        WHERE d.stated_cited_by IS NOT NULL

@@ -8,8 +8,8 @@
 MATCH (a:Paper {key: $key})-[:CITES]->(r:Paper)<-[:CITES]-(b:Paper)
 WHERE b <> a
 WITH a, b, count(DISTINCT r) AS together
-WITH b, together, COUNT { (a)-[:CITES]->(:Paper) } AS size_a,
-     COUNT { (b)-[:CITES]->(:Paper) } AS size_b
+WITH b, together, COUNT { (a)-[:CITES]->() } AS size_a,
+     COUNT { (b)-[:CITES]->() } AS size_b
 RETURN b.key AS key, b.arxiv_id AS arxiv_id, b.title AS title, b.year AS year,
        coalesce(b.stub, false) AS stub, together, size_a, size_b,
        toFloat(together) / sqrt(toFloat(size_a) * size_b) AS cosine,

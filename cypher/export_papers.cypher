@@ -16,4 +16,4 @@ RETURN p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
          MATCH (a:Author)-[w:AUTHORED]->(p) RETURN a.name ORDER BY w.position
        } AS authors,
        COLLECT { MATCH (p)-[:PRIMARY_CATEGORY]->(c:Category) RETURN c.code }[0] AS category,
-       COUNT { (p)<-[:CITES]-(:Paper) } AS cited_by
+       COUNT { (p)<-[:CITES]-() } AS cited_by

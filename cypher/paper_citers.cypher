@@ -5,7 +5,7 @@
 // else the graph's, and is what the list is sorted by.
 // param key: str  node key of the cited paper
 MATCH (:Paper {key: $key})<-[:CITES]-(c:Paper)
-WITH c, COUNT { (c)<-[:CITES]-(:Paper) } AS graph_cited_by,
+WITH c, COUNT { (c)<-[:CITES]-() } AS graph_cited_by,
      coalesce(COLLECT {
        MATCH (c)-[d:DESCRIBED_IN]->(s:Snapshot)
        WHERE d.stated_cited_by IS NOT NULL

@@ -5,7 +5,7 @@
 // count when there is one, else the graph's, and is what the list is sorted by.
 // param key: str  node key of the citing paper
 MATCH (:Paper {key: $key})-[:CITES]->(r:Paper)
-WITH r, COUNT { (r)<-[:CITES]-(:Paper) } AS graph_cited_by,
+WITH r, COUNT { (r)<-[:CITES]-() } AS graph_cited_by,
      coalesce(COLLECT {
        MATCH (r)-[d:DESCRIBED_IN]->(s:Snapshot)
        WHERE d.stated_cited_by IS NOT NULL

@@ -25,14 +25,14 @@ RETURN p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
          MATCH (a:Author)-[w:AUTHORED]->(p)
          RETURN a {.key, .name, position: w.position} ORDER BY w.position
        } AS authors,
-       COUNT { (p)<-[:CITES]-(:Paper) } AS cited_by_in_map,
+       COUNT { (p)<-[:CITES]-() } AS cited_by_in_map,
        p.stated_cited_by_in_map AS stated_cited_by_in_map,
        coalesce(COLLECT {
          MATCH (p)-[d:DESCRIBED_IN]->(s:Snapshot)
          WHERE d.stated_cited_by IS NOT NULL
          RETURN d.stated_cited_by ORDER BY d.as_of IS NULL, d.as_of DESC, s.data_date DESC LIMIT 1
        }[0], p.stated_cited_by) AS stated_cited_by,
-       COUNT { (p)-[:CITES]->(:Paper) } AS builds_on,
+       COUNT { (p)-[:CITES]->() } AS builds_on,
        p.stated_refs_in_map AS stated_refs_in_map,
        p.stated_refs_total AS stated_refs_total,
        COLLECT {

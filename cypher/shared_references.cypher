@@ -4,7 +4,7 @@
 // param a: str  node key of the first paper
 // param b: str  node key of the second paper
 MATCH (:Paper {key: $a})-[:CITES]->(r:Paper)<-[:CITES]-(:Paper {key: $b})
-WITH r, COUNT { (r)<-[:CITES]-(:Paper) } AS graph_cited_by,
+WITH r, COUNT { (r)<-[:CITES]-() } AS graph_cited_by,
      coalesce(COLLECT {
        MATCH (r)-[d:DESCRIBED_IN]->(s:Snapshot)
        WHERE d.stated_cited_by IS NOT NULL

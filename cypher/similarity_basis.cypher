@@ -4,12 +4,12 @@
 // cites too. Co-citation needs the second count above zero, coupling the fourth.
 // param key: str  node key of the paper
 MATCH (p:Paper {key: $key})
-RETURN COUNT { (p)<-[:CITES]-(:Paper) } AS citers,
+RETURN COUNT { (p)<-[:CITES]-() } AS citers,
        COUNT {
          MATCH (c:Paper)-[:CITES]->(p)
          WHERE EXISTS { MATCH (c)-[:CITES]->(o:Paper) WHERE o <> p }
        } AS citers_citing_others,
-       COUNT { (p)-[:CITES]->(:Paper) } AS references,
+       COUNT { (p)-[:CITES]->() } AS references,
        COUNT {
          MATCH (p)-[:CITES]->(r:Paper)
          WHERE EXISTS { MATCH (o:Paper)-[:CITES]->(r) WHERE o <> p }

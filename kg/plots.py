@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
@@ -77,10 +78,19 @@ def years(graph: Graph, ref: str) -> Figure:
     return figure
 
 
-def ego(graph: Graph, ref: str, hops: int = 1, limit: int = 40, seed: int = 42) -> Figure:
+def ego(
+    graph: Graph,
+    ref: str,
+    hops: int = 1,
+    limit: int = 40,
+    seed: int = 42,
+    link: Callable[[str], str] | None = None,
+) -> Figure:
     """The paper's neighbourhood within ``hops`` citation hops (its ``limit`` most cited
-    papers there), laid out by Fruchterman-Reingold (seeded), sized by in-graph citations
-    and coloured by year; the most cited are labelled with their handles.
+    papers there), laid out by Fruchterman-Reingold (seeded), sized by PageRank when every
+    paper shown has one (else by in-graph citations), coloured by community when every one
+    has one (else by year); the most cited are labelled with their handles. With ``link``,
+    each node of an SVG links to ``link(key)``.
     Raises PaperNotFound, AmbiguousPaper or ParameterError."""
     if limit < 1:
         raise ParameterError(f"limit is {limit}", "pass a limit of 1 or more")
@@ -105,17 +115,30 @@ def ego(graph: Graph, ref: str, hops: int = 1, limit: int = 40, seed: int = 42) 
             arrowprops={"arrowstyle": "-|>", "color": "#9a9a9a", "lw": 0.6, "alpha": 0.7},
         )
     known_years = [p.year for p in nodes if p.year is not None]
+    by_rank = all(p.pagerank is not None for p in nodes)
+    by_community = all(p.community is not None for p in nodes)
+    if by_rank:
+        top = max(p.pagerank or 0.0 for p in nodes) or 1.0
+        sizes = [30 + 900 * math.sqrt((p.pagerank or 0.0) / top) for p in nodes]
+    else:
+        sizes = [30 + 25 * math.sqrt(p.cited_by) for p in nodes]
+    if by_community:
+        colours = [float(p.community or 0) for p in nodes]
+    else:
+        colours = [float(p.year or min(known_years, default=0)) for p in nodes]
     scatter = axes.scatter(
         xs,
         ys,
-        s=[30 + 25 * math.sqrt(p.cited_by) for p in nodes],
-        c=[p.year if p.year is not None else min(known_years, default=0) for p in nodes],
-        cmap="viridis",
+        s=sizes,
+        c=colours,
+        cmap="tab20" if by_community else "viridis",
         edgecolors=["#d62728" if p.key == near.paper.key else "white" for p in nodes],
         linewidths=[2.5 if p.key == near.paper.key else 0.5 for p in nodes],
         zorder=3,
     )
-    if known_years:
+    if link is not None:
+        scatter.set_urls([link(p.key) for p in nodes])
+    if known_years and not by_community:
         bar = figure.colorbar(scatter, ax=axes, label="year")
         bar.ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     labelled = sorted(nodes, key=lambda p: (p.key != near.paper.key, -p.cited_by, p.key))

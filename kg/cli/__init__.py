@@ -12,6 +12,7 @@ from kg.cli import (
     plot_commands,
     query_commands,
     question_commands,
+    serve_commands,
 )
 from kg.cli.app import main
 
@@ -24,4 +25,5 @@ __all__ = [
     "plot_commands",
     "query_commands",
     "question_commands",
+    "serve_commands",
 ]

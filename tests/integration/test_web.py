@@ -1,0 +1,143 @@
+"""`kg serve`: the read-only web view, through its ASGI interface and in headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import uvicorn
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+from kg import questions
+from kg.cli import main
+from kg.config import Connection
+from kg.graph import Graph
+from kg.ingest import load_paths
+from kg.web import create_app
+from tests.browser import chromium, requested_urls
+from tests.conftest import free_port
+from tests.data import EXAMPLES, SEED_PAGE, SEED_RECORD
+
+HOSTILE = "<script>alert('x')</script> & [bold]"
+
+
+@pytest.fixture
+def small_map(graph: Graph, tmp_path: Path) -> Graph:
+    load_paths(graph, [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=tmp_path / "r")
+    graph.write(
+        "MERGE (p:Paper {key: '2101.99999'}) SET p.arxiv_id = '2101.99999', p.title = $t, "
+        "p.year = 2021, p.stub = false "
+        "WITH p MATCH (q:Paper {key: '2110.03888'}) MERGE (p)-[:CITES]->(q)",
+        {"t": HOSTILE},
+    )
+    return graph
+
+
+@pytest.fixture
+def client(small_map: Graph, neo4j_connection: Connection) -> Iterator[TestClient]:
+    with TestClient(create_app(lambda: Graph.connect(neo4j_connection))) as web:
+        yield web
+
+
+def test_paper_page_shows_the_map_page(client: TestClient, small_map: Graph) -> None:
+    page = client.get("/paper/2110.03888")
+    assert page.status_code == 200
+    report = questions.paper_report(small_map, "2110.03888")
+    assert report.cited_by_sentence() in page.text
+    assert report.builds_on_sentence() in page.text
+    assert f"References in the graph · {len(report.references)}" in page.text
+    assert f"Cited by · {len(report.citers)}" in page.text
+    assert 'href="/paper/1706.03762"' in page.text
+    assert "why?measure=cocited" in page.text or "none of which" in page.text
+    assert 'class="bar stated"' in page.text  # the stated histogram beside the counted one
+
+
+def test_data_is_escaped(client: TestClient) -> None:
+    page = client.get("/paper/2101.99999")
+    assert page.status_code == 200
+    assert HOSTILE not in page.text
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; [bold]" in page.text
+
+
+def test_search_why_author_category_and_graph(client: TestClient, small_map: Graph) -> None:
+    found = client.get("/search", params={"q": "attention"})
+    assert found.status_code == 200
+    assert "Attention Is All You Need" in found.text
+    why = client.get("/why", params={"measure": "cocited", "a": "1810.04805", "b": "1706.03762"})
+    both = questions.common_citers(small_map, "1810.04805", "1706.03762")
+    assert f"These papers cite both · {len(both.results)}" in why.text
+    assert client.get("/author", params={"name": "Ang Wang"}).status_code == 200
+    assert "cs.LG" in client.get("/category/cs.LG").text
+    graph_page = client.get("/graph", params={"ref": "2110.03888", "limit": "10"})
+    assert graph_page.status_code == 200
+    near = questions.neighbourhood(small_map, "2110.03888", 1, 1000)
+    links = set(re.findall(r'<a xlink:href="(/paper/[^"]+)"', graph_page.text))
+    assert len(links) == min(10, near.total) + 1
+    assert "/paper/2110.03888" in links
+
+
+def test_unknown_papers_and_writes_are_refused(client: TestClient) -> None:
+    missing = client.get("/paper/no%20such%20paper")
+    assert missing.status_code == 404
+    assert "no paper matches" in missing.text
+    assert client.post("/paper/2110.03888").status_code == 405
+    assert client.delete("/paper/2110.03888").status_code == 405
+
+
+def test_serve_binds_to_loopback_by_default() -> None:
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert "[default: 127.0.0.1]" in result.output
+
+
+@pytest.fixture
+def served(small_map: Graph, neo4j_connection: Connection) -> Iterator[str]:
+    """The app on a free loopback port, in a thread, for the browser."""
+    port = free_port()
+    app = create_app(lambda: Graph.connect(neo4j_connection))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert server.started
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def test_in_a_browser_from_search_to_graph(
+    served: str, kg_env: Connection, small_map: Graph
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    cli = json.loads(CliRunner().invoke(main, ["paper", "1810.04805", "--json"]).output)
+    with chromium() as driver:
+        driver.get(served + "/")
+        box = driver.find_element(By.CSS_SELECTOR, "form.big input[name=q]")
+        box.send_keys("BERT", Keys.ENTER)
+        result = driver.find_element(By.CSS_SELECTOR, "#results a[href='/paper/1810.04805']")
+        result.click()
+        assert driver.find_element(By.ID, "title").text == cli["title"]
+        cited = driver.find_element(By.ID, "cited-by").text
+        assert cited.startswith(f"Cited by {cli['cited_by_in_map']} papers in the graph")
+        references = driver.find_elements(By.CSS_SELECTOR, "#references tbody tr")
+        assert len(references) == len(cli["references"])
+        references[0].find_element(By.CSS_SELECTOR, "td.ref a").click()
+        assert driver.current_url == served + "/paper/" + cli["references"][0]["key"]
+        driver.get(served + "/paper/1810.04805")
+        driver.find_element(By.ID, "graph-link").click()
+        nodes = driver.find_elements(By.CSS_SELECTOR, "#graph svg a")
+        near = questions.neighbourhood(small_map, "1810.04805", 1, 1000)
+        assert len(nodes) == min(30, near.total) + 1
+        urls = requested_urls(driver)
+    assert urls
+    assert {urlsplit(u).hostname for u in urls if u.startswith("http")} == {"127.0.0.1"}
