@@ -58,6 +58,7 @@ bench: install
 	$(BIN)/python -m tests.bench.analytics
 	$(KG) db start
 	$(BIN)/python -m tests.bench.latency
+	$(BIN)/python -m tests.bench.web
 
 stop: install
 	$(KG) db stop
