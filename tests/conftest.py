@@ -22,7 +22,7 @@ from kg.config import Connection, LocalSettings
 from kg.graph import Graph
 from kg.local_server import LocalServer
 from kg.schema import apply_schema, clear_database
-from tests.data import in_ci, missing_reason
+from tests.data import EXAMPLES, HOSTILE_TITLE, SEED_PAGE, SEED_RECORD, in_ci, missing_reason
 
 
 def free_port() -> int:
@@ -133,6 +133,22 @@ def graph(session_graph: Graph) -> Iterator[Graph]:
     clear_database(session_graph)
     yield session_graph
     clear_database(session_graph)
+
+
+@pytest.fixture
+def small_map(graph: Graph, tmp_path: Path) -> Graph:
+    """The example map and the seed page and record, plus 2101.99999, a paper citing
+    2110.03888 whose title is hostile to XML, HTML and terminals (HOSTILE_TITLE)."""
+    from kg.ingest import load_paths
+
+    load_paths(graph, [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=tmp_path / "r")
+    graph.write(
+        "MERGE (p:Paper {key: '2101.99999'}) SET p.arxiv_id = '2101.99999', p.title = $title, "
+        "p.year = 2021, p.stub = false "
+        "WITH p MATCH (q:Paper {key: '2110.03888'}) MERGE (p)-[:CITES]->(q)",
+        {"title": HOSTILE_TITLE},
+    )
+    return graph
 
 
 @pytest.fixture

@@ -22,6 +22,10 @@ SEED_PAGE = FIXTURES / "seeds" / "m6_10t_page.txt"
 SEED_RECORD = FIXTURES / "seeds" / "m6_10t_record.json"
 SEED_ID = "2110.03888"
 
+# A title hostile to every output: XML and HTML markup, an ampersand, rich markup, an
+# unbalanced brace and a control character.
+HOSTILE_TITLE = "Less <than> & \"quoted\" <script>alert('x')</script> [bold] {unbalanced \x07 bell"
+
 # The shipped default map: the SNAP cit-HepTh edge list and a facts-only metadata extract.
 HEPTH_EDGES = EXAMPLES / "hepth" / "cit-HepTh.txt.gz"
 HEPTH_METADATA = EXAMPLES / "hepth" / "hepth-metadata.jsonl.gz"

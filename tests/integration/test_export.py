@@ -17,23 +17,7 @@ from kg.cli import main
 from kg.config import Connection
 from kg.export import FORMATS, Selection, export
 from kg.graph import Graph
-from kg.ingest import load_paths
-from tests.data import EXAMPLES, SEED_PAGE, SEED_RECORD
-
-HOSTILE_TITLE = 'Less <than> & "quoted" {unbalanced \x07 bell'
-
-
-@pytest.fixture
-def small_map(graph: Graph, tmp_path: Path) -> Graph:
-    """The example map and the seed page, plus a paper whose title is hostile to XML."""
-    load_paths(graph, [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=tmp_path / "r")
-    graph.write(
-        "MERGE (p:Paper {key: '2101.99999'}) SET p.arxiv_id = '2101.99999', p.title = $title, "
-        "p.year = 2021, p.stub = false "
-        "WITH p MATCH (q:Paper {key: '2110.03888'}) MERGE (p)-[:CITES]->(q)",
-        {"title": HOSTILE_TITLE},
-    )
-    return graph
+from tests.data import HOSTILE_TITLE
 
 
 def _counts(graph: Graph, keys: list[str] | None = None) -> tuple[int, int]:

@@ -13,14 +13,6 @@ from kg import analytics, plots, questions
 from kg.cli import main
 from kg.config import Connection
 from kg.graph import Graph
-from kg.ingest import load_paths
-from tests.data import EXAMPLES, SEED_PAGE, SEED_RECORD
-
-
-@pytest.fixture
-def small_map(graph: Graph, tmp_path: Path) -> Graph:
-    load_paths(graph, [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=tmp_path / "r")
-    return graph
 
 
 def test_years_shows_counted_beside_stated(small_map: Graph) -> None:
