@@ -29,7 +29,12 @@ from loaders.records import (
     Skipped,
     SnapshotRecord,
 )
-from loaders.source_file import content_sha256, numbered_lines, snapshot_key
+from loaders.source_file import (
+    arxiv_id_and_version,
+    content_sha256,
+    numbered_lines,
+    snapshot_key,
+)
 
 __all__ = ["COLUMN_PAIRS", "IdScheme", "parse"]
 
@@ -132,9 +137,9 @@ def _arxiv_id(token: str, scheme: IdScheme, role: str) -> str:
                 f"{role} id {token!r} is not a SNAP hep-th number (up to 7 digits, e.g. 9201001); "
                 "use --id-scheme arxiv for lists of arXiv ids"
             ) from None
-    canonical = canonical_arxiv_id(token)
-    if canonical is not None:
-        return canonical
+    parsed = arxiv_id_and_version(token)  # never raises, however long the version
+    if parsed is not None:
+        return parsed[0]
     if token.isdigit():
         raise _BadLine(
             f"{role} id {token!r} is a bare number, not an arXiv id; if this is the SNAP "

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from kg import plots
-from kg.cli.app import main, open_graph
+from kg.cli.app import emit_json, json_option, main, open_graph
 
 _OUT = click.option(
     "--out",
@@ -26,17 +26,24 @@ def plot() -> None:
     """
 
 
+def _wrote(path: Path, as_json: bool) -> None:
+    if as_json:
+        emit_json({"wrote": str(path), "format": path.suffix.lstrip(".").lower()})
+    else:
+        click.echo(f"wrote {path}")
+
+
 @plot.command("years")
 @click.argument("ref")
 @_OUT
+@json_option
 @click.pass_context
-def plot_years(ctx: click.Context, ref: str, out: Path) -> None:
+def plot_years(ctx: click.Context, ref: str, out: Path, as_json: bool) -> None:
     """Citers per year, counted in the graph beside what the source stated.
 
     Example: kg plot years 1810.04805 -o bert-years.svg
     """
-    path = plots.save(plots.years(open_graph(ctx), ref), out)
-    click.echo(f"wrote {path}")
+    _wrote(plots.save(plots.years(open_graph(ctx), ref), out), as_json)
 
 
 @plot.command("ego")
@@ -47,14 +54,16 @@ def plot_years(ctx: click.Context, ref: str, out: Path) -> None:
     "--limit", default=40, show_default=True, type=click.IntRange(min=1), help="Papers at most."
 )
 @click.option("--seed", default=42, show_default=True, help="Seed of the layout.")
+@json_option
 @click.pass_context
-def plot_ego(ctx: click.Context, ref: str, out: Path, hops: int, limit: int, seed: int) -> None:
+def plot_ego(
+    ctx: click.Context, ref: str, out: Path, hops: int, limit: int, seed: int, as_json: bool
+) -> None:
     """The paper's neighbourhood: its nearest papers and the citations among them.
 
     Example: kg plot ego hep-th/9711200 -o maldacena.png --limit 30
     """
-    path = plots.save(plots.ego(open_graph(ctx), ref, hops, limit, seed), out)
-    click.echo(f"wrote {path}")
+    _wrote(plots.save(plots.ego(open_graph(ctx), ref, hops, limit, seed), out), as_json)
 
 
 @plot.command("rank")
@@ -62,11 +71,11 @@ def plot_ego(ctx: click.Context, ref: str, out: Path, hops: int, limit: int, see
 @click.option(
     "--property", "prop", default="pagerank", show_default=True, help="A stored rank value."
 )
+@json_option
 @click.pass_context
-def plot_rank(ctx: click.Context, out: Path, prop: str) -> None:
+def plot_rank(ctx: click.Context, out: Path, prop: str, as_json: bool) -> None:
     """The distribution of a value `kg rank --write` stored (log-log).
 
     Example: kg plot rank -o pagerank.png
     """
-    path = plots.save(plots.rank_distribution(open_graph(ctx), prop), out)
-    click.echo(f"wrote {path}")
+    _wrote(plots.save(plots.rank_distribution(open_graph(ctx), prop), out), as_json)

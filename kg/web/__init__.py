@@ -22,18 +22,38 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from kg import plots, questions
+from kg import plots, queries, questions
 from kg.errors import KGError
 from kg.graph import Graph
 from kg.models import short_handle
 
-__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "create_app", "paper_url"]
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "GUIDE", "create_app", "paper_url"]
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 HERE = Path(__file__).resolve().parent
 _LIST = 50
 _SIMILAR = 10
+# The Browser guide's slides: a named question, its title, and parameters on the default map.
+GUIDE: list[tuple[str, str, dict[str, object]]] = [
+    ("paper_report", "A paper's map page", {"key": "hep-th/9711200"}),
+    ("cocited_graph", "Co-citation, drawn", {"key": "hep-th/9711200", "limit": 15}),
+    ("coupled_graph", "Bibliographic coupling, drawn", {"key": "hep-th/9711200", "limit": 15}),
+    (
+        "shared_references_graph",
+        "What two papers both cite",
+        {"a": "hep-th/9802150", "b": "hep-th/9802109"},
+    ),
+    ("common_citers_graph", "Who cites both", {"a": "1706.03762", "b": "1810.04805"}),
+    ("neighbourhood_graph", "A neighbourhood", {"key": "hep-th/9711200", "hops": 1, "limit": 30}),
+    (
+        "shortest_path",
+        "A citation path",
+        {"source": "hep-th/0202021", "target": "hep-th/9602022", "max_hops": 6},
+    ),
+    ("cocited", "Co-citation as a table", {"key": "hep-th/9711200", "limit": 10}),
+    ("coupled", "Coupling as a table", {"key": "hep-th/9711200", "limit": 10}),
+]
 
 
 def paper_url(key: str) -> str:
@@ -143,6 +163,21 @@ def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
         report = questions.category(graph, request.path_params["code"], _LIST)
         return render("category.html", report=report)
 
+    def guide(_request: Request) -> Response:
+        slides = [
+            {
+                "title": title,
+                "doc": queries.get(name).doc,
+                "params": "\n".join(f":param {k} => {v!r}" for k, v in params.items()),
+                "cypher": queries.get(name).cypher,
+            }
+            for name, title, params in GUIDE
+        ]
+        response = render("guide.html", guide=slides)
+        # Neo4j Browser fetches a guide from its own origin: allow it to read this one.
+        response.headers["Access-Control-Allow-Origin"] = "*"
+        return response
+
     def refuse(_request: Request) -> Response:
         return HTMLResponse("read-only\n", status_code=405)
 
@@ -154,6 +189,7 @@ def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
         Route("/graph", page(neighbourhood)),
         Route("/author", page(author)),
         Route("/category/{code}", page(category)),
+        Route("/guide", guide),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

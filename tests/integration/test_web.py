@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 import uvicorn
 from click.testing import CliRunner
+from markupsafe import escape as markup_escape
 from starlette.testclient import TestClient
 
 from kg import questions
@@ -125,3 +126,36 @@ def test_in_a_browser_from_search_to_graph(
         urls = requested_urls(driver)
     assert urls
     assert {urlsplit(u).hostname for u in urls if u.startswith("http")} == {"127.0.0.1"}
+
+
+def test_browser_guide_lists_every_question_runnable(client: TestClient, small_map: Graph) -> None:
+    from kg import queries
+    from kg.web import GUIDE
+
+    page = client.get("/guide")
+    assert page.status_code == 200
+    assert page.headers["access-control-allow-origin"] == "*"
+    assert page.text.count("<slide") == len(GUIDE) + 1
+    for name, title, params in GUIDE:
+        query = queries.get(name)
+        assert str(markup_escape(title)) in page.text
+        bound = query.bind(params)  # every declared parameter is given or has a default
+        assert set(bound) == {p.name for p in query.params}
+        for key, value in params.items():
+            assert f":param {key} =&gt; {value!r}".replace("'", "&#39;") in page.text
+        small_map.read(query.cypher, bound)  # runs as written, APOC included
+
+
+@pytest.mark.parametrize("name", ["cocited_graph", "coupled_graph"])
+def test_similarity_draws_as_virtual_relationships(small_map: Graph, name: str) -> None:
+    from kg import queries
+
+    query = queries.get(name)
+    expected = {"cocited_graph": questions.cocited, "coupled_graph": questions.coupled}[name](
+        small_map, "1810.04805", 20
+    )
+    with small_map.driver.session(database=small_map.database) as session:
+        records = list(session.run(query.cypher, query.bind({"key": "1810.04805"})))
+    drawn = [(r["b"]["key"], r.values()[2]["together"], r.values()[2].type) for r in records]
+    relationship = "CO_CITED" if name == "cocited_graph" else "COUPLED"
+    assert drawn == [(p.key, p.together, relationship) for p in expected.results]

@@ -190,3 +190,15 @@ def test_real_cit_hepth() -> None:
     assert first.origin.line == 5
     assert first.citing.arxiv_id == "hep-th/0001001"
     assert first.cited.arxiv_id == "hep-th/9304045"
+
+
+def test_a_version_of_thousands_of_digits_is_a_reject(tmp_path: Path) -> None:
+    path = tmp_path / "edges.csv"
+    path.write_text(
+        f"citing,cited\n2110.03888v{'9' * 5000},1706.03762\n2110.03888,1706.03762\n",
+        encoding="utf-8",
+    )
+    items = list(edge_list.parse(path))
+    assert list(_rejects(items)) == [2]
+    assert "is not an arXiv id" in _rejects(items)[2].reason
+    assert _edges(items) == [(3, "2110.03888", "1706.03762")]

@@ -103,7 +103,7 @@ def test_unknown_query_suggests_the_nearest_names() -> None:
     with pytest.raises(QueryNotFound) as caught:
         queries.get("cocitd")
     assert str(caught.value) == (
-        "no query named 'cocitd'. Did you mean cocited or common_citers? "
+        "no query named 'cocitd'. Did you mean cocited or cocited_graph or common_citers? "
         "`kg queries` lists them all"
     )
     with pytest.raises(QueryNotFound) as caught:
