@@ -27,11 +27,12 @@ import random
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeVar
-
-import igraph
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from kg.errors import AnalyticsError
+
+if TYPE_CHECKING:
+    import igraph
 
 Algorithm = Literal["pagerank", "betweenness", "indegree", "outdegree", "hits", "kcore"]
 ALGORITHMS: tuple[Algorithm, ...] = (
@@ -142,6 +143,10 @@ class CitationGraph:
 
     def to_igraph(self) -> igraph.Graph:
         """Return the graph as a directed igraph Graph with the same node order."""
+        # Imported here: igraph takes half a second to import, and most `kg` commands
+        # never compute.
+        import igraph
+
         return igraph.Graph(n=len(self.keys), edges=self.edges, directed=True)
 
 
@@ -287,6 +292,8 @@ def communities(
         raise AnalyticsError(f"resolution {resolution} is not positive", "use e.g. 1.0")
     if graph.vcount() == 0:
         return []
+    import igraph
+
     projection = undirected(graph)
     igraph.set_random_number_generator(random.Random(seed))
     try:
