@@ -204,13 +204,14 @@ def _reason(path: Path, error: SourceError) -> str:
     return text[len(prefix) :] if text.startswith(prefix) else text
 
 
-def _format_of(
+def input_format(
     item: InputFile, fmt: FormatChoice, strict: bool
 ) -> tuple[Format | None, str | None]:
     """Return the format of one input, or None and why it cannot be loaded.
 
     A file found in a folder that cannot be recognised is a failed file (unless ``strict``);
-    any other raises SourceError before anything loads.
+    any other raises SourceError, so that nothing loads. Public so that every loader of the
+    same inputs (``--bulk`` too) can decide the same way, with ``input_files``.
     """
     if item.in_folder and not item.path.exists():
         error = SourceError(
@@ -330,7 +331,7 @@ def load_paths(
     inputs = input_files(paths)
     rejects = RejectsFile(rejects_path)
     rejects.check([item.path for item in inputs])
-    formats = [_format_of(item, fmt, strict) for item in inputs]
+    formats = [input_format(item, fmt, strict) for item in inputs]
     apply_schema(graph)
     writer = GraphWriter(graph)
     summary = LoadSummary(counts=writer.counts)
