@@ -396,6 +396,9 @@ def _fault_then_rerun(
     # Retries end after 15 s (kg/graph.py); the driver's default would be 30 s, and before
     # the bound a dead server took over a minute of driver log lines to report.
     assert ended < 45, f"the loader took {ended:.0f}s to give up"
+    (folder / "figures.json").write_text(
+        json.dumps({"gave_up_after": ended, "written": written, "read": read, "seen": seen})
+    )
     check_rejects(rejects, data, read_at_least=seen)
     own_server.start()
     with own_server.connect() as graph:
