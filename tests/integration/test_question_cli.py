@@ -103,8 +103,9 @@ def test_ambiguous_and_unknown_refs_are_errors_with_candidates(seeded: Graph) ->
 
     unknown = _run("cocited", "Atention is all you ned", "--json")
     assert unknown.exit_code == 1
-    assert unknown.output.startswith("Error: no paper matches 'Atention is all you ned'.")
-    assert ATTENTION in unknown.output
+    error = json.loads(unknown.stdout)["error"]  # with --json, errors are JSON too
+    assert error["message"] == "no paper matches 'Atention is all you ned'"
+    assert ATTENTION in error["hint"]
 
 
 def test_path_without_a_path_says_so(seeded: Graph) -> None:
