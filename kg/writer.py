@@ -11,7 +11,9 @@ second transaction reconciles every title the batch touched: it reads what is co
 and where the rule says two papers are one it locks the titles' stripes, reads again and
 merges them. Writers and reconcilers of one title run one after another, and each loader
 reconciles after its own writes, so the last reconcile of a title sees every paper with it:
-several loaders at once end where one sequential load ends.
+several loaders at once end where one sequential load ends. A reference to a title key that
+was merged away before is written, under the same locks, to the paper that holds it in its
+``aliases``: the same graph as writing the stub again and merging it, with no churn.
 """
 
 from __future__ import annotations
@@ -153,6 +155,17 @@ def newest_per_key(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list({row["key"]: row for row in rows}.values())
 
 
+def title_refs(batch: Batch) -> list[dict[str, str]]:
+    """Return the title keys (and normalised titles) of the papers the batch's citations
+    name by title only."""
+    refs: dict[str, str] = {}
+    for citation in batch.citations:
+        for ref in (citation.citing, citation.cited):
+            if not ref.arxiv_id and ref.title:
+                refs[ref.key] = normalize_title(ref.title)
+    return [{"key": key, "norm_title": norm} for key, norm in sorted(refs.items())]
+
+
 def touched_titles(batch: Batch) -> tuple[list[str], list[str]]:
     """Return the normalised titles a batch names: (those of title-only papers, all)."""
     title_only: set[str] = set()
@@ -231,6 +244,36 @@ def batch_statements(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
     return statements
 
 
+def redirected(
+    statements: list[tuple[str, dict[str, Any]]], holders: dict[str, str]
+) -> list[tuple[str, dict[str, Any]]]:
+    """Return the statements with references to title keys merged away before written to
+    the paper that holds them (a citation that becomes a self-citation is dropped).
+
+    Writing a reference to the holder gives the graph that writing it under its own key and
+    merging gives, without creating and deleting the stub again on every load.
+    """
+    result: list[tuple[str, dict[str, Any]]] = []
+    for name, params in statements:
+        rows = params["rows"]
+        if name == "load_stubs":
+            rows = sorted_stubs({**row, "key": holders.get(row["key"], row["key"])} for row in rows)
+        elif name == "load_citations":
+            edges: dict[tuple[str, str, str], dict[str, Any]] = {}
+            for row in rows:
+                citing = holders.get(row["citing"], row["citing"])
+                cited = holders.get(row["cited"], row["cited"])
+                if citing != cited:
+                    edges[(citing, cited, row["snapshot"])] = {
+                        **row,
+                        "citing": citing,
+                        "cited": cited,
+                    }
+            rows = list(edges.values())
+        result.append((name, {"rows": rows}))
+    return result
+
+
 def sorted_stubs(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Stub rows oldest rank first, so that within one statement the best reference is
     applied last whichever order the file listed them in."""
@@ -304,12 +347,23 @@ class GraphWriter:
         title_only, every = touched_titles(batch)
         stripes = sorted({title_lock_stripe(norm) for norm in title_only})
         lock = queries.get("lock_titles")
-        bound = [(queries.get(name), params) for name, params in statements]
+        find = queries.get("alias_holders")
+        refs = title_refs(batch)
 
         def work(tx: ManagedTransaction) -> list[dict[str, int]]:
+            todo = statements
             if stripes:
                 tx.run(lock.cypher, lock.bind({"stripes": stripes})).consume()
-            return [_counters(tx.run(q.cypher, q.bind(params)).consume()) for q, params in bound]
+            if refs:
+                holders: dict[str, str] = {}
+                for row in tx.run(find.cypher, find.bind({"refs": refs})):
+                    holders[row["key"]] = min(row["holder"], holders.get(row["key"], row["holder"]))
+                if holders:
+                    todo = redirected(statements, holders)
+            return [
+                _counters(tx.run(q.cypher, q.bind(params)).consume())
+                for q, params in ((queries.get(name), params) for name, params in todo)
+            ]
 
         for counters in self._transaction(work):
             self.counts.add(counters)
