@@ -1,8 +1,8 @@
 """The graph writer: batches of validated records become idempotent UNWIND upserts.
 
-Every statement is a named file in cypher/ (load_*, lock_titles, reconcile_titles,
-merge_papers), run through ``execute_write``: each one MERGEs on a constrained key, so a
-retried or repeated batch leaves the graph as it was.
+Every statement is a named file in cypher/ (load_*, lock_titles, alias_holders,
+reconcile_titles, merge_papers), run through ``execute_write``: each one MERGEs on a
+constrained key, so a retried or repeated batch leaves the graph as it was.
 
 Identity is a function of the set of records (``kg.resolve.title_merges``). A paper known
 only by title is always written under its own title key; a batch's statements run in one

@@ -240,7 +240,7 @@ TWO_RECORDS_ONE_FILE = RecordSet(
 
 
 @settings(
-    max_examples=int(os.environ.get("KG_IDENTITY_EXAMPLES", "40")),
+    max_examples=int(os.environ.get("KG_IDENTITY_EXAMPLES", "150")),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
