@@ -9,6 +9,7 @@ no internet: its one stylesheet is served by the app itself.
 from __future__ import annotations
 
 import io
+import tempfile
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,8 +23,8 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from kg import plots, queries, questions
-from kg.errors import KGError
+from kg import export, plots, queries, questions
+from kg.errors import KGError, ParameterError
 from kg.graph import Graph
 from kg.models import short_handle
 
@@ -34,6 +35,14 @@ DEFAULT_PORT = 8765
 HERE = Path(__file__).resolve().parent
 _LIST = 50
 _SIMILAR = 10
+_SUFFIXES = {"graphml": "graphml", "gexf": "gexf", "pajek": "net", "bibtex": "bib", "ris": "ris"}
+_MEDIA = {
+    "graphml": "application/xml",
+    "gexf": "application/xml",
+    "pajek": "text/plain",
+    "bibtex": "application/x-bibtex",
+    "ris": "application/x-research-info-systems",
+}
 # The Browser guide's slides: a named question, its title, and parameters on the default map.
 GUIDE: list[tuple[str, str, dict[str, object]]] = [
     ("paper_report", "A paper's map page", {"key": "hep-th/9711200"}),
@@ -178,6 +187,26 @@ def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
         response.headers["Access-Control-Allow-Origin"] = "*"
         return response
 
+    def download(request: Request, graph: Graph) -> Response:
+        fmt = request.query_params.get("format", "graphml")
+        ref = request.query_params.get("around", "")
+        hops = _int(request.query_params.get("hops"), 1, 1, 3)
+        writer = export.FORMATS.get(fmt)
+        if writer is None or writer.folder:
+            files = ", ".join(name for name, w in export.FORMATS.items() if not w.folder)
+            raise ParameterError(f"no single-file export format {fmt!r}", f"use one of {files}")
+        paper_ = questions.paper_report(graph, ref)
+        name = f"{paper_.handle.replace('/', '_').rstrip('…')}-{hops}hop.{_SUFFIXES[fmt]}"
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / name
+            export.export(graph, fmt, path, export.Selection(around=paper_.key, hops=hops))
+            body = path.read_bytes()
+        return Response(
+            body,
+            media_type=_MEDIA[fmt],
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
     def refuse(_request: Request) -> Response:
         return HTMLResponse("read-only\n", status_code=405)
 
@@ -190,6 +219,7 @@ def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
         Route("/author", page(author)),
         Route("/category/{code}", page(category)),
         Route("/guide", guide),
+        Route("/export", page(download)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

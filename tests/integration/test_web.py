@@ -159,3 +159,21 @@ def test_similarity_draws_as_virtual_relationships(small_map: Graph, name: str) 
     drawn = [(r["b"]["key"], r.values()[2]["together"], r.values()[2].type) for r in records]
     relationship = "CO_CITED" if name == "cocited_graph" else "COUPLED"
     assert drawn == [(p.key, p.together, relationship) for p in expected.results]
+
+
+def test_graph_view_exports_the_neighbourhood(client: TestClient, small_map: Graph) -> None:
+    import io
+
+    import networkx as nx
+
+    graph_page = client.get("/graph", params={"ref": "2110.03888"})
+    assert 'href="/export?format=gexf&around=2110.03888&hops=1"' in graph_page.text
+    download = client.get("/export", params={"format": "gexf", "around": "2110.03888"})
+    assert download.status_code == 200
+    assert download.headers["content-disposition"] == 'attachment; filename="2110.03888-1hop.gexf"'
+    drawn = nx.read_gexf(io.BytesIO(download.content))
+    near = questions.neighbourhood(small_map, "2110.03888", 1, 1000)
+    assert drawn.number_of_nodes() == near.total + 1
+    refused = client.get("/export", params={"format": "csv", "around": "2110.03888"})
+    assert refused.status_code == 404
+    assert "no single-file export format" in refused.text
