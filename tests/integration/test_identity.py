@@ -73,14 +73,16 @@ class RecordSet:
     edges: tuple[tuple[int, int], ...]
 
 
-def _page(title: str, arxiv_id: str, year: int, data_to: str, refs: list[str]) -> str:
+def _page(title: str, arxiv_id: str | None, year: int, data_to: str, refs: list[str]) -> str:
+    """A map page; without an arXiv id its paper is known by title and year only."""
     items = "\n".join(f"  {i}. {ref}" for i, ref in enumerate(refs, 1))
     n = len(refs)
+    identity = f"arXiv {arxiv_id} ↗First posted 2 Jan {year}cs.CLcited by 1\n\n" if arxiv_id else ""
+    posted = "" if arxiv_id else f" First posted on arXiv 2 January {year}."
     return (
-        f"mlsanityData to {data_to}\n\n{title}\n\n"
-        f"arXiv {arxiv_id} ↗First posted 2 Jan {year}cs.CLcited by 1\n\n"
+        f"mlsanityData to {data_to}\n\n{title}\n\n{identity}"
         f"Key facts. Cited by 0 papers in the map (data through {data_to}). "
-        f"Builds on {n} of its {n} references that are in the map.\n\n"
+        f"Builds on {n} of its {n} references that are in the map.{posted}\n\n"
         f"Builds on\n\n{n} of {n} references.\n\nReferences · {n}\n\n{items}\n"
     )
 
@@ -100,7 +102,8 @@ def _arxiv_line(arxiv_id: str, title: str, year: int, update: str) -> str:
 
 @st.composite
 def record_sets(draw: st.DrawFn) -> RecordSet:
-    """Up to six papers (one or two per title, the second far later) and files about them."""
+    """Up to ten papers (one or two per title, the second far later) and files about them:
+    arXiv records, pages of arXiv and of title-only papers, and an edge list."""
     titles = draw(st.lists(st.integers(0, len(TITLES) - 1), min_size=2, max_size=5, unique=True))
     works: list[Work] = []
     for title in titles:
@@ -123,7 +126,7 @@ def record_sets(draw: st.DrawFn) -> RecordSet:
     split = draw(st.integers(0, len(records)))
     arxiv = tuple(f for f in (tuple(records[:split]), tuple(records[split:])) if f)
     pages = []
-    for i in draw(st.lists(st.sampled_from(ided), max_size=2, unique=True)):
+    for i in draw(st.lists(st.integers(0, len(works) - 1), max_size=2, unique=True)):
         refs = []
         for j in draw(st.lists(st.integers(0, len(works) - 1), max_size=6)):
             if j == i:
@@ -167,7 +170,7 @@ def write_files(records: RecordSet, folder: Path) -> list[Path]:
         path = folder / f"page{n}.txt"
         work = works[i]
         path.write_text(
-            _page(TITLES[work.title][spelling], work.arxiv_id or "", work.year, data_to, lines),
+            _page(TITLES[work.title][spelling], work.arxiv_id, work.year, data_to, lines),
             encoding="utf-8",
         )
         files.append(path)
@@ -183,6 +186,9 @@ def expected_papers(records: RecordSet) -> set[str]:
     """The keys the graph must hold: one per paper, whichever spelling and year named it."""
     keys = {w.arxiv_id for w in records.works if w.arxiv_id}
     named: dict[int, int] = {}
+    for i, _, _, _ in records.pages:
+        if records.works[i].arxiv_id is None:
+            named[i] = min(named.get(i, records.works[i].year), records.works[i].year)
     for _, _, _, refs in records.pages:
         for j, _, offset in refs:
             work = records.works[j]
