@@ -1,235 +1,24 @@
-"""`kg serve`: the map as a local, read-only web app.
+"""`kg serve`: the map as a local, read-only web app (see ``kg.web.app``).
 
-Every page answers with the same questions the CLI and the Python API use (``kg.questions``,
-``kg.plots``), and no Cypher of its own. The app only reads: every route is a GET and every
-query runs in a READ transaction. It binds to 127.0.0.1 unless told otherwise, and it needs
-no internet: its one stylesheet is served by the app itself.
+This module stays light, so that the CLI can name the defaults without importing the web
+stack; ``create_app`` imports it on first use.
 """
 
 from __future__ import annotations
 
-import io
-import tempfile
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Any
-from urllib.parse import quote, urlencode
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 
-from kg import export, plots, queries, questions
-from kg.errors import KGError, ParameterError
-from kg.graph import Graph
-from kg.models import short_handle
-
-__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "GUIDE", "create_app", "paper_url"]
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "create_app"]
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-HERE = Path(__file__).resolve().parent
-_LIST = 50
-_SIMILAR = 10
-_SUFFIXES = {"graphml": "graphml", "gexf": "gexf", "pajek": "net", "bibtex": "bib", "ris": "ris"}
-_MEDIA = {
-    "graphml": "application/xml",
-    "gexf": "application/xml",
-    "pajek": "text/plain",
-    "bibtex": "application/x-bibtex",
-    "ris": "application/x-research-info-systems",
-}
-# The Browser guide's slides: a named question, its title, and parameters on the default map.
-GUIDE: list[tuple[str, str, dict[str, object]]] = [
-    ("paper_report", "A paper's map page", {"key": "hep-th/9711200"}),
-    ("cocited_graph", "Co-citation, drawn", {"key": "hep-th/9711200", "limit": 15}),
-    ("coupled_graph", "Bibliographic coupling, drawn", {"key": "hep-th/9711200", "limit": 15}),
-    (
-        "shared_references_graph",
-        "What two papers both cite",
-        {"a": "hep-th/9802150", "b": "hep-th/9802109"},
-    ),
-    ("common_citers_graph", "Who cites both", {"a": "1706.03762", "b": "1810.04805"}),
-    ("neighbourhood_graph", "A neighbourhood", {"key": "hep-th/9711200", "hops": 1, "limit": 30}),
-    (
-        "shortest_path",
-        "A citation path",
-        {"source": "hep-th/0202021", "target": "hep-th/9602022", "max_hops": 6},
-    ),
-    ("cocited", "Co-citation as a table", {"key": "hep-th/9711200", "limit": 10}),
-    ("coupled", "Coupling as a table", {"key": "hep-th/9711200", "limit": 10}),
-]
 
 
-def paper_url(key: str) -> str:
-    """Return the page of the paper with this node key (or arXiv id)."""
-    return "/paper/" + quote(key, safe="/")
+def create_app(*args: Any, **kwargs: Any) -> Starlette:
+    """Return the web app (see kg.web.app.create_app)."""
+    from kg.web.app import create_app as create
 
-
-def _why_url(measure: str, a: str, b: str) -> str:
-    return "/why?" + urlencode({"measure": measure, "a": a, "b": b})
-
-
-def _environment() -> Environment:
-    environment = Environment(
-        loader=FileSystemLoader(HERE / "templates"),
-        autoescape=select_autoescape(["html"]),
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    environment.globals.update(paper_url=paper_url, why_url=_why_url, handle=short_handle)
-    environment.filters["number"] = lambda value: "" if value is None else f"{value:,}"
-    environment.filters["score"] = lambda value: f"{value:.3f}"
-    return environment
-
-
-def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
-    """Return the web app; ``connect`` opens the Graph it reads (once, at start-up)."""
-    pages = _environment()
-    state: dict[str, Graph] = {}
-
-    @asynccontextmanager
-    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        state["graph"] = connect()
-        try:
-            yield
-        finally:
-            state.pop("graph").close()
-
-    def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        return HTMLResponse(pages.get_template(name).render(**context), status_code=status)
-
-    def page(handler: Callable[[Request, Graph], Response]) -> Callable[[Request], Response]:
-        def endpoint(request: Request) -> Response:
-            try:
-                return handler(request, state["graph"])
-            except KGError as exc:
-                return render("error.html", 404, message=exc.message, hint=exc.hint)
-
-        return endpoint
-
-    def home(request: Request, graph: Graph) -> Response:
-        query = request.query_params.get("q", "").strip()
-        if query:
-            return RedirectResponse("/search?" + urlencode({"q": query}), status_code=303)
-        return render("home.html")
-
-    def search(request: Request, graph: Graph) -> Response:
-        text = request.query_params.get("q", "").strip()
-        result = questions.search(graph, text, 30) if text else None
-        return render("search.html", text=text, result=result)
-
-    def paper(request: Request, graph: Graph) -> Response:
-        ref = request.path_params["ref"]
-        report = questions.paper_report(graph, ref)
-        counted = {c.year: c.count for c in report.citers_per_year}
-        stated = {c.year: c.count for c in report.stated_citers_per_year}
-        years = sorted({y for y in (*counted, *stated) if y is not None})
-        peak = max([*counted.values(), *stated.values(), 1])
-        return render(
-            "paper.html",
-            report=report,
-            years=[(y, counted.get(y, 0), stated.get(y)) for y in years],
-            peak=peak,
-            stated=bool(stated),
-            cocited=questions.cocited(graph, report.key, _SIMILAR),
-            coupled=questions.coupled(graph, report.key, _SIMILAR),
-            shown=_LIST,
-        )
-
-    def why(request: Request, graph: Graph) -> Response:
-        measure = request.query_params.get("measure", "cocited")
-        a, b = request.query_params.get("a", ""), request.query_params.get("b", "")
-        if measure == "coupled":
-            overlap = questions.shared_references(graph, a, b)
-            sentence = "Both cite these papers"
-        else:
-            overlap = questions.common_citers(graph, a, b)
-            sentence = "These papers cite both"
-        return render("why.html", overlap=overlap, sentence=sentence, shown=_LIST)
-
-    def neighbourhood(request: Request, graph: Graph) -> Response:
-        ref = request.query_params.get("ref", "")
-        hops = _int(request.query_params.get("hops"), 1, 1, 3)
-        limit = _int(request.query_params.get("limit"), 30, 1, 200)
-        figure = plots.ego(graph, ref, hops, limit, link=paper_url)
-        buffer = io.StringIO()
-        figure.savefig(buffer, format="svg", bbox_inches="tight")
-        svg = buffer.getvalue()
-        svg = svg[svg.index("<svg") :]  # inline: drop the XML declaration and doctype
-        paper_ = questions.paper_report(graph, ref)
-        return render("graph.html", report=paper_, svg=svg, hops=hops, limit=limit)
-
-    def author(request: Request, graph: Graph) -> Response:
-        report = questions.author(graph, request.query_params.get("name", ""))
-        return render("author.html", report=report, shown=_LIST)
-
-    def category(request: Request, graph: Graph) -> Response:
-        report = questions.category(graph, request.path_params["code"], _LIST)
-        return render("category.html", report=report)
-
-    def guide(_request: Request) -> Response:
-        slides = [
-            {
-                "title": title,
-                "doc": queries.get(name).doc,
-                "params": "\n".join(f":param {k} => {v!r}" for k, v in params.items()),
-                "cypher": queries.get(name).cypher,
-            }
-            for name, title, params in GUIDE
-        ]
-        response = render("guide.html", guide=slides)
-        # Neo4j Browser fetches a guide from its own origin: allow it to read this one.
-        response.headers["Access-Control-Allow-Origin"] = "*"
-        return response
-
-    def download(request: Request, graph: Graph) -> Response:
-        fmt = request.query_params.get("format", "graphml")
-        ref = request.query_params.get("around", "")
-        hops = _int(request.query_params.get("hops"), 1, 1, 3)
-        writer = export.FORMATS.get(fmt)
-        if writer is None or writer.folder:
-            files = ", ".join(name for name, w in export.FORMATS.items() if not w.folder)
-            raise ParameterError(f"no single-file export format {fmt!r}", f"use one of {files}")
-        paper_ = questions.paper_report(graph, ref)
-        name = f"{paper_.handle.replace('/', '_').rstrip('…')}-{hops}hop.{_SUFFIXES[fmt]}"
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / name
-            export.export(graph, fmt, path, export.Selection(around=paper_.key, hops=hops))
-            body = path.read_bytes()
-        return Response(
-            body,
-            media_type=_MEDIA[fmt],
-            headers={"Content-Disposition": f'attachment; filename="{name}"'},
-        )
-
-    def refuse(_request: Request) -> Response:
-        return HTMLResponse("read-only\n", status_code=405)
-
-    routes = [
-        Route("/", page(home)),
-        Route("/search", page(search)),
-        Route("/paper/{ref:path}", page(paper)),
-        Route("/why", page(why)),
-        Route("/graph", page(neighbourhood)),
-        Route("/author", page(author)),
-        Route("/category/{code}", page(category)),
-        Route("/guide", guide),
-        Route("/export", page(download)),
-        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.add_route("/{rest:path}", refuse, methods=["POST", "PUT", "PATCH", "DELETE"])
-    return app
-
-
-def _int(text: str | None, default: int, low: int, high: int) -> int:
-    try:
-        value = int(text) if text else default
-    except ValueError:
-        return default
-    return max(low, min(high, value))
+    return create(*args, **kwargs)

@@ -130,7 +130,7 @@ def test_in_a_browser_from_search_to_graph(
 
 def test_browser_guide_lists_every_question_runnable(client: TestClient, small_map: Graph) -> None:
     from kg import queries
-    from kg.web import GUIDE
+    from kg.web.app import GUIDE
 
     page = client.get("/guide")
     assert page.status_code == 200
