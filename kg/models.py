@@ -114,6 +114,9 @@ class PaperReport(Model):
     primary_category: CategoryRef | None
     cross_listed: list[CategoryRef]
     authors: list[AuthorRef]
+    aliases: list[str] = Field(
+        default_factory=list, description="other keys it was known by (merged references)"
+    )
     abstract: str | None = Field(description="the full abstract, else the excerpt")
     abstract_is_excerpt: bool
     version: int | None

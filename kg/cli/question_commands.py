@@ -36,6 +36,7 @@ from kg.models import (
     PathResult,
     Similarity,
     YearCount,
+    short_handle,
 )
 
 _HOP_ARROWS = {"cites": "→ cites", "cited_by": "← cited by"}
@@ -114,6 +115,7 @@ def _render_report(report: PaperReport, limit: int) -> None:
         "categories": categories or None,
         "authors": ", ".join(a.name for a in report.authors) or None,
         "known as": report.identity_sentence(),
+        "also known as": ", ".join(short_handle(a) for a in report.aliases) or None,
         "cited by": report.cited_by_sentence(),
         "builds on": report.builds_on_sentence(),
         "data through": report.data_through,

@@ -19,6 +19,7 @@ from kg import questions
 from kg.cli import main
 from kg.config import Connection
 from kg.graph import Graph
+from kg.models import short_handle
 from kg.web import create_app
 from tests.browser import chromium, requested_urls
 from tests.conftest import free_port
@@ -177,3 +178,16 @@ def test_graph_view_exports_the_neighbourhood(client: TestClient, small_map: Gra
     refused = client.get("/export", params={"format": "csv", "around": "2110.03888"})
     assert refused.status_code == 404
     assert "no single-file export format" in refused.text
+
+
+def test_a_merged_paper_says_what_else_it_was_known_as(
+    client: TestClient, small_map: Graph, kg_env: Connection
+) -> None:
+    report = questions.paper_report(small_map, "1706.03762")
+    assert "title:attention is all you need:2017" in report.aliases
+    assert (
+        "Also known as title:attention is all you need:2017" in client.get("/paper/1706.03762").text
+    )
+    table = CliRunner().invoke(main, ["paper", "1706.03762"], env={"COLUMNS": "200"})
+    assert short_handle("title:attention is all you need:2017") in table.output
+    assert "also known as" in table.output
