@@ -26,13 +26,14 @@ from hypothesis import strategies as st  # noqa: E402
 
 from kg.errors import SourceError  # noqa: E402
 from kg.taxonomy import is_category_code  # noqa: E402
-from loaders import arxiv_oai, hepth_abs, map_page, paper_json  # noqa: E402
+from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json  # noqa: E402
 from loaders.detect import FORMATS, detect_format  # noqa: E402
 from loaders.records import (  # noqa: E402
     CitationRecord,
     PaperRecord,
     ParsedItem,
     Rejected,
+    Skipped,
     SnapshotRecord,
 )
 from loaders.source_file import record_problem  # noqa: E402
@@ -293,3 +294,40 @@ def test_page_list_items(title: str, count: int, year: int) -> None:
             isinstance(i, CitationRecord) and i.cited.title == "Attention Is All You Need"
             for i in items
         )
+
+
+EDGE_TOKEN = st.one_of(
+    st.sampled_from(["2110.03888", "1706.03762v7", "hep-th/9901001", "arXiv:2101.00001", ""]),
+    st.from_regex(r"[0-9]{1,9}", fullmatch=True),
+    st.from_regex(r"[0-9]{4}\.[0-9]{4,5}v[0-9]{1,40}", fullmatch=True),
+    st.text(max_size=30),
+)
+
+
+@FUZZ
+@given(
+    rows=st.lists(st.tuples(EDGE_TOKEN, EDGE_TOKEN), max_size=20),
+    header=st.booleans(),
+    separator=st.sampled_from([",", "\t", " "]),
+    scheme=st.sampled_from(["arxiv", "snap-hepth"]),
+)
+def test_edge_lists(
+    rows: list[tuple[str, str]], header: bool, separator: str, scheme: edge_list.IdScheme
+) -> None:
+    """Any edge list gives edges, rejects and skipped self-citations, or a SourceError, and
+    every edge names two different arXiv ids."""
+    lines = [separator.join(row) for row in rows]
+    text = "\n".join((["citing,cited"] if header and separator == "," else []) + lines)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "edges.txt"
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        try:
+            items = list(edge_list.parse(path, id_scheme=scheme))
+        except SourceError:
+            return
+    for item in items:
+        assert isinstance(item, SnapshotRecord | CitationRecord | Rejected | Skipped)
+        if isinstance(item, CitationRecord):
+            assert item.citing.arxiv_id
+            assert item.cited.arxiv_id
+            assert item.citing.arxiv_id != item.cited.arxiv_id
