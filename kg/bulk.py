@@ -37,13 +37,14 @@ from kg.ingest import (
     IdScheme,
     LoadSummary,
     RejectsFile,
-    expand_paths,
+    input_files,
+    input_format,
     load_stream,
     parse_file,
 )
 from kg.local_server import ADMIN_TOOL, LocalServer, find_java
 from kg.schema import apply_schema, is_empty
-from loaders.detect import Format, detect_format
+from loaders.detect import Format
 
 __all__ = ["STAGE_NAMES", "BulkSummary", "bulk_load", "import_command", "run_import"]
 
@@ -291,9 +292,20 @@ def bulk_load(
             f"Neo4j is not installed in {server.home}", "run `kg db start` once to install it"
         )
     began = time.monotonic()
-    files = expand_paths(paths)
-    RejectsFile(rejects_path).check(files)
-    formats: list[Format] = [detect_format(p) if fmt == "auto" else fmt for p in files]
+    inputs = input_files(paths)
+    RejectsFile(rejects_path).check([item.path for item in inputs])
+    # The same per-file rule as the online load: a file in a folder that cannot be read or
+    # recognised fails on its own (reported, exit 1) and the others load.
+    files: list[Path] = []
+    formats: list[Format] = []
+    failed: list[FileSummary] = []
+    for item in inputs:
+        file_format, reason = input_format(item, fmt, strict)
+        if file_format is None:
+            failed.append(FileSummary(str(item.path), "unknown", error=reason))
+        else:
+            files.append(item.path)
+            formats.append(file_format)
     was_running = server.pid() is not None
     _check_empty(server, database, timeout)
     # The server is not needed again until the import: let it shut down while parsing.
@@ -303,7 +315,7 @@ def bulk_load(
     base = workdir or settings.home / "bulk"
     base.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="kg-bulk-", dir=base))
-    summary = BulkSummary(load=LoadSummary())
+    summary = BulkSummary(load=LoadSummary(files=failed))
     stages = summary.stages
     rejects = RejectsFile(rejects_path)
     offline = OfflineGraph(scratch / "graph.sqlite")

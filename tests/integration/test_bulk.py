@@ -287,3 +287,26 @@ def test_bulk_refuses_a_remote_server(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "Error: bulk mode works only with the local server that kg manages" in result.output
     assert "unset NEO4J_URI" in result.output
+
+
+def test_bulk_loads_a_folder_whose_one_file_is_unreadable(
+    bulk_server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _empty(bulk_server)
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a_good.jsonl").write_text(
+        _arxiv("2101.00001", "Fine", "Fri, 1 Jan 2021 00:00:00 GMT", "2021-01-02"),
+        encoding="utf-8",
+    )
+    (folder / "b_bad.bin").write_bytes(b"\x00\x01\x02 not any format \xff" * 10)
+    summary = bulk_load([folder], settings=bulk_server.settings, rejects_path=tmp_path / "r")
+    assert [(Path(f.path).name, f.error is not None) for f in summary.load.files] == [
+        ("b_bad.bin", True),
+        ("a_good.jsonl", False),
+    ]
+    assert "cannot tell its format" in (summary.load.failed[0].error or "")
+    with _connect(bulk_server.settings) as graph:
+        assert graph.read("MATCH (p:Paper) RETURN p.key AS key") == [{"key": "2101.00001"}]
+    _empty(bulk_server)
