@@ -172,7 +172,9 @@ def test_a_dead_server_is_reported_promptly_without_driver_logs(home: Path) -> N
     assert lines[0].startswith("Error: cannot reach Neo4j at neo4j://127.0.0.1:"), err
     assert "retried" not in err
     assert "routing information" not in err
-    # The driver's default would retry for 30 s; the bound is 15 s plus one back-off.
-    assert seconds < 28, f"took {seconds}s to report a dead server"
+    # 15 s of retries plus connection timeouts: 28 s measured on a quiet run, 30.6 s with
+    # three test suites on the 2 cores. The driver's default of 30 s of retries would add
+    # 15 s to either, which this bound still tells apart.
+    assert seconds < 40, f"took {seconds}s to report a dead server"
     assert server_processes(home) == []
     assert kg(env, "db", "status").returncode == 3
