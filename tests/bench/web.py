@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import threading
 import time
 from pathlib import Path
@@ -23,13 +22,8 @@ import uvicorn
 
 from kg.graph import Graph
 from kg.web import create_app
+from tests.bench.latency import _percentiles
 from tests.conftest import free_port
-
-
-def _percentiles(samples: list[float]) -> tuple[float, float, float]:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return statistics.median(ordered) * 1000, p95 * 1000, ordered[-1] * 1000
 
 
 def main() -> None:
