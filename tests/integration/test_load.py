@@ -271,7 +271,7 @@ def test_stats_json_has_exactly_the_documented_shape(kg_env: Connection, tmp_pat
     runner.invoke(main, ["db", "reset", "--yes"])
 
 
-def test_edge_lists_skip_self_loops(graph: Graph, tmp_path: Path) -> None:
+def test_edge_lists_skip_self_loops(graph: Graph, kg_env: Connection, tmp_path: Path) -> None:
     edges = tmp_path / "edges.csv"
     edges.write_text(
         "citing,cited\n2101.00001,1706.03762\n2101.00001,2101.00001\n2101.00002,1706.03762\n",
