@@ -34,17 +34,15 @@ from kg.ingest import (
     DEFAULT_BATCH_SIZE,
     FileSummary,
     FormatChoice,
-    IdScheme,
     LoadSummary,
     RejectsFile,
     input_files,
     input_format,
     load_stream,
-    parse_file,
 )
 from kg.local_server import ADMIN_TOOL, LocalServer, find_java
 from kg.schema import apply_schema, is_empty
-from loaders.detect import Format
+from loaders.formats import FormatName, IdScheme, parse_file
 
 __all__ = ["STAGE_NAMES", "BulkSummary", "bulk_load", "import_command", "run_import"]
 
@@ -191,7 +189,7 @@ def run_import(server: LocalServer, file_arguments: list[str], database: str, lo
 def _replay(
     offline: OfflineGraph,
     files: list[Path],
-    formats: list[Format],
+    formats: list[FormatName],
     summary: LoadSummary,
     rejects: RejectsFile,
     *,
@@ -226,7 +224,7 @@ def _replay(
 def _replay_files(
     offline: OfflineGraph,
     files: list[Path],
-    formats: list[Format],
+    formats: list[FormatName],
     summary: LoadSummary,
     rejects: RejectsFile,
     *,
@@ -297,7 +295,7 @@ def bulk_load(
     # The same per-file rule as the online load: a file in a folder that cannot be read or
     # recognised fails on its own (reported, exit 1) and the others load.
     files: list[Path] = []
-    formats: list[Format] = []
+    formats: list[FormatName] = []
     failed: list[FileSummary] = []
     for item in inputs:
         file_format, reason = input_format(item, fmt, strict)

@@ -27,8 +27,8 @@ from kg.errors import ConnectionFailed, KGError, RecordRejected, SourceError
 from kg.graph import Graph, QueryFailed
 from kg.schema import apply_schema
 from kg.writer import Batch, GraphWriter, WriteCounts
-from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json
-from loaders.detect import Format, detect_format
+from loaders.detect import detect_format
+from loaders.formats import FormatName, IdScheme, parse_file
 from loaders.records import (
     CitationRecord,
     PaperRecord,
@@ -38,8 +38,7 @@ from loaders.records import (
     SnapshotRecord,
 )
 
-FormatChoice = Literal["auto", "page", "pith", "arxiv", "edges", "abs"]
-IdScheme = edge_list.IdScheme
+FormatChoice = FormatName | Literal["auto"]
 DEFAULT_BATCH_SIZE = 2000
 _SKIPPED_NAMES = ("readme", ".")
 
@@ -206,7 +205,7 @@ def _reason(path: Path, error: SourceError) -> str:
 
 def input_format(
     item: InputFile, fmt: FormatChoice, strict: bool
-) -> tuple[Format | None, str | None]:
+) -> tuple[FormatName | None, str | None]:
     """Return the format of one input, or None and why it cannot be loaded.
 
     A file found in a folder that cannot be recognised is a failed file (unless ``strict``);
@@ -229,19 +228,6 @@ def input_format(
         if strict or not item.in_folder:
             raise
         return None, _reason(item.path, exc)
-
-
-def parse_file(path: Path, fmt: Format, id_scheme: IdScheme = "arxiv") -> Iterator[ParsedItem]:
-    """Return the record stream of one file in the given format."""
-    if fmt == "page":
-        return map_page.parse(path)
-    if fmt == "pith":
-        return paper_json.parse(path)
-    if fmt == "arxiv":
-        return arxiv_oai.parse(path)
-    if fmt == "edges":
-        return edge_list.parse(path, id_scheme=id_scheme)
-    return hepth_abs.parse(path)
 
 
 class RejectsFile:

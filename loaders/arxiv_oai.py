@@ -317,7 +317,7 @@ def parse(path: Path) -> Iterator[ParsedItem]:
     """
     sha256 = content_sha256(path)
     snapshot = SnapshotRecord(
-        key=snapshot_key(sha256), kind="arxiv_dump", source=path.name, sha256=sha256
+        key=snapshot_key(sha256), kind="arxiv_oai", source=path.name, sha256=sha256
     )
     yield snapshot
     newest: date | None = None

@@ -7,18 +7,16 @@ import re
 import tarfile
 import zlib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from kg.errors import SourceError
 from loaders.edge_list import COLUMN_PAIRS
+from loaders.formats import format_names
 from loaders.hepth_abs import ABS_SUFFIXES, is_tar
+from loaders.records import FormatName
 from loaders.source_file import arxiv_id_and_version, open_binary, read_head
 
-__all__ = ["FORMATS", "Format", "detect_format"]
-
-Format = Literal["page", "pith", "arxiv", "edges", "abs"]
-FORMATS: tuple[Format, ...] = ("page", "pith", "arxiv", "edges", "abs")
-"""The values ``--format`` accepts, in the order the help lists them."""
+__all__ = ["detect_format"]
 
 _TAR_MEMBERS_CHECKED = 200
 _LINES_CHECKED = 20
@@ -37,12 +35,12 @@ _PAPER_LINE = re.compile(r"^Paper:\s*(\S+)")
 def _unknown(path: Path, what: str) -> SourceError:
     return SourceError(
         f"{path}: cannot tell its format ({what})",
-        "pass --format with one of " + ", ".join(FORMATS),
+        "pass --format with one of " + ", ".join(format_names()),
     )
 
 
-def _tar_format(path: Path) -> Format:
-    """Return "abs" for a tar whose first regular files are ``.abs`` files."""
+def _tar_format(path: Path) -> FormatName:
+    """Return "hepth_abs" for a tar whose first regular files are ``.abs`` files."""
     try:
         with open_binary(path) as handle, tarfile.open(fileobj=handle, mode="r|*") as archive:
             for _ in range(_TAR_MEMBERS_CHECKED):
@@ -51,7 +49,7 @@ def _tar_format(path: Path) -> Format:
                     break
                 if member.isfile():
                     if member.name.endswith(ABS_SUFFIXES):
-                        return "abs"
+                        return "hepth_abs"
                     raise _unknown(path, f"a tar archive whose member {member.name!r} is not .abs")
     except (tarfile.TarError, OSError, EOFError, zlib.error) as exc:
         raise SourceError(
@@ -86,12 +84,12 @@ def _json_keys(head: str, first_line: str) -> set[str] | None:
     return None
 
 
-def _json_format(keys: set[str]) -> Format | None:
-    """Return "pith" or "arxiv" for the top-level keys of a JSON object, else None."""
+def _json_format(keys: set[str]) -> FormatName | None:
+    """Return "paper_json" or "arxiv_oai" for the top-level keys of a JSON object, else None."""
     if {"paper", "source"} <= keys:
-        return "pith"
+        return "paper_json"
     if "id" in keys and keys & set(_ARXIV_FIELDS):
-        return "arxiv"
+        return "arxiv_oai"
     return None
 
 
@@ -104,18 +102,18 @@ def _is_edge_header(line: str) -> bool:
     return any(citing in header and cited in header for citing, cited in COLUMN_PAIRS)
 
 
-def _line_vote(line: str) -> Format | None:
+def _line_vote(line: str) -> FormatName | None:
     """Return the format one line of a line-per-record file belongs to, or None."""
     if line.startswith("{"):
         obj = _decode_object(line)
         return _json_format(set(obj)) if isinstance(obj, dict) else None
     tokens = [token for token in _FIELDS.split(line) if token]
     if len(tokens) == 2 and all(_is_edge_token(token) for token in tokens):
-        return "edges"
+        return "edge_list"
     return None
 
 
-def _vote(content: list[str]) -> Format | None:
+def _vote(content: list[str]) -> FormatName | None:
     """Return the format most of the first lines belong to, or None when none is clear.
 
     Each of the first ``_LINES_CHECKED`` lines (``#`` comments left out) votes for the
@@ -126,10 +124,10 @@ def _vote(content: list[str]) -> Format | None:
     """
     data = [line for line in content if not line.startswith("#")][:_LINES_CHECKED]
     if not data:
-        return "edges" if content else None  # only comments: an empty SNAP list
+        return "edge_list" if content else None  # only comments: an empty SNAP list
     if any(_is_edge_header(line) for line in data):
-        return "edges"  # a CSV/TSV header naming the citing and cited columns
-    votes: dict[Format, int] = {}
+        return "edge_list"  # a CSV/TSV header naming the citing and cited columns
+    votes: dict[FormatName, int] = {}
     unknown = 0
     for line in data:
         vote = _line_vote(line)
@@ -155,7 +153,7 @@ def _abs_opening(content: list[str]) -> bool:
     return False
 
 
-def detect_format(path: Path) -> Format:
+def detect_format(path: Path) -> FormatName:
     """Return the format of ``path``, judged from its content.
 
     Several lines are looked at, so one garbage line near the top does not hide the format.
@@ -164,7 +162,7 @@ def detect_format(path: Path) -> Format:
     """
     if path.is_dir():
         if any(True for file in path.rglob("*") if file.name.endswith(ABS_SUFFIXES)):
-            return "abs"
+            return "hepth_abs"
         raise _unknown(path, "a directory without .abs files")
     if not path.exists():
         raise SourceError(f"{path}: no such file", "check the path")
@@ -183,9 +181,9 @@ def detect_format(path: Path) -> Format:
         if found is not None:
             return found
     if not is_json and _abs_opening(content):
-        return "abs"
+        return "hepth_abs"
     if not is_json and any(signature.search(head) for signature in _PAGE_SIGNATURES):
-        return "page"
+        return "map_page"
     voted = _vote(content)
     if voted is not None:
         return voted

@@ -21,7 +21,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from kg.resolve import canonical_arxiv_id, normalize_title, paper_key
 
-SnapshotKind = Literal["map_page", "paper_json", "arxiv_dump", "edge_list", "hepth_abs"]
+FormatName = Literal["map_page", "paper_json", "arxiv_oai", "edge_list", "hepth_abs"]
+"""The input formats by name; ``loaders.formats.FORMATS`` has one entry for each."""
+SnapshotKind = FormatName
+"""A snapshot's kind is the name of the format its file was read as."""
 
 
 class Record(BaseModel):

@@ -23,11 +23,11 @@ from kg.cli.app import Column, clean, console, emit_json, json_option, main, ope
 from kg.ingest import (
     DEFAULT_BATCH_SIZE,
     FormatChoice,
-    IdScheme,
     LoadSummary,
     expand_paths,
     load_paths,
 )
+from loaders.formats import FORMATS, IdScheme, format_names
 
 
 @main.command("load")
@@ -35,10 +35,10 @@ from kg.ingest import (
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["auto", "page", "pith", "arxiv", "edges", "abs"]),
+    type=click.Choice(["auto", *format_names()]),
     default="auto",
     show_default=True,
-    help="Input format; auto looks at the content, not the name.",
+    help="Input format; auto looks at the content, not the name. `kg formats` lists them.",
 )
 @click.option(
     "--batch-size", default=DEFAULT_BATCH_SIZE, show_default=True, help="Rows per transaction."
@@ -256,3 +256,25 @@ def _render_load(summary: LoadSummary) -> None:
             f"{len(failed):,} of {len(summary.files):,} files failed ({names}). "
             "The other files loaded; fix these and load them again."
         )
+
+
+@main.command("formats")
+@json_option
+def formats(as_json: bool) -> None:
+    """List the input formats `kg load` reads, and what in a file tells each one.
+
+    A format's name is what --format takes and the kind of the Snapshot its files become.
+
+    Example: kg formats
+    """
+    rows = [
+        {"name": fmt.name, "description": fmt.description, "detection": fmt.detection}
+        for fmt in FORMATS.values()
+    ]
+    if as_json:
+        emit_json(rows)
+        return
+    print_table(
+        [Column("name"), Column("what it is", flex=True), Column("told by", flex=True)],
+        ([row["name"], row["description"], row["detection"]] for row in rows),
+    )

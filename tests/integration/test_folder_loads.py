@@ -131,10 +131,10 @@ def test_a_file_that_breaks_off_mid_way_keeps_what_it_gave(graph: Graph, tmp_pat
         encoding="utf-8",
     )
     summary = LoadSummary()
-    file_summary = FileSummary(str(source), "arxiv")
+    file_summary = FileSummary(str(source), "arxiv_oai")
     writer = GraphWriter(graph)
     # The snapshot, then 57 papers: two batches of 25 and a partial one of 7 when it breaks.
-    items = _break_after(parse_file(source, "arxiv"), 58, source)
+    items = _break_after(parse_file(source, "arxiv_oai"), 58, source)
     with pytest.raises(SourceError, match="Input/output error"):
         load_stream(
             writer, items, file_summary, summary, RejectsFile(tmp_path / "r"), 25, False, None, 0

@@ -37,7 +37,7 @@ def test_yields_snapshot_first_and_last_with_dates(sample: list[ParsedItem]) -> 
     first, last = sample[0], sample[-1]
     assert isinstance(first, SnapshotRecord)
     assert isinstance(last, SnapshotRecord)
-    assert first.kind == "arxiv_dump"
+    assert first.kind == "arxiv_oai"
     assert first.source == "sample.jsonl"
     assert first.sha256 == content_sha256(SAMPLE)
     assert first.key == f"sha256:{first.sha256}"

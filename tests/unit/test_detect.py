@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from kg.errors import SourceError
-from loaders.detect import FORMATS, detect_format
+from loaders.detect import detect_format
+from loaders.formats import FORMATS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -46,17 +47,17 @@ def _write(tmp_path: Path, name: str, text: str, *, zipped: bool = False) -> Pat
 @pytest.mark.parametrize(
     ("relative", "expected"),
     [
-        ("arxiv/sample.jsonl", "arxiv"),
-        ("arxiv/sample.jsonl.gz", "arxiv"),
-        ("arxiv/malformed.jsonl", "arxiv"),
-        ("edges/snap_hepth.txt", "edges"),
-        ("edges/snap_hepth.txt.gz", "edges"),
-        ("edges/citing_cited.tsv", "edges"),
-        ("edges/source_target.csv", "edges"),
-        ("edges/whitespace.txt", "edges"),
-        ("abs/listing.abs", "abs"),
-        ("abs/tree", "abs"),
-        ("abs/tree/1992/9201001.abs", "abs"),
+        ("arxiv/sample.jsonl", "arxiv_oai"),
+        ("arxiv/sample.jsonl.gz", "arxiv_oai"),
+        ("arxiv/malformed.jsonl", "arxiv_oai"),
+        ("edges/snap_hepth.txt", "edge_list"),
+        ("edges/snap_hepth.txt.gz", "edge_list"),
+        ("edges/citing_cited.tsv", "edge_list"),
+        ("edges/source_target.csv", "edge_list"),
+        ("edges/whitespace.txt", "edge_list"),
+        ("abs/listing.abs", "hepth_abs"),
+        ("abs/tree", "hepth_abs"),
+        ("abs/tree/1992/9201001.abs", "hepth_abs"),
     ],
 )
 def test_fixtures(relative: str, expected: str) -> None:
@@ -64,7 +65,7 @@ def test_fixtures(relative: str, expected: str) -> None:
 
 
 def test_map_page(tmp_path: Path) -> None:
-    assert detect_format(_write(tmp_path, "page.txt", PAGE)) == "page"
+    assert detect_format(_write(tmp_path, "page.txt", PAGE)) == "map_page"
 
 
 @pytest.mark.parametrize(
@@ -76,18 +77,20 @@ def test_map_page(tmp_path: Path) -> None:
     ],
 )
 def test_each_page_signature_alone(tmp_path: Path, text: str) -> None:
-    assert detect_format(_write(tmp_path, "page.txt", text)) == "page"
+    assert detect_format(_write(tmp_path, "page.txt", text)) == "map_page"
 
 
 def test_pith_record_one_line_and_pretty_printed(tmp_path: Path) -> None:
-    assert detect_format(_write(tmp_path, "a.json", json.dumps(PITH) + "\n")) == "pith"
-    assert detect_format(_write(tmp_path, "b.json", json.dumps(PITH, indent=2))) == "pith"
+    assert detect_format(_write(tmp_path, "a.json", json.dumps(PITH) + "\n")) == "paper_json"
+    assert detect_format(_write(tmp_path, "b.json", json.dumps(PITH, indent=2))) == "paper_json"
 
 
 def test_content_wins_over_the_name(tmp_path: Path) -> None:
     arxiv_line = json.dumps({"id": "2110.03888", "title": "x", "categories": "cs.LG"})
-    assert detect_format(_write(tmp_path, "edges.csv", arxiv_line + "\n", zipped=True)) == "arxiv"
-    assert detect_format(_write(tmp_path, "paper.json", "1001\t9304045\n")) == "edges"
+    assert (
+        detect_format(_write(tmp_path, "edges.csv", arxiv_line + "\n", zipped=True)) == "arxiv_oai"
+    )
+    assert detect_format(_write(tmp_path, "paper.json", "1001\t9304045\n")) == "edge_list"
 
 
 def test_arxiv_needs_a_metadata_field(tmp_path: Path) -> None:
@@ -97,21 +100,23 @@ def test_arxiv_needs_a_metadata_field(tmp_path: Path) -> None:
 
 
 def test_edge_lists_by_header_or_comments(tmp_path: Path) -> None:
-    assert detect_format(_write(tmp_path, "a", "citing,cited\n2110.03888,1706.03762\n")) == "edges"
-    assert detect_format(_write(tmp_path, "b", '"from"\t"to"\n')) == "edges"
-    assert detect_format(_write(tmp_path, "c", "# Nodes: 0 Edges: 0\n")) == "edges"
+    assert (
+        detect_format(_write(tmp_path, "a", "citing,cited\n2110.03888,1706.03762\n")) == "edge_list"
+    )
+    assert detect_format(_write(tmp_path, "b", '"from"\t"to"\n')) == "edge_list"
+    assert detect_format(_write(tmp_path, "c", "# Nodes: 0 Edges: 0\n")) == "edge_list"
 
 
 def test_abs_text_starting_with_paper(tmp_path: Path) -> None:
     path = _write(tmp_path, "x.txt", "Paper: hep-th/9201001\nTitle: T\n", zipped=True)
-    assert detect_format(path) == "abs"
+    assert detect_format(path) == "hepth_abs"
 
 
 def test_abs_tarball(tmp_path: Path) -> None:
     tarball = tmp_path / "abstracts.tgz"
     with tarfile.open(tarball, "w:gz") as archive:
         archive.add(FIXTURES / "abs" / "tree", arcname="abstracts")
-    assert detect_format(tarball) == "abs"
+    assert detect_format(tarball) == "hepth_abs"
 
 
 def test_tarball_of_other_files_is_unknown(tmp_path: Path) -> None:
@@ -130,8 +135,10 @@ def test_unknown_content_lists_the_formats(tmp_path: Path, text: str) -> None:
     path = _write(tmp_path, "unknown.txt", text)
     with pytest.raises(SourceError, match=r"unknown\.txt: cannot tell its format") as info:
         detect_format(path)
-    assert info.value.hint == "pass --format with one of page, pith, arxiv, edges, abs"
-    assert FORMATS == ("page", "pith", "arxiv", "edges", "abs")
+    assert info.value.hint == (
+        "pass --format with one of map_page, paper_json, arxiv_oai, edge_list, hepth_abs"
+    )
+    assert tuple(FORMATS) == ("map_page", "paper_json", "arxiv_oai", "edge_list", "hepth_abs")
 
 
 @pytest.mark.parametrize("text", ["", "\n  \n\t\n", "\ufeff\n\ufeff\n"])
@@ -172,7 +179,7 @@ def test_json_nested_100k_deep_is_unknown_not_a_crash(tmp_path: Path, text: str)
 
 def test_deep_json_naming_a_paper_record_is_still_pith(tmp_path: Path) -> None:
     text = '{"paper": {}, "source": {}, "deep": ' + "[" * 100_000 + "]" * 100_000 + "}\n"
-    assert detect_format(_write(tmp_path, "deep.json", text)) == "pith"
+    assert detect_format(_write(tmp_path, "deep.json", text)) == "paper_json"
 
 
 EDGES = "".join(f"2110.0388{n}\t1706.0376{n}\n" for n in range(8))
@@ -190,7 +197,7 @@ EDGES = "".join(f"2110.0388{n}\t1706.0376{n}\n" for n in range(8))
     ids=["second-line", "first-line", "after-comment", "huge-version", "junk-before-header"],
 )
 def test_edge_list_with_a_bad_line_near_the_top(tmp_path: Path, text: str) -> None:
-    assert detect_format(_write(tmp_path, "edges.txt", text)) == "edges"
+    assert detect_format(_write(tmp_path, "edges.txt", text)) == "edge_list"
 
 
 def test_arxiv_lines_with_a_bad_first_line(tmp_path: Path) -> None:
@@ -198,18 +205,49 @@ def test_arxiv_lines_with_a_bad_first_line(tmp_path: Path) -> None:
         json.dumps({"id": f"2101.0000{n}", "title": "T", "categories": "cs.LG"}) + "\n"
         for n in range(5)
     )
-    assert detect_format(_write(tmp_path, "a.jsonl", "not json at all\n" + good)) == "arxiv"
-    assert detect_format(_write(tmp_path, "b.jsonl", '{"broken": \n' + good)) == "arxiv"
+    assert detect_format(_write(tmp_path, "a.jsonl", "not json at all\n" + good)) == "arxiv_oai"
+    assert detect_format(_write(tmp_path, "b.jsonl", '{"broken": \n' + good)) == "arxiv_oai"
     pith = json.dumps(PITH) + "\n"
-    assert detect_format(_write(tmp_path, "c.jsonl", "garbage\n" + pith * 3)) == "pith"
+    assert detect_format(_write(tmp_path, "c.jsonl", "garbage\n" + pith * 3)) == "paper_json"
 
 
 def test_abs_with_a_bad_first_line(tmp_path: Path) -> None:
     text = "a stray line\nPaper: hep-th/9201001\nTitle: T\n\\\\\n  Abstract.\n\\\\\n"
-    assert detect_format(_write(tmp_path, "x.txt", text)) == "abs"
+    assert detect_format(_write(tmp_path, "x.txt", text)) == "hepth_abs"
 
 
 def test_mostly_garbage_is_still_unknown(tmp_path: Path) -> None:
     text = "garbage one\ngarbage two\ngarbage three\n2110.03888\t1706.03762\n"
     with pytest.raises(SourceError, match="cannot tell its format"):
         detect_format(_write(tmp_path, "junk.txt", text))
+
+
+def test_the_format_table_drives_the_cli_detection_and_snapshot_kinds(tmp_path: Path) -> None:
+    """One name per format: --format takes the table's names, detection returns one of them,
+    and the snapshot a parser yields has that name as its kind."""
+    from typing import get_args
+
+    from click.testing import CliRunner
+
+    from kg.cli import main
+    from loaders.records import SnapshotKind
+
+    assert set(get_args(SnapshotKind)) == set(FORMATS)
+    load = main.commands["load"]
+    fmt = next(p for p in load.params if p.name == "fmt")
+    assert list(fmt.type.choices) == ["auto", *FORMATS]  # type: ignore[attr-defined]
+    samples = {
+        "map_page": _write(tmp_path, "page.txt", PAGE),
+        "paper_json": _write(tmp_path, "record.json", json.dumps(PITH) + "\n"),
+        "arxiv_oai": FIXTURES / "arxiv" / "sample.jsonl",
+        "edge_list": FIXTURES / "edges" / "citing_cited.tsv",
+        "hepth_abs": FIXTURES / "abs" / "listing.abs",
+    }
+    assert set(samples) == set(FORMATS)
+    for name, path in samples.items():
+        assert detect_format(path) == name
+        first = next(iter(FORMATS[name].parse(path, "arxiv")))
+        assert getattr(first, "kind", None) == name, (name, first)
+    listed = CliRunner().invoke(main, ["formats", "--json"])
+    assert listed.exit_code == 0, listed.output
+    assert [row["name"] for row in json.loads(listed.output)] == list(FORMATS)

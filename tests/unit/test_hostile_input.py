@@ -19,8 +19,15 @@ import pytest
 
 from kg.errors import SourceError
 from loaders import arxiv_oai, hepth_abs, map_page, paper_json
-from loaders.detect import Format, detect_format
-from loaders.records import CitationRecord, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from loaders.detect import detect_format
+from loaders.records import (
+    CitationRecord,
+    FormatName,
+    PaperRecord,
+    ParsedItem,
+    Rejected,
+    SnapshotRecord,
+)
 
 HOSTILE = Path(__file__).resolve().parent.parent / "fixtures" / "hostile"
 
@@ -37,7 +44,7 @@ class Case(NamedTuple):
     """One corpus file: what detection says (None: it cannot tell), and what parsing gives."""
 
     name: str
-    detected: Format | None
+    detected: FormatName | None
     papers: int
     citations: int
     rejects: dict[int, str]  # line -> a part of the reason
@@ -46,37 +53,39 @@ class Case(NamedTuple):
 
 CASES = [
     # map pages
-    Case("page_huge_cited_by.txt", "page", 1, 2, {5: "the 'cited by' count 9999999999"}),
-    Case("page_huge_version.txt", "page", 1, 2, {5: "the version v9999"}),
-    Case("page_huge_item_count.txt", "page", 1, 2, {11: INT64}),
-    Case("page_huge_histogram.txt", "page", 1, 2, {15: f"the count for 2024 is {INT64}"}),
-    Case("page_huge_facts.txt", "page", 1, 2, {7: "key facts: the count 9999"}),
-    Case("page_long_title.txt", "page", 0, 0, {3: "the title is 2,505 characters long"}),
-    Case("page_long_ref_title.txt", "page", 1, 2, {11: "the title is 2,103 characters long"}),
-    Case("page_rich_markup.txt", "page", 1, 2, {}),
-    Case("page_ansi_escapes.txt", "page", 1, 2, {}),
-    Case("page_nul_byte.txt", "page", 1, 2, {}),
-    Case("page_invalid_utf8.txt", "page", 1, 2, {}),
-    Case("page_bom_crlf.txt", "page", 1, 2, {}),
-    Case("page_truncated.txt", "page", 1, 0, {7: "so it looks truncated"}),
-    Case("page_missing_list.txt", "page", 1, 1, {12: "without the 'Built on by' list of the 1"}),
+    Case("page_huge_cited_by.txt", "map_page", 1, 2, {5: "the 'cited by' count 9999999999"}),
+    Case("page_huge_version.txt", "map_page", 1, 2, {5: "the version v9999"}),
+    Case("page_huge_item_count.txt", "map_page", 1, 2, {11: INT64}),
+    Case("page_huge_histogram.txt", "map_page", 1, 2, {15: f"the count for 2024 is {INT64}"}),
+    Case("page_huge_facts.txt", "map_page", 1, 2, {7: "key facts: the count 9999"}),
+    Case("page_long_title.txt", "map_page", 0, 0, {3: "the title is 2,505 characters long"}),
+    Case("page_long_ref_title.txt", "map_page", 1, 2, {11: "the title is 2,103 characters long"}),
+    Case("page_rich_markup.txt", "map_page", 1, 2, {}),
+    Case("page_ansi_escapes.txt", "map_page", 1, 2, {}),
+    Case("page_nul_byte.txt", "map_page", 1, 2, {}),
+    Case("page_invalid_utf8.txt", "map_page", 1, 2, {}),
+    Case("page_bom_crlf.txt", "map_page", 1, 2, {}),
+    Case("page_truncated.txt", "map_page", 1, 0, {7: "so it looks truncated"}),
+    Case(
+        "page_missing_list.txt", "map_page", 1, 1, {12: "without the 'Built on by' list of the 1"}
+    ),
     Case("page_empty.txt", None, 0, 0, {}, error="the file is empty"),
     # paper JSON
-    Case("pith_null_paper.json", "pith", 1, 0, {1: "'paper' is null or missing"}),
-    Case("pith_huge_version.jsonl", "pith", 1, 0, {1: "source.version input should be less"}),
-    Case("pith_huge_id_version.jsonl", "pith", 1, 0, {1: "source.id: the version v9999"}),
+    Case("pith_null_paper.json", "paper_json", 1, 0, {1: "'paper' is null or missing"}),
+    Case("pith_huge_version.jsonl", "paper_json", 1, 0, {1: "source.version input should be less"}),
+    Case("pith_huge_id_version.jsonl", "paper_json", 1, 0, {1: "source.id: the version v9999"}),
     Case(
         "pith_huge_counts.jsonl",
-        "pith",
+        "paper_json",
         1,
         0,
         {1: "claims.count input should be less", 2: "greater than or equal to 0"},
     ),
-    Case("pith_digits_5000.jsonl", "pith", 1, 0, {1: "Exceeds the limit (4300 digits)"}),
-    Case("pith_deep_nesting.jsonl", "pith", 2, 0, {2: "nested too deep"}),
+    Case("pith_digits_5000.jsonl", "paper_json", 1, 0, {1: "Exceeds the limit (4300 digits)"}),
+    Case("pith_deep_nesting.jsonl", "paper_json", 2, 0, {2: "nested too deep"}),
     Case(
         "pith_wrong_types.jsonl",
-        "pith",
+        "paper_json",
         1,
         0,
         {
@@ -87,49 +96,49 @@ CASES = [
     ),
     Case(
         "pith_long_strings.jsonl",
-        "pith",
+        "paper_json",
         1,
         0,
         {1: "the title is 2,001 characters long", 2: "is 501 characters long"},
     ),
-    Case("pith_markup_ansi.jsonl", "pith", 2, 0, {}),
+    Case("pith_markup_ansi.jsonl", "paper_json", 2, 0, {}),
     Case(
         "pith_bad_category.jsonl",
-        "pith",
+        "paper_json",
         1,
         0,
         {1: "'[bold red]' is not an arXiv category", 2: "'Machine Learning' is not an arXiv"},
     ),
     Case("pith_truncated.json", None, 0, 0, {1: "not valid JSON"}),
-    Case("pith_bom_crlf.jsonl", "pith", 2, 0, {}),
-    Case("pith_nul_invalid_utf8.jsonl", "pith", 1, 0, {1: "Invalid control character"}),
-    Case("pith_lone_surrogate.jsonl", "pith", 1, 0, {1: "the author name 1 holds a lone"}),
+    Case("pith_bom_crlf.jsonl", "paper_json", 2, 0, {}),
+    Case("pith_nul_invalid_utf8.jsonl", "paper_json", 1, 0, {1: "Invalid control character"}),
+    Case("pith_lone_surrogate.jsonl", "paper_json", 1, 0, {1: "the author name 1 holds a lone"}),
     # arXiv JSON lines
     Case(
         "arxiv_huge_version.jsonl",
-        "arxiv",
+        "arxiv_oai",
         1,
         0,
         {1: f"a version number is {INT64}", 2: "the version v9999", 3: INT64},
     ),
     Case(
         "arxiv_long_strings.jsonl",
-        "arxiv",
+        "arxiv_oai",
         1,
         0,
         {1: "the title is 2,001", 2: "is 501 characters long", 3: "not an arXiv category"},
     ),
     Case(
         "arxiv_bad_categories.jsonl",
-        "arxiv",
+        "arxiv_oai",
         1,
         0,
         {1: "'[bold]' is not an arXiv category", 2: "not list", 3: "'Machine' is not"},
     ),
-    Case("arxiv_null_fields.jsonl", "arxiv", 2, 0, {2: "no 'id' field"}),
+    Case("arxiv_null_fields.jsonl", "arxiv_oai", 2, 0, {2: "no 'id' field"}),
     Case(
         "arxiv_wrong_types.jsonl",
-        "arxiv",
+        "arxiv_oai",
         1,
         0,
         {
@@ -140,21 +149,33 @@ CASES = [
             5: "expected a JSON object per line, found a JSON list",
         },
     ),
-    Case("arxiv_deep_nesting.jsonl", "arxiv", 2, 0, {2: "maximum recursion depth exceeded"}),
-    Case("arxiv_markup_ansi.jsonl", "arxiv", 2, 0, {}),
-    Case("arxiv_bom_crlf.jsonl", "arxiv", 2, 0, {}),
-    Case("arxiv_nul_invalid_utf8.jsonl", "arxiv", 2, 0, {1: "Invalid control character"}),
-    Case("arxiv_truncated.jsonl", "arxiv", 1, 0, {2: "invalid JSON"}),
-    Case("arxiv_lone_surrogate.jsonl", "arxiv", 1, 0, {1: "the title holds a lone surrogate"}),
+    Case("arxiv_deep_nesting.jsonl", "arxiv_oai", 2, 0, {2: "maximum recursion depth exceeded"}),
+    Case("arxiv_markup_ansi.jsonl", "arxiv_oai", 2, 0, {}),
+    Case("arxiv_bom_crlf.jsonl", "arxiv_oai", 2, 0, {}),
+    Case("arxiv_nul_invalid_utf8.jsonl", "arxiv_oai", 2, 0, {1: "Invalid control character"}),
+    Case("arxiv_truncated.jsonl", "arxiv_oai", 1, 0, {2: "invalid JSON"}),
+    Case("arxiv_lone_surrogate.jsonl", "arxiv_oai", 1, 0, {1: "the title holds a lone surrogate"}),
     # hep-th .abs
-    Case("abs_huge_version.abs", "abs", 2, 0, {3: "is not an arXiv id"}),
-    Case("abs_long_title.abs", "abs", 1, 0, {3: "the title is 2,001 characters long"}),
-    Case("abs_long_author.abs", "abs", 1, 0, {3: "is 501 characters long, over the limit of 500"}),
-    Case("abs_unknown_subject.abs", "abs", 1, 0, {9: "'[bold]Basket Weaving[/]' names no arXiv"}),
-    Case("abs_markup_ansi.abs", "abs", 1, 0, {}),
-    Case("abs_latin1_crlf.abs", "abs", 1, 0, {}),
-    Case("abs_nul.abs", "abs", 1, 0, {}),
-    Case("abs_truncated.abs", "abs", 1, 0, {14: "hep-th/9201002 has no title"}),
+    Case("abs_huge_version.abs", "hepth_abs", 2, 0, {3: "is not an arXiv id"}),
+    Case("abs_long_title.abs", "hepth_abs", 1, 0, {3: "the title is 2,001 characters long"}),
+    Case(
+        "abs_long_author.abs",
+        "hepth_abs",
+        1,
+        0,
+        {3: "is 501 characters long, over the limit of 500"},
+    ),
+    Case(
+        "abs_unknown_subject.abs",
+        "hepth_abs",
+        1,
+        0,
+        {9: "'[bold]Basket Weaving[/]' names no arXiv"},
+    ),
+    Case("abs_markup_ansi.abs", "hepth_abs", 1, 0, {}),
+    Case("abs_latin1_crlf.abs", "hepth_abs", 1, 0, {}),
+    Case("abs_nul.abs", "hepth_abs", 1, 0, {}),
+    Case("abs_truncated.abs", "hepth_abs", 1, 0, {14: "hep-th/9201002 has no title"}),
 ]
 
 

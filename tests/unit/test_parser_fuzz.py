@@ -27,7 +27,8 @@ from hypothesis import strategies as st  # noqa: E402
 from kg.errors import SourceError  # noqa: E402
 from kg.taxonomy import is_category_code  # noqa: E402
 from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json  # noqa: E402
-from loaders.detect import FORMATS, detect_format  # noqa: E402
+from loaders.detect import detect_format  # noqa: E402
+from loaders.formats import FORMATS  # noqa: E402
 from loaders.records import (  # noqa: E402
     CitationRecord,
     PaperRecord,

@@ -84,10 +84,10 @@ def test_in_degrees_follow_a_power_law(tmp_path: Path) -> None:
 
 def test_the_project_parsers_accept_every_line(tmp_path: Path) -> None:
     made = generate(200, 5, tmp_path)
-    assert detect_format(made.arxiv) == "arxiv"
-    assert detect_format(made.edges) == "edges"
-    papers = list(parse_file(made.arxiv, "arxiv"))
-    citations = list(parse_file(made.edges, "edges"))
+    assert detect_format(made.arxiv) == "arxiv_oai"
+    assert detect_format(made.edges) == "edge_list"
+    papers = list(parse_file(made.arxiv, "arxiv_oai"))
+    citations = list(parse_file(made.edges, "edge_list"))
     assert not any(isinstance(item, Rejected) for item in papers + citations)
     records = [item for item in papers if isinstance(item, PaperRecord)]
     assert len(records) == 200
