@@ -8,11 +8,13 @@ from kg.cli import (
     analytics_commands,
     db_commands,
     export_commands,
+    identity_commands,
     load_commands,
     plot_commands,
     query_commands,
     question_commands,
     serve_commands,
+    timeline_commands,
 )
 from kg.cli.app import main
 
@@ -20,10 +22,12 @@ __all__ = [
     "analytics_commands",
     "db_commands",
     "export_commands",
+    "identity_commands",
     "load_commands",
     "main",
     "plot_commands",
     "query_commands",
     "question_commands",
     "serve_commands",
+    "timeline_commands",
 ]

@@ -1,0 +1,452 @@
+"""`kg bursts`, `kg traction`, `kg beauties` and `kg mainpath`: change over time."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+from kg import analytics, timeline, timeline_analytics
+from kg.analytics import Scope
+from kg.cli.app import Column, emit_json, json_option, main, open_graph, print_table
+from kg.models import short_handle
+from kg.timeline_analytics import TimelinePaper
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_NO_PAPERS = (
+    "No papers in scope: nothing to compute. Check --category and --years, or drop "
+    "--no-stubs (papers loaded only from edge lists are stubs)."
+)
+
+
+def _scope(no_stubs: bool, category: str | None, years: str | None) -> Scope:
+    first, last = analytics.parse_years(years) if years else (None, None)
+    return Scope(include_stubs=not no_stubs, category=category, year_from=first, year_to=last)
+
+
+def _options(what: str) -> Callable[[F], F]:
+    """The scope, --limit, --write and --batch-size options every time command shares."""
+
+    def decorate(func: F) -> F:
+        for option in reversed(
+            [
+                click.option(
+                    "--limit",
+                    default=20,
+                    show_default=True,
+                    type=click.IntRange(min=1),
+                    help="How many rows to list.",
+                ),
+                click.option(
+                    "--no-stubs",
+                    is_flag=True,
+                    help="Leave out stubs (papers known only as citations).",
+                ),
+                click.option(
+                    "--category", metavar="CODE", help="Only papers of this primary category."
+                ),
+                click.option(
+                    "--years",
+                    metavar="FROM-TO",
+                    help="Only papers of these years, e.g. 1995-2003; citations count only "
+                    "between papers in scope.",
+                ),
+                click.option(
+                    "--write",
+                    is_flag=True,
+                    help=f"Store {what} (replacing any from an earlier run) and record the run "
+                    "as AnalyticsRun nodes.",
+                ),
+                click.option(
+                    "--batch-size",
+                    default=timeline_analytics.DEFAULT_BATCH_SIZE,
+                    show_default=True,
+                    type=click.IntRange(min=1),
+                    help="Rows per write transaction.",
+                ),
+            ]
+        ):
+            func = option(func)
+        return func
+
+    return decorate
+
+
+def _footer(run: Any, noun: str) -> str:
+    undated = (
+        f"; {run.undated:,} citations from papers of unknown year left out" if run.undated else ""
+    )
+    late = (
+        f"; {run.left_out:,} citations of papers added while it read were left out"
+        if run.left_out
+        else ""
+    )
+    size = f"{run.nodes:,} papers and {run.edges:,} citations"
+    return f"{noun} over {size} in {run.seconds:.2f}s{undated}{late}"
+
+
+def _wrote(run: Any) -> None:
+    if run.runs:
+        click.echo(
+            f"wrote {run.written:,} rows; recorded as AnalyticsRun "
+            f"{', '.join(r.key for r in run.runs)}"
+        )
+
+
+def _year(year: int | None) -> str | None:
+    return None if year is None else str(year)
+
+
+def _paper_cells(paper: TimelinePaper) -> list[object]:
+    return [
+        paper.rank,
+        short_handle(paper.key),
+        _year(paper.year),
+        paper.title or ("stub" if paper.stub else ""),
+    ]
+
+
+_HEAD = (Column("#", "right"), Column("ref"), Column("year", "right"), Column("title", flex=True))
+
+
+def _showing(shown: int, total: int) -> str | None:
+    if shown >= total:
+        return None
+    return f"showing {shown:,} of {total:,}; --limit N to see more"
+
+
+@main.command("bursts")
+@click.option(
+    "--since", type=int, metavar="YEAR", help="Only bursts lasting until this year or later."
+)
+@click.option(
+    "--s",
+    "s",
+    default=timeline.DEFAULT_S,
+    show_default=True,
+    help="The burst state's citation rate as a multiple of the paper's base rate.",
+)
+@click.option(
+    "--gamma",
+    default=timeline.DEFAULT_GAMMA,
+    show_default=True,
+    help="Cost of entering a burst, times ln(years): higher finds fewer, stronger bursts.",
+)
+@_options("each paper's strongest burst (burst_strength, burst_start, burst_end)")
+@json_option
+@click.pass_context
+def bursts(
+    ctx: click.Context,
+    since: int | None,
+    s: float,
+    gamma: float,
+    limit: int,
+    no_stubs: bool,
+    category: str | None,
+    years: str | None,
+    write: bool,
+    batch_size: int,
+    as_json: bool,
+) -> None:
+    """List citation bursts, strongest first: Kleinberg's two-state burst detection over
+    each paper's citations per year, as CiteSpace does.
+
+    Year t holds the d citations made that year within scope, r of them to the paper. The
+    base state cites the paper at its overall rate, the burst state at s times that rate;
+    entering a burst costs gamma ln(years). A burst's strength is how much better the burst
+    state explains its years.
+
+    Example: kg bursts --since 2000 --limit 10
+    """
+    result = timeline_analytics.bursts(
+        open_graph(ctx),
+        scope=_scope(no_stubs, category, years),
+        since=since,
+        s=s,
+        gamma=gamma,
+        limit=limit,
+        write=write,
+        batch_size=batch_size,
+    )
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    if not result.run.nodes:
+        click.echo(_NO_PAPERS)
+        return
+    print_table(
+        (*_HEAD, Column("burst", "right"), Column("strength", "right")),
+        (
+            [
+                *_paper_cells(p),
+                f"{p.values['burst_start']}–{p.values['burst_end']}",
+                f"{p.values['strength']:.2f}",
+            ]
+            for p in result.top
+        ),
+        title=f"citation bursts{'' if since is None else f' lasting until {since} or later'}",
+        footer=_showing(len(result.top), result.shown_of),
+        empty="no bursts"
+        + ("" if since is None else f" lasting until {since} or later")
+        + ": try an earlier --since or a lower --gamma",
+    )
+    click.echo(
+        _footer(result.run, "bursts")
+        + f"; {result.bursts_found:,} bursts in {result.papers_with_bursts:,} papers"
+    )
+    _wrote(result.run)
+
+
+@main.command("beauties")
+@click.option(
+    "--min-citations",
+    default=10,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Only papers cited at least this often.",
+)
+@_options("beauty and awakening (a year) on every paper scored")
+@json_option
+@click.pass_context
+def beauties(
+    ctx: click.Context,
+    min_citations: int,
+    limit: int,
+    no_stubs: bool,
+    category: str | None,
+    years: str | None,
+    write: bool,
+    batch_size: int,
+    as_json: bool,
+) -> None:
+    """List sleeping beauties: papers by the beauty coefficient B of Ke et al. (PNAS 2015).
+
+    B sums, over the years up to the paper's peak of citations, how far each year falls
+    below the straight line from its first year to its peak, relative to that year's
+    citations; B = 0 for citations growing linearly, large for a long sleep and a sudden
+    awakening. The awakening is the year farthest below the line.
+
+    Example: kg beauties --min-citations 20 --limit 10
+    """
+    result = timeline_analytics.sleeping_beauties(
+        open_graph(ctx),
+        scope=_scope(no_stubs, category, years),
+        min_citations=min_citations,
+        limit=limit,
+        write=write,
+        batch_size=batch_size,
+    )
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    if not result.run.nodes:
+        click.echo(_NO_PAPERS)
+        return
+    print_table(
+        (
+            *_HEAD,
+            Column("B", "right"),
+            Column("awakened", "right"),
+            Column("peak", "right"),
+            Column("cited", "right"),
+        ),
+        (
+            [
+                *_paper_cells(p),
+                f"{p.values['beauty']:.2f}",
+                str(p.values["awakening"]),
+                str(p.values["peak"]),
+                p.values["citations"],
+            ]
+            for p in result.top
+        ),
+        title="sleeping beauties",
+        footer=_showing(len(result.top), result.scored),
+        empty=f"no paper in scope is cited {min_citations} times: try a lower --min-citations",
+    )
+    click.echo(_footer(result.run, "beauty coefficients") + f"; {result.scored:,} papers scored")
+    _wrote(result.run)
+
+
+@main.command("traction")
+@click.option(
+    "--as-of",
+    type=int,
+    metavar="YEAR",
+    help="The last year of the window [default: the last year of the data].",
+)
+@click.option(
+    "--window",
+    default=timeline.DEFAULT_WINDOW,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="How many years count as recent.",
+)
+@click.option(
+    "--min-citations",
+    default=5,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Only list papers cited at least this often in the window.",
+)
+@click.option(
+    "--min-cohort",
+    default=5,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Only score papers whose category and year hold at least this many papers.",
+)
+@_options("traction on every paper scored")
+@json_option
+@click.pass_context
+def traction(
+    ctx: click.Context,
+    as_of: int | None,
+    window: int,
+    min_citations: int,
+    min_cohort: int,
+    limit: int,
+    no_stubs: bool,
+    category: str | None,
+    years: str | None,
+    write: bool,
+    batch_size: int,
+    as_json: bool,
+) -> None:
+    """List papers gaining traction: recent citations against what their age predicts.
+
+    A paper's citations in the last --window years up to --as-of, against the mean of the
+    same count over the papers of its primary category published the same year:
+    traction = (recent + 1) / (expected + 1); above 1 it is cited more than its peers.
+
+    Example: kg traction --as-of 2002 --window 3 --limit 10
+    """
+    result = timeline_analytics.traction(
+        open_graph(ctx),
+        scope=_scope(no_stubs, category, years),
+        as_of=as_of,
+        window=window,
+        min_citations=min_citations,
+        min_cohort=min_cohort,
+        limit=limit,
+        write=write,
+        batch_size=batch_size,
+    )
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    if not result.run.nodes:
+        click.echo(_NO_PAPERS)
+        return
+    span = "" if result.as_of is None else f" in {result.as_of - result.window + 1}–{result.as_of}"
+    print_table(
+        (
+            *_HEAD,
+            Column("traction", "right"),
+            Column("recent", "right"),
+            Column("expected", "right"),
+            Column("cohort", "right"),
+        ),
+        (
+            [
+                *_paper_cells(p),
+                f"{p.values['traction']:.2f}",
+                p.values["recent"],
+                f"{p.values['expected']:.2f}",
+                p.values["cohort"],
+            ]
+            for p in result.top
+        ),
+        title=f"gaining traction: citations{span} against papers of the same category and year",
+        empty=f"no paper has {min_citations} citations{span}: try --as-of or --min-citations",
+    )
+    click.echo(_footer(result.run, "traction") + f"; {result.scored:,} papers scored")
+    _wrote(result.run)
+
+
+def _route_cells(papers: Sequence[TimelinePaper]) -> list[list[object]]:
+    return [[*_paper_cells(p)] for p in papers]
+
+
+@main.command("mainpath")
+@click.option(
+    "--key-routes",
+    default=timeline_analytics.DEFAULT_KEY_ROUTES,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="How many of the heaviest citations seed the key-route main path.",
+)
+@_options("spc on every citation used and the main_path and key_route flags on papers")
+@json_option
+@click.pass_context
+def mainpath_command(
+    ctx: click.Context,
+    key_routes: int,
+    limit: int,
+    no_stubs: bool,
+    category: str | None,
+    years: str | None,
+    write: bool,
+    batch_size: int,
+    as_json: bool,
+) -> None:
+    """Show the main path of the citations: search path count (SPC) weights, the global main
+    path and the key-route main path.
+
+    A citation's SPC is the number of paths from a paper citing nothing in scope to a paper
+    cited by nothing in scope that run through it; the global main path is the path with
+    the largest sum of SPC, and the key-route main path joins the heaviest citations to
+    sources and sinks along their heaviest neighbours. Cycles (papers citing each other)
+    are broken by dropping the citations that run against time, and reported.
+
+    Example: kg mainpath --key-routes 5 --limit 30
+    """
+    result = timeline_analytics.main_path(
+        open_graph(ctx),
+        scope=_scope(no_stubs, category, years),
+        key_routes=key_routes,
+        write=write,
+        batch_size=batch_size,
+    )
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    if not result.run.nodes:
+        click.echo(_NO_PAPERS)
+        return
+    print_table(
+        (*_HEAD, Column("SPC share in", "right")),
+        (
+            [
+                *_paper_cells(p),
+                "" if p.values["spc_in"] is None else f"{p.values['spc_in']:.4f}",
+            ]
+            for p in result.path[:limit]
+        ),
+        title="global main path (oldest first)",
+        footer=_showing(min(limit, len(result.path)), len(result.path)),
+        empty="no citations in scope: no path",
+    )
+    print_table(
+        _HEAD,
+        _route_cells(result.key_route[:limit]),
+        title=f"key-route main path from {result.key_routes} key citations "
+        f"({len(result.key_route):,} papers)",
+        footer=_showing(min(limit, len(result.key_route)), len(result.key_route)),
+        empty="no key route",
+    )
+    flow = (
+        ""
+        if result.total_flow_log10 is None
+        else f"; 10^{result.total_flow_log10:.1f} source-to-sink paths"
+    )
+    click.echo(
+        _footer(result.run, "main path")
+        + flow
+        + f"; cycles: {result.mutual_pairs:,} mutual pairs, {result.cyclic_components:,} "
+        f"cyclic groups (largest {result.largest_component:,} papers), "
+        f"{result.dropped:,} citations against time dropped"
+    )
+    _wrote(result.run)

@@ -1,0 +1,726 @@
+"""Time analytics over the map: citation bursts, sleeping beauties, gaining traction and
+main paths, read from Neo4j and written back with a run record.
+
+Each analysis reads the papers in scope and the citations among them in one query
+(cypher/timeline_projection.cypher), computes with the pure functions of kg.timeline and
+kg.mainpath, and lists the top papers. A paper's citations in year ``t`` are the papers in
+scope citing it whose year is ``t``; citing papers of unknown year are left out of every
+series (and counted). The data ends at the last year any citation was made.
+
+With ``write=True`` the values are stored as the other analytics store theirs
+(kg/analytics.py): the properties are removed from every paper first, the new values are
+written in batches, and each property gets an ``AnalyticsRun`` record keyed by its name:
+``burst_strength``, ``burst_start``, ``burst_end``; ``beauty``, ``awakening``; ``traction``;
+``spc`` (on CITES), ``main_path`` and ``key_route`` (flags on papers).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from kg import mainpath, queries, timeline
+from kg.analytics import AnalyticsRun, Scope
+from kg.analytics_engine import chunks
+from kg.errors import AnalyticsError
+from kg.graph import Graph, translated_errors
+
+__all__ = [
+    "DEFAULT_BATCH_SIZE",
+    "DEFAULT_KEY_ROUTES",
+    "BeautyResult",
+    "BurstResult",
+    "CitationTimeline",
+    "MainPathResult",
+    "TimelinePaper",
+    "TractionResult",
+    "bursts",
+    "load_timeline",
+    "main_path",
+    "sleeping_beauties",
+    "traction",
+]
+
+DEFAULT_BATCH_SIZE = 10_000
+DEFAULT_KEY_ROUTES = 5
+_ENGINE = "python"
+
+
+@dataclass(frozen=True)
+class CitationTimeline:
+    """The papers in scope, the citations among them, and each paper's citations per year.
+
+    ``cites[i]`` holds the indices of the papers paper ``i`` cites; ``per_year[i]`` maps a
+    year to the citations paper ``i`` received from papers of that year; ``totals`` maps a
+    year to every citation made that year within scope.
+    """
+
+    keys: tuple[str, ...]
+    years: list[int | None]
+    published: list[str | None]
+    categories: list[str | None]
+    cites: list[list[int]]
+    per_year: list[dict[int, int]]
+    totals: dict[int, int]
+    undated: int
+    left_out: int
+
+    @property
+    def node_count(self) -> int:
+        """How many papers are in scope."""
+        return len(self.keys)
+
+    @property
+    def edge_count(self) -> int:
+        """How many citations run between papers in scope."""
+        return sum(len(c) for c in self.cites)
+
+    @property
+    def last_year(self) -> int | None:
+        """The last year any citation in scope was made, or None without dated citations."""
+        return max(self.totals) if self.totals else None
+
+    @classmethod
+    def build(
+        cls, papers: Sequence[Sequence[Any]], cites: Sequence[Sequence[str]]
+    ) -> CitationTimeline:
+        """Return the timeline of the rows of timeline_projection."""
+        keys = tuple(str(row[0]) for row in papers)
+        index = {key: i for i, key in enumerate(keys)}
+        years = [None if row[1] is None else int(row[1]) for row in papers]
+        published = [None if row[2] is None else str(row[2]) for row in papers]
+        categories = [None if row[3] is None else str(row[3]) for row in papers]
+        out: list[list[int]] = []
+        per_year: list[dict[int, int]] = [{} for _ in keys]
+        totals: dict[int, int] = {}
+        undated = left_out = 0
+        for citing, cited_keys in enumerate(cites):
+            targets = []
+            for cited_key in cited_keys:
+                cited = index.get(cited_key)
+                if cited is None or cited == citing:
+                    left_out += cited is None
+                    continue
+                targets.append(cited)
+                year = years[citing]
+                if year is None:
+                    undated += 1
+                    continue
+                per_year[cited][year] = per_year[cited].get(year, 0) + 1
+                totals[year] = totals.get(year, 0) + 1
+            out.append(targets)
+        return cls(keys, years, published, categories, out, per_year, totals, undated, left_out)
+
+
+def load_timeline(graph: Graph, scope: Scope | None = None) -> CitationTimeline:
+    """Return the papers in ``scope`` (default: all) and the citations among them, read in
+    one query. Raises AnalyticsError for a bad scope and the graph's errors when Neo4j fails."""
+    chosen = scope or Scope()
+    chosen.check()
+    query = queries.get("timeline_projection")
+    params = query.bind(chosen.params())
+
+    def work(tx: ManagedTransaction) -> tuple[list[list[Any]], list[list[str]]]:
+        record = tx.run(query.cypher, params).single()
+        if record is None:
+            return [], []
+        return list(record["papers"]), list(record["cites"])
+
+    with translated_errors(graph.uri), graph.driver.session(database=graph.database) as session:
+        papers, cites = session.execute_read(work)
+    return CitationTimeline.build(papers, cites)
+
+
+@dataclass(frozen=True)
+class TimelinePaper:
+    """One listed paper: its place, identity and the values the analysis found for it."""
+
+    rank: int
+    key: str
+    title: str | None
+    year: int | None
+    stub: bool
+    values: dict[str, Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the paper as one flat JSON-ready row."""
+        return {
+            "rank": self.rank,
+            "key": self.key,
+            "title": self.title,
+            "year": self.year,
+            "stub": self.stub,
+            **self.values,
+        }
+
+
+def _listed(graph: Graph, rows: Sequence[tuple[str, dict[str, Any]]]) -> list[TimelinePaper]:
+    details: dict[str, dict[str, Any]] = {}
+    if rows:
+        query = queries.get("analytics_papers")
+        wanted = sorted({key for key, _ in rows})
+        details = {
+            row["key"]: row for row in graph.read(query.cypher, query.bind({"keys": wanted}))
+        }
+    listed = []
+    for place, (key, values) in enumerate(rows, start=1):
+        row = details.get(key, {})
+        listed.append(
+            TimelinePaper(
+                rank=place,
+                key=key,
+                title=row.get("title"),
+                year=row.get("year"),
+                stub=bool(row.get("stub", False)),
+                values=values,
+            )
+        )
+    return listed
+
+
+def _check(limit: int, batch_size: int) -> None:
+    if limit < 0:
+        raise AnalyticsError(f"limit {limit} is negative", "use 0 or more")
+    if batch_size < 1:
+        raise AnalyticsError(f"batch size {batch_size} is too small", "use 1 or more")
+
+
+def _store(
+    graph: Graph, clear: str, writes: Iterable[tuple[str, list[dict[str, Any]]]], batch: int
+) -> int:
+    """Run the ``clear`` query, then each (write query, rows) in batches; return rows written."""
+    cleared = queries.get(clear)
+    graph.run_autocommit(cleared.cypher, cleared.bind({"batch_size": batch}), retry=True)
+    written = 0
+    for name, rows in writes:
+        query = queries.get(name)
+        for part in chunks(rows, batch):
+            graph.write_counters(query.cypher, query.bind({"rows": list(part)}))
+            written += len(part)
+    return written
+
+
+def _record(
+    graph: Graph,
+    algorithm: str,
+    properties: Sequence[str],
+    parameters: Mapping[str, Any],
+    nodes: int,
+    edges: int,
+    seconds: float,
+) -> list[AnalyticsRun]:
+    query = queries.get("analytics_record_run")
+    text = json.dumps(parameters, sort_keys=True)
+    runs = [
+        {
+            "key": prop,
+            "algorithm": algorithm,
+            "parameters": text,
+            "engine": _ENGINE,
+            "nodes": nodes,
+            "edges": edges,
+            "seconds": round(seconds, 3),
+        }
+        for prop in properties
+    ]
+    return [
+        AnalyticsRun.from_row(row) for row in graph.write(query.cypher, query.bind({"runs": runs}))
+    ]
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What every time analysis reports besides its papers."""
+
+    parameters: dict[str, Any]
+    nodes: int
+    edges: int
+    undated: int
+    left_out: int
+    seconds: float
+    written: int
+    runs: list[AnalyticsRun]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "parameters": self.parameters,
+            "nodes": self.nodes,
+            "edges": self.edges,
+            "undated_citations": self.undated,
+            "left_out": self.left_out,
+            "seconds": round(self.seconds, 3),
+            "written": self.written,
+            "runs": [run.key for run in self.runs],
+        }
+
+
+def _finish(
+    graph: Graph,
+    data: CitationTimeline,
+    algorithm: str,
+    parameters: dict[str, Any],
+    began: float,
+    write: Callable[[], int] | None,
+    properties: Sequence[str],
+) -> _Run:
+    written = 0
+    runs: list[AnalyticsRun] = []
+    if write is not None:
+        written = write()
+        runs = _record(
+            graph,
+            algorithm,
+            properties,
+            parameters,
+            data.node_count,
+            data.edge_count,
+            time.perf_counter() - began,
+        )
+    return _Run(
+        parameters,
+        data.node_count,
+        data.edge_count,
+        data.undated,
+        data.left_out,
+        time.perf_counter() - began,
+        written,
+        runs,
+    )
+
+
+@dataclass(frozen=True)
+class BurstResult:
+    """Citation bursts: the bursts listed (strongest first) and what the run did."""
+
+    run: _Run
+    papers_with_bursts: int
+    bursts_found: int
+    shown_of: int
+    top: list[TimelinePaper] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the run and its bursts (under "results") as JSON-ready data."""
+        return {
+            **self.run.as_dict(),
+            "papers_with_bursts": self.papers_with_bursts,
+            "bursts": self.bursts_found,
+            "matching": self.shown_of,
+            "results": [paper.as_dict() for paper in self.top],
+        }
+
+
+def _series(data: CitationTimeline, i: int, last: int) -> tuple[int, list[int]]:
+    """Return the first year of paper ``i``'s series (its year, or its first citation if
+    earlier or unknown) and its citations per year up to ``last``."""
+    counts = data.per_year[i]
+    cited_years = list(counts)
+    first = min(cited_years) if cited_years else last
+    year = data.years[i]
+    if year is not None:
+        first = min(first, year)
+    return first, [counts.get(y, 0) for y in range(first, last + 1)]
+
+
+def bursts(
+    graph: Graph,
+    *,
+    scope: Scope | None = None,
+    since: int | None = None,
+    s: float = timeline.DEFAULT_S,
+    gamma: float = timeline.DEFAULT_GAMMA,
+    limit: int = 20,
+    write: bool = False,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+) -> BurstResult:
+    """Return the citation bursts of the papers in ``scope`` that last until ``since`` or
+    later, strongest first, at most ``limit``; with ``write`` store each paper's strongest
+    burst (burst_strength, burst_start, burst_end) and record the runs.
+
+    Each paper's series runs from its year (or its first citation, if earlier) to the last
+    year of the data; year ``t`` counts ``r`` citations to it of the ``d`` made that year in
+    scope (kg.timeline explains the model). Raises AnalyticsError for a bad option.
+    """
+    if s <= 1:
+        raise AnalyticsError(
+            f"s {s} is not above 1", "the burst state's rate is s times the base rate; use e.g. 2"
+        )
+    if gamma < 0:
+        raise AnalyticsError(f"gamma {gamma} is negative", "use 0 or more, e.g. 1")
+    _check(limit, batch_size)
+    chosen = scope or Scope()
+    began = time.perf_counter()
+    data = load_timeline(graph, chosen)
+    last = data.last_year
+    found: list[tuple[float, str, int, int]] = []
+    strongest: dict[str, timeline.Burst] = {}
+    if last is not None:
+        for i, key in enumerate(data.keys):
+            if not data.per_year[i]:
+                continue
+            first, r = _series(data, i, last)
+            d = [data.totals.get(y, 0) for y in range(first, last + 1)]
+            for burst in timeline.bursts(r, d, s, gamma):
+                placed = timeline.Burst(first + burst.start, first + burst.end, burst.strength)
+                found.append((placed.strength, key, placed.start, placed.end))
+                if key not in strongest or placed.strength > strongest[key].strength:
+                    strongest[key] = placed
+    matching = sorted(
+        (b for b in found if since is None or b[3] >= since), key=lambda b: (-b[0], b[1], b[2])
+    )
+    rows = [
+        (key, {"burst_start": start, "burst_end": end, "strength": strength})
+        for strength, key, start, end in matching[:limit]
+    ]
+    parameters: dict[str, Any] = {"s": s, "gamma": gamma, **chosen.describe()}
+
+    def store() -> int:
+        written = [
+            {"key": key, "strength": b.strength, "start": b.start, "end": b.end}
+            for key, b in sorted(strongest.items())
+        ]
+        return _store(
+            graph, "timeline_clear_bursts", [("timeline_write_bursts", written)], batch_size
+        )
+
+    run = _finish(
+        graph,
+        data,
+        "kleinberg-bursts",
+        parameters,
+        began,
+        store if write else None,
+        ("burst_strength", "burst_start", "burst_end"),
+    )
+    return BurstResult(run, len(strongest), len(found), len(matching), _listed(graph, rows))
+
+
+@dataclass(frozen=True)
+class BeautyResult:
+    """Sleeping beauties: the papers of highest beauty coefficient and what the run did."""
+
+    run: _Run
+    scored: int
+    top: list[TimelinePaper] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the run and its papers (under "results") as JSON-ready data."""
+        return {
+            **self.run.as_dict(),
+            "scored": self.scored,
+            "results": [paper.as_dict() for paper in self.top],
+        }
+
+
+def sleeping_beauties(
+    graph: Graph,
+    *,
+    scope: Scope | None = None,
+    min_citations: int = 10,
+    limit: int = 20,
+    write: bool = False,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+) -> BeautyResult:
+    """Return the papers in ``scope`` with at least ``min_citations`` citations, highest
+    beauty coefficient first (Ke et al. 2015, see kg.timeline), at most ``limit``; with
+    ``write`` store beauty and awakening (a year) on every scored paper.
+
+    A paper's series starts in its year (citations dated earlier count in that year) and
+    ends at the last year of the data; papers of unknown year are not scored. Raises
+    AnalyticsError for a bad option.
+    """
+    if min_citations < 1:
+        raise AnalyticsError(f"min citations {min_citations} is too small", "use 1 or more")
+    _check(limit, batch_size)
+    chosen = scope or Scope()
+    began = time.perf_counter()
+    data = load_timeline(graph, chosen)
+    last = data.last_year
+    scored: list[tuple[str, timeline.Beauty, int, int]] = []
+    if last is not None:
+        for i, key in enumerate(data.keys):
+            year = data.years[i]
+            counts = data.per_year[i]
+            total = sum(counts.values())
+            if year is None or total < min_citations or year > last:
+                continue
+            series = [0] * (last - year + 1)
+            for cited_in, count in counts.items():
+                series[max(cited_in - year, 0)] += count
+            scored.append((key, timeline.beauty_coefficient(series), year, total))
+    ranked = sorted(scored, key=lambda row: (-row[1].coefficient, row[0]))
+    rows = [
+        (
+            key,
+            {
+                "beauty": beauty.coefficient,
+                "awakening": year + beauty.awakening,
+                "peak": year + beauty.peak,
+                "citations": total,
+            },
+        )
+        for key, beauty, year, total in ranked[:limit]
+    ]
+    parameters: dict[str, Any] = {"min_citations": min_citations, **chosen.describe()}
+
+    def store() -> int:
+        written = [
+            {"key": key, "beauty": beauty.coefficient, "awakening": year + beauty.awakening}
+            for key, beauty, year, _ in scored
+        ]
+        return _store(
+            graph, "timeline_clear_beauty", [("timeline_write_beauty", written)], batch_size
+        )
+
+    run = _finish(
+        graph,
+        data,
+        "beauty-coefficient",
+        parameters,
+        began,
+        store if write else None,
+        ("beauty", "awakening"),
+    )
+    return BeautyResult(run, len(scored), _listed(graph, rows))
+
+
+@dataclass(frozen=True)
+class TractionResult:
+    """Gaining traction: the papers most above their cohort and what the run did."""
+
+    run: _Run
+    as_of: int | None
+    window: int
+    scored: int
+    top: list[TimelinePaper] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the run and its papers (under "results") as JSON-ready data."""
+        return {
+            **self.run.as_dict(),
+            "as_of": self.as_of,
+            "window": self.window,
+            "scored": self.scored,
+            "results": [paper.as_dict() for paper in self.top],
+        }
+
+
+def traction(
+    graph: Graph,
+    *,
+    scope: Scope | None = None,
+    as_of: int | None = None,
+    window: int = timeline.DEFAULT_WINDOW,
+    min_citations: int = 5,
+    min_cohort: int = 5,
+    limit: int = 20,
+    write: bool = False,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+) -> TractionResult:
+    """Return the papers gaining traction: citations in the ``window`` years ending at
+    ``as_of`` (default: the last year of the data) against the mean of the papers of the
+    same primary category and year (kg.timeline.traction), highest first, among papers with
+    at least ``min_citations`` in the window and cohorts of at least ``min_cohort``; with
+    ``write`` store traction on every paper scored.
+
+    Papers of unknown year or published after ``as_of`` are not scored. Raises
+    AnalyticsError for a bad option.
+    """
+    if window < 1:
+        raise AnalyticsError(f"window {window} is too small", "use 1 or more years")
+    if min_citations < 0 or min_cohort < 1:
+        raise AnalyticsError(
+            "min citations must be 0 or more and min cohort 1 or more", "e.g. 5 and 5"
+        )
+    _check(limit, batch_size)
+    chosen = scope or Scope()
+    began = time.perf_counter()
+    data = load_timeline(graph, chosen)
+    end = as_of if as_of is not None else data.last_year
+    recent: dict[str, int] = {}
+    cohorts: dict[str, tuple[str | None, int]] = {}
+    if end is not None:
+        for i, key in enumerate(data.keys):
+            year = data.years[i]
+            if year is None or year > end:
+                continue
+            counts = data.per_year[i]
+            recent[key] = sum(counts.get(y, 0) for y in range(end - window + 1, end + 1))
+            cohorts[key] = (data.categories[i], year)
+    scores = timeline.traction(recent, cohorts, min_cohort)
+    ranked = sorted(
+        (item for item in scores.items() if item[1].observed >= min_citations),
+        key=lambda item: (-item[1].ratio, -item[1].observed, item[0]),
+    )
+    rows = [
+        (
+            key,
+            {
+                "traction": t.ratio,
+                "recent": t.observed,
+                "expected": t.expected,
+                "cohort": t.cohort,
+                "category": cohorts[key][0],
+            },
+        )
+        for key, t in ranked[:limit]
+    ]
+    parameters: dict[str, Any] = {
+        "as_of": end,
+        "window": window,
+        "min_cohort": min_cohort,
+        **chosen.describe(),
+    }
+
+    def store() -> int:
+        written = [{"key": key, "value": t.ratio} for key, t in sorted(scores.items())]
+        return _store(
+            graph, "timeline_clear_traction", [("timeline_write_traction", written)], batch_size
+        )
+
+    run = _finish(
+        graph, data, "traction", parameters, began, store if write else None, ("traction",)
+    )
+    return TractionResult(run, end, window, len(scores), _listed(graph, rows))
+
+
+@dataclass(frozen=True)
+class MainPathResult:
+    """Main path analysis: the global main path in order, the key-route main path's papers,
+    how cycles were broken, and what the run did."""
+
+    run: _Run
+    total_flow_log10: float | None
+    arcs: int
+    dropped: int
+    mutual_pairs: int
+    cyclic_components: int
+    largest_component: int
+    key_routes: int
+    path: list[TimelinePaper] = field(default_factory=list)
+    key_route: list[TimelinePaper] = field(default_factory=list)
+    key_route_arcs: list[tuple[str, str]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the run, the global main path (under "results", oldest first) and the
+        key-route main path as JSON-ready data."""
+        return {
+            **self.run.as_dict(),
+            "total_flow_log10": self.total_flow_log10,
+            "arcs": self.arcs,
+            "dropped_arcs": self.dropped,
+            "mutual_pairs": self.mutual_pairs,
+            "cyclic_components": self.cyclic_components,
+            "largest_cyclic_component": self.largest_component,
+            "key_routes": self.key_routes,
+            "results": [paper.as_dict() for paper in self.path],
+            "key_route": [paper.as_dict() for paper in self.key_route],
+            "key_route_citations": [
+                {"cited": cited, "citing": citing} for cited, citing in self.key_route_arcs
+            ],
+        }
+
+
+def _time_rank(data: CitationTimeline) -> list[int]:
+    """Return each paper's place in time: first-posted date, else the end of its year,
+    else last; then key."""
+
+    order = sorted(range(data.node_count), key=lambda i: (_time_rank_of(data, i), data.keys[i]))
+    rank = [0] * data.node_count
+    for place, i in enumerate(order):
+        rank[i] = place
+    return rank
+
+
+def main_path(
+    graph: Graph,
+    *,
+    scope: Scope | None = None,
+    key_routes: int = DEFAULT_KEY_ROUTES,
+    write: bool = False,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+) -> MainPathResult:
+    """Return the global main path and the key-route main path (from ``key_routes`` key
+    arcs) of the citations among the papers in ``scope``, by search path count (see
+    kg.mainpath); with ``write`` store spc (a share of all paths) on every citation used and
+    flag main_path and key_route papers.
+
+    Cycles are broken against time inside each strongly connected component (the citations
+    of an earlier paper to a later one are dropped) and reported. Raises AnalyticsError for
+    a bad option.
+    """
+    if key_routes < 1:
+        raise AnalyticsError(f"key routes {key_routes} is too small", "use 1 or more")
+    _check(0, batch_size)
+    chosen = scope or Scope()
+    began = time.perf_counter()
+    data = load_timeline(graph, chosen)
+    n = data.node_count
+    flow = [(cited, citing) for citing, targets in enumerate(data.cites) for cited in targets]
+    acyclic = mainpath.break_cycles(n, flow, _time_rank(data))
+    spc = mainpath.search_path_counts(n, acyclic.arcs)
+    path = mainpath.global_main_path(n, spc)
+    routes = mainpath.key_route_main_path(n, spc, key_routes) if acyclic.arcs else []
+    shares = spc.shares()
+    share_of = dict(zip(spc.arcs, shares, strict=True))
+    keys = data.keys
+    path_rows = [
+        (keys[v], {"spc_in": share_of[(path[j - 1], v)] if j else None}) for j, v in enumerate(path)
+    ]
+    route_nodes = sorted(
+        {v for arc in routes for v in arc}, key=lambda v: (_time_rank_of(data, v), keys[v])
+    )
+    route_rows: list[tuple[str, dict[str, Any]]] = [(keys[v], {}) for v in route_nodes]
+    parameters: dict[str, Any] = {"key_routes": key_routes, **chosen.describe()}
+
+    def store() -> int:
+        arcs = [
+            {"citing": keys[citing], "cited": keys[cited], "spc": share}
+            for (cited, citing), share in zip(spc.arcs, shares, strict=True)
+        ]
+        on_path, on_route = set(path), set(route_nodes)
+        flags = [
+            {"key": keys[v], "main_path": v in on_path, "key_route": v in on_route}
+            for v in sorted(on_path | on_route)
+        ]
+        return _store(
+            graph,
+            "mainpath_clear",
+            [("mainpath_write_spc", arcs), ("mainpath_write_papers", flags)],
+            batch_size,
+        )
+
+    run = _finish(
+        graph,
+        data,
+        "main-path-spc",
+        parameters,
+        began,
+        store if write else None,
+        ("spc", "main_path", "key_route"),
+    )
+    total = spc.total_flow
+    return MainPathResult(
+        run=run,
+        total_flow_log10=math.log10(total) if total else None,
+        arcs=len(acyclic.arcs),
+        dropped=len(acyclic.dropped),
+        mutual_pairs=acyclic.mutual_pairs,
+        cyclic_components=acyclic.cyclic_components,
+        largest_component=acyclic.largest_component,
+        key_routes=key_routes,
+        path=_listed(graph, path_rows),
+        key_route=_listed(graph, route_rows),
+        key_route_arcs=[(keys[u], keys[v]) for u, v in routes],
+    )
+
+
+def _time_rank_of(data: CitationTimeline, i: int) -> str:
+    """Return when paper ``i`` appeared, as text that sorts in time."""
+    date, year = data.published[i], data.years[i]
+    return date if date else (f"{year:04d}-99" if year is not None else "9999")
