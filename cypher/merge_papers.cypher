@@ -6,7 +6,8 @@
 // the newer record (as_of, then for papers known only from references ref_as_of), the
 // other filling what is missing; CITES snapshot lists stay sorted sets; the target keeps
 // every key it was known by in `aliases` (sorted); the source is deleted. The result does
-// not depend on which merge ran first.
+// not depend on which merge ran first. The target, and any paper that gains an edge to it,
+// get a new changed_at (stored similarity is stale for them).
 // param source: str  key of the paper that merges away
 // param target: str  key of the paper it becomes
 MATCH (s:Paper {key: $source})
@@ -15,6 +16,7 @@ WHERE s <> t
 CALL (s, t) {
   MATCH (s)-[r:CITES]->(o) WHERE o <> t
   MERGE (t)-[n:CITES]->(o)
+  ON CREATE SET o.changed_at = datetime.transaction()
   SET n.snapshots = COLLECT {
         UNWIND coalesce(n.snapshots, []) + r.snapshots AS k
         WITH DISTINCT k RETURN k ORDER BY k
@@ -26,6 +28,7 @@ CALL (s, t) {
 CALL (s, t) {
   MATCH (o)-[r:CITES]->(s) WHERE o <> t
   MERGE (o)-[n:CITES]->(t)
+  ON CREATE SET o.changed_at = datetime.transaction()
   SET n.snapshots = COLLECT {
         UNWIND coalesce(n.snapshots, []) + r.snapshots AS k
         WITH DISTINCT k RETURN k ORDER BY k
@@ -79,6 +82,7 @@ CALL (s, t, newer_categories) {
   }
 }
 SET t.stub = t.stub AND s.stub,
+    t.changed_at = datetime.transaction(),
     t.arxiv_id = coalesce(t.arxiv_id, s.arxiv_id),
     t.title = CASE WHEN s_wins THEN coalesce(s.title, t.title) ELSE coalesce(t.title, s.title) END,
     t.norm_title = CASE WHEN s_wins THEN coalesce(s.norm_title, t.norm_title) ELSE coalesce(t.norm_title, s.norm_title) END,

@@ -15,3 +15,4 @@ CREATE INDEX paper_stub IF NOT EXISTS FOR (p:Paper) ON (p.stub);
 CREATE INDEX author_name IF NOT EXISTS FOR (a:Author) ON (a.name);
 CREATE FULLTEXT INDEX paper_title_fulltext IF NOT EXISTS FOR (p:Paper) ON EACH [p.title];
 CREATE CONSTRAINT title_lock_stripe IF NOT EXISTS FOR (l:TitleLock) REQUIRE l.stripe IS UNIQUE;
+CREATE CONSTRAINT keep_apart_key IF NOT EXISTS FOR (k:KeepApart) REQUIRE k.key IS UNIQUE;

@@ -13,7 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from kg import analytics, export, papers, questions
+from kg import merges as merge_records
 from kg.graph import Graph
+from kg.merges import MergeRecord, UnmergeResult
 from kg.models import (
     AuthorReport,
     CategoryOverview,
@@ -154,3 +156,12 @@ class KnowledgeGraph(Graph):
     def snapshots(self, ref: str) -> PaperSnapshots:
         """Return the snapshots describing the paper with the counts each stated."""
         return questions.snapshots(self, ref)
+
+    def merges(self, ref: str | None = None, limit: int = 100) -> list[MergeRecord]:
+        """Return the merge records (see kg.merges.merges): papers that absorbed other keys."""
+        return merge_records.merges(self, ref, limit)
+
+    def unmerge(self, ref: str, aliases: list[str] | None = None) -> UnmergeResult:
+        """Split keys off a merged paper and keep them apart on every later load (see
+        kg.merges.unmerge); reload the sources the result lists to rebuild them."""
+        return merge_records.unmerge(self, ref, aliases)

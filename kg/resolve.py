@@ -362,8 +362,13 @@ class TitleCandidate:
         return found
 
 
-def title_merges(norm_title: str, candidates: Iterable[TitleCandidate]) -> dict[str, str]:
+def title_merges(
+    norm_title: str, candidates: Iterable[TitleCandidate], kept_apart: Iterable[str] = ()
+) -> dict[str, str]:
     """Return which papers with one normalised title are one paper: {source key: target key}.
+
+    ``kept_apart`` are keys a user split from a wrong merge (``kg unmerge``): a paper under
+    one of them stays its own paper, and nothing merges into it.
 
     The rule, over the set of papers (and the years of every key each was known by):
     papers whose years chain with gaps of at most 1 year form one group; a paper with no
@@ -374,7 +379,8 @@ def title_merges(norm_title: str, candidates: Iterable[TitleCandidate]) -> dict[
     Adding papers only joins groups, so merging as records arrive gives the same graph in
     any order. A target is never itself a source.
     """
-    papers = sorted(candidates, key=lambda c: c.key)
+    apart = set(kept_apart)
+    papers = sorted((c for c in candidates if c.key not in apart), key=lambda c: c.key)
     years = [c.years(norm_title) for c in papers]
     parent = list(range(len(papers)))
 

@@ -295,11 +295,15 @@ def candidates_by_title(rows: Iterable[dict[str, Any]]) -> dict[str, list[TitleC
     return grouped
 
 
-def plan_merges(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, str]]:
-    """Return, per normalised title, the merges the identity rule asks for."""
+def plan_merges(
+    rows: Iterable[dict[str, Any]], kept_apart: Iterable[str] = ()
+) -> dict[str, dict[str, str]]:
+    """Return, per normalised title, the merges the identity rule asks for; ``kept_apart``
+    are the keys users split (kg unmerge), which merge with nothing."""
+    apart = frozenset(kept_apart)
     plans = {}
     for norm, candidates in candidates_by_title(rows).items():
-        merges = title_merges(norm, candidates)
+        merges = title_merges(norm, candidates, apart)
         if merges:
             plans[norm] = merges
     return plans
@@ -380,6 +384,7 @@ class GraphWriter:
         find = queries.get("reconcile_titles")
         lock = queries.get("lock_titles")
         merge = queries.get("merge_papers")
+        kept = queries.get("kept_apart")
 
         def work(tx: ManagedTransaction) -> tuple[int, list[dict[str, int]]]:
             rows = tx.run(find.cypher, find.bind({"norm_titles": norm_titles})).data()
@@ -389,9 +394,10 @@ class GraphWriter:
             stripes = sorted({title_lock_stripe(norm) for norm in needed})
             tx.run(lock.cypher, lock.bind({"stripes": stripes})).consume()
             rows = tx.run(find.cypher, find.bind({"norm_titles": needed})).data()
+            apart = [row["key"] for row in tx.run(kept.cypher, kept.bind({"norm_titles": needed}))]
             merged = 0
             counters = []
-            for _norm, merges in sorted(plan_merges(rows).items()):
+            for _norm, merges in sorted(plan_merges(rows, apart).items()):
                 for source, target in sorted(merges.items(), key=lambda m: (m[1], m[0])):
                     result = tx.run(merge.cypher, merge.bind({"source": source, "target": target}))
                     merged += sum(int(r["merged"]) for r in result)

@@ -1,6 +1,8 @@
 """A canonical, order-free dump of a whole graph, to compare two graphs for equality.
 
-The loader's lock stripes (``:TitleLock``) are bookkeeping, not data, and are left out.
+The loader's lock stripes (``:TitleLock``) and a paper's ``changed_at`` (when a load last
+changed its citations, for the freshness of stored similarity) are bookkeeping, not data,
+and are left out.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from kg.graph import Graph
 
 _NODES = """
 MATCH (n) WHERE NOT n:TitleLock
-RETURN labels(n) AS labels, properties(n) AS props
+RETURN labels(n) AS labels, n {.*, changed_at: null} AS props
 """
 _RELATIONSHIPS = """
 MATCH (a)-[r]->(b)

@@ -394,3 +394,69 @@ def test_four_loaders_at_once_give_the_sequential_graph(
         assert dump_graph(graph) == expected, f"round {rounds}"
         rounds += 1
     clear_database(graph)
+
+
+def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
+    graph: Graph, kg_env: Connection, tmp_path: Path
+) -> None:
+    """Two pages cite "Sparse Coding" as 2010 and 2011: the rule makes them one paper, and
+    `kg merges` says which key joined by which rule and from which snapshots. `kg unmerge`
+    splits them; reloading the sources it names, in either order and twice, keeps two papers,
+    while a third page naming the 2011 key still does not merge it."""
+    from click.testing import CliRunner
+
+    from kg.cli import main
+    from kg.knowledge_graph import KnowledgeGraph
+
+    one = tmp_path / "one.txt"
+    two = tmp_path / "two.txt"
+    three = tmp_path / "three.txt"
+    one.write_text(
+        _page("Citing One", "2301.00001", 2023, "2026-01-01", ["2010Sparse Codingcited by 5"]),
+        encoding="utf-8",
+    )
+    two.write_text(
+        _page("Citing Two", "2301.00002", 2023, "2026-01-01", ["2011Sparse coding.cited by 5"]),
+        encoding="utf-8",
+    )
+    three.write_text(
+        _page("Citing Three", "2301.00003", 2023, "2026-01-01", ["2011Sparse Codingcited by 5"]),
+        encoding="utf-8",
+    )
+    _load(graph, [one, two], 100, tmp_path / "r")
+    early, late = "title:sparse coding:2010", "title:sparse coding:2011"
+    kg = KnowledgeGraph(graph.driver, graph.database, graph.uri)
+    records = kg.merges()
+    assert [(r.key, [m.key for m in r.merged]) for r in records] == [(early, [late])]
+    assert "years chained at most 1 apart" in records[0].merged[0].rule
+    assert len(records[0].snapshots) == 2  # both pages name the merged paper
+
+    runner = CliRunner()
+    listed = runner.invoke(main, ["merges", "--json"])
+    assert listed.exit_code == 0, listed.output
+    assert json.loads(listed.output)[0]["merged"][0]["key"] == late
+
+    split = runner.invoke(main, ["unmerge", early, "--yes", "--json"])
+    assert split.exit_code == 0, split.output
+    answer = json.loads(split.output)
+    assert answer["kept_apart"] == [late]
+    assert answer["removed"] is True
+    assert sorted(s["source"] for s in answer["sources"]) == ["one.txt", "two.txt"]
+    assert graph.read("MATCH (p:Paper {norm_title: 'sparse coding'}) RETURN p") == []
+
+    dumps = []
+    for order in ([two, one, three], [three, one, two], [one, two, three]):
+        _load(graph, order, 1, tmp_path / "r")
+        keys = graph.read(
+            "MATCH (p:Paper {norm_title: 'sparse coding'}) RETURN p.key AS key ORDER BY key"
+        )
+        assert [row["key"] for row in keys] == [early, late]
+        dumps.append(dump_graph(graph))
+    assert dumps[0] == dumps[1] == dumps[2]
+    assert kg.merges() == []
+    kept = runner.invoke(main, ["merges", "--kept-apart", "--json"])
+    assert [s["keys"] for s in json.loads(kept.output)] == [[late]]
+
+    refused = runner.invoke(main, ["unmerge", late, "--yes"])
+    assert refused.exit_code == 1
+    assert "was never merged with another key" in refused.output

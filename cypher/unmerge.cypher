@@ -1,0 +1,15 @@
+// name: unmerge
+// mode: write
+// Split a wrong merge: record that these keys are kept apart (the identity rule merges
+// nothing into or out of them on any later load) and remove the merged paper, so that
+// reloading its sources (paper_sources) writes each key as its own paper.
+// param key: str  node key of the merged paper
+// param keys: list[str]  the aliases to split off and keep apart, sorted
+// param norm_titles: list[str]  their normalised titles
+MERGE (k:KeepApart {key: $key + ' ' + reduce(joined = '', x IN $keys | joined + '|' + x)})
+SET k.split_from = $key, k.keys = $keys, k.norm_titles = $norm_titles,
+    k.recorded_at = datetime()
+WITH k
+MATCH (p:Paper {key: $key})
+DETACH DELETE p
+RETURN count(*) AS removed

@@ -1,0 +1,96 @@
+"""`kg merges` and `kg unmerge`: the merge records, and splitting a wrong merge."""
+
+from __future__ import annotations
+
+import click
+from rich.text import Text
+
+from kg import merges as merge_records
+from kg.cli.app import Column, clean, console, emit_json, json_option, main, open_graph, print_table
+
+
+@main.command("merges")
+@click.argument("ref", required=False)
+@click.option("--limit", default=100, show_default=True, help="How many merged papers to show.")
+@click.option("--kept-apart", is_flag=True, help="List the splits made with kg unmerge instead.")
+@json_option
+@click.pass_context
+def merges(
+    ctx: click.Context, ref: str | None, limit: int, kept_apart: bool, as_json: bool
+) -> None:
+    """The merge records: papers that absorbed other keys, by which rule, from which snapshots.
+
+    Papers known only by title and year merge by the identity rule (docs/MODEL.md); each
+    merged key is kept in the paper's aliases. With REF, that paper only.
+
+    Example: kg merges --limit 5
+    """
+    graph = open_graph(ctx)
+    if kept_apart:
+        splits = merge_records.kept_apart(graph)
+        if as_json:
+            emit_json([s.model_dump(mode="json") for s in splits])
+            return
+        print_table(
+            (Column("split from"), Column("kept apart", flex=True), Column("recorded")),
+            ([s.split_from, ", ".join(s.keys), s.recorded_at] for s in splits),
+            empty="no splits recorded (kg unmerge makes one)",
+        )
+        return
+    records = merge_records.merges(graph, ref, limit)
+    if as_json:
+        emit_json([r.model_dump(mode="json") for r in records])
+        return
+    print_table(
+        (
+            Column("ref"),
+            Column("year", "right"),
+            Column("merged key", flex=True),
+            Column("rule", flex=True),
+        ),
+        ([r.handle, r.year, m.key, m.rule] for r in records for m in r.merged),
+        title="Merged papers (kg merges REF --json shows the snapshots)",
+        empty=f"{ref or 'no paper'} was never merged with another key",
+    )
+
+
+@main.command("unmerge")
+@click.argument("ref")
+@click.option(
+    "--key",
+    "keys",
+    multiple=True,
+    help="A merged key to split off (repeatable); default: every key the paper absorbed.",
+)
+@click.option("--yes", is_flag=True, help="Do it without asking.")
+@json_option
+@click.pass_context
+def unmerge(ctx: click.Context, ref: str, keys: tuple[str, ...], yes: bool, as_json: bool) -> None:
+    """Split a wrong merge, and keep the keys apart on every later load.
+
+    The keys are recorded as kept apart (a KeepApart node that every later load reads) and
+    the merged paper is removed; reloading the sources it lists writes each key as its own
+    paper. `kg merges --kept-apart` lists the splits.
+
+    Example: kg unmerge "title:sparse coding:2010" --yes
+    """
+    graph = open_graph(ctx)
+    if not yes and not as_json:
+        click.confirm(
+            f"Remove {clean(ref)} and keep its merged keys apart (then reload its sources)?",
+            abort=True,
+        )
+    result = merge_records.unmerge(graph, ref, list(keys) or None)
+    if as_json:
+        emit_json({**result.model_dump(mode="json"), "hint": result.reload_hint()})
+        return
+    out = console()
+    out.print(Text(f"kept apart: {', '.join(result.kept_apart)}"))
+    out.print(Text(f"removed {result.paper.handle}: {result.paper.label()}"))
+    print_table(
+        (Column("kind"), Column("source", flex=True), Column("data date")),
+        ([s.kind, s.source, s.data_date] for s in result.sources),
+        title="Sources to reload",
+        empty="no loaded source names this paper",
+    )
+    out.print(Text(result.reload_hint()))
