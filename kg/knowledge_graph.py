@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kg import analytics, export, papers, questions
+from kg import analytics, export, papers, questions, timeline_analytics
 from kg import merges as merge_records
 from kg.graph import Graph
 from kg.merges import MergeRecord, UnmergeResult
@@ -75,6 +75,59 @@ class Analytics:
         """Partition the papers into communities (see kg.analytics.communities)."""
         return analytics.communities(
             self._graph, scope=scope, engine=engine, method=method, seed=seed, top=top, write=write
+        )
+
+    def bursts(
+        self,
+        *,
+        scope: analytics.Scope | None = None,
+        since: int | None = None,
+        limit: int = 20,
+        write: bool = False,
+    ) -> timeline_analytics.BurstResult:
+        """List citation bursts, strongest first (see kg.timeline_analytics.bursts)."""
+        return timeline_analytics.bursts(
+            self._graph, scope=scope, since=since, limit=limit, write=write
+        )
+
+    def beauties(
+        self,
+        *,
+        scope: analytics.Scope | None = None,
+        min_citations: int = 10,
+        limit: int = 20,
+        write: bool = False,
+    ) -> timeline_analytics.BeautyResult:
+        """List sleeping beauties by beauty coefficient (see
+        kg.timeline_analytics.sleeping_beauties)."""
+        return timeline_analytics.sleeping_beauties(
+            self._graph, scope=scope, min_citations=min_citations, limit=limit, write=write
+        )
+
+    def traction(
+        self,
+        *,
+        scope: analytics.Scope | None = None,
+        as_of: int | None = None,
+        window: int = 3,
+        limit: int = 20,
+        write: bool = False,
+    ) -> timeline_analytics.TractionResult:
+        """List papers gaining traction (see kg.timeline_analytics.traction)."""
+        return timeline_analytics.traction(
+            self._graph, scope=scope, as_of=as_of, window=window, limit=limit, write=write
+        )
+
+    def main_path(
+        self,
+        *,
+        scope: analytics.Scope | None = None,
+        key_routes: int = timeline_analytics.DEFAULT_KEY_ROUTES,
+        write: bool = False,
+    ) -> timeline_analytics.MainPathResult:
+        """Return the global and key-route main paths (see kg.timeline_analytics.main_path)."""
+        return timeline_analytics.main_path(
+            self._graph, scope=scope, key_routes=key_routes, write=write
         )
 
 
