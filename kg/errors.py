@@ -99,3 +99,7 @@ class CategoryNotFound(KGError):
 
 class AnalyticsError(KGError):
     """An analysis cannot run as asked: a bad option, or an engine that is not there."""
+
+
+class SimilarityError(KGError):
+    """A similarity, connector or recommendation question cannot run as asked."""

@@ -199,6 +199,47 @@ class Similarity(Model):
     measure: Literal["co-citation", "coupling"]
     results: list[SimilarPaper]
     note: str | None = Field(default=None, description="why there are no results, if none")
+    source: Literal["materialised", "live"] = Field(
+        default="live",
+        description="materialised: read from the stored CO_CITED/COUPLED relationships, "
+        "fresh for this paper; live: computed from CITES now",
+    )
+    computed_at: str | None = Field(
+        default=None, description="materialised: when the stored run read the graph"
+    )
+    stale_reason: str | None = Field(
+        default=None, description="live: why the stored relationships were not used"
+    )
+    capped: bool = Field(
+        default=False,
+        description="live: the path budget left out some citers (co-citation) or "
+        "references (coupling), so together is a lower bound",
+    )
+    counted: int | None = Field(
+        default=None, description="live: citers or references counted (of size_a)"
+    )
+    size_a: int | None = Field(
+        default=None, description="live: citers or references of the paper asked about"
+    )
+
+    def source_sentence(self) -> str:
+        """Return one line saying where the answer came from and whether it is exact."""
+        if self.source == "materialised":
+            stored = _STORED_REL[self.measure]
+            return f"Read from the stored {stored} relationships (run of {self.computed_at})."
+        why = f" ({self.stale_reason})" if self.stale_reason else ""
+        if not self.capped:
+            return f"Computed live from CITES{why}."
+        what = "citers" if self.measure == "co-citation" else "references"
+        fewest = "references" if self.measure == "co-citation" else "citers"
+        return (
+            f"Computed live with a bound: counted {self.counted or 0:,} of {self.size_a or 0:,} "
+            f"{what} (those with the fewest {fewest}), so together is a lower bound{why}; "
+            "`kg similar --write` stores exact lists."
+        )
+
+
+_STORED_REL: Final = {"co-citation": "CO_CITED", "coupling": "COUPLED"}
 
 
 class Overlap(Model):

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, Literal
 
-from kg import queries
+from kg import queries, similarity
 from kg.errors import AmbiguousAuthor, AuthorNotFound, CategoryNotFound, ParameterError
 from kg.graph import Graph, Row
 from kg.models import (
@@ -153,34 +153,52 @@ def _coupled_note(graph: Graph, paper: PaperSummary) -> str:
     )
 
 
-def cocited(graph: Graph, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
-    """Return the papers most often cited together with ``ref``'s paper, with the shared
-    citer count, cosine (Salton) and Jaccard scores. Raises PaperNotFound, AmbiguousPaper
-    or ParameterError (limit below 1)."""
+def _similarity(
+    graph: Graph, ref: str, limit: int, measure: Literal["co-citation", "coupling"]
+) -> Similarity:
     _check_range("limit", limit, 1)
     paper = resolve(graph, ref)
-    rows = _read(graph, "cocited", key=paper.key, limit=limit)
+    rows, verdict, bound = similarity.similar_rows(graph, paper.key, measure, limit)
+    empty_note = _cocited_note if measure == "co-citation" else _coupled_note
+    stored = verdict is not None and verdict.fresh
     return Similarity(
         paper=paper,
-        measure="co-citation",
+        measure=measure,
         results=[SimilarPaper.model_validate(row) for row in rows],
-        note=None if rows else _cocited_note(graph, paper),
+        note=None if rows else empty_note(graph, paper),
+        source="materialised" if stored else "live",
+        computed_at=_iso(verdict.computed_at) if stored and verdict else None,
+        stale_reason=verdict.reason if verdict is not None else None,
+        capped=bound.capped if bound else False,
+        counted=bound.counted if bound else None,
+        size_a=bound.size_a if bound else None,
     )
+
+
+def _iso(value: object) -> str | None:
+    if value is None:
+        return None
+    to_native = getattr(value, "to_native", None)
+    native = to_native() if callable(to_native) else value
+    isoformat = getattr(native, "isoformat", None)
+    return str(isoformat(timespec="seconds")) if callable(isoformat) else str(native)
+
+
+def cocited(graph: Graph, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
+    """Return the papers most often cited together with ``ref``'s paper, with the shared
+    citer count, cosine (Salton) and Jaccard scores: from the stored CO_CITED relationships
+    when they are fresh for the paper, else computed live within a path budget (``source``,
+    ``capped`` say which). Raises PaperNotFound, AmbiguousPaper or ParameterError (limit
+    below 1)."""
+    return _similarity(graph, ref, limit, "co-citation")
 
 
 def coupled(graph: Graph, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
     """Return the papers sharing the most references with ``ref``'s paper (bibliographic
-    coupling), with cosine and Jaccard over reference sets. Raises PaperNotFound,
-    AmbiguousPaper or ParameterError (limit below 1)."""
-    _check_range("limit", limit, 1)
-    paper = resolve(graph, ref)
-    rows = _read(graph, "coupled", key=paper.key, limit=limit)
-    return Similarity(
-        paper=paper,
-        measure="coupling",
-        results=[SimilarPaper.model_validate(row) for row in rows],
-        note=None if rows else _coupled_note(graph, paper),
-    )
+    coupling), with cosine and Jaccard over reference sets: from the stored COUPLED
+    relationships when fresh, else live within a path budget, as ``cocited``. Raises
+    PaperNotFound, AmbiguousPaper or ParameterError (limit below 1)."""
+    return _similarity(graph, ref, limit, "coupling")
 
 
 def shared_references(graph: Graph, a: str, b: str) -> Overlap:

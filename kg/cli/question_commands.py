@@ -153,6 +153,7 @@ def _render_similarity(result: Similarity) -> None:
         title=f"{result.measure.capitalize()} of {result.paper.handle}: {result.paper.label()}",
         empty=result.note or "none",
     )
+    _print_note(result.source_sentence())
 
 
 def _render_path(result: PathResult) -> None:

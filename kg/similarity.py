@@ -1,0 +1,428 @@
+"""Materialised similarity: every paper's top-k co-cited and coupled papers in one pass.
+
+The citation graph is read once (the analytics projection), held as a sparse 0/1 matrix
+``A`` (row: citing paper, column: cited paper), and multiplied in row blocks:
+co-citation counts are ``Aᵀ·A`` (papers citing both), coupling counts ``A·Aᵀ`` (references
+both cite). Each paper keeps its top ``k`` by the live queries' order, ``together`` DESC,
+cosine DESC, key: for one paper cosine falls as the other paper's size grows, so the order
+is (together DESC, size_b ASC, key ASC) in integers, and node order is key order because
+the projection is sorted by key in Cypher. Cosine and Jaccard are computed with the same
+double-precision operations as cocited.cypher and coupled.cypher, so stored and live
+values are equal to the bit.
+
+Storage convention: one directed relationship per listed pair, from the paper to each
+paper of its own top-k, ``(a)-[:CO_CITED {together, size_a, size_b, cosine, jaccard,
+rank}]->(b)`` and likewise ``COUPLED``; ``rank`` 1 is the best. Similarity is symmetric,
+but top-k membership is not, so a pair in both papers' lists has a relationship each way
+(each with its own rank and sizes from its source's side). A paper's list is replaced in
+one transaction (delete, then create), batch by batch; the run records of the previous
+run are removed first, so questions compute live until the new run is recorded.
+
+A run is recorded as two AnalyticsRun nodes, ``co_cited`` and ``coupled``, whose
+``computed_at`` is the server time read before the graph was read, and whose ``k`` says
+how long the lists are. The questions use the stored lists when ``similar_fresh.cypher``
+says they are fresh for the paper asked about, and compute live otherwise (with a bound
+on the paths walked; see similar_cocited_live.cypher).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+from kg import queries
+from kg.analytics import AnalyticsRun, Scope, load_projection
+from kg.analytics_engine import CitationGraph, chunks
+from kg.errors import SimilarityError
+from kg.graph import Graph
+
+if TYPE_CHECKING:
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+__all__ = [
+    "DEFAULT_BATCH_SIZE",
+    "DEFAULT_K",
+    "DEFAULT_MAX_PATHS",
+    "MEASURES",
+    "RUN_KEYS",
+    "Freshness",
+    "LiveBound",
+    "Measure",
+    "Neighbour",
+    "SimilarityRun",
+    "StoredRun",
+    "freshness",
+    "run_similarity",
+    "similar_rows",
+    "stored_runs",
+    "top_k",
+]
+
+Measure = Literal["co-citation", "coupling"]
+MEASURES: Final[tuple[Measure, ...]] = ("co-citation", "coupling")
+RUN_KEYS: Final[dict[Measure, str]] = {"co-citation": "co_cited", "coupling": "coupled"}
+"""The AnalyticsRun key (and the relationship, upper-cased) of each measure."""
+_WRITE_QUERY: Final[dict[Measure, str]] = {
+    "co-citation": "analytics_similar_write_cocited",
+    "coupling": "analytics_similar_write_coupled",
+}
+_STORED_QUERY: Final[dict[Measure, str]] = {
+    "co-citation": "similar_cocited_stored",
+    "coupling": "similar_coupled_stored",
+}
+_LIVE_QUERY: Final[dict[Measure, str]] = {
+    "co-citation": "similar_cocited_live",
+    "coupling": "similar_coupled_live",
+}
+DEFAULT_K: Final = 20
+DEFAULT_BATCH_SIZE: Final = 1_000
+"""Papers per write transaction: with k = 20, up to 20,000 relationships."""
+DEFAULT_MAX_PATHS: Final = 20_000
+"""The live queries' budget of two-step paths (see similar_cocited_live.cypher)."""
+_BLOCK: Final = 4_096
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """One entry of a paper's top-k: the other paper (node index), the overlap, the two
+    sizes (citers or references) and the scores, as the live query computes them."""
+
+    index: int
+    together: int
+    size_a: int
+    size_b: int
+    cosine: float
+    jaccard: float
+
+
+def _scores(together: int, size_a: int, size_b: int) -> tuple[float, float]:
+    # The same IEEE operations as the Cypher: toFloat(t) / sqrt(toFloat(a) * b) and
+    # toFloat(t) / (a + b - t); both operands are exact doubles, so results are equal.
+    cosine = float(together) / math.sqrt(float(size_a) * size_b)
+    jaccard = float(together) / (size_a + size_b - together)
+    return cosine, jaccard
+
+
+def _matrix(citation: CitationGraph) -> csr_matrix:
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    n = citation.node_count
+    if citation.edges:
+        pairs = np.asarray(citation.edges, dtype=np.int64)
+        rows, cols = pairs[:, 0], pairs[:, 1]
+    else:
+        rows = cols = np.zeros(0, dtype=np.int64)
+    matrix = csr_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)), shape=(n, n))
+    matrix.sum_duplicates()
+    matrix.data[:] = 1  # a repeated pair is one citation, as in the graph
+    return matrix
+
+
+def _top_rows(
+    basis: csr_matrix, k: int, block: int = _BLOCK
+) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
+    """Yield (row, columns, together, sizes of the columns) of each row's top ``k`` in
+    ``basis · basisᵀ`` without its diagonal, best first."""
+    import numpy as np
+
+    sizes = np.diff(basis.indptr)
+    transposed = basis.T.tocsr()
+    n = basis.shape[0]
+    for start in range(0, n, block):
+        product = (basis[start : start + block] @ transposed).tocsr()
+        indptr, indices, data = product.indptr, product.indices, product.data
+        for offset in range(product.shape[0]):
+            row = start + offset
+            cols = indices[indptr[offset] : indptr[offset + 1]]
+            vals = data[indptr[offset] : indptr[offset + 1]]
+            keep = cols != row
+            cols, vals = cols[keep], vals[keep]
+            if len(vals) > k:
+                floor = np.partition(vals, len(vals) - k)[len(vals) - k]
+                above = vals >= floor
+                cols, vals = cols[above], vals[above]
+            col_sizes = sizes[cols]
+            order = np.lexsort((cols, col_sizes, -vals))[:k]
+            yield row, cols[order], vals[order], col_sizes[order]
+
+
+def top_k(citation: CitationGraph, measure: Measure, k: int = DEFAULT_K) -> list[list[Neighbour]]:
+    """Return each paper's top ``k`` co-cited (``measure`` "co-citation") or coupled papers,
+    in node order, each list best first as cocited.cypher / coupled.cypher order them.
+
+    Raises SimilarityError for an unknown measure or k below 1.
+    """
+    _check(measure, k)
+    adjacency = _matrix(citation)
+    # Co-citation: rows of Aᵀ are the citer sets; coupling: rows of A are reference sets.
+    basis = adjacency.T.tocsr() if measure == "co-citation" else adjacency
+    sizes = [int(s) for s in (basis.indptr[1:] - basis.indptr[:-1])]
+    lists: list[list[Neighbour]] = [[] for _ in range(citation.node_count)]
+    for row, cols, vals, col_sizes in _top_rows(basis, k):
+        size_a = sizes[row]
+        entries = []
+        for col, together, size_b in zip(
+            cols.tolist(), vals.tolist(), col_sizes.tolist(), strict=True
+        ):
+            cosine, jaccard = _scores(together, size_a, size_b)
+            entries.append(Neighbour(col, together, size_a, size_b, cosine, jaccard))
+        lists[row] = entries
+    return lists
+
+
+def _check(measure: str, k: int) -> None:
+    if measure not in MEASURES:
+        raise SimilarityError(f"unknown measure {measure!r}", f"use one of {', '.join(MEASURES)}")
+    if k < 1:
+        raise SimilarityError(f"k is {k}", "keep at least 1 similar paper per paper")
+
+
+@dataclass(frozen=True)
+class SimilarityRun:
+    """What one `kg similar` run computed (and, with write, stored)."""
+
+    k: int
+    nodes: int
+    edges: int
+    pairs: dict[str, int]
+    """Listed pairs per measure (the relationships written, with write)."""
+    papers_with: dict[str, int]
+    """Papers with at least one similar paper, per measure."""
+    timings: dict[str, float]
+    written: bool
+    computed_at: str | None = None
+    runs: list[AnalyticsRun] = field(default_factory=list)
+    left_out: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the run as JSON-ready data."""
+        return {
+            "k": self.k,
+            "nodes": self.nodes,
+            "edges": self.edges,
+            "pairs": self.pairs,
+            "papers_with": self.papers_with,
+            "timings": {name: round(value, 3) for name, value in self.timings.items()},
+            "written": self.written,
+            "computed_at": self.computed_at,
+            "left_out": self.left_out,
+        }
+
+
+def _rows(
+    keys: Sequence[str], ids: dict[str, str], lists: Sequence[Sequence[Neighbour]]
+) -> Iterator[dict[str, Any]]:
+    """Yield one write row per paper that still exists, naming papers by element id."""
+    for key, entries in zip(keys, lists, strict=True):
+        if key not in ids:
+            continue  # merged away since the graph was read: its relationships went with it
+        yield {
+            "id": ids[key],
+            "similar": [
+                {
+                    "id": ids[keys[n.index]],
+                    "together": n.together,
+                    "size_a": n.size_a,
+                    "size_b": n.size_b,
+                    "cosine": n.cosine,
+                    "jaccard": n.jaccard,
+                    "rank": rank,
+                }
+                for rank, n in enumerate(entries, start=1)
+                if keys[n.index] in ids
+            ],
+        }
+
+
+def run_similarity(
+    graph: Graph,
+    *,
+    k: int = DEFAULT_K,
+    write: bool = False,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    measures: Sequence[Measure] = MEASURES,
+) -> SimilarityRun:
+    """Compute every paper's top ``k`` co-cited and coupled papers over the whole citation
+    graph; with ``write`` replace the stored CO_CITED / COUPLED relationships and record
+    the run (AnalyticsRun ``co_cited`` and ``coupled``).
+
+    Raises SimilarityError for a bad option and the graph's errors when Neo4j fails.
+    """
+    for measure in measures:
+        _check(measure, k)
+    if batch_size < 1:
+        raise SimilarityError(f"batch size {batch_size} is too small", "use 1 or more")
+    began = time.perf_counter()
+    clock = queries.get("analytics_similar_clock")
+    computed_at = str(graph.read(clock.cypher)[0]["now"])
+    citation = load_projection(graph, Scope())
+    timings = {"read": time.perf_counter() - began}
+    lists: dict[Measure, list[list[Neighbour]]] = {}
+    mark = time.perf_counter()
+    for measure in measures:
+        lists[measure] = top_k(citation, measure, k)
+    timings["compute"] = time.perf_counter() - mark
+    pairs: dict[str, int] = {m: sum(len(entries) for entries in lists[m]) for m in measures}
+    papers_with: dict[str, int] = {m: sum(1 for entries in lists[m] if entries) for m in measures}
+    runs: list[AnalyticsRun] = []
+    if write:
+        mark = time.perf_counter()
+        forget = queries.get("analytics_similar_forget_runs")
+        graph.write(forget.cypher, forget.bind({"keys": [RUN_KEYS[m] for m in measures]}))
+        id_query = queries.get("analytics_similar_ids")
+        ids = {row["key"]: row["id"] for row in graph.read(id_query.cypher)}
+        for measure in measures:
+            query = queries.get(_WRITE_QUERY[measure])
+            for batch in chunks(list(_rows(citation.keys, ids, lists[measure])), batch_size):
+                graph.write_counters(query.cypher, query.bind({"rows": list(batch)}))
+        timings["write"] = time.perf_counter() - mark
+        runs = _record(graph, measures, k, citation, pairs, computed_at, began)
+    timings["total"] = time.perf_counter() - began
+    return SimilarityRun(
+        k=k,
+        nodes=citation.node_count,
+        edges=citation.edge_count,
+        pairs=dict(pairs),
+        papers_with=dict(papers_with),
+        timings=timings,
+        written=write,
+        computed_at=computed_at if write else None,
+        runs=runs,
+        left_out=citation.left_out,
+    )
+
+
+def _record(
+    graph: Graph,
+    measures: Sequence[Measure],
+    k: int,
+    citation: CitationGraph,
+    pairs: dict[str, int],
+    computed_at: str,
+    began: float,
+) -> list[AnalyticsRun]:
+    query = queries.get("analytics_similar_record_run")
+    runs = [
+        {
+            "key": RUN_KEYS[measure],
+            "algorithm": f"{measure} top-k",
+            "parameters": json.dumps({"k": k}, sort_keys=True),
+            "engine": "scipy",
+            "nodes": citation.node_count,
+            "edges": citation.edge_count,
+            "seconds": round(time.perf_counter() - began, 3),
+            "k": k,
+            "relationships": pairs[measure],
+        }
+        for measure in measures
+    ]
+    rows = graph.write(query.cypher, query.bind({"runs": runs, "computed_at": computed_at}))
+    return [AnalyticsRun.from_row(row) for row in rows]
+
+
+@dataclass(frozen=True)
+class Freshness:
+    """Whether the stored lists answer a question about one paper, and why not."""
+
+    fresh: bool
+    has_run: bool
+    k: int | None
+    computed_at: Any
+    reason: str | None
+
+
+def freshness(graph: Graph, key: str, measure: Measure, limit: int) -> Freshness:
+    """Return whether the stored lists of ``measure`` are fresh for the paper ``key`` and a
+    question of ``limit`` papers (see similar_fresh.cypher)."""
+    query = queries.get("similar_fresh")
+    row = graph.read(
+        query.cypher, query.bind({"key": key, "run": RUN_KEYS[measure], "limit": limit})
+    )[0]
+    k = row["k"]
+    reason = None
+    if not row["has_run"]:
+        reason = "no similarity run is stored (`kg similar --write` stores one)"
+    elif not row["enough"]:
+        reason = f"the stored run keeps {k} papers per paper, fewer than the {limit} asked for"
+    elif row["paper_changed"]:
+        reason = "a load changed the paper's citations after the stored run"
+    elif row["neighbour_changed"]:
+        reason = "a load changed a neighbouring paper's citations after the stored run"
+    return Freshness(reason is None, bool(row["has_run"]), k, row["computed_at"], reason)
+
+
+@dataclass(frozen=True)
+class LiveBound:
+    """How much of the work a bounded live query did: ``counted`` of ``size_a`` citers (or
+    references) and ``paths`` of ``all_paths`` two-step paths. ``capped`` when some were
+    left out."""
+
+    size_a: int
+    counted: int
+    paths: int
+    all_paths: int
+    max_paths: int
+
+    @property
+    def capped(self) -> bool:
+        """True when the budget left some citers or references out."""
+        return self.counted < self.size_a
+
+
+def similar_rows(
+    graph: Graph,
+    key: str,
+    measure: Measure,
+    limit: int,
+    *,
+    max_paths: int = DEFAULT_MAX_PATHS,
+    prefer_stored: bool = True,
+) -> tuple[list[dict[str, Any]], Freshness | None, LiveBound | None]:
+    """Return the top ``limit`` rows of ``measure`` for the paper ``key``: from the stored
+    relationships when they are fresh (and ``prefer_stored``), else from the bounded live
+    query. Also returns the freshness verdict (None when not checked) and, for a live
+    answer, how much of the work it did.
+    """
+    verdict = freshness(graph, key, measure, limit) if prefer_stored else None
+    if verdict is not None and verdict.fresh:
+        query = queries.get(_STORED_QUERY[measure])
+        return graph.read(query.cypher, query.bind({"key": key, "limit": limit})), verdict, None
+    query = queries.get(_LIVE_QUERY[measure])
+    found = graph.read(
+        query.cypher, query.bind({"key": key, "limit": limit, "max_paths": max_paths})
+    )
+    if not found:
+        return [], verdict, LiveBound(0, 0, 0, 0, max_paths)
+    row = found[0]
+    bound = LiveBound(
+        int(row["size_a"]), int(row["counted"]), int(row["paths"]), int(row["all_paths"]), max_paths
+    )
+    return list(row["results"]), verdict, bound
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A recorded similarity run as `kg similar` shows it."""
+
+    measure: Measure
+    run: AnalyticsRun
+    k: int | None
+    relationships: int | None
+
+
+def stored_runs(graph: Graph) -> list[StoredRun]:
+    """Return the recorded similarity runs (none, one or both measures), co-citation first."""
+    query = queries.get("similar_runs")
+    measure_of = {run_key: measure for measure, run_key in RUN_KEYS.items()}
+    return [
+        StoredRun(
+            measure_of[row["key"]], AnalyticsRun.from_row(row), row["k"], row["relationships"]
+        )
+        for row in graph.read(query.cypher, query.bind({}))
+    ]
