@@ -32,6 +32,7 @@ component, and so the graph, acyclic. The dropped arcs are returned to be report
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -96,6 +97,8 @@ class SearchPathCounts:
     n_plus: list[int]
     total_flow: int
     order: list[int]
+    outgoing: list[list[int]]
+    incoming: list[list[int]]
 
     def shares(self) -> list[float]:
         """Return each arc's SPC as a share of the total flow (0 to 1)."""
@@ -141,14 +144,14 @@ def search_path_counts(n: int, arcs: Sequence[Arc]) -> SearchPathCounts:
             n_plus[v] = 1
     weights = [n_minus[u] * n_plus[v] for u, v in arcs]
     total = sum(n_plus[v] for v in range(n) if outgoing[v] and not incoming[v])
-    return SearchPathCounts(list(arcs), weights, n_minus, n_plus, total, order)
+    return SearchPathCounts(list(arcs), weights, n_minus, n_plus, total, order, outgoing, incoming)
 
 
 def global_main_path(n: int, spc: SearchPathCounts) -> list[int]:
     """Return the nodes of the source-to-sink path with the largest sum of SPC (empty when
     there is no arc)."""
     arcs, weights = spc.arcs, spc.weights
-    outgoing, incoming = _adjacency(n, arcs)
+    outgoing, incoming = spc.outgoing, spc.incoming
     best: list[int | None] = [None] * n
     came: list[int | None] = [None] * n
     for v in spc.order:
@@ -191,10 +194,10 @@ def key_route_main_path(n: int, spc: SearchPathCounts, k: int) -> list[Arc]:
     if k < 1:
         raise ValueError(f"k must be 1 or more, got {k}")
     arcs = spc.arcs
-    outgoing, incoming = _adjacency(n, arcs)
-    ranked = sorted(range(len(arcs)), key=lambda i: (-spc.weights[i], arcs[i]))
+    outgoing, incoming = spc.outgoing, spc.incoming
+    ranked = heapq.nsmallest(k, range(len(arcs)), key=lambda i: (-spc.weights[i], arcs[i]))
     chosen: set[Arc] = set()
-    for key_arc in ranked[:k]:
+    for key_arc in ranked:
         chosen.add(arcs[key_arc])
         node = arcs[key_arc][0]
         while incoming[node]:
@@ -214,7 +217,7 @@ def forward_local_main_path(n: int, spc: SearchPathCounts) -> list[Arc]:
     the heaviest arcs leaving a source, then from each reached node take its heaviest
     outgoing arcs until sinks."""
     arcs, weights = spc.arcs, spc.weights
-    outgoing, incoming = _adjacency(n, arcs)
+    outgoing, incoming = spc.outgoing, spc.incoming
     starts = [i for v in range(n) if not incoming[v] for i in outgoing[v]]
     if not starts:
         return []
