@@ -121,7 +121,11 @@ def burst_states(
     if gamma < 0:
         raise ValueError(f"gamma must not be negative, got {gamma}")
     cost0, cost1 = burst_costs(r, d, s)
-    n = len(r)
+    return _viterbi(cost0, cost1, gamma)
+
+
+def _viterbi(cost0: Sequence[float], cost1: Sequence[float], gamma: float) -> list[int]:
+    n = len(cost0)
     if n == 0:
         return []
     up = gamma * math.log(n) if n > 1 else 0.0
@@ -147,8 +151,10 @@ def bursts(
     r: Sequence[int], d: Sequence[int], s: float = DEFAULT_S, gamma: float = DEFAULT_GAMMA
 ) -> list[Burst]:
     """Return the bursts of a series (index ranges into it), in order of time."""
-    states = burst_states(r, d, s, gamma)
+    if gamma < 0:
+        raise ValueError(f"gamma must not be negative, got {gamma}")
     cost0, cost1 = burst_costs(r, d, s)
+    states = _viterbi(cost0, cost1, gamma)
     found: list[Burst] = []
     t = 0
     while t < len(states):

@@ -359,7 +359,7 @@ def traction(
             ]
             for p in result.top
         ),
-        title=f"gaining traction: citations{span} against papers of the same category and year",
+        title=f"traction: citations{span} against the same category and year",
         empty=f"no paper has {min_citations} citations{span}: try --as-of or --min-citations",
     )
     click.echo(_footer(result.run, "traction") + f"; {result.scored:,} papers scored")

@@ -15,6 +15,7 @@ from kg.analytics import AnalyticsError, Scope, analytics_runs
 from kg.cli import main
 from kg.config import Connection
 from kg.graph import Graph
+from kg.knowledge_graph import KnowledgeGraph
 
 A, B, F = "9501.00001", "9501.00002", "9501.00003"
 
@@ -205,6 +206,10 @@ def test_the_cli_lists_and_refuses_bad_options(hand: Graph, kg_env: Connection) 
         json.loads(wrong.output)["error"]["message"]
         == "the year range 2003-2001 ends before it starts"
     )
+    facade = KnowledgeGraph(hand.driver, hand.database, hand.uri).analytics
+    assert [p.key for p in facade.main_path(key_routes=1).path] == [HAND[i] for i in (0, 2, 4, 5)]
+    assert facade.bursts().run.nodes == facade.beauties().run.nodes == 8
+    assert facade.traction(as_of=1995, window=1).as_of == 1995
     with pytest.raises(AnalyticsError, match="key routes 0"):
         timeline_analytics.main_path(hand, key_routes=0)
     empty = runner.invoke(main, ["beauties", "--category", "nowhere"])

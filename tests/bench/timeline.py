@@ -1,0 +1,192 @@
+"""Benchmark of the time analytics (bursts, beauties, traction, main path) on cit-HepTh.
+
+    python -m tests.bench.timeline [--repeat 3] [--output PATH]
+
+Connects through NEO4J_* when set, else to the managed local server of KG_HOME (started if
+it is not running, and stopped again afterwards). Loads examples/hepth (the edges and the
+metadata with dates, ``--id-scheme snap-hepth``) once when the graph has no Paper. Then runs
+each analysis end to end with write-back (read, compute, clear, write, record the run)
+``--repeat`` times after one cold run, and reports the medians, what each found and its
+top papers. The report is printed and written as Markdown to ``--output``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from kg import timeline_analytics
+from kg.graph import Graph
+from kg.ingest import load_paths
+from tests.bench.analytics import _neo4j_version, _peak_rss_mib, _server
+from tests.data import EXAMPLES, REPO
+
+
+def _ensure_loaded(graph: Graph) -> float | None:
+    """Load examples/hepth when the graph has no Paper; return the seconds it took."""
+    if graph.read("MATCH (p:Paper) RETURN count(p) AS n")[0]["n"]:
+        return None
+    print("loading examples/hepth ...", file=sys.stderr)
+    summary = load_paths(
+        graph,
+        [EXAMPLES / "hepth"],
+        id_scheme="snap-hepth",
+        batch_size=10_000,
+        rejects_path=Path(os.environ.get("TMPDIR", "/tmp")) / "bench-timeline.rejects.jsonl",
+    )
+    return summary.seconds
+
+
+def _runs(func: Callable[[], Any], repeat: int) -> tuple[Any, float, list[float]]:
+    """Run ``func`` once cold and ``repeat`` times warm; return the last result, the cold
+    seconds and the warm seconds."""
+    seconds = []
+    result = None
+    for _ in range(repeat + 1):
+        began = time.perf_counter()
+        result = func()
+        seconds.append(time.perf_counter() - began)
+    return result, seconds[0], seconds[1:]
+
+
+def _top(papers: list[timeline_analytics.TimelinePaper], fields: list[str]) -> list[str]:
+    lines = ["| # | paper | year | " + " | ".join(fields) + " | title |"]
+    lines.append("| ---: | --- | ---: | " + " | ".join("---:" for _ in fields) + " | --- |")
+    for p in papers:
+        cells = []
+        for name in fields:
+            value = p.values[name]
+            if value is None:
+                cells.append("")
+            else:
+                cells.append(f"{value:.4g}" if isinstance(value, float) else str(value))
+        title = (p.title or "").replace("|", "\\|")[:70]
+        lines.append(f"| {p.rank} | {p.key} | {p.year} | " + " | ".join(cells) + f" | {title} |")
+    return lines
+
+
+def run(repeat: int) -> list[str]:
+    """Run the benchmark and return the report's lines."""
+    load_start = os.getloadavg()[0]
+    with _server() as graph:
+        neo4j = _neo4j_version(graph)
+        load_s = _ensure_loaded(graph)
+        timings: dict[str, tuple[float, list[float]]] = {}
+        began = time.perf_counter()
+        data = timeline_analytics.load_timeline(graph)
+        read_s = time.perf_counter() - began
+        burst, cold, warm = _runs(
+            lambda: timeline_analytics.bursts(graph, since=2000, limit=10, write=True), repeat
+        )
+        timings["bursts"] = cold, warm
+        beauty, cold, warm = _runs(
+            lambda: timeline_analytics.sleeping_beauties(graph, limit=10, write=True), repeat
+        )
+        timings["beauties"] = cold, warm
+        rising, cold, warm = _runs(
+            lambda: timeline_analytics.traction(graph, as_of=2002, limit=10, write=True), repeat
+        )
+        timings["traction"] = cold, warm
+        path, cold, warm = _runs(
+            lambda: timeline_analytics.main_path(graph, key_routes=5, write=True), repeat
+        )
+        timings["mainpath"] = cold, warm
+        read_only, _, warm_read = _runs(lambda: timeline_analytics.main_path(graph), repeat)
+        del read_only
+    lines = [
+        "# Benchmarks: time analytics",
+        "",
+        f"Measured {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')} with "
+        f"`python -m tests.bench.timeline --repeat {repeat}` on {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, {neo4j}. The machine is shared: its 1-minute "
+        f"load average was {load_start:.1f} at the start and {os.getloadavg()[0]:.1f} at the end.",
+        "",
+        f"Graph: examples/hepth (cit-HepTh with its metadata), {data.node_count:,} papers and "
+        f"{data.edge_count:,} citations; {data.undated:,} citations come from papers of unknown "
+        "year"
+        + (
+            f" (loaded by this run in {load_s:.1f}s)."
+            if load_s is not None
+            else " (already loaded)."
+        ),
+        f"Reading the timeline projection alone: {read_s:.2f}s.",
+        "",
+        f"## End to end with write-back (one cold run, then the median of {repeat})",
+        "",
+        "| command | cold s | median s | min s |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    commands = {
+        "bursts": "kg bursts --since 2000 --write",
+        "beauties": "kg beauties --write",
+        "traction": "kg traction --as-of 2002 --write",
+        "mainpath": "kg mainpath --key-routes 5 --write",
+    }
+    for name, (cold, warm) in timings.items():
+        lines.append(
+            f"| `{commands[name]}` | {cold:.2f} | {statistics.median(warm):.2f} | {min(warm):.2f} |"
+        )
+    median_read = statistics.median(warm_read)
+    lines.append(f"| `kg mainpath` (no write) | | {median_read:.2f} | {min(warm_read):.2f} |")
+    lines += [
+        "",
+        f"Written: bursts on {burst.run.written:,} papers, beauty on {beauty.run.written:,}, "
+        f"traction on {rising.run.written:,}, main path {path.run.written:,} rows (spc on "
+        "every citation kept, flags on the papers of both main paths).",
+        "",
+        f"## Bursts (s = 2, gamma = 1): {burst.bursts_found:,} bursts in "
+        f"{burst.papers_with_bursts:,} papers; {burst.shown_of:,} last until 2000 or later",
+        "",
+        *_top(burst.top, ["burst_start", "burst_end", "strength"]),
+        "",
+        f"## Sleeping beauties (at least 10 citations): {beauty.scored:,} papers scored",
+        "",
+        *_top(beauty.top, ["beauty", "awakening", "peak", "citations"]),
+        "",
+        f"## Gaining traction in 2000-2002 (cohorts of at least 5): {rising.scored:,} scored",
+        "",
+        *_top(rising.top, ["traction", "recent", "expected", "cohort", "category"]),
+        "",
+        "## Main path",
+        "",
+        f"{path.arcs:,} citations kept; cycles: {path.mutual_pairs:,} mutual pairs, "
+        f"{path.cyclic_components:,} strongly connected groups (the largest "
+        f"{path.largest_component:,} papers), {path.dropped:,} citations against time dropped. "
+        f"Source-to-sink paths: 10^{path.total_flow_log10:.1f}. Global main path: "
+        f"{len(path.path)} papers; key-route main path from 5 key citations: "
+        f"{len(path.key_route)} papers.",
+        "",
+        f"The first {min(20, len(path.path))} papers of the global main path, with the SPC "
+        "share of the citation leading to each:",
+        "",
+        *_top(path.path[:20], ["spc_in"]),
+        "",
+        f"Peak RSS of the process: {_peak_rss_mib():.0f} MiB.",
+        "",
+    ]
+    return lines
+
+
+def main() -> None:
+    """Parse the options, run the benchmark, print and write the report."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="warm runs of each command")
+    parser.add_argument("--output", type=Path, default=REPO / "docs" / "BENCHMARKS-timeline.md")
+    args = parser.parse_args()
+    text = "\n".join(run(args.repeat))
+    print(text)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(text, encoding="utf-8")
+    print(f"written to {args.output}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
