@@ -14,6 +14,7 @@ from kg.cli import (
     query_commands,
     question_commands,
     serve_commands,
+    similarity_commands,
     timeline_commands,
 )
 from kg.cli.app import main
@@ -29,5 +30,6 @@ __all__ = [
     "query_commands",
     "question_commands",
     "serve_commands",
+    "similarity_commands",
     "timeline_commands",
 ]

@@ -1,0 +1,252 @@
+"""Materialised similarity on a real Neo4j: the stored CO_CITED / COUPLED lists equal the
+live queries (cocited.cypher, coupled.cypher) exactly, on the seed graph through the whole
+write and read path and on cit-HepTh for 200 random papers; the questions say which form
+they used, and fall back to live when a load touched the paper after the run."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from kg import queries, questions, similarity
+from kg.analytics import load_projection
+from kg.cli import main
+from kg.config import Connection
+from kg.graph import Graph
+from kg.schema import clear_database
+from loaders import edge_list
+from loaders.records import CitationRecord
+from tests.data import HEPTH_EDGES
+
+MEASURES = {"co-citation": "cocited", "coupling": "coupled"}
+COLUMNS = ("key", "together", "size_a", "size_b", "cosine", "jaccard")
+
+
+def _live(graph: Graph, measure: str, key: str, limit: int) -> list[dict[str, Any]]:
+    query = queries.get(MEASURES[measure])
+    rows = graph.read(query.cypher, query.bind({"key": key, "limit": limit}))
+    return [{name: row[name] for name in COLUMNS} for row in rows]
+
+
+def _stored(graph: Graph, measure: str, key: str, limit: int) -> list[dict[str, Any]]:
+    query = queries.get(f"similar_{MEASURES[measure]}_stored")
+    rows = graph.read(query.cypher, query.bind({"key": key, "limit": limit}))
+    return [{name: row[name] for name in COLUMNS} for row in rows]
+
+
+def _keys(graph: Graph) -> list[str]:
+    return [row["key"] for row in graph.read("MATCH (p:Paper) RETURN p.key AS key ORDER BY key")]
+
+
+def _stamp(graph: Graph, key: str) -> None:
+    """Do what the loader does when a citation of ``key`` is created."""
+    graph.write("MATCH (p:Paper {key: $key}) SET p.changed_at = datetime()", {"key": key})
+
+
+def test_stored_lists_equal_the_live_queries_on_the_seed_graph(small_map: Graph) -> None:
+    run = similarity.run_similarity(small_map, k=3, write=True, batch_size=7)
+    assert run.written
+    assert {r.key for r in run.runs} == {"co_cited", "coupled"}
+    keys = _keys(small_map)
+    compared = 0
+    for measure in MEASURES:
+        for key in keys:
+            for limit in (1, 3):
+                live = _live(small_map, measure, key, limit)
+                assert _stored(small_map, measure, key, limit) == live, (measure, key, limit)
+                compared += len(live)
+    assert compared > 100  # the seed graph has plenty of co-cited and coupled pairs
+    stored = small_map.read("MATCH ()-[r:CO_CITED|COUPLED]->() RETURN count(r) AS n")[0]["n"]
+    assert stored == sum(run.pairs.values())
+
+
+def test_questions_read_the_stored_lists_when_fresh_and_say_so(small_map: Graph) -> None:
+    key = "1706.03762"
+    before = questions.cocited(small_map, key, limit=5)
+    assert before.source == "live"
+    assert before.stale_reason is not None
+    assert "no similarity run" in before.stale_reason
+    similarity.run_similarity(small_map, k=5, write=True)
+    after = questions.cocited(small_map, key, limit=5)
+    assert after.source == "materialised"
+    assert after.computed_at is not None
+    assert after.results == before.results
+    assert after.source_sentence().startswith("Read from the stored CO_CITED relationships")
+    coupled = questions.coupled(small_map, "2110.03888", limit=5)
+    assert coupled.source == "materialised"
+    assert [r.key for r in coupled.results] == [
+        r["key"] for r in _live(small_map, "coupling", "2110.03888", 5)
+    ]
+    # More papers than the run keeps: live, and the answer says why.
+    longer = questions.cocited(small_map, key, limit=6)
+    assert longer.source == "live"
+    assert longer.stale_reason is not None
+    assert "fewer than the 6 asked for" in longer.stale_reason
+
+
+def test_a_load_after_the_run_makes_the_touched_papers_live(small_map: Graph) -> None:
+    similarity.run_similarity(small_map, k=5, write=True)
+    key = "1810.04805"
+    citer = small_map.read(
+        "MATCH (:Paper {key: $key})<-[:CITES]-(c) RETURN c.key AS key ORDER BY key LIMIT 1",
+        {"key": key},
+    )[0]["key"]
+    far = small_map.read(
+        "MATCH (p:Paper) WHERE NOT (p)-[:CITES]-(:Paper {key: $key}) "
+        "AND NOT (:Paper {key: $key})-[:CO_CITED|COUPLED]->(p) AND p.key <> $key "
+        "RETURN p.key AS key ORDER BY key LIMIT 1",
+        {"key": key},
+    )[0]["key"]
+    _stamp(small_map, far)  # two or more steps away, not listed: still fresh
+    assert questions.cocited(small_map, key, limit=5).source == "materialised"
+    _stamp(small_map, citer)  # a neighbour changed: live, and it says so
+    answer = questions.cocited(small_map, key, limit=5)
+    assert answer.source == "live"
+    assert answer.stale_reason == (
+        "a load changed a neighbouring paper's citations after the stored run"
+    )
+    _stamp(small_map, key)
+    assert questions.coupled(small_map, key, limit=5).stale_reason == (
+        "a load changed the paper's citations after the stored run"
+    )
+    # The next run is fresh again and replaces every stale list.
+    small_map.write(
+        "MATCH (a:Paper {key: '2101.99999'}), (b:Paper {key: '1706.03762'}) "
+        "MERGE (a)-[:CITES]->(b) SET a.changed_at = datetime(), b.changed_at = datetime()"
+    )
+    time.sleep(0.01)
+    run = similarity.run_similarity(small_map, k=5, write=True)
+    for measure in MEASURES:
+        for paper in _keys(small_map):
+            assert _stored(small_map, measure, paper, 5) == _live(small_map, measure, paper, 5)
+    stored = small_map.read("MATCH ()-[r:CO_CITED|COUPLED]->() RETURN count(r) AS n")[0]["n"]
+    assert stored == sum(run.pairs.values())
+    assert questions.cocited(small_map, "1706.03762", limit=5).source == "materialised"
+    # A listed paper gaining a citer changes its size, so the lists naming it go live too.
+    row = small_map.read(
+        "MATCH (p:Paper)-[:CO_CITED]->(b:Paper) WHERE NOT (p)-[:CITES]-(b) "
+        "RETURN p.key AS paper, b.key AS listed ORDER BY paper, listed LIMIT 1"
+    )[0]
+    assert questions.cocited(small_map, row["paper"], limit=5).source == "materialised"
+    _stamp(small_map, row["listed"])
+    assert questions.cocited(small_map, row["paper"], limit=5).source == "live"
+
+
+
+def test_the_live_query_is_exact_within_its_budget_and_says_when_it_capped(
+    small_map: Graph,
+) -> None:
+    key = "1706.03762"
+    rows, _, bound = similarity.similar_rows(small_map, key, "co-citation", 5, prefer_stored=False)
+    assert bound is not None
+    assert not bound.capped
+    assert [{n: r[n] for n in COLUMNS} for r in rows] == _live(small_map, "co-citation", key, 5)
+    rows, _, bound = similarity.similar_rows(
+        small_map, key, "co-citation", 5, max_paths=10, prefer_stored=False
+    )
+    assert bound is not None
+    assert bound.capped
+    assert bound.paths <= 10 < bound.all_paths
+    exact = {r["key"]: r["together"] for r in _live(small_map, "co-citation", key, 100)}
+    assert all(r["together"] <= exact[r["key"]] for r in rows)
+
+
+def test_kg_similar_writes_and_the_cli_says_where_answers_came_from(
+    small_map: Graph, kg_env: Connection
+) -> None:
+    runner = CliRunner()
+    status = runner.invoke(main, ["similar", "--json"])
+    assert status.exit_code == 0, status.output
+    assert json.loads(status.output)["stored"] == []
+    written = runner.invoke(main, ["similar", "--write", "--k", "5", "--json"])
+    assert written.exit_code == 0, written.output
+    payload = json.loads(written.output)
+    assert payload["run"]["written"] is True
+    assert {s["key"] for s in payload["stored"]} == {"co_cited", "coupled"}
+    shown = runner.invoke(main, ["cocited", "1706.03762", "--limit", "3"])
+    assert shown.exit_code == 0, shown.output
+    assert "Read from the stored CO_CITED relationships" in shown.output
+    live = runner.invoke(main, ["coupled", "1706.03762", "--limit", "9", "--json"])
+    assert live.exit_code == 0, live.output
+    assert json.loads(live.output)["source"] == "live"
+    bad = runner.invoke(main, ["similar", "--k", "0"])
+    assert bad.exit_code == 2
+    assert "0 is not in the range x>=1" in bad.output
+
+
+@pytest.fixture(scope="module")
+def hepth(session_graph: Graph) -> Iterator[Graph]:
+    """The cit-HepTh citation graph alone (no metadata), written straight from the edge
+    list: these tests need CITES, not the loader (which its own tests cover)."""
+    clear_database(session_graph)
+    pairs = sorted(
+        {
+            (item.citing.key, item.cited.key)
+            for item in edge_list.parse(HEPTH_EDGES, id_scheme="snap-hepth")
+            if isinstance(item, CitationRecord)
+        }
+    )
+    keys = sorted({key for pair in pairs for key in pair})
+    for start in range(0, len(keys), 20_000):
+        session_graph.write(
+            "UNWIND $keys AS key CREATE (:Paper {key: key, stub: true})",
+            {"keys": keys[start : start + 20_000]},
+        )
+    for start in range(0, len(pairs), 50_000):
+        session_graph.write(
+            "UNWIND $pairs AS pair MATCH (a:Paper {key: pair[0]}), (b:Paper {key: pair[1]}) "
+            "CREATE (a)-[:CITES]->(b)",
+            {"pairs": [list(p) for p in pairs[start : start + 50_000]]},
+        )
+    yield session_graph
+    clear_database(session_graph)
+
+
+@pytest.mark.slow
+def test_top_k_equals_the_live_queries_on_cit_hepth_for_200_random_papers(
+    hepth: Graph,
+) -> None:
+    citation = load_projection(hepth)
+    assert citation.edge_count > 350_000
+    lists = {m: similarity.top_k(citation, m, 20) for m in MEASURES}  # type: ignore[arg-type]
+    index = {key: i for i, key in enumerate(citation.keys)}
+    rng = random.Random(15)
+    cited = [k for k in citation.keys if k.startswith("hep-th/")]
+    sample = rng.sample(cited, 200)
+    compared = 0
+    for key in sample:
+        for measure in MEASURES:
+            mine = [
+                {
+                    "key": citation.keys[n.index],
+                    "together": n.together,
+                    "size_a": n.size_a,
+                    "size_b": n.size_b,
+                    "cosine": n.cosine,
+                    "jaccard": n.jaccard,
+                }
+                for n in lists[measure][index[key]]
+            ]
+            assert mine == _live(hepth, measure, key, 20), (measure, key)
+            compared += len(mine)
+    assert compared > 2_000
+
+
+@pytest.mark.slow
+def test_the_hub_paper_answers_live_within_the_budget_on_cit_hepth(hepth: Graph) -> None:
+    began = time.perf_counter()
+    answer = questions.cocited(hepth, "hep-th/9711200", limit=20)
+    seconds = time.perf_counter() - began
+    assert answer.source == "live"
+    assert answer.capped  # 70,541 paths through its 2,414 citers, over the 20,000 budget
+    assert answer.size_a == 2_414
+    assert answer.counted is not None
+    assert 0 < answer.counted < 2_414
+    assert "lower bound" in answer.source_sentence()
+    assert seconds < 2.0  # generous for a loaded machine; the benchmark has the figures
