@@ -138,7 +138,6 @@ def test_a_load_after_the_run_makes_the_touched_papers_live(small_map: Graph) ->
     assert questions.cocited(small_map, row["paper"], limit=5).source == "live"
 
 
-
 def test_the_live_query_is_exact_within_its_budget_and_says_when_it_capped(
     small_map: Graph,
 ) -> None:
