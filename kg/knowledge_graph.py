@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kg import analytics, export, papers, questions, timeline_analytics
+from kg import analytics, export, papers, questions, similarity, timeline_analytics
+from kg import connect as seed_questions
 from kg import merges as merge_records
 from kg.graph import Graph
 from kg.merges import MergeRecord, UnmergeResult
@@ -20,12 +21,14 @@ from kg.models import (
     AuthorReport,
     CategoryOverview,
     CategoryReport,
+    ConnectResult,
     Neighbourhood,
     Overlap,
     PaperReport,
     PaperSnapshots,
     PaperSummary,
     PathResult,
+    RecommendResult,
     SearchResult,
     Similarity,
 )
@@ -218,3 +221,23 @@ class KnowledgeGraph(Graph):
         """Split keys off a merged paper and keep them apart on every later load (see
         kg.merges.unmerge); reload the sources the result lists to rebuild them."""
         return merge_records.unmerge(self, ref, aliases)
+
+    def similar(
+        self, *, k: int = similarity.DEFAULT_K, write: bool = False
+    ) -> similarity.SimilarityRun:
+        """Compute every paper's top ``k`` co-cited and coupled papers; with ``write`` store
+        them as CO_CITED / COUPLED relationships, which cocited and coupled then read while
+        fresh (see kg.similarity.run_similarity)."""
+        return similarity.run_similarity(self, k=k, write=write)
+
+    def connector(
+        self, *refs: str, max_hops: int = seed_questions.DEFAULT_CONNECT_HOPS, limit: int = 20
+    ) -> ConnectResult:
+        """Return the papers on the shortest citation paths between the seed papers, ranked
+        by PageRank among them, with the paths (see kg.connect.connect)."""
+        return seed_questions.connect(self, list(refs), max_hops=max_hops, limit=limit)
+
+    def recommend(self, *refs: str, limit: int = 20) -> RecommendResult:
+        """Return the papers most related to the seeds by co-citation, coupling and direct
+        citations, each with its reasons (see kg.connect.recommend)."""
+        return seed_questions.recommend(self, list(refs), limit=limit)

@@ -425,3 +425,78 @@ class SimilarityBasis(Model):
     citers_citing_others: int = Field(description="of those, papers citing another paper too")
     references: int = Field(description="papers it cites in the graph")
     references_cited_by_others: int = Field(description="of those, papers another paper cites")
+
+
+class ConnectorPaper(PaperSummary):
+    """A paper on a shortest citation path between seed papers, ranked by PageRank inside
+    the subgraph of the seeds and the papers on their paths."""
+
+    rank: int
+    pagerank: float = Field(description="PageRank inside the seeds-and-paths subgraph")
+    paths: int = Field(description="how many of the shown paths pass through it")
+    seeds: list[str] = Field(description="keys of the seeds whose paths pass through it")
+
+
+class SeedPath(Model):
+    """One shortest path between two seed papers."""
+
+    source: str
+    target: str
+    path: CitationPath
+
+
+class ConnectResult(Model):
+    """The literature connector: the papers between the seeds, best first, and the paths."""
+
+    seeds: list[PaperSummary]
+    max_hops: int
+    results: list[ConnectorPaper]
+    paths: list[SeedPath]
+    unconnected: list[list[str]] = Field(
+        default_factory=list, description="pairs of seed keys with no path within max_hops"
+    )
+    note: str | None = Field(default=None, description="why there are no results, if none")
+
+
+class SeedReason(Model):
+    """Why a recommended paper relates to one seed."""
+
+    seed: str
+    cocited: int = Field(description="papers citing both the seed and this paper")
+    coupled: int = Field(description="papers both the seed and this paper cite")
+    cited_by_seed: bool
+    cites_seed: bool
+    score: float
+
+    def sentence(self, seed_handle: str) -> str:
+        """Return the reason as a short phrase, e.g. 'cited with S by 3; cites S'."""
+        parts = []
+        if self.cites_seed:
+            parts.append(f"cites {seed_handle}")
+        if self.cited_by_seed:
+            parts.append(f"cited by {seed_handle}")
+        if self.cocited:
+            parts.append(f"cited with {seed_handle} by {_count(self.cocited, 'paper')}")
+        if self.coupled:
+            parts.append(f"shares {_count(self.coupled, 'reference')} with {seed_handle}")
+        return "; ".join(parts)
+
+
+class Recommendation(PaperSummary):
+    """A paper related to the seeds, its Adamic-Adar score and its reasons, per seed."""
+
+    rank: int
+    score: float
+    reasons: list[SeedReason]
+
+
+class RecommendResult(Model):
+    """Papers most related to a set of seeds by co-citation, coupling and direct links."""
+
+    seeds: list[PaperSummary]
+    results: list[Recommendation]
+    hubs_skipped: int = Field(
+        description="links through papers with more than max_degree citations, left out"
+    )
+    max_degree: int
+    note: str | None = Field(default=None, description="why there are no results, if none")

@@ -1,0 +1,210 @@
+"""Questions over a set of seed papers: the literature connector and recommendations.
+
+``connect`` finds, for every pair of seeds, the shortest citation paths between them over
+CITES in either direction that pass through another paper (cypher/connect_paths.cypher:
+when two seeds cite each other directly, the two-hop paths), and ranks the papers on those paths
+by PageRank inside the subgraph of the seeds and those papers (their CITES among each
+other, computed in igraph as kg.analytics_engine does), ties by the number of paths through
+the paper, then key.
+
+``recommend`` scores every paper linked to a seed through one intermediate paper, or
+directly, Adamic-Adar style (cypher/recommend.cypher): each shared citer or shared
+reference adds 1 / ln(its degree), each direct citation 1; each result carries its reasons
+per seed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, Final
+
+from kg import queries
+from kg.analytics_engine import CitationGraph, pagerank
+from kg.errors import SimilarityError
+from kg.graph import Graph
+from kg.models import (
+    CitationPath,
+    ConnectorPaper,
+    ConnectResult,
+    PaperSummary,
+    Recommendation,
+    RecommendResult,
+    SeedPath,
+    SeedReason,
+)
+from kg.papers import resolve
+
+__all__ = [
+    "DEFAULT_CONNECT_HOPS",
+    "DEFAULT_MAX_DEGREE",
+    "DEFAULT_PATHS_PER_PAIR",
+    "MAX_CONNECT_HOPS",
+    "connect",
+    "recommend",
+]
+
+DEFAULT_CONNECT_HOPS: Final = 4
+MAX_CONNECT_HOPS: Final = 30  # the literal bound `*..30` in connect_paths.cypher
+DEFAULT_PATHS_PER_PAIR: Final = 50
+DEFAULT_MAX_DEGREE: Final = 1_000
+
+
+def _seeds(graph: Graph, refs: Sequence[str], least: int) -> list[PaperSummary]:
+    seeds: list[PaperSummary] = []
+    for ref in refs:
+        paper = resolve(graph, ref)
+        if all(paper.key != seen.key for seen in seeds):
+            seeds.append(paper)
+    if len(seeds) < least:
+        raise SimilarityError(
+            f"{len(seeds)} distinct seed paper{'s' if len(seeds) != 1 else ''} given",
+            f"name at least {least} different papers",
+        )
+    return seeds
+
+
+def connect(
+    graph: Graph,
+    refs: Sequence[str],
+    *,
+    max_hops: int = DEFAULT_CONNECT_HOPS,
+    limit: int = 20,
+    paths_per_pair: int = DEFAULT_PATHS_PER_PAIR,
+) -> ConnectResult:
+    """Return the papers on the shortest citation paths through another paper (either
+    direction, 2 to ``max_hops`` hops) between every pair of the seeds ``refs``, ranked by
+    PageRank in the subgraph of the seeds and those papers, with the paths (at most
+    ``paths_per_pair`` per pair). Raises PaperNotFound or AmbiguousPaper for a bad REF,
+    SimilarityError for fewer than two distinct seeds or a bound out of range.
+    """
+    if not 2 <= max_hops <= MAX_CONNECT_HOPS:
+        raise SimilarityError(f"max hops is {max_hops}", f"pass 2 to {MAX_CONNECT_HOPS}")
+    if limit < 1 or paths_per_pair < 1:
+        raise SimilarityError("limit and paths per pair must be at least 1", "pass 1 or more")
+    seeds = _seeds(graph, refs, 2)
+    seed_keys = [seed.key for seed in seeds]
+    query = queries.get("connect_paths")
+    rows = graph.read(
+        query.cypher,
+        query.bind({"keys": seed_keys, "max_hops": max_hops, "max_paths": paths_per_pair}),
+    )
+    paths = [
+        SeedPath(
+            source=row["source"],
+            target=row["target"],
+            path=CitationPath.model_validate(
+                {"papers": row["papers"], "directions": row["directions"]}
+            ),
+        )
+        for row in rows
+    ]
+    linked = {(p.source, p.target) for p in paths}
+    unconnected = [
+        [a, b] for i, a in enumerate(sorted(seed_keys)) for b in sorted(seed_keys)[i + 1 :]
+    ]
+    unconnected = [pair for pair in unconnected if (pair[0], pair[1]) not in linked]
+    between: dict[str, PaperSummary] = {}
+    through: Counter[str] = Counter()
+    seeds_of: dict[str, set[str]] = {}
+    for seed_path in paths:
+        for paper in seed_path.path.papers[1:-1]:
+            if paper.key in seed_keys:
+                continue  # a seed between two others is not news
+            between.setdefault(paper.key, paper)
+            through[paper.key] += 1
+            seeds_of.setdefault(paper.key, set()).update((seed_path.source, seed_path.target))
+    results = _ranked(graph, seed_keys, between, through, seeds_of)[:limit]
+    note = None
+    if not results:
+        note = f"no citation path within {max_hops} hops joins any two of the seeds"
+    return ConnectResult(
+        seeds=seeds,
+        max_hops=max_hops,
+        results=results,
+        paths=paths,
+        unconnected=unconnected,
+        note=note,
+    )
+
+
+def _ranked(
+    graph: Graph,
+    seed_keys: list[str],
+    between: dict[str, PaperSummary],
+    through: Counter[str],
+    seeds_of: dict[str, set[str]],
+) -> list[ConnectorPaper]:
+    if not between:
+        return []
+    keys = sorted({*seed_keys, *between})
+    query = queries.get("connect_subgraph")
+    edges = graph.read(query.cypher, query.bind({"keys": keys}))
+    sub = CitationGraph.from_pairs(((e["citing"], e["cited"]) for e in edges), keys)
+    scores = dict(zip(sub.keys, pagerank(sub.to_igraph()), strict=True))
+    order = sorted(between, key=lambda key: (-scores[key], -through[key], key))
+    return [
+        ConnectorPaper(
+            **between[key].model_dump(),
+            rank=place,
+            pagerank=scores[key],
+            paths=through[key],
+            seeds=sorted(seeds_of[key]),
+        )
+        for place, key in enumerate(order, start=1)
+    ]
+
+
+def recommend(
+    graph: Graph,
+    refs: Sequence[str],
+    *,
+    limit: int = 20,
+    max_degree: int = DEFAULT_MAX_DEGREE,
+) -> RecommendResult:
+    """Return the papers most related to the seeds ``refs`` by co-citation, coupling and
+    direct citations together (Adamic-Adar over the seed set), best first, each with its
+    reasons per seed. Papers linking through an intermediate with more than ``max_degree``
+    citations are left out (counted in ``hubs_skipped``). Raises PaperNotFound or
+    AmbiguousPaper for a bad REF, SimilarityError for no seed or a bad bound.
+    """
+    if limit < 1:
+        raise SimilarityError(f"limit is {limit}", "pass 1 or more")
+    if max_degree < 2:
+        raise SimilarityError(f"max degree is {max_degree}", "pass 2 or more")
+    seeds = _seeds(graph, refs, 1)
+    query = queries.get("recommend")
+    rows = graph.read(
+        query.cypher,
+        query.bind({"keys": [s.key for s in seeds], "limit": limit, "max_degree": max_degree}),
+    )
+    hits: list[dict[str, Any]] = rows[0]["results"] if rows else []
+    hubs_skipped = int(rows[0]["hubs_skipped"]) if rows else 0
+    results = []
+    for place, hit in enumerate(hits, start=1):
+        reasons = sorted(
+            (SeedReason.model_validate(reason) for reason in hit["reasons"]),
+            key=lambda reason: (-reason.score, reason.seed),
+        )
+        results.append(
+            Recommendation(
+                key=hit["key"],
+                arxiv_id=hit["arxiv_id"],
+                title=hit["title"],
+                year=hit["year"],
+                stub=hit["stub"],
+                rank=place,
+                score=hit["score"],
+                reasons=reasons,
+            )
+        )
+    note = None
+    if not results:
+        note = "no paper cites, is cited by, or shares a citer or a reference with the seeds"
+    return RecommendResult(
+        seeds=seeds,
+        results=results,
+        hubs_skipped=hubs_skipped,
+        max_degree=max_degree,
+        note=note,
+    )

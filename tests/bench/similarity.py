@@ -1,0 +1,204 @@
+"""Materialised similarity on cit-HepTh: `kg similar --write` end to end, agreement of the
+stored lists with the live queries, and co-citation / coupling top-20 latency.
+
+Run: python -m tests.bench.similarity [--papers 1000] [--seed 15] [--scale10]
+
+Uses NEO4J_* when set, else the local server of KG_HOME (start it with `kg db start`), and
+loads examples/hepth (as `make run` does) when the graph does not hold cit-HepTh. It:
+- runs `kg similar --write` as a user would (a new process) and times it end to end;
+- checks, for 200 random papers (seed 15), that every stored list equals cocited.cypher /
+  coupled.cypher run live (keys, counts, cosine, Jaccard, order);
+- times, for --papers random papers with citations after a warm-up of 50: the stored query
+  alone, kg.cocited / kg.coupled end to end (REF resolution, freshness check, stored read,
+  models), the bounded live query and the exact live query;
+- estimates what the stored form replaces: the exact live query for every paper, as the
+  mean over the sample times the number of papers;
+- with --scale10, generates the 10x synthetic citation graph (277,700 papers, seed 1) and
+  times the in-memory top-k of both measures on it (no Neo4j: reading and writing 10x was
+  not run on this machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kg import queries, similarity
+from kg.analytics_engine import CitationGraph
+from kg.ingest import load_paths
+from kg.knowledge_graph import KnowledgeGraph
+from tests.bench.latency import _percentiles
+from tests.bench.synthetic import generate
+from tests.data import EXAMPLES
+
+COLUMNS = ("key", "together", "size_a", "size_b", "cosine", "jaccard")
+
+
+def _ensure_hepth(kg: KnowledgeGraph) -> None:
+    rows = kg.read("MATCH (p:Paper) WHERE p.key STARTS WITH 'hep-th/' RETURN count(p) AS n")
+    if rows[0]["n"] < 27_000:
+        print("loading examples/hepth ...", flush=True)
+        load_paths(
+            kg,
+            [EXAMPLES / "hepth"],
+            id_scheme="snap-hepth",
+            rejects_path=Path("/tmp/kg-similarity.rejects.jsonl"),
+        )
+
+
+def _rows(kg: KnowledgeGraph, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    query = queries.get(name)
+    return [{c: r[c] for c in COLUMNS} for r in kg.read(query.cypher, query.bind(params))]
+
+
+def _timed(run: Callable[[str], object], keys: list[str], warm: list[str]) -> list[float]:
+    for key in warm:
+        run(key)
+    samples = []
+    for key in keys:
+        began = time.perf_counter()
+        run(key)
+        samples.append(time.perf_counter() - began)
+    return samples
+
+
+def _scale10() -> tuple[int, int, dict[str, float]]:
+    made = generate(277_700, 1, Path("/tmp/kg-synth-10x"))
+    pairs = []
+    with made.edges.open(encoding="utf-8") as edges:
+        next(edges)
+        for line in edges:
+            citing, cited = line.rstrip("\n").split(",")
+            pairs.append((citing, cited))
+    citation = CitationGraph.from_pairs(pairs)
+    del pairs
+    seconds = {}
+    for measure in similarity.MEASURES:
+        began = time.perf_counter()
+        similarity.top_k(citation, measure, similarity.DEFAULT_K)
+        seconds[measure] = time.perf_counter() - began
+    return citation.node_count, citation.edge_count, seconds
+
+
+def main() -> None:
+    """Measure and print the markdown section for docs/BENCHMARKS.md."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--papers", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--scale10", action="store_true")
+    args = parser.parse_args()
+    load_before = os.getloadavg()[0]
+    kg_command = str(Path(sys.executable).with_name("kg"))
+    with KnowledgeGraph.connect() as kg:
+        _ensure_hepth(kg)
+        version = kg.read("CALL dbms.components() YIELD versions RETURN versions[0] AS v")[0]["v"]
+        began = time.perf_counter()
+        done = subprocess.run(
+            [kg_command, "similar", "--write", "--json"],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        end_to_end = time.perf_counter() - began
+        run = json.loads(done.stdout)["run"]
+        print(f"kg similar --write: {end_to_end:.1f}s {run['timings']}", flush=True)
+        keys = [
+            row["key"]
+            for row in kg.read(
+                "MATCH (p:Paper) WHERE p.key STARTS WITH 'hep-th/' AND (p)-[:CITES]-() "
+                "RETURN p.key AS key ORDER BY key"
+            )
+        ]
+        rng = random.Random(args.seed)
+        checked = rng.sample(keys, 200)
+        disagree = 0
+        for key in checked:
+            for name in ("cocited", "coupled"):
+                stored = _rows(kg, f"similar_{name}_stored", {"key": key, "limit": 20})
+                if stored != _rows(kg, name, {"key": key, "limit": 20}):
+                    disagree += 1
+        print(f"agreement: {400 - disagree} of 400 lists equal", flush=True)
+        sample = rng.sample(keys, args.papers)
+        warm = sample[:50]
+        cases: dict[str, Callable[[str], object]] = {}
+        for name, measure in (("cocited", "co-citation"), ("coupled", "coupling")):
+            stored_q = queries.get(f"similar_{name}_stored")
+            live_q = queries.get(name)
+            bounded_q = queries.get(f"similar_{name}_live")
+            cases[f"{measure} top-20, stored query alone"] = lambda key, q=stored_q: kg.read(
+                q.cypher, q.bind({"key": key, "limit": 20})
+            )
+            cases[f"{measure} top-20, kg.{name} (materialised)"] = lambda key, n=name: getattr(
+                kg, n
+            )(key, limit=20)
+            cases[f"{measure} top-20, bounded live query"] = lambda key, q=bounded_q: kg.read(
+                q.cypher, q.bind({"key": key, "limit": 20})
+            )
+            cases[f"{measure} top-20, exact live query ({name}.cypher)"] = lambda key, q=live_q: (
+                kg.read(q.cypher, q.bind({"key": key, "limit": 20}))
+            )
+        results = []
+        sources = {kg.cocited(key, limit=20).source for key in sample[:100]}
+        for name, case in cases.items():
+            samples = _timed(case, sample, warm)
+            p50, p95, worst = _percentiles(samples)
+            results.append((name, p50, p95, worst, statistics.fmean(samples)))
+            print(f"{name}: p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms", flush=True)
+    all_pairs = {
+        name: mean * run["nodes"] for name, _, _, _, mean in results if "exact live" in name
+    }
+    lines = [
+        "## Materialised similarity (`kg similar --write`)",
+        "",
+        f"cit-HepTh as `make run` loads it ({run['nodes']:,} papers, {run['edges']:,} "
+        f"citations). Neo4j {version} on {os.cpu_count()} cores ({platform.machine()}), "
+        f"Python {platform.python_version()}; 1-minute load average {load_before:.1f} before "
+        f"and {os.getloadavg()[0]:.1f} after (other jobs shared the machine).",
+        "",
+        f"Command: `python -m tests.bench.similarity --papers {args.papers} --seed {args.seed}"
+        f"{' --scale10' if args.scale10 else ''}`",
+        "",
+        f"- `kg similar --write` end to end (new process): **{end_to_end:.1f} s** "
+        f"(read {run['timings']['read']:.1f} s, compute {run['timings']['compute']:.1f} s, "
+        f"write {run['timings']['write']:.1f} s); {run['pairs']['co-citation']:,} CO_CITED "
+        f"and {run['pairs']['coupling']:,} COUPLED relationships, k = {run['k']}.",
+        f"- Stored lists equal to the live queries for 200 random papers (seed {args.seed}): "
+        f"{400 - disagree} of 400 lists (keys, counts, cosine, Jaccard, order).",
+        f"- Answers of kg.cocited on the first 100 sampled papers came from: "
+        f"{', '.join(sorted(sources))}.",
+        "",
+        f"Latency over {args.papers} random papers with citations, after a warm-up of 50, one "
+        "at a time from one client:",
+        "",
+        "| question | p50 (ms) | p95 (ms) | max (ms) |",
+        "| --- | ---: | ---: | ---: |",
+        *(f"| {n} | {p50:.1f} | {p95:.1f} | {worst:.1f} |" for n, p50, p95, worst, _ in results),
+        "",
+        "What the stored form replaces: the exact live query run for every paper would take "
+        + " and ".join(f"{seconds / 60:.1f} min ({name})" for name, seconds in all_pairs.items())
+        + " (the sample's mean times the number of papers).",
+    ]
+    if args.scale10:
+        nodes, edges, seconds = _scale10()
+        lines += [
+            "",
+            f"At 10x (synthetic, `tests/bench/synthetic.py`, {nodes:,} papers, {edges:,} "
+            "citations, preferential attachment): the in-memory top-20 takes "
+            + " and ".join(f"{s:.1f} s ({m})" for m, s in seconds.items())
+            + ". Reading and writing at 10x were not measured.",
+        ]
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
