@@ -679,10 +679,10 @@ def main_path(
     parameters: dict[str, Any] = {"key_routes": key_routes, **chosen.describe()}
 
     def store() -> int:
-        arcs = [
-            {"citing": keys[citing], "cited": keys[cited], "spc": share}
-            for (cited, citing), share in zip(spc.arcs, shares, strict=True)
-        ]
+        by_citing: dict[int, dict[str, float]] = {}
+        for (cited, citing), share in zip(spc.arcs, shares, strict=True):
+            by_citing.setdefault(citing, {})[keys[cited]] = share
+        arcs = [{"citing": keys[i], "spc": weights} for i, weights in sorted(by_citing.items())]
         on_path, on_route = set(path), set(route_nodes)
         flags = [
             {"key": keys[v], "main_path": v in on_path, "key_route": v in on_route}
