@@ -101,8 +101,8 @@ class CitationTimeline:
         totals: dict[int, int] = {}
         undated = left_out = 0
         for citing, cited_keys in enumerate(cites):
-            targets = []
-            for cited_key in cited_keys:
+            targets: list[int] = []
+            for cited_key in dict.fromkeys(cited_keys):  # one citation per pair, as CITES is
                 cited = index.get(cited_key)
                 if cited is None or cited == citing:
                     left_out += cited is None

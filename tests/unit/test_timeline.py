@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +18,7 @@ from kg.timeline import (
     sequence_cost,
     traction,
 )
+from kg.timeline_analytics import CitationTimeline
 
 
 def test_a_hand_checked_burst() -> None:
@@ -152,3 +154,19 @@ def test_traction_against_the_cohort_mean() -> None:
     assert result["a"].expected == 3.0
     assert result["a"].cohort == 3
     assert set(traction(recent, cohorts, min_cohort=2)) == {"a", "b", "c"}
+
+
+def test_the_timeline_counts_citations_per_year_from_the_projection_rows() -> None:
+    """Rows as timeline_projection returns them: a repeated, a self- and an unknown citation
+    are not counted (the unknown one as left out); an undated citer counts in no year."""
+    papers: list[list[Any]] = [
+        ["a", 1995, "1995-01-02", "hep-th"],
+        ["b", 1996, None, "hep-th"],
+        ["c", None, None, None],
+    ]
+    cites = [["a"], ["a", "a", "b", "gone"], ["a", "b"]]
+    data = CitationTimeline.build(papers, cites)
+    assert data.cites == [[], [0], [0, 1]]
+    assert data.per_year == [{1996: 1}, {}, {}]
+    assert data.totals == {1996: 1}
+    assert (data.undated, data.left_out, data.edge_count, data.last_year) == (2, 1, 3, 1996)
