@@ -15,8 +15,9 @@ paper of its own top-k, ``(a)-[:CO_CITED {together, size_a, size_b, cosine, jacc
 rank}]->(b)`` and likewise ``COUPLED``; ``rank`` 1 is the best. Similarity is symmetric,
 but top-k membership is not, so a pair in both papers' lists has a relationship each way
 (each with its own rank and sizes from its source's side). A paper's list is replaced in
-one transaction (delete, then create), batch by batch; the run records of the previous
-run are removed first, so questions compute live until the new run is recorded.
+one transaction (delete, then create), batch by batch, and only when it differs from the
+stored one, so a run after a small load rewrites few papers; the run records of the
+previous run are removed first, so questions compute live until the new run is recorded.
 
 A run is recorded as two AnalyticsRun nodes, ``co_cited`` and ``coupled``, whose
 ``computed_at`` is the server time read before the graph was read, and whose ``k`` says
@@ -70,6 +71,10 @@ RUN_KEYS: Final[dict[Measure, str]] = {"co-citation": "co_cited", "coupling": "c
 _WRITE_QUERY: Final[dict[Measure, str]] = {
     "co-citation": "analytics_similar_write_cocited",
     "coupling": "analytics_similar_write_coupled",
+}
+_STORED_LISTS_QUERY: Final[dict[Measure, str]] = {
+    "co-citation": "analytics_similar_stored_cocited",
+    "coupling": "analytics_similar_stored_coupled",
 }
 _STORED_QUERY: Final[dict[Measure, str]] = {
     "co-citation": "similar_cocited_stored",
@@ -199,6 +204,8 @@ class SimilarityRun:
     computed_at: str | None = None
     runs: list[AnalyticsRun] = field(default_factory=list)
     left_out: int = 0
+    rewritten: dict[str, int] = field(default_factory=dict)
+    """Papers whose stored list changed and was rewritten, per measure (with write)."""
 
     def as_dict(self) -> dict[str, Any]:
         """Return the run as JSON-ready data."""
@@ -212,30 +219,51 @@ class SimilarityRun:
             "written": self.written,
             "computed_at": self.computed_at,
             "left_out": self.left_out,
+            "rewritten": self.rewritten,
         }
 
 
+def _stored_lists(graph: Graph, measure: Measure) -> dict[str, list[tuple[Any, ...]]]:
+    query = queries.get(_STORED_LISTS_QUERY[measure])
+    return {
+        row["key"]: [tuple(item) for item in row["similar"]]
+        for row in graph.read(query.cypher, query.bind({}))
+    }
+
+
 def _rows(
-    keys: Sequence[str], ids: dict[str, str], lists: Sequence[Sequence[Neighbour]]
+    keys: Sequence[str],
+    ids: dict[str, str],
+    lists: Sequence[Sequence[Neighbour]],
+    stored: dict[str, list[tuple[Any, ...]]],
 ) -> Iterator[dict[str, Any]]:
-    """Yield one write row per paper that still exists, naming papers by element id."""
+    """Yield one write row per paper whose list differs from the stored one (and that still
+    exists), naming papers by element id."""
     for key, entries in zip(keys, lists, strict=True):
         if key not in ids:
             continue  # merged away since the graph was read: its relationships went with it
+        listed = [
+            (keys[n.index], n.together, n.size_a, n.size_b, n.cosine, n.jaccard)
+            for n in entries
+            if keys[n.index] in ids
+        ]
+        if listed == stored.get(key, []):
+            continue
         yield {
             "id": ids[key],
             "similar": [
                 {
-                    "id": ids[keys[n.index]],
-                    "together": n.together,
-                    "size_a": n.size_a,
-                    "size_b": n.size_b,
-                    "cosine": n.cosine,
-                    "jaccard": n.jaccard,
+                    "id": ids[other],
+                    "together": together,
+                    "size_a": size_a,
+                    "size_b": size_b,
+                    "cosine": cosine,
+                    "jaccard": jaccard,
                     "rank": rank,
                 }
-                for rank, n in enumerate(entries, start=1)
-                if keys[n.index] in ids
+                for rank, (other, together, size_a, size_b, cosine, jaccard) in enumerate(
+                    listed, start=1
+                )
             ],
         }
 
@@ -271,6 +299,7 @@ def run_similarity(
     pairs: dict[str, int] = {m: sum(len(entries) for entries in lists[m]) for m in measures}
     papers_with: dict[str, int] = {m: sum(1 for entries in lists[m] if entries) for m in measures}
     runs: list[AnalyticsRun] = []
+    rewritten: dict[str, int] = {}
     if write:
         mark = time.perf_counter()
         forget = queries.get("analytics_similar_forget_runs")
@@ -279,7 +308,10 @@ def run_similarity(
         ids = {row["key"]: row["id"] for row in graph.read(id_query.cypher)}
         for measure in measures:
             query = queries.get(_WRITE_QUERY[measure])
-            for batch in chunks(list(_rows(citation.keys, ids, lists[measure])), batch_size):
+            stored = _stored_lists(graph, measure)
+            rows = list(_rows(citation.keys, ids, lists[measure], stored))
+            rewritten[measure] = len(rows)
+            for batch in chunks(rows, batch_size):
                 graph.write_counters(query.cypher, query.bind({"rows": list(batch)}))
         timings["write"] = time.perf_counter() - mark
         runs = _record(graph, measures, k, citation, pairs, computed_at, began)
@@ -295,6 +327,7 @@ def run_similarity(
         computed_at=computed_at if write else None,
         runs=runs,
         left_out=citation.left_out,
+        rewritten=rewritten,
     )
 
 
