@@ -54,8 +54,10 @@ ORDER BY score DESC, x.key
 LIMIT $limit
 WITH seeds, collect({key: x.key, arxiv_id: x.arxiv_id, title: x.title, year: x.year,
                      stub: coalesce(x.stub, false), score: score, reasons: reasons}) AS results
-RETURN COUNT {
-         MATCH (s:Paper)-[:CITES]-(z:Paper)
-         WHERE s IN seeds AND COUNT { (z)-[:CITES]-() } > $max_degree
-       } AS hubs_skipped,
-       results
+CALL (seeds) {
+  UNWIND seeds AS s
+  MATCH (s)-[:CITES]-(z:Paper)
+  WHERE COUNT { (z)-[:CITES]-() } > $max_degree
+  RETURN count(*) AS hubs_skipped
+}
+RETURN hubs_skipped, results
