@@ -81,8 +81,24 @@ def _values(paper: ExportedPaper) -> Iterator[tuple[str, str]]:
             yield name, str(value)
 
 
+# GraphML types node ids as xs:NMTOKEN: no '/', no space, so neither an old-style arXiv id
+# (hep-th/9711200) nor a title key is a valid id as it is.
+_NMTOKEN_SAFE = re.compile(r"[A-Za-z0-9.:-]")
+
+
+def graphml_id(key: str) -> str:
+    """Return ``key`` as a GraphML node id (an NMTOKEN): letters, digits, '.', ':' and '-' as
+    they are, every other character as '_' and the hex of its UTF-8 bytes ('/' is '_2F').
+    Distinct keys give distinct ids, and the key can be read back from the id."""
+    return "".join(
+        char if _NMTOKEN_SAFE.fullmatch(char) else "".join(f"_{b:02X}" for b in char.encode())
+        for char in key
+    )
+
+
 def write_graphml(source: Source, path: Path, summary: ExportSummary) -> None:
-    """GraphML, directed: a node per paper with its attributes, an edge per citation."""
+    """GraphML, directed: a node per paper with its attributes, an edge per citation. Node
+    ids are the keys made NMTOKENs by ``graphml_id``; the key itself is the ``key`` data."""
     with _open(path) as out:
         out.write(
             '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -91,17 +107,18 @@ def write_graphml(source: Source, path: Path, summary: ExportSummary) -> None:
             'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
             'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n'
         )
-        for name, kind in _GRAPHML_KEYS:
+        for name, kind in (("key", "string"), *_GRAPHML_KEYS):
             out.write(f'  <key id="{name}" for="node" attr.name="{name}" attr.type="{kind}"/>\n')
         out.write('  <graph id="citations" edgedefault="directed">\n')
         for paper in source.papers():
-            out.write(f"    <node id={_attr(paper.key)}>")
+            out.write(f'    <node id="{graphml_id(paper.key)}">')
+            out.write(f'<data key="key">{_xml(paper.key)}</data>')
             for name, text in _values(paper):
                 out.write(f'<data key="{name}">{_xml(text)}</data>')
             out.write("</node>\n")
             summary.papers += 1
         for citing, cited in source.citations():
-            out.write(f"    <edge source={_attr(citing)} target={_attr(cited)}/>\n")
+            out.write(f'    <edge source="{graphml_id(citing)}" target="{graphml_id(cited)}"/>\n')
             summary.citations += 1
         out.write("  </graph>\n</graphml>\n")
     summary.files.append(str(path))
