@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from matplotlib.figure import Figure
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -27,6 +28,7 @@ from kg import export, plots, queries, questions
 from kg.errors import KGError, ParameterError
 from kg.graph import Graph
 from kg.models import short_handle
+from kg.web import layers
 
 __all__ = ["GUIDE", "create_app", "paper_url"]
 
@@ -153,14 +155,35 @@ def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
     def neighbourhood(request: Request, graph: Graph) -> Response:
         ref = request.query_params.get("ref", "")
         hops = _int(request.query_params.get("hops"), 1, 1, 3)
-        limit = _int(request.query_params.get("limit"), 30, 1, 200)
-        figure = plots.ego(graph, ref, hops, limit, link=paper_url)
-        buffer = io.StringIO()
-        figure.savefig(buffer, format="svg", bbox_inches="tight")
-        svg = buffer.getvalue()
-        svg = svg[svg.index("<svg") :]  # inline: drop the XML declaration and doctype
+        layer = request.query_params.get("layer", "citations")
+        if layer not in ("citations", *layers.LAYERS):
+            raise ParameterError(f"no graph layer {layer!r}", "use citations, cocited or coupled")
         paper_ = questions.paper_report(graph, ref)
-        return render("graph.html", report=paper_, svg=svg, hops=hops, limit=limit)
+        if layer in layers.LAYERS:
+            limit = _int(request.query_params.get("limit"), 20, 1, 100)
+            measure: layers.Layer = "cocited" if layer == "cocited" else "coupled"
+            drawn = layers.similarity_map(graph, paper_.key, measure, limit, link=paper_url)
+            return render(
+                "graph.html",
+                report=paper_,
+                svg=_inline_svg(drawn.figure),
+                hops=hops,
+                limit=limit,
+                layer=layer,
+                similarity=drawn.similarity,
+                nodes=len(drawn.nodes),
+                edges=drawn.edges,
+            )
+        limit = _int(request.query_params.get("limit"), 30, 1, 200)
+        figure = plots.ego(graph, paper_.key, hops, limit, link=paper_url)
+        return render(
+            "graph.html",
+            report=paper_,
+            svg=_inline_svg(figure),
+            hops=hops,
+            limit=limit,
+            layer=layer,
+        )
 
     def author(request: Request, graph: Graph) -> Response:
         report = questions.author(graph, request.query_params.get("name", ""))
@@ -170,12 +193,14 @@ def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
         report = questions.category(graph, request.path_params["code"], _LIST)
         return render("category.html", report=report)
 
-    def guide(_request: Request) -> Response:
+    def guide(request: Request) -> Response:
+        if request.method == "OPTIONS":
+            return _guide_preflight()
         slides = [
             {
                 "title": title,
                 "doc": queries.get(name).doc,
-                "params": "\n".join(f":param {k} => {v!r}" for k, v in params.items()),
+                "params": "\n".join(f":param {k} => {v!r};" for k, v in params.items()),
                 "cypher": queries.get(name).cypher,
             }
             for name, title, params in GUIDE
@@ -216,13 +241,34 @@ def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
         Route("/graph", page(neighbourhood)),
         Route("/author", page(author)),
         Route("/category/{code}", page(category)),
-        Route("/guide", guide),
+        Route("/guide", guide, methods=["GET", "HEAD", "OPTIONS"]),
         Route("/export", page(download)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_route("/{rest:path}", refuse, methods=["POST", "PUT", "PATCH", "DELETE"])
     return app
+
+
+def _inline_svg(figure: Figure) -> str:
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", bbox_inches="tight")
+    svg = buffer.getvalue()
+    return svg[svg.index("<svg") :]  # inline: drop the XML declaration and doctype
+
+
+def _guide_preflight() -> Response:
+    # Neo4j Browser fetches a guide with no-cache headers (pragma, cache-control), which
+    # makes the cross-origin GET preflighted: without this answer :play never sees the guide.
+    return Response(
+        status_code=204,
+        headers={
+            "Access-Control-Allow-Origin": "*",
+            "Access-Control-Allow-Methods": "GET",
+            "Access-Control-Allow-Headers": "pragma, cache-control",
+            "Access-Control-Max-Age": "600",
+        },
+    )
 
 
 def _int(text: str | None, default: int, low: int, high: int) -> int:

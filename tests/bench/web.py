@@ -53,6 +53,12 @@ def main() -> None:
     pages = {
         "paper page": [f"/paper/{key}" for key in sample],
         "graph view (30 most cited within 1 hop)": [f"/graph?ref={key}" for key in sample],
+        "graph view, co-citation layer (top 20, links among them)": [
+            f"/graph?ref={key}&layer=cocited" for key in sample
+        ],
+        "graph view, coupling layer (top 20, links among them)": [
+            f"/graph?ref={key}&layer=coupled" for key in sample
+        ],
         "search (3 title words)": [f"/search?q={text}" for text in searches],
     }
     port = free_port()

@@ -7,6 +7,8 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations
 from urllib.parse import urlsplit
 
 import pytest
@@ -21,6 +23,7 @@ from kg.config import Connection
 from kg.graph import Graph
 from kg.models import short_handle
 from kg.web import create_app
+from kg.web.app import paper_url
 from tests.browser import chromium, requested_urls
 from tests.conftest import free_port
 
@@ -106,6 +109,8 @@ def test_in_a_browser_from_search_to_graph(
     from selenium.webdriver.common.keys import Keys
 
     cli = json.loads(CliRunner().invoke(main, ["paper", "1810.04805", "--json"]).output)
+    cocited = _layer_answer(small_map, "1810.04805", "cocited", 20)
+    coupled = _layer_answer(small_map, "1810.04805", "coupled", 20)
     with chromium() as driver:
         driver.get(served + "/")
         box = driver.find_element(By.CSS_SELECTOR, "form.big input[name=q]")
@@ -124,6 +129,16 @@ def test_in_a_browser_from_search_to_graph(
         nodes = driver.find_elements(By.CSS_SELECTOR, "#graph svg a")
         near = questions.neighbourhood(small_map, "1810.04805", 1, 1000)
         assert len(nodes) == min(30, near.total) + 1
+        for layer, expected in (("cocited", cocited), ("coupled", coupled)):
+            driver.find_element(By.ID, f"layer-{layer}").click()
+            drawn = driver.find_elements(By.CSS_SELECTOR, "#graph svg a")
+            edges = driver.find_elements(By.CSS_SELECTOR, "#graph svg g[id^='edge-']")
+            assert len(edges) == expected.edges
+            targets = sorted(str(a.get_attribute("xlink:href")) for a in drawn)
+            assert targets == sorted(paper_url(key) for key in expected.keys)
+        driver.get(served + targets[-1])  # each node's link opens that paper's page
+        assert driver.find_element(By.ID, "title").text
+        assert urlsplit(driver.current_url).path == targets[-1]
         urls = requested_urls(driver)
     assert urls
     assert {urlsplit(u).hostname for u in urls if u.startswith("http")} == {"127.0.0.1"}
@@ -191,3 +206,65 @@ def test_a_merged_paper_says_what_else_it_was_known_as(
     table = CliRunner().invoke(main, ["paper", "1706.03762"], env={"COLUMNS": "200"})
     assert short_handle("title:attention is all you need:2017") in table.output
     assert "also known as" in table.output
+
+
+@dataclass(frozen=True)
+class _Layer:
+    keys: list[str]
+    edges: int
+
+
+def _expected_layer(graph: Graph, ref: str, layer: str, limit: int) -> _Layer:
+    """What a similarity layer should draw, from the questions: the paper and its top
+    ``limit``, and a link for every pair of them with a common citer (co-citation) or a
+    common reference (coupling), asked pair by pair."""
+    ask = questions.cocited if layer == "cocited" else questions.coupled
+    answer = ask(graph, ref, limit)
+    keys = sorted({answer.paper.key, *(p.key for p in answer.results)})
+    overlap = questions.common_citers if layer == "cocited" else questions.shared_references
+    edges = sum(1 for a, b in combinations(keys, 2) if overlap(graph, a, b).results)
+    return _Layer(keys, edges)
+
+
+def _layer_answer(graph: Graph, ref: str, layer: str, limit: int) -> _Layer:
+    """What a similarity layer should draw, from the question and the among-query."""
+    from kg import queries
+
+    ask = questions.cocited if layer == "cocited" else questions.coupled
+    answer = ask(graph, ref, limit)
+    keys = sorted({answer.paper.key, *(p.key for p in answer.results)})
+    among = queries.get("cocitation_among" if layer == "cocited" else "coupling_among")
+    return _Layer(keys, len(graph.read(among.cypher, among.bind({"keys": keys}))))
+
+
+@pytest.mark.parametrize("layer", ["cocited", "coupled"])
+def test_similarity_layer_draws_the_questions_answer(
+    client: TestClient, small_map: Graph, layer: str
+) -> None:
+    expected = _expected_layer(small_map, "1810.04805", layer, 8)
+    assert _layer_answer(small_map, "1810.04805", layer, 8) == expected
+    page = client.get("/graph", params={"ref": "1810.04805", "layer": layer, "limit": "8"})
+    assert page.status_code == 200
+    links = re.findall(r'<a xlink:href="(/paper/[^"]+)"', page.text)
+    assert sorted(links) == sorted(paper_url(key) for key in expected.keys)
+    assert len(re.findall(r'<g id="edge-\d+"', page.text)) == expected.edges
+    assert f'data-nodes="{len(expected.keys)}" data-edges="{expected.edges}"' in page.text
+    assert expected.edges > len(expected.keys) - 1  # links among the neighbours, not a star
+
+
+def test_similarity_layer_widths_follow_cosine(small_map: Graph) -> None:
+    from kg.web.layers import similarity_map
+
+    drawn = similarity_map(small_map, "1810.04805", "cocited", 10)
+    lines = {line.get_gid(): line for line in drawn.figure.axes[0].get_lines()}
+    widths = [lines[f"edge-{n}"].get_linewidth() for n in range(len(drawn.edges))]
+    assert len(widths) == len(drawn.edges) > 1
+    by_cosine = sorted(range(len(widths)), key=lambda n: drawn.edges[n].cosine)
+    assert [widths[n] for n in by_cosine] == sorted(widths)
+    assert max(widths) > min(widths)
+
+
+def test_unknown_graph_layer_is_refused(client: TestClient) -> None:
+    page = client.get("/graph", params={"ref": "1810.04805", "layer": "bogus"})
+    assert page.status_code == 404
+    assert "no graph layer" in page.text
