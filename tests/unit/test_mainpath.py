@@ -19,8 +19,12 @@ from kg.mainpath import (
     search_path_counts,
 )
 
-# The 11-vertex example of jfb-h/CitationNetworks.jl and MainPaths.jl, whose SPC follows
-# Batagelj (2003): vertices 1..11 there are 0..10 here; arcs run from cited to citing.
+# The 11-vertex example of jfb-h/CitationNetworks.jl (test/runtests.jl; the MainPaths.jl
+# documentation shows it too), an implementation of Batagelj (2003), with the SPC values and
+# the forward local main path its tests publish; vertices 1..11 there are 0..10 here, arcs
+# run from cited to citing. (The example figure of Batagelj's paper is an image this project
+# could not retrieve, so its own numbers are not used; the hand network below, Batagelj's
+# Kirchhoff property and brute-force path counts cover the rest.)
 EXAMPLE = [(0, 2), (1, 2), (1, 3), (2, 4), (2, 6), (3, 5), (3, 9), (3, 10), (4, 7), (4, 8),
            (5, 8), (5, 9)]  # fmt: skip
 
