@@ -192,11 +192,16 @@ def _check(limit: int, batch_size: int) -> None:
 
 
 def _store(
-    graph: Graph, clear: str, writes: Iterable[tuple[str, list[dict[str, Any]]]], batch: int
+    graph: Graph,
+    clear: str,
+    writes: Iterable[tuple[str, list[dict[str, Any]]]],
+    batch: int,
+    clear_params: Mapping[str, Any] | None = None,
 ) -> int:
     """Run the ``clear`` query, then each (write query, rows) in batches; return rows written."""
     cleared = queries.get(clear)
-    graph.run_autocommit(cleared.cypher, cleared.bind({"batch_size": batch}), retry=True)
+    params = cleared.bind({**(clear_params or {}), "batch_size": batch})
+    graph.run_autocommit(cleared.cypher, params, retry=True)
     written = 0
     for name, rows in writes:
         query = queries.get(name)
@@ -679,9 +684,13 @@ def main_path(
     parameters: dict[str, Any] = {"key_routes": key_routes, **chosen.describe()}
 
     def store() -> int:
-        by_citing: dict[int, dict[str, float]] = {}
+        # Every citing paper with a citation in scope gets a row, so a citation dropped to
+        # break a cycle loses an old weight too; the clear handles the rest.
+        by_citing: dict[int, dict[str, float]] = {
+            citing: {} for citing, targets in enumerate(data.cites) if targets
+        }
         for (cited, citing), share in zip(spc.arcs, shares, strict=True):
-            by_citing.setdefault(citing, {})[keys[cited]] = share
+            by_citing[citing][keys[cited]] = share
         arcs = [{"citing": keys[i], "spc": weights} for i, weights in sorted(by_citing.items())]
         on_path, on_route = set(path), set(route_nodes)
         flags = [
@@ -693,6 +702,7 @@ def main_path(
             "mainpath_clear",
             [("mainpath_write_spc", arcs), ("mainpath_write_papers", flags)],
             batch_size,
+            chosen.params(),
         )
 
     run = _finish(
