@@ -18,7 +18,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from kg.resolve import collapse_spaces, latex_to_unicode
 from kg.taxonomy import is_category_code
 from loaders.records import (
     Origin,
@@ -38,6 +37,7 @@ from loaders.source_file import (
     snapshot_key,
     version_problem,
 )
+from loaders.text import collapse_spaces, latex_to_unicode
 
 __all__ = ["id_year_month", "latex_name", "parse", "split_authors", "validation_reason"]
 
@@ -49,7 +49,15 @@ _SUFFIX = re.compile(r"^(?:jr|jnr|sr|ii|iii|iv)\.?$", re.IGNORECASE)
 _LEADING_AND = re.compile(r"^(?:and|&)\s+", re.IGNORECASE)
 _NOT_NAMES = frozenset({"and", "latex", "tex", "revtex", "plain tex", "amstex"})
 _ET_AL = re.compile(r"\s*\bet\.?\s+al\.?$", re.IGNORECASE)
+_ASCII_DIGITS = frozenset("0123456789")
 _VERSION = re.compile(r"^v(\d+)$")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+# The one spelling arXiv writes ("Mon, 2 Apr 2007 19:18:42 GMT"), read without the email
+# module; anything else goes through parsedate_to_datetime as before.
+_ARXIV_DATE = re.compile(
+    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), ([0-9]{1,2}) (" + "|".join(_MONTHS) + r") "
+    r"([12][0-9]{3}) (?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9] GMT"
+)
 
 
 class _BadLine(Exception):
@@ -74,7 +82,7 @@ def split_authors(text: str) -> tuple[str, ...]:
     for piece in _SEPARATORS.split(_AND.sub(",", text)):
         words = []
         for word in _LEADING_AND.sub("", _ET_AL.sub("", piece.strip())).split():
-            if any(char.isdigit() for char in word):
+            if _has_digit(word):
                 break
             words.append(word)
         name = latex_name(" ".join(words)).strip(" :;-").lstrip(". ")
@@ -85,6 +93,13 @@ def split_authors(text: str) -> tuple[str, ...]:
         else:
             names.append(name)
     return tuple(names)
+
+
+def _has_digit(word: str) -> bool:
+    """Return True when a word holds a digit (``str.isdigit``), cheaply for ASCII words."""
+    if word.isascii():
+        return not _ASCII_DIGITS.isdisjoint(word)
+    return any(char.isdigit() for char in word)
 
 
 def _drop_parentheses(text: str) -> str:
@@ -233,6 +248,8 @@ def _versions(obj: dict[str, Any]) -> tuple[int | None, date | None]:
         raise _BadLine(
             "versions[0].created must be a date string like 'Mon, 2 Apr 2007 19:18:42 GMT'"
         )
+    if written := _arxiv_date(created):
+        return latest, written
     try:
         return latest, parsedate_to_datetime(created).date()
     except (TypeError, ValueError, IndexError, OverflowError):
@@ -240,6 +257,18 @@ def _versions(obj: dict[str, Any]) -> tuple[int | None, date | None]:
             f"bad date in versions[0].created: {created!r}; "
             "expected RFC 2822 like 'Mon, 2 Apr 2007 19:18:42 GMT'"
         ) from None
+
+
+def _arxiv_date(text: str) -> date | None:
+    """Return the date of an arXiv-style ``created`` stamp in GMT, or None when it is spelt
+    otherwise or names no real day (``parsedate_to_datetime`` then decides)."""
+    match = _ARXIV_DATE.fullmatch(text)
+    if match is None:
+        return None
+    try:
+        return date(int(match[3]), _MONTHS.index(match[2]) + 1, int(match[1]))
+    except ValueError:
+        return None
 
 
 def _update_date(obj: dict[str, Any]) -> date | None:

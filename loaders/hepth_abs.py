@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
+import itertools
 import os
 import re
 import tarfile
@@ -22,7 +24,6 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from kg.errors import SourceError
-from kg.resolve import collapse_spaces
 from kg.taxonomy import load_taxonomy
 from loaders.arxiv_oai import id_year_month, split_authors, validation_reason
 from loaders.records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
@@ -33,6 +34,7 @@ from loaders.source_file import (
     record_problem,
     snapshot_key,
 )
+from loaders.text import collapse_spaces
 
 __all__ = [
     "ABS_SUFFIXES",
@@ -49,6 +51,9 @@ MAX_RECORD_LINES = 2000
 """A record longer than this is not an .abs record; it is rejected rather than buffered."""
 
 RAW_LIMIT = 500
+_WHOLE_MEMBER_BYTES = 1 << 20
+"""A tar member up to this size is read and decoded in one go (an .abs file is a few KB);
+a larger one is streamed line by line, so memory stays flat."""
 _TAR_MAGIC_OFFSET = 257
 _FIELD = re.compile(r"^([A-Za-z][A-Za-z\-]*(?: \([^)]*\))?):\s*(.*)$")
 _SEPARATOR = re.compile(r"^-{10,}\s*$")
@@ -325,8 +330,8 @@ def _abs_items(
                 current = None
         elif current is not None:
             fields[current] = f"{fields[current]} {stripped}"
-    content = [line for _, line in numbered if line.strip() and not _is_preamble(line)]
-    raw = "\n".join(content[:12])
+    content = (line for _, line in numbered if line.strip() and not _is_preamble(line))
+    raw = "\n".join(itertools.islice(content, 12))
     if "paper" not in fields:
         return [
             _reject(
@@ -418,6 +423,21 @@ def _lines(handle: Iterable[bytes]) -> Iterator[tuple[int, str]]:
         yield number, _decode(data).rstrip("\r\n")
 
 
+def _member_lines(data: bytes) -> Iterator[tuple[int, str]]:
+    """Yield what ``_lines`` yields for this content, decoding it in one call when it is all
+    UTF-8 (then every line is, as a line break never falls inside a UTF-8 character)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        yield from _lines(io.BytesIO(data))
+        return
+    pieces = text.split("\n")
+    if pieces[-1] == "":
+        pieces.pop()
+    for number, piece in enumerate(pieces, start=1):
+        yield number, piece.rstrip("\r\n")
+
+
 def _records(
     lines: Iterable[tuple[int, str]], path: str, snapshot: str
 ) -> Iterator[PaperRecord | Rejected]:
@@ -431,7 +451,7 @@ def _records(
     after_preamble = True
     skipping_from: int | None = None
     for number, line in lines:
-        starts = _PAPER_LINE.match(line)
+        starts = _PAPER_LINE.match(line) if line.startswith("Paper:") else None
         if starts and (after_preamble or arxiv_id_and_version(starts.group(1)) is not None):
             if skipping_from is not None:
                 yield _overflow(path, skipping_from)
@@ -458,7 +478,9 @@ def _records(
 
 
 def _is_preamble(line: str) -> bool:
-    return line.strip() == _MARK or bool(_SEPARATOR.match(line.strip()))
+    stripped = line.strip()
+    # ``_SEPARATOR`` on stripped text: ten or more dashes and nothing else.
+    return stripped == _MARK or (len(stripped) >= 10 and not stripped.strip("-"))
 
 
 def _overflow(path: str, line: int) -> Rejected:
@@ -515,10 +537,13 @@ def _tar_items(path: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
                     continue
                 found += 1
                 with content:
-                    source: Iterable[bytes] = content
+                    name = f"{path}:{member.name}"
                     if member.name.endswith(".gz"):
-                        source = gzip.GzipFile(fileobj=content)
-                    yield from _records(_lines(source), f"{path}:{member.name}", snapshot)
+                        yield from _records(_lines(gzip.GzipFile(fileobj=content)), name, snapshot)
+                    elif member.size <= _WHOLE_MEMBER_BYTES:
+                        yield from _records(_member_lines(content.read()), name, snapshot)
+                    else:
+                        yield from _records(_lines(content), name, snapshot)
     except (tarfile.TarError, OSError, EOFError, zlib.error) as exc:
         raise SourceError(
             f"{path}: cannot read the tar archive ({exc})",

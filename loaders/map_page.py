@@ -24,7 +24,6 @@ from typing import Literal, NamedTuple
 from pydantic import ValidationError
 
 from kg.errors import SourceError
-from kg.resolve import collapse_spaces
 from loaders.records import (
     CitationRecord,
     Origin,
@@ -46,6 +45,7 @@ from loaders.source_file import (
     snapshot_key,
     version_problem,
 )
+from loaders.text import collapse_spaces
 
 __all__ = ["parse", "parse_date", "parse_item"]
 

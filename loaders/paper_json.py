@@ -18,7 +18,6 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kg.errors import SourceError
-from kg.resolve import collapse_spaces
 from kg.taxonomy import is_category_code
 from loaders.records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from loaders.source_file import (
@@ -31,6 +30,7 @@ from loaders.source_file import (
     snapshot_key,
     version_problem,
 )
+from loaders.text import collapse_spaces
 
 __all__ = ["parse", "split_authors"]
 

@@ -14,6 +14,7 @@ import hashlib
 import io
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, cast
 
@@ -38,6 +39,11 @@ MAX_INDEX_BYTES = 8000
 """The longest UTF-8 index entry written (title, matching title, name, key); Neo4j's limit
 is 8,167 bytes, and normalising (NFKC) can lengthen a text."""
 _MAX_INT_DIGITS = len(str(MAX_INT))
+_ASCII_GROWTH = 2
+"""Normalising an ASCII title or name (LaTeX included) at most doubles its UTF-8 size: the
+longest growth is ``.`` -> ``. `` in a name; tests/unit/test_parse_speedups.py checks it."""
+if _ASCII_GROWTH * max(MAX_TITLE_CHARS, MAX_NAME_CHARS) > MAX_INDEX_BYTES:  # pragma: no cover
+    raise AssertionError("the ASCII shortcut of title_problem/name_problem no longer holds")
 
 
 def is_gzip(path: Path) -> bool:
@@ -151,13 +157,20 @@ def _text_problem(what: str, text: str, chars: int, normalized: str) -> str | No
 
 def title_problem(title: str | None) -> str | None:
     """Return why a title is too large to load (see MAX_TITLE_CHARS), or None."""
-    if title is None:
-        return None
+    if title is None or (len(title) <= MAX_TITLE_CHARS and title.isascii()):
+        return None  # within bounds without normalising it (see _ASCII_GROWTH)
     return _text_problem("the title", title, MAX_TITLE_CHARS, normalize_title(title))
 
 
 def name_problem(name: str) -> str | None:
     """Return why an author name is too large to load (see MAX_NAME_CHARS), or None."""
+    if len(name) <= MAX_NAME_CHARS and name.isascii():
+        return None  # within bounds without normalising it (see _ASCII_GROWTH)
+    return _name_problem(name)
+
+
+@lru_cache(maxsize=1 << 14)  # an author's name comes back paper after paper
+def _name_problem(name: str) -> str | None:
     return _text_problem(
         f"the author name {_shown(name)!r}", name, MAX_NAME_CHARS, normalize_name(name)
     )
@@ -175,6 +188,8 @@ def _unicode_problem(item: PaperRecord | PaperRef) -> str | None:
 
     JSON may spell one as an escape (``"\\ud800"``); the driver would fail on it at write.
     """
+    if _encodable(item):
+        return None
     texts: dict[str, str | None] = {"the title": item.title}
     if isinstance(item, PaperRecord):
         texts.update(
@@ -195,6 +210,31 @@ def _unicode_problem(item: PaperRecord | PaperRef) -> str | None:
         except UnicodeEncodeError:
             return f"{what} holds a lone surrogate (e.g. a \\ud800 escape), not valid Unicode"
     return None
+
+
+def _encodable(item: PaperRecord | PaperRef) -> bool:
+    """Return True when every text of a record encodes as UTF-8 (the common case, checked
+    in one pass; ``_unicode_problem`` then has nothing to name)."""
+    texts = [item.title or ""]
+    if isinstance(item, PaperRecord):
+        texts.extend(
+            text or ""
+            for text in (
+                item.abstract,
+                item.abstract_excerpt,
+                item.license,
+                item.doi,
+                item.journal_ref,
+                item.comments,
+            )
+        )
+        texts.extend(item.authors)
+        texts.extend(value for value in item.extra.values() if isinstance(value, str))
+    try:
+        "".join(texts).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def record_problem(item: PaperRecord | PaperRef) -> str | None:

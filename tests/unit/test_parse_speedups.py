@@ -1,0 +1,141 @@
+"""The parsers' shortcuts give what the slow paths they skip would give.
+
+Each shortcut stands in for a general function on the inputs where it provably agrees with
+it; these tests check that agreement, exhaustively over code points where that is cheap and
+with generated inputs elsewhere.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from datetime import date
+from email.utils import parsedate_to_datetime
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from kg import resolve  # noqa: E402
+from loaders import arxiv_oai, edge_list, text  # noqa: E402
+from loaders.edge_list import _fields, _Layout  # noqa: E402
+from loaders.source_file import (  # noqa: E402
+    _ASCII_GROWTH,
+    MAX_INDEX_BYTES,
+    _name_problem,
+    _text_problem,
+    name_problem,
+    title_problem,
+)
+
+SETTINGS = settings(max_examples=300, deadline=None)
+LATEX_ASCII = st.text(
+    alphabet=st.sampled_from(list("\\{}$.'`^\"~=_ -,aiosltuvHckbdrAOLpmnex019")), max_size=60
+)
+EVERY_CHAR = [chr(code) for code in range(0x110000)]
+
+
+def test_collapse_spaces_agrees_with_the_regex_for_every_code_point() -> None:
+    for char in EVERY_CHAR:
+        for sample in (f"a{char}b", char, f" a{char}{char}b {char}"):
+            assert text.collapse_spaces(sample) == resolve.collapse_spaces(sample), hex(ord(char))
+
+
+@SETTINGS
+@given(st.text(max_size=80))
+def test_collapse_spaces_agrees_on_any_text(sample: str) -> None:
+    assert text.collapse_spaces(sample) == resolve.collapse_spaces(sample)
+
+
+@SETTINGS
+@given(st.one_of(st.text(max_size=80), LATEX_ASCII))
+def test_latex_to_unicode_agrees(sample: str) -> None:
+    assert text.latex_to_unicode(sample) == resolve.latex_to_unicode(sample)
+
+
+@SETTINGS
+@given(LATEX_ASCII)
+def test_normalising_ascii_at_most_doubles_its_size(sample: str) -> None:
+    for normalized in (resolve.normalize_title(sample), resolve.normalize_name(sample)):
+        assert len(normalized.encode()) <= _ASCII_GROWTH * len(sample)
+
+
+@pytest.mark.parametrize("size", [1, 500, 501, 2000, 2001, 4500])
+def test_title_and_name_problems_agree_with_the_full_checks(size: int) -> None:
+    for sample in ("\\o." * size, "." * size, "a" * size, "é" * size, "\\mu " * size):
+        title = _text_problem("the title", sample, 2000, resolve.normalize_title(sample))
+        assert title_problem(sample) == title
+        assert name_problem(sample) == _name_problem.__wrapped__(sample)
+
+
+def test_the_ascii_shortcut_leaves_room() -> None:
+    assert _ASCII_GROWTH * 2000 <= MAX_INDEX_BYTES
+
+
+@SETTINGS
+@given(st.text(alphabet=st.sampled_from(list(" \t,\"\x00ab1.\u00a0\u2003;'x")), min_size=1))
+def test_edge_list_fields_agree_with_the_csv_module_and_the_regex(line: str) -> None:
+    for delimiter in (",", "\t"):
+        layout = _Layout(header_line=1, delimiter=delimiter)
+        try:
+            expected: object = next(csv.reader([line], delimiter=delimiter), [])
+        except csv.Error:
+            expected = "error"
+        if '"' not in line and "\0" not in line:
+            assert line.split(delimiter) == expected
+        assert _fields_or_error(line, layout) == _slow_fields(line, layout)
+    snap = _Layout()
+    slow = [field for field in re.split(r"[\s,]+", line.strip()) if field]
+    got = _fields_or_error(line, snap)
+    assert got == ((slow[0], slow[1]) if len(slow) == 2 else "bad")
+
+
+def _fields_or_error(line: str, layout: _Layout) -> object:
+    try:
+        return _fields(line, layout)
+    except edge_list._BadLine:
+        return "bad"
+
+
+def _slow_fields(line: str, layout: _Layout) -> object:
+    assert layout.delimiter is not None
+    try:
+        fields = next(csv.reader([line], delimiter=layout.delimiter), [])
+    except csv.Error:
+        return "bad"
+    if len(fields) < 2:
+        return "bad"
+    return fields[0].strip(), fields[1].strip()
+
+
+DAYS = st.sampled_from(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", "Xyz"])
+MONTHS = st.sampled_from(["Jan", "Feb", "Apr", "Jun", "Sep", "Dec", "jan", "Foo"])
+
+
+@SETTINGS
+@given(
+    DAYS,
+    st.integers(0, 40),
+    MONTHS,
+    st.integers(0, 2999),
+    st.integers(0, 25),
+    st.integers(0, 61),
+    st.sampled_from(["GMT", "UT", "+0100", "EST"]),
+)
+def test_arxiv_dates_agree_with_the_email_module(
+    day: str, number: int, month: str, year: int, hour: int, second: int, zone: str
+) -> None:
+    stamp = f"{day}, {number} {month} {year} {hour:02d}:17:{second:02d} {zone}"
+    fast = arxiv_oai._arxiv_date(stamp)
+    if fast is None:
+        return
+    assert fast == parsedate_to_datetime(stamp).date()
+
+
+def test_arxiv_date_reads_the_usual_stamp() -> None:
+    assert arxiv_oai._arxiv_date("Mon, 2 Apr 2007 19:18:42 GMT") == date(2007, 4, 2)
+    assert arxiv_oai._arxiv_date("Mon, 31 Apr 2007 19:18:42 GMT") is None
+    assert arxiv_oai._arxiv_date("Mon, 2 Apr 0099 19:18:42 GMT") is None
