@@ -35,11 +35,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
 
+from neo4j import ManagedTransaction
+
 from kg import queries
 from kg.analytics import AnalyticsRun, Scope, load_projection
 from kg.analytics_engine import CitationGraph, chunks
 from kg.errors import SimilarityError
-from kg.graph import Graph
+from kg.graph import Graph, translated_errors
 
 if TYPE_CHECKING:
     import numpy as np
@@ -225,10 +227,16 @@ class SimilarityRun:
 
 def _stored_lists(graph: Graph, measure: Measure) -> dict[str, list[tuple[Any, ...]]]:
     query = queries.get(_STORED_LISTS_QUERY[measure])
-    return {
-        row["key"]: [tuple(item) for item in row["similar"]]
-        for row in graph.read(query.cypher, query.bind({}))
-    }
+
+    def work(tx: ManagedTransaction) -> dict[str, list[tuple[Any, ...]]]:
+        return {
+            record["key"]: [tuple(item) for item in record["similar"]]
+            for record in tx.run(query.cypher, query.bind({}))
+        }
+
+    # Not Graph.read: Record.data() would walk the ~860,000 items again in Python.
+    with translated_errors(graph.uri), graph.driver.session(database=graph.database) as session:
+        return session.execute_read(work)
 
 
 def _rows(
@@ -242,28 +250,23 @@ def _rows(
     for key, entries in zip(keys, lists, strict=True):
         if key not in ids:
             continue  # merged away since the graph was read: its relationships went with it
-        listed = [
-            (keys[n.index], n.together, n.size_a, n.size_b, n.cosine, n.jaccard)
-            for n in entries
-            if keys[n.index] in ids
-        ]
-        if listed == stored.get(key, []):
+        listed = [n for n in entries if keys[n.index] in ids]
+        as_stored = [(ids[keys[n.index]], n.together, n.size_a, n.size_b) for n in listed]
+        if as_stored == stored.get(key, []):
             continue
         yield {
             "id": ids[key],
             "similar": [
                 {
-                    "id": ids[other],
-                    "together": together,
-                    "size_a": size_a,
-                    "size_b": size_b,
-                    "cosine": cosine,
-                    "jaccard": jaccard,
+                    "id": ids[keys[n.index]],
+                    "together": n.together,
+                    "size_a": n.size_a,
+                    "size_b": n.size_b,
+                    "cosine": n.cosine,
+                    "jaccard": n.jaccard,
                     "rank": rank,
                 }
-                for rank, (other, together, size_a, size_b, cosine, jaccard) in enumerate(
-                    listed, start=1
-                )
+                for rank, n in enumerate(listed, start=1)
             ],
         }
 
