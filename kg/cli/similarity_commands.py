@@ -82,6 +82,10 @@ def similar(ctx: click.Context, write: bool, k: int, batch_size: int, as_json: b
             f"{run.nodes:,} papers and {run.edges:,} citations in {t['total']:.1f}s "
             f"(read {t['read']:.1f}s, compute {t['compute']:.1f}s, write {t['write']:.1f}s)"
         )
+    if not stored:
+        click.echo("No similarity run is stored: kg cocited and kg coupled compute live.")
+        click.echo("`kg similar --write` computes every paper's lists and stores them.")
+        return
     print_table(
         (
             Column("relationship"),
@@ -95,7 +99,6 @@ def similar(ctx: click.Context, write: bool, k: int, batch_size: int, as_json: b
             for s in stored
         ),
         title="Stored similarity runs",
-        empty="No similarity run is stored: `kg similar --write` computes and stores one.",
     )
 
 
