@@ -188,7 +188,7 @@ def _parsed_authors(value: Any) -> tuple[str, ...] | None:
         if not isinstance(entry, list) or not all(isinstance(part, str) for part in entry):
             return None
         last, first, suffix = [*entry, "", "", ""][:3]
-        name = collapse_spaces(latex_name(f"{first} {last} {suffix}"))
+        name = latex_name(f"{first} {last} {suffix}")  # folded already
         if name:
             names.append(name)
     return tuple(names) or None

@@ -43,6 +43,9 @@ COLUMN_PAIRS = (("citing", "cited"), ("source", "target"), ("from", "to"))
 """Header names accepted for the (citing, cited) columns of a CSV/TSV edge list."""
 
 RAW_LIMIT = 500
+_CACHED_IDS = 1 << 16
+"""How many tokens the parser keeps resolved: edge lists name each paper many times over, and
+a bounded cache keeps memory flat however many papers the list names."""
 _FIELDS = re.compile(r"[\s,]+")
 _HEADER_WORD = re.compile(r"^[A-Za-z_][\w \-.]*$")
 
@@ -102,7 +105,13 @@ def _sniff(path: Path) -> _Layout:
 def _fields(line: str, layout: _Layout) -> tuple[str, str]:
     """Return the (citing, cited) tokens of a data line; raises _BadLine if they are missing."""
     if layout.header_line is None:
-        fields = [field for field in _FIELDS.split(line.strip()) if field]
+        stripped = line.strip()
+        # str.split() splits on the same white space as the regex's \s (checked for every
+        # code point in tests/unit/test_parse_speedups.py); only commas need the regex.
+        if "," in stripped:
+            fields = [field for field in _FIELDS.split(stripped) if field]
+        else:
+            fields = stripped.split()
         if len(fields) != 2:
             raise _BadLine(
                 f"expected two ids 'CITING<TAB>CITED', found {len(fields)} field(s); "
@@ -111,6 +120,10 @@ def _fields(line: str, layout: _Layout) -> tuple[str, str]:
         return fields[0], fields[1]
     if layout.delimiter is None:
         fields = line.split()
+    elif '"' not in line and "\0" not in line:
+        # Without a quote, the csv module splits a one-line record at each delimiter and
+        # nowhere else (lines never hold a line break); a reader per line costs far more.
+        fields = line.split(layout.delimiter)
     else:
         try:
             fields = next(csv.reader([line], delimiter=layout.delimiter), [])
@@ -150,6 +163,28 @@ def _arxiv_id(token: str, scheme: IdScheme, role: str) -> str:
     )
 
 
+def _resolved(token: str, scheme: IdScheme, role: str) -> tuple[str, PaperRef | None]:
+    """Return (canonical id, its PaperRef or None when that fails validation) for a token.
+
+    Raises _BadLine as ``_arxiv_id`` does. A PaperRef is immutable, so the parser keeps one
+    validated instance per token and every edge naming that paper shares it.
+    """
+    arxiv_id = _arxiv_id(token, scheme, role)
+    try:
+        return arxiv_id, PaperRef(arxiv_id=arxiv_id)
+    except ValidationError:
+        return arxiv_id, None
+
+
+def _remember(
+    known: dict[str, tuple[str, PaperRef | None]], token: str, found: tuple[str, PaperRef | None]
+) -> None:
+    """Keep a resolved token, forgetting them all first when the cache is full (flat memory)."""
+    if len(known) >= _CACHED_IDS:
+        known.clear()
+    known[token] = found
+
+
 def parse(path: Path, id_scheme: IdScheme = "arxiv") -> Iterator[ParsedItem]:
     """Yield the snapshot, then one CitationRecord or Rejected per data line.
 
@@ -162,29 +197,53 @@ def parse(path: Path, id_scheme: IdScheme = "arxiv") -> Iterator[ParsedItem]:
     sha256 = content_sha256(path)
     key = snapshot_key(sha256)
     yield SnapshotRecord(key=key, kind="edge_list", source=path.name, sha256=sha256)
+    source = str(path)
+    header = layout.header_line
+    known: dict[str, tuple[str, PaperRef | None]] = {}
+    # The same validation as CitationRecord(...), from one dict in pydantic-core; the
+    # Origin inside is built there too, saving a Python __init__ per line.
+    validate = CitationRecord.__pydantic_validator__.validate_python
     for number, line in numbered_lines(path):
-        if number == layout.header_line or not _is_data(line.lstrip("\ufeff")):
+        text = line.lstrip("\ufeff")
+        stripped = text.strip()
+        if number == header or not stripped or stripped[0] == "#":  # not _is_data(text)
             continue
-        origin = Origin(path=str(path), line=number)
         try:
-            citing_token, cited_token = _fields(line.lstrip("\ufeff"), layout)
-            citing = _arxiv_id(citing_token, id_scheme, "citing")
-            cited = _arxiv_id(cited_token, id_scheme, "cited")
-            if citing == cited:
-                yield Skipped(origin=origin, kind="self-citation", detail=f"{citing} cites itself")
+            citing_token, cited_token = _fields(text, layout)
+            citing = known.get(citing_token)
+            if citing is None:
+                citing = _resolved(citing_token, id_scheme, "citing")
+                _remember(known, citing_token, citing)
+            cited = known.get(cited_token)
+            if cited is None:
+                cited = _resolved(cited_token, id_scheme, "cited")
+                _remember(known, cited_token, cited)
+            if citing[0] == cited[0]:
+                yield Skipped(
+                    origin=Origin(path=source, line=number),
+                    kind="self-citation",
+                    detail=f"{citing[0]} cites itself",
+                )
                 continue
-            record = CitationRecord(
-                origin=origin,
-                snapshot=key,
-                citing=PaperRef(arxiv_id=citing),
-                cited=PaperRef(arxiv_id=cited),
+            # The original order of failures: the citing paper's validation error first.
+            citing_ref = PaperRef(arxiv_id=citing[0]) if citing[1] is None else citing[1]
+            cited_ref = PaperRef(arxiv_id=cited[0]) if cited[1] is None else cited[1]
+            record = validate(
+                {
+                    "origin": {"path": source, "line": number},
+                    "snapshot": key,
+                    "citing": citing_ref,
+                    "cited": cited_ref,
+                }
             )
         except _BadLine as exc:
-            yield Rejected(origin=origin, reason=str(exc), raw=line[:RAW_LIMIT])
+            yield Rejected(
+                origin=Origin(path=source, line=number), reason=str(exc), raw=line[:RAW_LIMIT]
+            )
             continue
         except ValidationError as exc:
             yield Rejected(
-                origin=origin,
+                origin=Origin(path=source, line=number),
                 reason=f"invalid edge: {validation_reason(exc)}",
                 raw=line[:RAW_LIMIT],
             )

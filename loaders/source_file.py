@@ -13,7 +13,7 @@ import gzip
 import hashlib
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import IO, cast
@@ -237,6 +237,11 @@ def _encodable(item: PaperRecord | PaperRef) -> bool:
     return True
 
 
+def _ints_fit(values: Iterable[int | None]) -> bool:
+    """Return True when no value is over MAX_INT either way (``int_problem`` finds nothing)."""
+    return all(value is None or -MAX_INT <= value <= MAX_INT for value in values)
+
+
 def record_problem(item: PaperRecord | PaperRef) -> str | None:
     """Return why a record cannot be written to the graph, or None when it can.
 
@@ -271,6 +276,7 @@ def record_problem(item: PaperRecord | PaperRef) -> str | None:
         for key, value in item.extra.items():
             if isinstance(value, int) and not isinstance(value, bool):
                 counts[key] = value
-    problems.extend(int_problem(what, value) for what, value in counts.items())
+    if not _ints_fit(counts.values()):
+        problems.extend(int_problem(what, value) for what, value in counts.items())
     found = [problem for problem in problems if problem]
     return "; ".join(dict.fromkeys(found)) if found else None
