@@ -99,13 +99,40 @@ def _scale10() -> tuple[int, int, dict[str, float]]:
     return citation.node_count, citation.edge_count, seconds
 
 
+def _all_pairs_estimate(sample_size: int, seed: int) -> None:
+    """Print what the exact live queries would take for every paper, one at a time: the
+    mean over a random sample of all papers (stubs too) times the number of papers."""
+    with KnowledgeGraph.connect() as kg:
+        keys = [r["key"] for r in kg.read("MATCH (p:Paper) RETURN p.key AS key ORDER BY key")]
+        sample = random.Random(seed).sample(keys, sample_size)
+        print(f"load average {os.getloadavg()[0]:.1f}, {len(keys):,} papers")
+        for name in ("cocited", "coupled"):
+            query = queries.get(name)
+            samples = _timed(
+                lambda key, q=query: kg.read(q.cypher, q.bind({"key": key, "limit": 20})),
+                sample,
+                sample[:30],
+            )
+            mean = statistics.fmean(samples)
+            print(f"{name}.cypher: mean {mean * 1000:.1f} ms -> {mean * len(keys) / 60:.1f} min")
+
+
 def main() -> None:
     """Measure and print the markdown section for docs/BENCHMARKS.md."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--papers", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--scale10", action="store_true")
+    parser.add_argument(
+        "--all-pairs-estimate",
+        type=int,
+        metavar="N",
+        help="only estimate the exact live queries over every paper from N random papers",
+    )
     args = parser.parse_args()
+    if args.all_pairs_estimate:
+        _all_pairs_estimate(args.all_pairs_estimate, args.seed)
+        return
     load_before = os.getloadavg()[0]
     kg_command = str(Path(sys.executable).with_name("kg"))
     with KnowledgeGraph.connect() as kg:
