@@ -288,6 +288,12 @@ def parse_abs(
     return _abs_items(lines, path, snapshot)[0]
 
 
+def _raw(numbered: list[tuple[int, str]]) -> str:
+    """Return a record's first 12 lines of content, the raw text a Rejected carries."""
+    content = (line for _, line in numbered if line.strip() and not _is_preamble(line))
+    return "\n".join(itertools.islice(content, 12))
+
+
 def _abs_items(
     lines: Iterable[tuple[int, str]] | str, path: str, snapshot: str
 ) -> list[PaperRecord | Rejected]:
@@ -330,15 +336,13 @@ def _abs_items(
                 current = None
         elif current is not None:
             fields[current] = f"{fields[current]} {stripped}"
-    content = (line for _, line in numbered if line.strip() and not _is_preamble(line))
-    raw = "\n".join(itertools.islice(content, 12))
     if "paper" not in fields:
         return [
             _reject(
                 path,
                 first_line,
                 "no 'Paper:' line; an .abs record must name its paper as 'Paper: hep-th/NNNNNNN'",
-                raw,
+                _raw(numbered),
             )
         ]
     paper_line = field_lines["paper"]
@@ -350,7 +354,7 @@ def _abs_items(
                 path,
                 paper_line,
                 f"'Paper: {paper[:60]}' is not an arXiv id; expected e.g. 'Paper: hep-th/9201001'",
-                raw,
+                _raw(numbered),
             )
         ]
     arxiv_id = parsed[0]
@@ -361,7 +365,7 @@ def _abs_items(
                 path,
                 field_lines.get("title", paper_line),
                 f"{arxiv_id} has no title; add a 'Title:' line to the header",
-                raw,
+                _raw(numbered),
             )
         ]
     published, from_id = _published(arxiv_id, fields.get("date"))
@@ -391,9 +395,11 @@ def _abs_items(
             extra=extra,
         )
     except ValidationError as exc:
-        return [_reject(path, paper_line, f"invalid record: {validation_reason(exc)}", raw)]
+        return [
+            _reject(path, paper_line, f"invalid record: {validation_reason(exc)}", _raw(numbered))
+        ]
     if problem := record_problem(record):
-        return [_reject(path, paper_line, problem, raw)]
+        return [_reject(path, paper_line, problem, _raw(numbered))]
     items: list[PaperRecord | Rejected] = [record]
     if unknown:
         shown = "; ".join(f"'{entry[:80]}'" for entry in unknown)
@@ -403,7 +409,7 @@ def _abs_items(
                 field_lines["subj-class"],
                 f"Subj-class: {shown} names no arXiv category (e.g. 'Quantum Algebra' or "
                 f"'math.QA'); {arxiv_id} loaded without it",
-                raw,
+                _raw(numbered),
             )
         )
     return items
@@ -448,11 +454,16 @@ def _records(
     """
     chunk: list[tuple[int, str]] = []
     has_paper = False
-    after_preamble = True
+    # The last non-blank line kept; whether it was preamble is asked only at a "Paper:" line.
+    last_kept: str | None = None
     skipping_from: int | None = None
     for number, line in lines:
         starts = _PAPER_LINE.match(line) if line.startswith("Paper:") else None
-        if starts and (after_preamble or arxiv_id_and_version(starts.group(1)) is not None):
+        if starts and (
+            last_kept is None
+            or _is_preamble(last_kept)
+            or arxiv_id_and_version(starts.group(1)) is not None
+        ):
             if skipping_from is not None:
                 yield _overflow(path, skipping_from)
                 skipping_from, chunk = None, []
@@ -467,8 +478,8 @@ def _records(
         elif skipping_from is not None:
             continue
         chunk.append((number, line))
-        if line.strip():
-            after_preamble = _is_preamble(line)
+        if line and not line.isspace():  # line.strip() is not empty
+            last_kept = line
         if len(chunk) > MAX_RECORD_LINES:
             skipping_from, chunk, has_paper = chunk[0][0], [], False
     if skipping_from is not None:
