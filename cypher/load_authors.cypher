@@ -4,6 +4,7 @@
 // that set it. AUTHORED keeps each author's 1-based position. Authors are keyed by their
 // normalised full name; there is no disambiguation beyond the name. Every author any
 // record names exists, with the smallest spelling of the name seen, whatever the order.
+// A paper whose list already is this one, from this record, is left as it is.
 // param rows: list[map]  one map per paper: key, as_of, authors (a list of {key, name})
 UNWIND $rows AS row
 CALL (row) {
@@ -14,7 +15,10 @@ CALL (row) {
   SET a.name = author.name
 }
 MATCH (p:Paper {key: row.key})
-WITH p, row WHERE p.authors_as_of IS NULL OR row.as_of >= p.authors_as_of
+WITH p, row WHERE p.authors_as_of IS NULL OR row.as_of > p.authors_as_of
+   OR row.as_of = p.authors_as_of
+      AND COLLECT { MATCH (a:Author)-[w:AUTHORED]->(p) RETURN a.key ORDER BY w.position }
+          <> [author IN row.authors | author.key]
 CALL (p) {
   MATCH (:Author)-[old:AUTHORED]->(p)
   DELETE old

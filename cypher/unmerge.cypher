@@ -6,10 +6,16 @@
 // param key: str  node key of the merged paper
 // param keys: list[str]  the aliases to split off and keep apart, sorted
 // param norm_titles: list[str]  their normalised titles
+// param sources: list[str]  keys of the snapshots that name the paper: no longer marked as
+//   loaded whole, so that loading them again is not skipped
 MERGE (k:KeepApart {key: $key + ' ' + reduce(joined = '', x IN $keys | joined + '|' + x)})
 SET k.split_from = $key, k.keys = $keys, k.norm_titles = $norm_titles,
     k.recorded_at = datetime()
 WITH k
+CALL () {
+  MATCH (s:Snapshot) WHERE s.key IN $sources
+  REMOVE s.loaded_by
+}
 MATCH (p:Paper {key: $key})
 DETACH DELETE p
 RETURN count(*) AS removed

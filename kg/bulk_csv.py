@@ -26,7 +26,14 @@ from typing import IO, Any
 
 from kg.resolve import canonical_arxiv_id
 from kg.taxonomy import category
-from kg.writer import Batch, batch_statements, plan_merges, snapshot_row, touched_titles
+from kg.writer import (
+    LOADER_VERSION,
+    Batch,
+    batch_statements,
+    plan_merges,
+    snapshot_row,
+    touched_titles,
+)
 from loaders.records import CitationRecord, PaperRef, SnapshotRecord
 
 __all__ = ["ImportFiles", "OfflineGraph"]
@@ -277,6 +284,15 @@ class OfflineGraph:
         ):
             node["first_date"] = first_date
         node.update(row["hashes"])
+
+    def loaded_whole(self, snapshot_key: str) -> bool:
+        """GraphWriter.loaded_whole: True when this run already took the snapshot whole."""
+        node = self._snapshots.get(snapshot_key)
+        return node is not None and node.get("loaded_by") == LOADER_VERSION
+
+    def mark_loaded_whole(self, snapshot_key: str) -> None:
+        """mark_snapshot_loaded.cypher."""
+        self._snapshots[snapshot_key]["loaded_by"] = LOADER_VERSION
 
     def write_batch(self, batch: Batch) -> None:
         """Replay GraphWriter.write_batch: the batch's statements, then the reconciliation

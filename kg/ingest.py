@@ -56,6 +56,8 @@ class FileSummary:
     skipped: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     """Why the file failed (it could not be read or recognised), or None."""
+    unchanged: bool = False
+    """True when the file was skipped: this exact content was loaded whole before."""
 
 
 @dataclass
@@ -83,6 +85,11 @@ class LoadSummary:
     def read(self) -> int:
         """Records read, rejected ones included."""
         return sum(f.read for f in self.files)
+
+    @property
+    def unchanged(self) -> list[str]:
+        """The files skipped because this exact content was loaded whole before."""
+        return [f.path for f in self.files if f.unchanged]
 
     @property
     def rejected(self) -> int:
@@ -126,6 +133,7 @@ class LoadSummary:
             },
             "files": [asdict(f) for f in self.files],
             "failed": [{"file": f.path, "reason": f.error} for f in self.failed],
+            "unchanged": self.unchanged,
             "rejects_file": self.rejects_file,
             "seconds": round(self.seconds, 3),
         }
@@ -298,6 +306,7 @@ def load_paths(
     on_progress: Callable[[int], None] | None = None,
     keep_messages: int = 20,
     on_file: Callable[[Path], None] | None = None,
+    force: bool = False,
 ) -> LoadSummary:
     """Load every file of ``paths`` into ``graph`` and return what happened.
 
@@ -305,7 +314,8 @@ def load_paths(
     there is one) and the rest still load; with ``strict`` the first bad record raises
     RecordRejected. A file found in a folder that cannot be read or recognised is counted as
     failed (``LoadSummary.failed``) and the others load. ``on_file`` is called as each file
-    starts, ``on_progress`` with each record read.
+    starts, ``on_progress`` with each record read. A file whose exact content this loader
+    version loaded whole before is skipped (``FileSummary.unchanged``), unless ``force``.
 
     Raises SourceError before anything loads for a missing path or a named file whose format
     cannot be told (with ``strict``: for any file that cannot be read), and LoadInterrupted
@@ -340,6 +350,7 @@ def load_paths(
                     strict,
                     on_progress,
                     keep_messages,
+                    force,
                 )
             except SourceError as exc:
                 # A file that breaks off mid-way (a truncated gzip, an I/O error) keeps what
@@ -365,6 +376,13 @@ class RecordSink(Protocol):
     def write_batch(self, batch: Batch) -> None:
         """Take one batch of papers and citations."""
 
+    def loaded_whole(self, snapshot_key: str) -> bool:
+        """Return True when every record of this snapshot was loaded before, by this loader
+        version: the file can be skipped."""
+
+    def mark_loaded_whole(self, snapshot_key: str) -> None:
+        """Record that every record of this snapshot is in."""
+
 
 def load_stream(
     writer: RecordSink,
@@ -376,12 +394,18 @@ def load_stream(
     strict: bool,
     on_progress: Callable[[int], None] | None,
     keep_messages: int,
+    force: bool = False,
 ) -> None:
     """Feed one file's records to ``writer`` in batches, counting into the summaries.
 
-    Rejected records go to ``rejects`` (or raise RecordRejected when ``strict``).
+    Rejected records go to ``rejects`` (or raise RecordRejected when ``strict``). A file whose
+    snapshot (its exact content) this loader version loaded whole before is skipped after
+    its first record, unless ``force``: its records are all in the graph already. Once every
+    batch of a file without rejected records is written, its snapshot is marked as loaded
+    whole.
     """
     batch = Batch()
+    first: SnapshotRecord | None = None
 
     def flush() -> None:
         nonlocal batch
@@ -393,6 +417,11 @@ def load_stream(
     try:
         for item in items:
             if isinstance(item, SnapshotRecord):
+                if first is None:
+                    first = item
+                    if not force and writer.loaded_whole(item.key):
+                        file_summary.unchanged = True
+                        return
                 writer.write_snapshot(item)
                 continue
             file_summary.read += 1
@@ -420,3 +449,7 @@ def load_stream(
         flush()
         raise
     flush()
+    if first is not None and file_summary.rejected == 0:
+        # A file with rejected records is not whole in the graph: loading it again reports
+        # them again (and loads them, once they are fixed, under a new snapshot key).
+        writer.mark_loaded_whole(first.key)

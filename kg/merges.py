@@ -175,7 +175,15 @@ def unmerge(graph: Graph, ref: str, aliases: list[str] | None = None) -> Unmerge
     )
     query = queries.get("unmerge")
     rows = graph.write(
-        query.cypher, query.bind({"key": paper.key, "keys": chosen, "norm_titles": norm_titles})
+        query.cypher,
+        query.bind(
+            {
+                "key": paper.key,
+                "keys": chosen,
+                "norm_titles": norm_titles,
+                "sources": [s.key for s in sources],
+            }
+        ),
     )
     return UnmergeResult(
         paper=paper,

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from neo4j import ManagedTransaction
 
-from kg import queries
+from kg import __version__, queries
 from kg.graph import Graph, translated_errors
 from kg.resolve import (
     TitleCandidate,
@@ -40,6 +40,8 @@ from loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecor
 
 _T = TypeVar("_T")
 _NO_DATE = "0000-00-00"
+LOADER_VERSION = f"kg {__version__}"
+"""Marks a snapshot loaded whole; a file is skipped only when the same version loaded it."""
 
 
 @dataclass
@@ -343,6 +345,16 @@ class GraphWriter:
     def write_snapshot(self, snapshot: SnapshotRecord) -> None:
         """Upsert one Snapshot node; dates only ever widen."""
         self._write("load_snapshots", rows=[snapshot_row(snapshot)])
+
+    def loaded_whole(self, snapshot_key: str) -> bool:
+        """Return True when this loader version loaded every record of the snapshot before."""
+        query = queries.get("snapshot_loaded_by")
+        rows = self.graph.read(query.cypher, query.bind({"key": snapshot_key}))
+        return bool(rows) and rows[0]["loaded_by"] == LOADER_VERSION
+
+    def mark_loaded_whole(self, snapshot_key: str) -> None:
+        """Record on the Snapshot that every record of it is in, and by which loader."""
+        self._write("mark_snapshot_loaded", key=snapshot_key, loaded_by=LOADER_VERSION)
 
     def write_batch(self, batch: Batch) -> None:
         """Upsert the batch's papers, authors, categories, stubs and CITES in one transaction

@@ -59,6 +59,11 @@ from loaders.formats import FORMATS, IdScheme, format_names
     help="Where bad records go, one JSON line each (only written when there are some).",
 )
 @click.option(
+    "--force",
+    is_flag=True,
+    help="Load files again even when their exact content was loaded whole before.",
+)
+@click.option(
     "--bulk",
     is_flag=True,
     help="Empty local database only: build it with neo4j-admin import (stops and restarts "
@@ -74,6 +79,7 @@ def load(
     strict: bool,
     id_scheme: IdScheme,
     rejects: Path,
+    force: bool,
     bulk: bool,
     as_json: bool,
 ) -> None:
@@ -82,6 +88,7 @@ def load(
     Streams each file, validates every record, and upserts in batches: loading the same
     files again, or in another order, gives the same graph. Bad records are reported as
     file:line: reason and go to the rejects file; the exit code is 1 if any were rejected.
+    A file whose exact content was loaded whole before is skipped (--force loads it again).
 
     With --bulk the files go through the same parsing and merging into neo4j-admin import
     CSVs, and the import tool builds the store: for a first load of a large set.
@@ -141,6 +148,7 @@ def load(
                 rejects_path=rejects,
                 on_progress=advance,
                 on_file=next_file,
+                force=force,
             )
     if as_json:
         emit_json(bulk_summary.as_dict() if bulk_summary else summary.as_dict())
@@ -245,6 +253,11 @@ def _render_load(summary: LoadSummary) -> None:
     )
     if skipped := summary.skipped_sentence():
         click.echo(f"{skipped} (facts of the data the graph does not keep; not errors)")
+    if unchanged := summary.unchanged:
+        click.echo(
+            f"{len(unchanged):,} of {len(summary.files):,} files already loaded whole with this "
+            "exact content, so skipped (--force loads them again)"
+        )
     if summary.rejects_file:
         click.echo(
             f"{summary.rejected:,} records rejected; see {summary.rejects_file}. "

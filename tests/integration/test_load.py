@@ -222,7 +222,9 @@ def test_text_that_looks_like_cypher_is_stored_exactly(graph: Graph, tmp_path: P
     assert _count(graph, "MATCH (n:Evil) RETURN count(n) AS n") == 0
 
 
-def test_bad_records_are_reported_and_the_rest_loads(kg_env: Connection, tmp_path: Path) -> None:
+def test_bad_records_are_reported_and_the_rest_loads(
+    graph: Graph, kg_env: Connection, tmp_path: Path
+) -> None:
     dump = tmp_path / "mixed.jsonl"
     dump.write_text(
         _arxiv_line("2101.00004", "Good One", "Fri, 1 Jan 2021 00:00:00 GMT", "2021-01-02")
@@ -284,7 +286,13 @@ def test_edge_lists_skip_self_loops(graph: Graph, kg_env: Connection, tmp_path: 
     assert _count(graph, "MATCH ()-[r:CITES]->() RETURN count(r) AS n") == 2
     assert _count(graph, "MATCH (p:Paper {stub: true}) RETURN count(p) AS n") == 3
     # A self-citation is a fact of the data, not an error: exit 0, counted in the summary.
-    result = CliRunner().invoke(main, ["load", str(edges), "--rejects", str(tmp_path / "r2")])
+    # The same file again is skipped (its content was loaded whole); --force reads it again.
+    again = CliRunner().invoke(main, ["load", str(edges), "--rejects", str(tmp_path / "r2")])
+    assert again.exit_code == 0, again.output
+    assert "1 of 1 files already loaded whole" in again.output
+    result = CliRunner().invoke(
+        main, ["load", str(edges), "--force", "--rejects", str(tmp_path / "r2")]
+    )
     assert result.exit_code == 0, result.output
     assert "1 self-citation skipped" in result.output
 
