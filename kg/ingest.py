@@ -420,6 +420,9 @@ def load_stream(
                 if first is None:
                     first = item
                     if not force and writer.loaded_whole(item.key):
+                        # Its records are in; the snapshot row still goes, so that which file
+                        # name it keeps (the smallest) does not depend on the order.
+                        writer.write_snapshot(item)
                         file_summary.unchanged = True
                         return
                 writer.write_snapshot(item)
