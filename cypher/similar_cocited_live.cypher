@@ -9,7 +9,7 @@
 // the answer, so their citer counts are not looked up.
 // param key: str  node key of the paper
 // param limit: int = 20  how many papers to return
-// param max_paths: int = 20000  the most citer-to-paper paths to walk
+// param max_paths: int = 250000  the most citer-to-paper paths to walk
 MATCH (a:Paper {key: $key})
 CALL (a) {
   MATCH (a)<-[:CITES]-(c:Paper)
