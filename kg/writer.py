@@ -286,6 +286,10 @@ def candidates_by_title(rows: Iterable[dict[str, Any]]) -> dict[str, list[TitleC
     """Group reconcile_titles rows into the rule's candidates, by normalised title."""
     grouped: dict[str, list[TitleCandidate]] = {}
     for row in rows:
+        if row["key"] is None:
+            # Read without the stripes' locks, a paper another loader is merging away can
+            # show with no properties left: it is no candidate (the locked reread decides).
+            continue
         grouped.setdefault(row["norm_title"], []).append(
             TitleCandidate(
                 key=row["key"],
@@ -358,18 +362,23 @@ class GraphWriter:
 
     def write_batch(self, batch: Batch) -> None:
         """Upsert the batch's papers, authors, categories, stubs and CITES in one transaction
-        that holds the lock stripes of its title-only papers, then reconcile its titles."""
+        that holds the lock stripes of its title-only papers and the locks of the papers its
+        full records name (taken before anything is read), then reconcile its titles."""
         statements = batch_statements(batch)
         title_only, every = touched_titles(batch)
         stripes = sorted({title_lock_stripe(norm) for norm in title_only})
         lock = queries.get("lock_titles")
+        lock_papers = queries.get("lock_papers")
         find = queries.get("alias_holders")
         refs = title_refs(batch)
+        full = sorted({record.key for record in batch.papers})
 
         def work(tx: ManagedTransaction) -> list[dict[str, int]]:
             todo = statements
             if stripes:
                 tx.run(lock.cypher, lock.bind({"stripes": stripes})).consume()
+            if full:
+                tx.run(lock_papers.cypher, lock_papers.bind({"keys": full})).consume()
             if refs:
                 holders: dict[str, str] = {}
                 for row in tx.run(find.cypher, find.bind({"refs": refs})):

@@ -127,3 +127,36 @@ def test_title_merges_do_not_depend_on_order() -> None:
     assert parse_title_key(f"title:{t}:2001") == (t, 2001)
     assert parse_title_key(f"title:{t}:unknown") == (t, None)
     assert parse_title_key("2101.00001") is None
+
+
+def test_a_paper_merged_away_while_read_is_no_candidate() -> None:
+    """Read without locks, a paper another loader is merging away can come back with no
+    properties; the plan leaves it out instead of failing (seen in the four-loader test)."""
+    from kg.writer import plan_merges
+
+    rows = [
+        {
+            "norm_title": "deep learning",
+            "key": None,
+            "arxiv_id": None,
+            "year": None,
+            "aliases": None,
+        },
+        {
+            "norm_title": "deep learning",
+            "key": "title:deep learning:2015",
+            "arxiv_id": None,
+            "year": 2015,
+            "aliases": None,
+        },
+        {
+            "norm_title": "deep learning",
+            "key": "title:deep learning:2016",
+            "arxiv_id": None,
+            "year": 2016,
+            "aliases": None,
+        },
+    ]
+    assert plan_merges(rows) == {
+        "deep learning": {"title:deep learning:2016": "title:deep learning:2015"}
+    }
