@@ -7,7 +7,7 @@
 // one snapshot holds several records of the paper, the link keeps the newest (by data
 // date, then the last in the file). A paper or link that already holds these values is
 // not written, so loading the same data again sets nothing.
-// param rows: list[map]  one map per paper record (see kg/writer.py: paper_row)
+// param rows: list[map]  one map per paper record (see kg/load/neo4j_sink.py: paper_row)
 UNWIND $rows AS row
 MERGE (p:Paper {key: row.key})
 WITH p, row

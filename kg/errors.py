@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
+from loaders.errors import KGError, SourceError
 
-class KGError(Exception):
-    """Root of every error the library raises on purpose; the CLI prints it as one line."""
-
-    def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-
-    def __str__(self) -> str:
-        return f"{self.message}. {self.hint}" if self.hint else self.message
+__all__ = [
+    "AmbiguousAuthor",
+    "AmbiguousPaper",
+    "AnalyticsError",
+    "AuthorNotFound",
+    "CategoryNotFound",
+    "ConfigError",
+    "ConnectionFailed",
+    "InstallError",
+    "KGError",
+    "NotEmptyError",
+    "PaperNotFound",
+    "ParameterError",
+    "PortInUseError",
+    "QueryFileError",
+    "QueryNotFound",
+    "RecordRejected",
+    "ServerError",
+    "SimilarityError",
+    "SourceError",
+    "ToolMissingError",
+]
 
 
 class ConfigError(KGError):
@@ -49,10 +62,6 @@ class QueryNotFound(KGError):
 
 class ParameterError(KGError):
     """A query was called with missing, unknown or badly typed parameters."""
-
-
-class SourceError(KGError):
-    """An input file cannot be read or its format cannot be told."""
 
 
 class RecordRejected(KGError):

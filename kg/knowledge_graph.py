@@ -1,4 +1,5 @@
-"""KnowledgeGraph: the Graph with one method per question over the map.
+"""KnowledgeGraph: the one face of the library, a Database with the map's questions, loads,
+analytics and exports.
 
 Each method runs one function of ``kg.questions`` on this connection and returns its typed
 model, so a script can ask questions without touching Cypher:
@@ -12,12 +13,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kg import analytics, export, papers, questions, similarity, timeline_analytics
-from kg import connect as seed_questions
-from kg import merges as merge_records
-from kg.graph import Graph
-from kg.merges import MergeRecord, UnmergeResult
-from kg.models import (
+from kg import analytics, export, questions
+from kg import refs as papers
+from kg.analytics import similarity
+from kg.analytics import time as timeline_analytics
+from kg.answers import (
     AuthorReport,
     CategoryOverview,
     CategoryReport,
@@ -32,6 +32,10 @@ from kg.models import (
     SearchResult,
     Similarity,
 )
+from kg.database import Database
+from kg.load import merges as merge_records
+from kg.load.merges import MergeRecord, UnmergeResult
+from kg.questions import seeds as seed_questions
 
 
 class Analytics:
@@ -41,7 +45,7 @@ class Analytics:
     the options.
     """
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Database) -> None:
         self._graph = graph
 
     def rank(
@@ -88,7 +92,7 @@ class Analytics:
         limit: int = 20,
         write: bool = False,
     ) -> timeline_analytics.BurstResult:
-        """List citation bursts, strongest first (see kg.timeline_analytics.bursts)."""
+        """List citation bursts, strongest first (see kg.analytics.time.bursts)."""
         return timeline_analytics.bursts(
             self._graph, scope=scope, since=since, limit=limit, write=write
         )
@@ -102,7 +106,7 @@ class Analytics:
         write: bool = False,
     ) -> timeline_analytics.BeautyResult:
         """List sleeping beauties by beauty coefficient (see
-        kg.timeline_analytics.sleeping_beauties)."""
+        kg.analytics.time.sleeping_beauties)."""
         return timeline_analytics.sleeping_beauties(
             self._graph, scope=scope, min_citations=min_citations, limit=limit, write=write
         )
@@ -116,7 +120,7 @@ class Analytics:
         limit: int = 20,
         write: bool = False,
     ) -> timeline_analytics.TractionResult:
-        """List papers gaining traction (see kg.timeline_analytics.traction)."""
+        """List papers gaining traction (see kg.analytics.time.traction)."""
         return timeline_analytics.traction(
             self._graph, scope=scope, as_of=as_of, window=window, limit=limit, write=write
         )
@@ -128,14 +132,14 @@ class Analytics:
         key_routes: int = timeline_analytics.DEFAULT_KEY_ROUTES,
         write: bool = False,
     ) -> timeline_analytics.MainPathResult:
-        """Return the global and key-route main paths (see kg.timeline_analytics.main_path)."""
+        """Return the global and key-route main paths (see kg.analytics.time.main_path)."""
         return timeline_analytics.main_path(
             self._graph, scope=scope, key_routes=key_routes, write=write
         )
 
 
-class KnowledgeGraph(Graph):
-    """A Graph that answers the map's questions; open it with ``KnowledgeGraph.connect()``."""
+class KnowledgeGraph(Database):
+    """A Database that answers the map's questions; open it with ``KnowledgeGraph.connect()``."""
 
     def export(
         self, fmt: str, path: Path, selection: export.Selection | None = None
@@ -214,12 +218,12 @@ class KnowledgeGraph(Graph):
         return questions.snapshots(self, ref)
 
     def merges(self, ref: str | None = None, limit: int = 100) -> list[MergeRecord]:
-        """Return the merge records (see kg.merges.merges): papers that absorbed other keys."""
+        """Return the merge records (see kg.load.merges.merges): papers that absorbed other keys."""
         return merge_records.merges(self, ref, limit)
 
     def unmerge(self, ref: str, aliases: list[str] | None = None) -> UnmergeResult:
         """Split keys off a merged paper and keep them apart on every later load (see
-        kg.merges.unmerge); reload the sources the result lists to rebuild them."""
+        kg.load.merges.unmerge); reload the sources the result lists to rebuild them."""
         return merge_records.unmerge(self, ref, aliases)
 
     def similar(
@@ -227,17 +231,17 @@ class KnowledgeGraph(Graph):
     ) -> similarity.SimilarityRun:
         """Compute every paper's top ``k`` co-cited and coupled papers; with ``write`` store
         them as CO_CITED / COUPLED relationships, which cocited and coupled then read while
-        fresh (see kg.similarity.run_similarity)."""
+        fresh (see kg.analytics.similarity.run_similarity)."""
         return similarity.run_similarity(self, k=k, write=write)
 
     def connector(
         self, *refs: str, max_hops: int = seed_questions.DEFAULT_CONNECT_HOPS, limit: int = 20
     ) -> ConnectResult:
         """Return the papers on the shortest citation paths between the seed papers, ranked
-        by PageRank among them, with the paths (see kg.connect.connect)."""
+        by PageRank among them, with the paths (see kg.questions.seeds.connect)."""
         return seed_questions.connect(self, list(refs), max_hops=max_hops, limit=limit)
 
     def recommend(self, *refs: str, limit: int = 20) -> RecommendResult:
         """Return the papers most related to the seeds by co-citation, coupling and direct
-        citations, each with its reasons (see kg.connect.recommend)."""
+        citations, each with its reasons (see kg.questions.seeds.recommend)."""
         return seed_questions.recommend(self, list(refs), limit=limit)

@@ -18,10 +18,10 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from kg import queries, questions
+from kg.answers import short_handle
+from kg.database import Database
 from kg.errors import ParameterError
 from kg.export.selection import citations, papers
-from kg.graph import Graph
-from kg.models import short_handle
 
 __all__ = ["FORMATS", "ego", "rank_distribution", "save", "years"]
 
@@ -47,7 +47,7 @@ def save(figure: Figure, path: Path) -> Path:
     return path
 
 
-def years(graph: Graph, ref: str) -> Figure:
+def years(graph: Database, ref: str) -> Figure:
     """Bars of the papers citing ``ref``'s paper per year: counted in the graph beside what
     the newest source stated. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
     report = questions.paper_report(graph, ref)
@@ -79,7 +79,7 @@ def years(graph: Graph, ref: str) -> Figure:
 
 
 def ego(
-    graph: Graph,
+    graph: Database,
     ref: str,
     hops: int = 1,
     limit: int = 40,
@@ -159,7 +159,7 @@ def ego(
     return figure
 
 
-def rank_distribution(graph: Graph, prop: str = "pagerank", bins: int = 50) -> Figure:
+def rank_distribution(graph: Database, prop: str = "pagerank", bins: int = 50) -> Figure:
     """A histogram (log-log) of one value `kg rank --write` stored on the papers.
     Raises ParameterError when no paper holds it."""
     query = queries.get("rank_values")

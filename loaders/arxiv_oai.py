@@ -18,7 +18,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from kg.taxonomy import is_category_code
 from loaders.records import (
     Origin,
     PaperRecord,
@@ -37,6 +36,7 @@ from loaders.source_file import (
     snapshot_key,
     version_problem,
 )
+from loaders.taxonomy import is_category_code
 from loaders.text import collapse_spaces, latex_to_unicode
 
 __all__ = ["id_year_month", "latex_name", "parse", "split_authors", "validation_reason"]

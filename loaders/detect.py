@@ -9,8 +9,8 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from kg.errors import SourceError
 from loaders.edge_list import COLUMN_PAIRS
+from loaders.errors import SourceError
 from loaders.formats import format_names
 from loaders.hepth_abs import ABS_SUFFIXES, is_tar
 from loaders.records import FormatName

@@ -17,9 +17,9 @@ from typing import Literal
 
 from pydantic import ValidationError
 
-from kg.errors import SourceError
-from kg.resolve import canonical_arxiv_id, hepth_id
 from loaders.arxiv_oai import validation_reason
+from loaders.errors import SourceError
+from loaders.identity import canonical_arxiv_id, hepth_id
 from loaders.records import (
     CitationRecord,
     Origin,

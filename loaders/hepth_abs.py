@@ -23,9 +23,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from kg.errors import SourceError
-from kg.taxonomy import load_taxonomy
 from loaders.arxiv_oai import id_year_month, split_authors, validation_reason
+from loaders.errors import SourceError
 from loaders.records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from loaders.source_file import (
     arxiv_id_and_version,
@@ -34,6 +33,7 @@ from loaders.source_file import (
     record_problem,
     snapshot_key,
 )
+from loaders.taxonomy import load_taxonomy
 from loaders.text import collapse_spaces
 
 __all__ = [

@@ -23,7 +23,7 @@ from typing import Literal, NamedTuple
 
 from pydantic import ValidationError
 
-from kg.errors import SourceError
+from loaders.errors import SourceError
 from loaders.records import (
     CitationRecord,
     Origin,

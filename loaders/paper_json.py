@@ -17,8 +17,7 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from kg.errors import SourceError
-from kg.taxonomy import is_category_code
+from loaders.errors import SourceError
 from loaders.records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from loaders.source_file import (
     MAX_CATEGORY_CHARS,
@@ -30,6 +29,7 @@ from loaders.source_file import (
     snapshot_key,
     version_problem,
 )
+from loaders.taxonomy import is_category_code
 from loaders.text import collapse_spaces
 
 __all__ = ["parse", "split_authors"]

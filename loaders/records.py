@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from kg.resolve import canonical_arxiv_id, normalize_title, paper_key
+from loaders.identity import canonical_arxiv_id, normalize_title, paper_key
 
 FormatName = Literal["map_page", "paper_json", "arxiv_oai", "edge_list", "hepth_abs"]
 """The input formats by name; ``loaders.formats.FORMATS`` has one entry for each."""
@@ -75,7 +75,7 @@ class NamedPaper(Record):
 
     @property
     def key(self) -> str:
-        """The paper's node key (see kg.resolve.paper_key)."""
+        """The paper's node key (see loaders.identity.paper_key)."""
         return paper_key(self.arxiv_id, self.title, self.year)
 
 

@@ -18,8 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO, cast
 
-from kg.errors import SourceError
-from kg.resolve import normalize_name, normalize_title, parse_arxiv_id
+from loaders.errors import SourceError
+from loaders.identity import normalize_name, normalize_title, parse_arxiv_id
 from loaders.records import PaperRecord, PaperRef
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -118,7 +118,7 @@ def bounded_int(digits: str) -> int | None:
 
 
 def arxiv_id_and_version(text: str) -> tuple[str, int | None] | None:
-    """Return (canonical arXiv id, version or None) like ``kg.resolve.parse_arxiv_id``.
+    """Return (canonical arXiv id, version or None) like ``loaders.identity.parse_arxiv_id``.
 
     Returns None for text that is not an id or is longer than MAX_ID_CHARS. A version over
     MAX_INT is given as None (``version_problem`` says why). Never raises.

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from kg.config import Connection, LocalSettings
-from kg.graph import Graph
-from kg.local_server import LocalServer
-from kg.schema import apply_schema, clear_database
+from kg.database import Database
+from kg.load.schema import apply_schema, clear_database
+from kg.server.config import Connection, LocalSettings
+from kg.server.local import LocalServer
 from tests.data import EXAMPLES, HOSTILE_TITLE, SEED_PAGE, SEED_RECORD, in_ci, missing_reason
 
 
@@ -106,7 +106,7 @@ def neo4j_connection(
         "neo4j",
         external=False,
     )
-    with Graph.connect(connection) as probe:
+    with Database.connect(connection) as probe:
         version = probe.read("CALL dbms.components() YIELD versions RETURN versions[0] AS v")
     _announce(
         pytestconfig,
@@ -120,26 +120,26 @@ def neo4j_connection(
 
 
 @pytest.fixture(scope="session")
-def session_graph(neo4j_connection: Connection) -> Iterator[Graph]:
-    """One Graph (one driver) for the session, with the schema applied."""
-    with Graph.connect(neo4j_connection) as graph:
+def session_graph(neo4j_connection: Connection) -> Iterator[Database]:
+    """One Database (one driver) for the session, with the schema applied."""
+    with Database.connect(neo4j_connection) as graph:
         apply_schema(graph)
         yield graph
 
 
 @pytest.fixture
-def graph(session_graph: Graph) -> Iterator[Graph]:
-    """The session's Graph, emptied before and after each test that uses it."""
+def graph(session_graph: Database) -> Iterator[Database]:
+    """The session's Database, emptied before and after each test that uses it."""
     clear_database(session_graph)
     yield session_graph
     clear_database(session_graph)
 
 
 @pytest.fixture
-def small_map(graph: Graph, tmp_path: Path) -> Graph:
+def small_map(graph: Database, tmp_path: Path) -> Database:
     """The example map and the seed page and record, plus 2101.99999, a paper citing
     2110.03888 whose title is hostile to XML, HTML and terminals (HOSTILE_TITLE)."""
-    from kg.ingest import load_paths
+    from kg.load.pipeline import load_paths
 
     load_paths(graph, [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=tmp_path / "r")
     graph.write(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kg.graph import Graph
+from kg.database import Database
 
 _NODES = """
 MATCH (n) WHERE NOT n:TitleLock
@@ -29,7 +29,7 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
-def dump_graph(graph: Graph) -> tuple[list[str], list[str]]:
+def dump_graph(graph: Database) -> tuple[list[str], list[str]]:
     """Return every node and relationship as sorted canonical JSON strings."""
     nodes = sorted(
         _canonical({"labels": sorted(row["labels"]), "props": row["props"]})

@@ -6,8 +6,8 @@ import click
 
 from kg import analytics
 from kg.analytics import Algorithm, CommunityMethod, Engine, RankOptions, Scope
+from kg.answers import short_handle
 from kg.cli.app import Column, emit_json, json_option, main, open_graph, print_table
-from kg.models import short_handle
 
 _ENGINE_HELP = (
     "igraph reads the graph out of Neo4j and computes in igraph; gds runs in the server's "

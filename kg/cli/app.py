@@ -13,8 +13,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from kg.database import Database
 from kg.errors import KGError
-from kg.graph import Graph
 
 F = TypeVar("F", bound=Callable[..., Any])
 Justify = Literal["left", "right"]
@@ -182,13 +182,13 @@ def json_option(func: F) -> F:
     )(func)
 
 
-def open_graph(ctx: click.Context) -> Graph:
-    """Return the process's one Graph, opened on first use and closed when the command exits."""
+def open_graph(ctx: click.Context) -> Database:
+    """Return the process's one Database, opened on first use and closed when the command exits."""
     root = ctx.find_root()
-    graph: Graph | None = root.meta.get("kg.graph")
+    graph: Database | None = root.meta.get("kg.database")
     if graph is None:
-        graph = root.with_resource(Graph.connect())
-        root.meta["kg.graph"] = graph
+        graph = root.with_resource(Database.connect())
+        root.meta["kg.database"] = graph
     return graph
 
 

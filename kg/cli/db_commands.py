@@ -6,11 +6,12 @@ import os
 
 import click
 
-from kg import config, queries
+from kg import queries
 from kg.cli.app import KGGroup, emit_json, json_option, main, open_graph, render_mapping
-from kg.graph import Graph
-from kg.local_server import LocalServer
-from kg.schema import apply_schema, clear_database
+from kg.database import Database
+from kg.load.schema import apply_schema, clear_database
+from kg.server import config
+from kg.server.local import LocalServer
 
 
 @main.group(cls=KGGroup)
@@ -130,7 +131,7 @@ def db_reset(ctx: click.Context, yes: bool) -> None:
     click.echo(f"Deleted {_count(deleted, 'node')} from {graph.database!r}")
 
 
-def _reset(graph: Graph) -> int:
+def _reset(graph: Database) -> int:
     _step(f"counting what {graph.database!r} at {graph.uri} holds…")
     nodes = graph.read("MATCH (n) RETURN count(n) AS n")[0]["n"]
     relationships = graph.read("MATCH ()-[r]->() RETURN count(r) AS n")[0]["n"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 from rich.text import Text
 
-from kg import merges as merge_records
 from kg.cli.app import Column, clean, console, emit_json, json_option, main, open_graph, print_table
+from kg.load import merges as merge_records
 
 
 @main.command("merges")

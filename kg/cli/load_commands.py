@@ -18,9 +18,9 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
-from kg.bulk import BulkSummary, bulk_load
 from kg.cli.app import Column, clean, console, emit_json, json_option, main, open_graph, print_table
-from kg.ingest import (
+from kg.load.bulk import BulkSummary, bulk_load
+from kg.load.pipeline import (
     DEFAULT_BATCH_SIZE,
     FormatChoice,
     LoadSummary,

@@ -15,6 +15,17 @@ import click
 from rich.text import Text
 
 from kg import questions
+from kg.answers import (
+    CategoryOverview,
+    CitedPaper,
+    Overlap,
+    PaperReport,
+    PaperSummary,
+    PathResult,
+    Similarity,
+    YearCount,
+    short_handle,
+)
 from kg.cli.app import (
     Column,
     F,
@@ -26,17 +37,6 @@ from kg.cli.app import (
     open_graph,
     print_table,
     render_mapping,
-)
-from kg.models import (
-    CategoryOverview,
-    CitedPaper,
-    Overlap,
-    PaperReport,
-    PaperSummary,
-    PathResult,
-    Similarity,
-    YearCount,
-    short_handle,
 )
 
 _HOP_ARROWS = {"cites": "→ cites", "cited_by": "← cited by"}

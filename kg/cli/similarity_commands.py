@@ -5,8 +5,7 @@ from __future__ import annotations
 import click
 from rich.text import Text
 
-from kg import connect as seeds
-from kg import similarity
+from kg.analytics import similarity
 from kg.cli.app import (
     Column,
     clean,
@@ -17,6 +16,7 @@ from kg.cli.app import (
     open_graph,
     print_table,
 )
+from kg.questions import seeds as seeds
 
 
 def _stored_json(runs: list[similarity.StoredRun]) -> list[dict[str, object]]:

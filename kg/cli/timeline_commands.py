@@ -7,11 +7,13 @@ from typing import Any, TypeVar
 
 import click
 
-from kg import analytics, timeline, timeline_analytics
+from kg import analytics
 from kg.analytics import Scope
+from kg.analytics import time as timeline_analytics
+from kg.analytics import time_series as timeline
+from kg.analytics.time import TimelinePaper
+from kg.answers import short_handle
 from kg.cli.app import Column, emit_json, json_option, main, open_graph, print_table
-from kg.models import short_handle
-from kg.timeline_analytics import TimelinePaper
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kg.database import Database
 from kg.errors import ParameterError
 from kg.export.selection import (
     ExportedPaper,
@@ -19,7 +20,6 @@ from kg.export.selection import (
     select_keys,
 )
 from kg.export.writers import FORMATS, Source
-from kg.graph import Graph
 
 __all__ = [
     "FORMATS",
@@ -33,7 +33,9 @@ __all__ = [
 ]
 
 
-def export(graph: Graph, fmt: str, path: Path, selection: Selection | None = None) -> ExportSummary:
+def export(
+    graph: Database, fmt: str, path: Path, selection: Selection | None = None
+) -> ExportSummary:
     """Write the selected papers (and, for network formats, their citations) to ``path`` in
     format ``fmt`` (a key of FORMATS; csv and vosviewer write a folder). Raises
     ParameterError for an unknown format or an unwritable path, and the errors of

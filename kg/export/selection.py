@@ -14,10 +14,10 @@ from datetime import date
 from typing import Any
 
 from kg import queries
-from kg.analytics_engine import COMMUNITY_PROPERTY, PROPERTIES
+from kg.analytics.igraph_engine import COMMUNITY_PROPERTY, PROPERTIES
+from kg.database import Database
 from kg.errors import ParameterError
-from kg.graph import Graph
-from kg.papers import resolve
+from kg.refs import resolve
 
 __all__ = ["ExportSummary", "ExportedPaper", "Selection", "citations", "papers", "select_keys"]
 
@@ -116,7 +116,7 @@ class ExportSummary:
         }
 
 
-def select_keys(graph: Graph, selection: Selection) -> list[str] | None:
+def select_keys(graph: Database, selection: Selection) -> list[str] | None:
     """Return the keys of the selected papers, or None for the whole graph.
 
     Raises PaperNotFound or AmbiguousPaper for a bad ``around`` REF, ParameterError for a
@@ -177,7 +177,7 @@ def _rank_properties() -> set[str]:
     return {COMMUNITY_PROPERTY, *(name for names in PROPERTIES.values() for name in names)}
 
 
-def papers(graph: Graph, keys: list[str] | None) -> Iterator[ExportedPaper]:
+def papers(graph: Database, keys: list[str] | None) -> Iterator[ExportedPaper]:
     """Yield the selected papers in key order, a page at a time."""
     query = queries.get("export_papers")
     after = ""
@@ -211,7 +211,7 @@ def _paper(row: dict[str, Any]) -> ExportedPaper:
     )
 
 
-def citations(graph: Graph, keys: list[str] | None) -> Iterator[tuple[str, str]]:
+def citations(graph: Database, keys: list[str] | None) -> Iterator[tuple[str, str]]:
     """Yield (citing key, cited key) for every citation between selected papers, in order."""
     query = queries.get("export_citations")
     after = ""

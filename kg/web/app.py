@@ -25,9 +25,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from kg import export, plots, queries, questions
+from kg.answers import short_handle
+from kg.database import Database
 from kg.errors import KGError, ParameterError
-from kg.graph import Graph
-from kg.models import short_handle
 from kg.web import layers
 
 __all__ = ["GUIDE", "create_app", "paper_url"]
@@ -87,10 +87,10 @@ def _environment() -> Environment:
     return environment
 
 
-def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
-    """Return the web app; ``connect`` opens the Graph it reads (once, at start-up)."""
+def create_app(connect: Callable[[], Database] = Database.connect) -> Starlette:
+    """Return the web app; ``connect`` opens the Database it reads (once, at start-up)."""
     pages = _environment()
-    state: dict[str, Graph] = {}
+    state: dict[str, Database] = {}
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -103,7 +103,7 @@ def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
     def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(pages.get_template(name).render(**context), status_code=status)
 
-    def page(handler: Callable[[Request, Graph], Response]) -> Callable[[Request], Response]:
+    def page(handler: Callable[[Request, Database], Response]) -> Callable[[Request], Response]:
         def endpoint(request: Request) -> Response:
             try:
                 return handler(request, state["graph"])
@@ -112,18 +112,18 @@ def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
 
         return endpoint
 
-    def home(request: Request, graph: Graph) -> Response:
+    def home(request: Request, graph: Database) -> Response:
         query = request.query_params.get("q", "").strip()
         if query:
             return RedirectResponse("/search?" + urlencode({"q": query}), status_code=303)
         return render("home.html")
 
-    def search(request: Request, graph: Graph) -> Response:
+    def search(request: Request, graph: Database) -> Response:
         text = request.query_params.get("q", "").strip()
         result = questions.search(graph, text, 30) if text else None
         return render("search.html", text=text, result=result)
 
-    def paper(request: Request, graph: Graph) -> Response:
+    def paper(request: Request, graph: Database) -> Response:
         ref = request.path_params["ref"]
         report = questions.paper_report(graph, ref)
         counted = {c.year: c.count for c in report.citers_per_year}
@@ -141,7 +141,7 @@ def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
             shown=_LIST,
         )
 
-    def why(request: Request, graph: Graph) -> Response:
+    def why(request: Request, graph: Database) -> Response:
         measure = request.query_params.get("measure", "cocited")
         a, b = request.query_params.get("a", ""), request.query_params.get("b", "")
         if measure == "coupled":
@@ -152,7 +152,7 @@ def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
             sentence = "These papers cite both"
         return render("why.html", overlap=overlap, sentence=sentence, shown=_LIST)
 
-    def neighbourhood(request: Request, graph: Graph) -> Response:
+    def neighbourhood(request: Request, graph: Database) -> Response:
         ref = request.query_params.get("ref", "")
         hops = _int(request.query_params.get("hops"), 1, 1, 3)
         layer = request.query_params.get("layer", "citations")
@@ -185,11 +185,11 @@ def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
             layer=layer,
         )
 
-    def author(request: Request, graph: Graph) -> Response:
+    def author(request: Request, graph: Database) -> Response:
         report = questions.author(graph, request.query_params.get("name", ""))
         return render("author.html", report=report, shown=_LIST)
 
-    def category(request: Request, graph: Graph) -> Response:
+    def category(request: Request, graph: Database) -> Response:
         report = questions.category(graph, request.path_params["code"], _LIST)
         return render("category.html", report=report)
 
@@ -210,7 +210,7 @@ def create_app(connect: Callable[[], Graph] = Graph.connect) -> Starlette:
         response.headers["Access-Control-Allow-Origin"] = "*"
         return response
 
-    def download(request: Request, graph: Graph) -> Response:
+    def download(request: Request, graph: Database) -> Response:
         fmt = request.query_params.get("format", "graphml")
         ref = request.query_params.get("around", "")
         hops = _int(request.query_params.get("hops"), 1, 1, 3)

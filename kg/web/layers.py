@@ -21,9 +21,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from kg import queries, questions
+from kg.answers import Similarity, short_handle
+from kg.database import Database
 from kg.export.selection import ExportedPaper, papers
-from kg.graph import Graph
-from kg.models import Similarity, short_handle
 
 __all__ = ["LAYERS", "Layer", "SimilarityMap", "similarity_map"]
 
@@ -54,7 +54,7 @@ class SimilarityMap:
 
 
 def similarity_map(
-    graph: Graph,
+    graph: Database,
     ref: str,
     layer: Layer,
     limit: int = 20,

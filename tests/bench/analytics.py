@@ -37,10 +37,13 @@ from typing import Any, TypeVar
 import igraph
 import networkx as nx
 
-from kg import analytics, analytics_engine, analytics_gds, config, queries
-from kg.graph import Graph
-from kg.ingest import load_paths
-from kg.local_server import LocalServer
+from kg import analytics, queries
+from kg.analytics import gds_engine as analytics_gds
+from kg.analytics import igraph_engine as analytics_engine
+from kg.database import Database
+from kg.load.pipeline import load_paths
+from kg.server import config
+from kg.server.local import LocalServer
 from tests.data import DATA_DIR, REPO
 
 T = TypeVar("T")
@@ -64,8 +67,8 @@ def _median_time(func: Callable[[], object], times: int) -> float:
 
 
 @contextmanager
-def _server() -> Iterator[Graph]:
-    """Yield a Graph on NEO4J_* or on the local server, starting (and later stopping) it."""
+def _server() -> Iterator[Database]:
+    """Yield a Database on NEO4J_* or on the local server, starting (and later stopping) it."""
     server: LocalServer | None = None
     if not os.environ.get("NEO4J_URI"):
         local = LocalServer(config.local_settings())
@@ -75,19 +78,19 @@ def _server() -> Iterator[Graph]:
             server = local
             print(f"started the local Neo4j in {seconds:.1f}s", file=sys.stderr)
     try:
-        with Graph.connect() as graph:
+        with Database.connect() as graph:
             yield graph
     finally:
         if server is not None:
             server.stop()
 
 
-def _neo4j_version(graph: Graph) -> str:
+def _neo4j_version(graph: Database) -> str:
     rows = graph.read("CALL dbms.components() YIELD name, versions, edition RETURN *")
     return ", ".join(f"{r['name']} {r['versions'][0]} {r['edition']}" for r in rows)
 
 
-def _ensure_loaded(graph: Graph) -> float | None:
+def _ensure_loaded(graph: Database) -> float | None:
     """Load the cit-HepTh edges when the graph has no Paper; return the seconds it took."""
     if graph.read("MATCH (p:Paper) RETURN count(p) AS n")[0]["n"]:
         return None
@@ -102,7 +105,7 @@ def _ensure_loaded(graph: Graph) -> float | None:
     return summary.seconds
 
 
-def _projection_server_time(graph: Graph) -> tuple[float, float]:
+def _projection_server_time(graph: Database) -> tuple[float, float]:
     """Return the server's own (available-after, consumed-after) seconds for the projection."""
     query = queries.get("analytics_projection")
     with graph.driver.session(database=graph.database) as session:

@@ -9,7 +9,7 @@ For each scale, on fresh servers under a temporary KG_HOME with the same setting
 
 1. bulk mode end to end (parse + CSV + import + start + schema), CSVs kept;
 2. ``neo4j-admin database import full`` of those CSVs alone: the practical limit;
-3. the online loader (``kg.ingest.load_paths``) into an empty database;
+3. the online loader (``kg.load.pipeline.load_paths``) into an empty database;
 4. the online loader again into the loaded graph: time, and counts and a checksum of the whole
    graph before and after (the same checksum also compares the bulk and online graphs);
 5. once, the naive loader on a sample of the synthetic set, its rates extrapolated.
@@ -38,9 +38,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, LiteralString
 
-from kg.config import Connection, LocalSettings
-from kg.graph import Graph
-from kg.local_server import NEO4J_VERSION, LocalServer, find_java
+from kg.database import Database
+from kg.server.config import Connection, LocalSettings
+from kg.server.local import NEO4J_VERSION, LocalServer, find_java
 from tests.bench.synthetic import generate
 from tests.data import DATA_DIR
 
@@ -115,7 +115,7 @@ def checksum(settings: LocalSettings) -> dict[str, Any]:
     def fold(query: LiteralString, shape: Callable[[Any], Any]) -> tuple[int, int]:
         count, total = 0, 0
         with (
-            Graph.connect(_connection(settings)) as graph,
+            Database.connect(_connection(settings)) as graph,
             graph.driver.session(database="neo4j", fetch_size=10_000) as session,
         ):
             for record in session.run(query):
@@ -148,7 +148,7 @@ def _run_child(spec: dict[str, Any], log: Path) -> dict[str, Any]:
     return report
 
 
-def _time_statements(graph: Graph) -> dict[str, dict[str, float]]:
+def _time_statements(graph: Database) -> dict[str, dict[str, float]]:
     """Wrap ``graph``'s write and read calls to add up, per named query, the seconds spent
     waiting for the server (sending, running, committing); returns the running totals."""
     from kg import queries
@@ -189,7 +189,7 @@ def _child(spec: dict[str, Any]) -> None:
         server.install()
         report["started_seconds"] = server.start(timeout=600)[1]
     elif spec["mode"] == "bulk":
-        from kg.bulk import bulk_load
+        from kg.load.bulk import bulk_load
 
         summary = bulk_load(
             paths,
@@ -203,7 +203,7 @@ def _child(spec: dict[str, Any]) -> None:
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         report["import_tool_peak_rss_mb"] = children / 1024
     elif spec["mode"] == "parse":
-        from kg.ingest import expand_paths, parse_file
+        from kg.load.pipeline import expand_paths, parse_file
         from loaders.detect import detect_format
 
         began = time.monotonic()
@@ -213,9 +213,9 @@ def _child(spec: dict[str, Any]) -> None:
                 items += 1
         report.update(items=items, seconds=time.monotonic() - began)
     elif spec["mode"] == "online":
-        from kg.ingest import load_paths
+        from kg.load.pipeline import load_paths
 
-        with Graph.connect(_connection(settings)) as graph:
+        with Database.connect(_connection(settings)) as graph:
             statements = _time_statements(graph)
             began = time.monotonic()
             report.update(
@@ -231,10 +231,10 @@ def _child(spec: dict[str, Any]) -> None:
     else:
         from neo4j import GraphDatabase
 
-        from kg.schema import apply_schema
+        from kg.load.schema import apply_schema
         from tests.bench.naive import load_naive
 
-        with Graph.connect(_connection(settings)) as graph:
+        with Database.connect(_connection(settings)) as graph:
             apply_schema(graph)
         connection = _connection(settings)
         with GraphDatabase.driver(
@@ -326,7 +326,7 @@ class Bench:
 
     def run(self, data: DataSet, online: bool) -> None:
         """Measure bulk mode, import alone, and (if ``online``) the online loader twice."""
-        from kg.bulk import import_command, run_import
+        from kg.load.bulk import import_command, run_import
 
         entry: dict[str, Any] = {
             "name": data.name,

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kg import queries
-from kg.ingest import load_paths
 from kg.knowledge_graph import KnowledgeGraph
+from kg.load.pipeline import load_paths
 from tests.data import DATA_DIR
 
 HEPTH = DATA_DIR / "data" / "cit-hepth"

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from kg import queries
-from kg.graph import Graph
-from kg.ingest import load_paths
-from kg.writer import Batch, batch_statements, title_refs
+from kg.database import Database
+from kg.load.neo4j_sink import Batch, batch_statements, title_refs
+from kg.load.pipeline import load_paths
 from loaders.formats import parse_file
 from loaders.records import CitationRecord, PaperRecord
 from tests.data import EXAMPLES, FIXTURES
@@ -44,7 +44,7 @@ def _operators(plan: Any) -> list[str]:
     return found
 
 
-def _plan(graph: Graph, name: str, params: dict[str, Any]) -> list[str]:
+def _plan(graph: Database, name: str, params: dict[str, Any]) -> list[str]:
     query = queries.get(name)
     with graph.driver.session(database=graph.database) as session:
         summary = session.run("EXPLAIN " + query.cypher, query.bind(params)).consume()
@@ -52,7 +52,7 @@ def _plan(graph: Graph, name: str, params: dict[str, Any]) -> list[str]:
     return _operators(summary.plan)
 
 
-def plans(graph: Graph, rejects: Path) -> dict[str, list[str]]:
+def plans(graph: Database, rejects: Path) -> dict[str, list[str]]:
     """Return each write statement's plan operators, loading the sample files first."""
     load_paths(graph, [EXAMPLES / "map", FIXTURES / "arxiv" / "sample.jsonl"], rejects_path=rejects)
     batch = Batch()
@@ -88,7 +88,7 @@ def plans(graph: Graph, rejects: Path) -> dict[str, list[str]]:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as folder, Graph.connect() as graph:
+    with tempfile.TemporaryDirectory() as folder, Database.connect() as graph:
         found = plans(graph, Path(folder) / "rejects.jsonl")
     print("| statement | Eager | operators |")
     print("| --- | --- | --- |")

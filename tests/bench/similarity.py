@@ -35,10 +35,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kg import queries, similarity
-from kg.analytics_engine import CitationGraph
-from kg.ingest import load_paths
+from kg import queries
+from kg.analytics import similarity
+from kg.analytics.igraph_engine import CitationGraph
 from kg.knowledge_graph import KnowledgeGraph
+from kg.load.pipeline import load_paths
 from tests.bench.latency import _percentiles
 from tests.bench.synthetic import generate
 from tests.data import EXAMPLES

@@ -25,9 +25,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kg import timeline_analytics
-from kg.graph import Graph
-from kg.ingest import load_paths
+from kg.analytics import time as timeline_analytics
+from kg.database import Database
+from kg.load.pipeline import load_paths
 from tests.bench.analytics import _neo4j_version, _peak_rss_mib, _server
 from tests.data import EXAMPLES, REPO
 
@@ -37,7 +37,7 @@ _REMOVE_SPC = (
 )
 
 
-def _ensure_loaded(graph: Graph) -> float | None:
+def _ensure_loaded(graph: Database) -> float | None:
     """Load examples/hepth when the graph has no Paper; return the seconds it took."""
     if graph.read("MATCH (p:Paper) RETURN count(p) AS n")[0]["n"]:
         return None

@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx2 as httpx
 import uvicorn
 
-from kg.graph import Graph
+from kg.database import Database
 from kg.web import create_app
 from tests.bench.latency import _percentiles
 from tests.conftest import free_port
@@ -32,7 +32,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=Path("docs/BENCHMARKS-web.md"))
     args = parser.parse_args()
-    with Graph.connect() as graph:
+    with Database.connect() as graph:
         keys = [
             row["key"]
             for row in graph.read(

@@ -13,12 +13,13 @@ from click.testing import CliRunner
 from networkx import DiGraph
 from networkx.algorithms.link_analysis.pagerank_alg import _pagerank_python
 
-from kg import analytics, analytics_gds
+from kg import analytics
 from kg.analytics import AnalyticsError, RankOptions, Scope
+from kg.analytics import gds_engine as analytics_gds
 from kg.cli import main
-from kg.config import Connection
-from kg.graph import Graph
-from kg.ingest import load_paths
+from kg.database import Database
+from kg.load.pipeline import load_paths
+from kg.server.config import Connection
 from loaders import edge_list
 from loaders.records import CitationRecord
 from tests.data import HEPTH_EDGES
@@ -51,7 +52,7 @@ CITES = [
 STUBS = {key for key, (_, category) in PAPERS.items() if category is None}
 
 
-def _seed(graph: Graph) -> None:
+def _seed(graph: Database) -> None:
     papers = [
         {"key": key, "year": year, "category": category, "stub": category is None}
         for key, (year, category) in PAPERS.items()
@@ -76,13 +77,13 @@ def _seed(graph: Graph) -> None:
 
 
 @pytest.fixture
-def small(graph: Graph) -> Graph:
+def small(graph: Database) -> Database:
     """The test graph: six papers in two categories, two stubs, twelve citations."""
     _seed(graph)
     return graph
 
 
-def _stored(graph: Graph, prop: str) -> dict[str, Any]:
+def _stored(graph: Database, prop: str) -> dict[str, Any]:
     rows = graph.read("MATCH (p:Paper) RETURN p.key AS key, properties(p) AS props")
     return {row["key"]: row["props"][prop] for row in rows if prop in row["props"]}
 
@@ -95,14 +96,14 @@ def _reference(edges: list[tuple[str, str]], nodes: set[str]) -> dict[str, float
     return result
 
 
-def test_projection_reads_the_citation_graph(small: Graph) -> None:
+def test_projection_reads_the_citation_graph(small: Database) -> None:
     citation = analytics.load_projection(small)
     assert citation.keys == tuple(sorted(PAPERS))
     pairs = {(citation.keys[a], citation.keys[b]) for a, b in citation.edges}
     assert pairs == set(CITES)
 
 
-def test_pagerank_write_back_and_run_record(small: Graph) -> None:
+def test_pagerank_write_back_and_run_record(small: Database) -> None:
     result = analytics.rank(small, "pagerank", engine="igraph", top=3, write=True, batch_size=3)
     expected = _reference(CITES, set(PAPERS))
     assert result.scores() == pytest.approx(expected, abs=1e-9)
@@ -129,7 +130,7 @@ def test_pagerank_write_back_and_run_record(small: Graph) -> None:
     assert listed[0].snapshot == "2025-02-03"
 
 
-def test_rerun_replaces_values_and_leaves_no_stale_ones(small: Graph) -> None:
+def test_rerun_replaces_values_and_leaves_no_stale_ones(small: Database) -> None:
     analytics.rank(small, "pagerank", engine="igraph", write=True)
     assert set(_stored(small, "pagerank")) == set(PAPERS)
     second = analytics.rank(
@@ -149,7 +150,7 @@ def test_rerun_replaces_values_and_leaves_no_stale_ones(small: Graph) -> None:
     assert json.loads(runs[0]["p"])["include_stubs"] is False
 
 
-def test_category_and_year_restrict_the_graph(small: Graph) -> None:
+def test_category_and_year_restrict_the_graph(small: Database) -> None:
     by_category = analytics.rank(
         small, "indegree", engine="igraph", scope=Scope(category="cs.LG"), top=10
     )
@@ -169,7 +170,7 @@ def test_category_and_year_restrict_the_graph(small: Graph) -> None:
     assert both.scores() == {"2001.00005": pytest.approx(1.0)}
 
 
-def test_every_algorithm_writes_its_properties(small: Graph) -> None:
+def test_every_algorithm_writes_its_properties(small: Database) -> None:
     for algorithm in analytics.ALGORITHMS:
         result = analytics.rank(
             small, algorithm, engine="igraph", write=True, options=RankOptions(samples=4)
@@ -193,7 +194,7 @@ def test_every_algorithm_writes_its_properties(small: Graph) -> None:
     assert isinstance(indegree["9901.00001"], int)
 
 
-def test_communities_write_and_repeat_with_a_seed(small: Graph) -> None:
+def test_communities_write_and_repeat_with_a_seed(small: Database) -> None:
     first = analytics.communities(small, engine="igraph", seed=5, write=True, top=2, papers=2)
     second = analytics.communities(small, engine="igraph", seed=5)
     assert first.community_of() == second.community_of()
@@ -210,7 +211,7 @@ def test_communities_write_and_repeat_with_a_seed(small: Graph) -> None:
     assert run == [{"a": "leiden"}]
 
 
-def test_gds_engine_agrees_with_igraph_or_is_refused_clearly(small: Graph) -> None:
+def test_gds_engine_agrees_with_igraph_or_is_refused_clearly(small: Database) -> None:
     # One test for both kinds of server, so it never skips: with GDS and the client, the two
     # engines must agree; without them, asking for GDS must fail with a hint.
     if analytics.choose_engine(small, "auto") == "igraph":
@@ -236,12 +237,12 @@ def test_gds_engine_agrees_with_igraph_or_is_refused_clearly(small: Graph) -> No
     assert analytics.communities(small, engine="gds", seed=3).membership == first.membership
 
 
-def test_empty_scope_gives_an_empty_result(small: Graph) -> None:
+def test_empty_scope_gives_an_empty_result(small: Database) -> None:
     result = analytics.rank(small, "pagerank", engine="igraph", scope=Scope(category="math.AG"))
     assert (result.nodes, result.edges, result.top) == (0, 0, [])
 
 
-def test_cli_rank_and_communities(small: Graph, kg_env: Connection) -> None:
+def test_cli_rank_and_communities(small: Database, kg_env: Connection) -> None:
     runner = CliRunner()
     result = runner.invoke(main, ["rank", "pagerank", "--top", "2", "--json", "--write"])
     assert result.exit_code == 0, result.output
@@ -272,7 +273,7 @@ def test_cli_rank_and_communities(small: Graph, kg_env: Connection) -> None:
 
 
 @pytest.mark.slow
-def test_hepth_pagerank_top_100_matches_networkx(graph: Graph, tmp_path: Path) -> None:
+def test_hepth_pagerank_top_100_matches_networkx(graph: Database, tmp_path: Path) -> None:
     edges_file = HEPTH_EDGES
     began = time.perf_counter()
     load_paths(

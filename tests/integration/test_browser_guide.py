@@ -17,8 +17,8 @@ import pytest
 import uvicorn
 
 from kg import questions
-from kg.config import Connection
-from kg.graph import Graph
+from kg.database import Database
+from kg.server.config import Connection
 from kg.web import create_app
 from kg.web.app import GUIDE
 from tests.browser import chromium, requested_urls
@@ -32,7 +32,7 @@ from tests.integration.test_server_security import (
 _SLIDE = "cocited"  # the slide whose query the test runs: a table the Browser draws as rows
 
 
-def _http_port(graph: Graph) -> int:
+def _http_port(graph: Database) -> int:
     rows = graph.read(
         "SHOW SETTINGS YIELD name, value WHERE name = 'server.http.listen_address' RETURN value"
     )
@@ -47,10 +47,10 @@ def _allowlist(debug: str) -> str:
 
 
 @pytest.fixture
-def guide_map(graph: Graph, tmp_path: Path) -> tuple[Graph, str]:
+def guide_map(graph: Database, tmp_path: Path) -> tuple[Database, str]:
     """A few citations around the guide's paper, loaded by the project's own loader: two
     papers are co-cited with it twice and once."""
-    from kg.ingest import load_paths
+    from kg.load.pipeline import load_paths
 
     key = str(next(params for name, _, params in GUIDE if name == _SLIDE)["key"])
     edges = tmp_path / "edges.csv"
@@ -69,7 +69,7 @@ def guide_map(graph: Graph, tmp_path: Path) -> tuple[Graph, str]:
 def guide_server(neo4j_connection: Connection) -> Iterator[str]:
     """`kg serve`'s app on a free loopback port, in a thread."""
     port = free_port()
-    app = create_app(lambda: Graph.connect(neo4j_connection))
+    app = create_app(lambda: Database.connect(neo4j_connection))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -83,7 +83,7 @@ def guide_server(neo4j_connection: Connection) -> Iterator[str]:
 
 
 def test_play_the_guide_in_neo4j_browser(
-    guide_map: tuple[Graph, str], guide_server: str, neo4j_connection: Connection
+    guide_map: tuple[Database, str], guide_server: str, neo4j_connection: Connection
 ) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys

@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kg.bulk import bulk_load
 from kg.cli import main
-from kg.config import Connection, LocalSettings
+from kg.database import Database
 from kg.errors import NotEmptyError
-from kg.graph import Graph
-from kg.ingest import load_paths
-from kg.local_server import LocalServer
-from kg.schema import clear_database, schema_names
+from kg.load.bulk import bulk_load
+from kg.load.pipeline import load_paths
+from kg.load.schema import clear_database, schema_names
+from kg.server.config import Connection, LocalSettings
+from kg.server.local import LocalServer
 from tests.bench.synthetic import generate, paper_id
 from tests.conftest import local_settings_for
 from tests.data import SEED_PAGE, SEED_RECORD
@@ -49,9 +49,9 @@ def bulk_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServe
         server.stop()
 
 
-def _connect(settings: LocalSettings) -> Graph:
+def _connect(settings: LocalSettings) -> Database:
     password = settings.password_file.read_text(encoding="utf-8").strip()
-    return Graph.connect(Connection(settings.bolt_uri, "neo4j", password, "neo4j", False))
+    return Database.connect(Connection(settings.bolt_uri, "neo4j", password, "neo4j", False))
 
 
 def _cli_env(settings: LocalSettings) -> dict[str, str | None]:
@@ -172,7 +172,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     ids=["seeds-first", "seeds-last-small-batches"],
 )
 def test_bulk_gives_the_online_loaders_graph(
-    graph: Graph,
+    graph: Database,
     bulk_server: LocalServer,
     inputs: dict[str, Path],
     order: list[str],

@@ -23,12 +23,12 @@ from pathlib import Path
 import pytest
 
 from kg import analytics, questions
-from kg.analytics_engine import CitationGraph
-from kg.config import Connection
+from kg.analytics.igraph_engine import CitationGraph
+from kg.database import Database
 from kg.errors import PaperNotFound
-from kg.graph import Graph
-from kg.ingest import load_paths
-from kg.schema import clear_database
+from kg.load.pipeline import load_paths
+from kg.load.schema import clear_database
+from kg.server.config import Connection
 from tests.data import HEPTH_EDGES, HEPTH_METADATA
 from tests.graph_dump import dump_graph
 from tests.integration.test_faults import (
@@ -78,7 +78,7 @@ def sources(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return paths
 
 
-def data_dump(graph: Graph) -> Dump:
+def data_dump(graph: Database) -> Dump:
     """The canonical dump without what analytics wrote (values, tier labels, run records)."""
     nodes, relationships = dump_graph(graph)
     kept = []
@@ -94,7 +94,7 @@ def data_dump(graph: Graph) -> Dump:
 
 @pytest.fixture(scope="module")
 def sequential_dump(
-    session_graph: Graph, sources: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
+    session_graph: Database, sources: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
 ) -> Dump:
     clear_database(session_graph)
     load_paths(
@@ -111,7 +111,7 @@ def sequential_dump(
     return dump
 
 
-def _ask_questions(graph: Graph, stop: threading.Event, asked: list[str]) -> None:
+def _ask_questions(graph: Database, stop: threading.Event, asked: list[str]) -> None:
     """Ask questions until ``stop``; a paper not there yet is an answer, any other error is
     recorded in ``asked`` and fails the round."""
     while not stop.is_set():
@@ -139,7 +139,7 @@ def _start(env: dict[str, str], args: list[str], folder: Path) -> subprocess.Pop
 
 @pytest.mark.slow
 def test_four_loaders_with_queries_and_ranking_give_the_sequential_graph(
-    graph: Graph,
+    graph: Database,
     neo4j_connection: Connection,
     sources: dict[str, Path],
     sequential_dump: Dump,
@@ -217,7 +217,7 @@ def test_four_loaders_with_queries_and_ranking_give_the_sequential_graph(
     assert ranks_during_loads >= ROUNDS // 2, ranks_during_loads
 
 
-def _holds_papers(graph: Graph) -> bool:
+def _holds_papers(graph: Database) -> bool:
     return bool(graph.read("MATCH (p:Paper) RETURN count(p) > 0 AS any")[0]["any"])
 
 
@@ -231,7 +231,7 @@ def test_a_projection_tolerates_papers_added_while_it_read() -> None:
 
 @pytest.fixture
 def growing_load(
-    graph: Graph, neo4j_connection: Connection, tmp_path: Path
+    graph: Database, neo4j_connection: Connection, tmp_path: Path
 ) -> Iterator[subprocess.Popen[bytes]]:
     """A `kg load` adding papers and citations, batch by batch, while the test runs."""
     data = write_edge_slice(tmp_path / "edges.txt", EDGES, BAD_LINES)
@@ -248,7 +248,7 @@ def growing_load(
 
 @pytest.mark.slow
 def test_ranking_while_a_loader_adds_papers(
-    graph: Graph, growing_load: subprocess.Popen[bytes]
+    graph: Database, growing_load: subprocess.Popen[bytes]
 ) -> None:
     results = []
     while growing_load.poll() is None:

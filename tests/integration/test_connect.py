@@ -11,13 +11,13 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from kg import connect
 from kg.cli import main
-from kg.config import Connection
+from kg.database import Database
 from kg.errors import SimilarityError
-from kg.graph import Graph
-from kg.papers import resolve
-from kg.resolve import normalize_title
+from kg.questions import seeds as connect
+from kg.refs import resolve
+from kg.server.config import Connection
+from loaders.identity import normalize_title
 
 DIVE = "2207.11912"
 M6 = "2110.03888"
@@ -28,7 +28,7 @@ MT_NLG = (
 
 
 @pytest.fixture
-def seed_graph(small_map: Graph) -> Graph:
+def seed_graph(small_map: Database) -> Database:
     title = "Dive into Big Model Training"
     small_map.write(
         "MERGE (d:Paper {key: $key}) SET d.arxiv_id = $key, d.title = $title, "
@@ -43,7 +43,7 @@ def seed_graph(small_map: Graph) -> Graph:
     return small_map
 
 
-def test_dive_and_m6_10t_connect_through_megatron_turing(seed_graph: Graph) -> None:
+def test_dive_and_m6_10t_connect_through_megatron_turing(seed_graph: Database) -> None:
     result = connect.connect(seed_graph, ["Dive into Big Model Training", M6])
     assert [seed.key for seed in result.seeds] == [DIVE, M6]
     assert result.results[0].title == MT_NLG
@@ -62,7 +62,7 @@ def test_dive_and_m6_10t_connect_through_megatron_turing(seed_graph: Graph) -> N
 
 
 def test_seeds_that_cite_each_other_connect_through_the_papers_between(
-    seed_graph: Graph,
+    seed_graph: Database,
 ) -> None:
     result = connect.connect(seed_graph, [M6, "1706.03762", "1810.04805"], limit=50)
     assert result.results
@@ -76,7 +76,7 @@ def test_seeds_that_cite_each_other_connect_through_the_papers_between(
 
 
 def test_recommend_gives_megatron_turing_for_dive_and_m6_10t_with_its_reasons(
-    seed_graph: Graph,
+    seed_graph: Database,
 ) -> None:
     result = connect.recommend(seed_graph, [DIVE, M6], limit=10)
     mt_nlg = next(r for r in result.results if r.title == MT_NLG)
@@ -96,12 +96,14 @@ def test_recommend_gives_megatron_turing_for_dive_and_m6_10t_with_its_reasons(
         )
 
 
-def test_the_connector_needs_two_seeds(seed_graph: Graph) -> None:
+def test_the_connector_needs_two_seeds(seed_graph: Database) -> None:
     with pytest.raises(SimilarityError, match="1 distinct seed paper given"):
         connect.connect(seed_graph, [M6, "arXiv:2110.03888v2"])
 
 
-def test_connect_and_recommend_on_the_command_line(seed_graph: Graph, kg_env: Connection) -> None:
+def test_connect_and_recommend_on_the_command_line(
+    seed_graph: Database, kg_env: Connection
+) -> None:
     runner = CliRunner()
     shown = runner.invoke(main, ["connect", "Dive into Big Model Training", M6])
     assert shown.exit_code == 0, shown.output

@@ -14,13 +14,13 @@ from click.testing import CliRunner
 
 from kg import analytics
 from kg.cli import main
-from kg.config import Connection
+from kg.database import Database
 from kg.export import FORMATS, Selection, export
-from kg.graph import Graph
+from kg.server.config import Connection
 from tests.data import HOSTILE_TITLE
 
 
-def _counts(graph: Graph, keys: list[str] | None = None) -> tuple[int, int]:
+def _counts(graph: Database, keys: list[str] | None = None) -> tuple[int, int]:
     row = graph.read(
         "MATCH (p:Paper) WHERE $keys IS NULL OR p.key IN $keys WITH collect(p) AS ps "
         "RETURN size(ps) AS papers, "
@@ -31,7 +31,9 @@ def _counts(graph: Graph, keys: list[str] | None = None) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("fmt", ["graphml", "gexf", "pajek"])
-def test_network_files_read_back_with_networkx(small_map: Graph, tmp_path: Path, fmt: str) -> None:
+def test_network_files_read_back_with_networkx(
+    small_map: Database, tmp_path: Path, fmt: str
+) -> None:
     path = tmp_path / f"map.{fmt}"
     summary = export(small_map, fmt, path)
     papers, cites = _counts(small_map)
@@ -52,7 +54,7 @@ def test_network_files_read_back_with_networkx(small_map: Graph, tmp_path: Path,
     assert title == HOSTILE_TITLE.replace("\x07", "\ufffd")
 
 
-def test_csv_reads_back(small_map: Graph, tmp_path: Path) -> None:
+def test_csv_reads_back(small_map: Database, tmp_path: Path) -> None:
     summary = export(small_map, "csv", tmp_path / "csv")
     with (tmp_path / "csv" / "papers.csv").open(encoding="utf-8", newline="") as handle:
         papers = list(csv.DictReader(handle))
@@ -66,7 +68,7 @@ def test_csv_reads_back(small_map: Graph, tmp_path: Path) -> None:
     assert {"citing": "2110.03888", "cited": "1706.03762"} in citations
 
 
-def test_bibtex_and_ris_read_back(small_map: Graph, tmp_path: Path) -> None:
+def test_bibtex_and_ris_read_back(small_map: Database, tmp_path: Path) -> None:
     papers, _ = _counts(small_map)
     export(small_map, "bibtex", tmp_path / "map.bib")
     library = bibtexparser.parse_string((tmp_path / "map.bib").read_text(encoding="utf-8"))
@@ -88,7 +90,7 @@ def test_bibtex_and_ris_read_back(small_map: Graph, tmp_path: Path) -> None:
     assert m6_ris["year"] == "2021"
 
 
-def test_vosviewer_files(small_map: Graph, tmp_path: Path) -> None:
+def test_vosviewer_files(small_map: Database, tmp_path: Path) -> None:
     summary = export(small_map, "vosviewer", tmp_path / "vos")
     lines = (tmp_path / "vos" / "map.txt").read_text(encoding="utf-8").splitlines()
     links = (tmp_path / "vos" / "network.txt").read_text(encoding="utf-8").splitlines()
@@ -99,7 +101,7 @@ def test_vosviewer_files(small_map: Graph, tmp_path: Path) -> None:
     assert all({int(a), int(b)} <= ids for a, b, _ in (link.split("\t") for link in links))
 
 
-def test_selections(small_map: Graph, tmp_path: Path) -> None:
+def test_selections(small_map: Database, tmp_path: Path) -> None:
     near = small_map.read(
         "MATCH (p:Paper {key: '2110.03888'})-[:CITES]-(q:Paper) RETURN collect(DISTINCT q.key) AS k"
     )[0]["k"]
@@ -133,7 +135,7 @@ def test_selections(small_map: Graph, tmp_path: Path) -> None:
     assert (chosen.papers, chosen.citations) == _counts(small_map, members)
 
 
-def test_export_command(small_map: Graph, kg_env: Connection, tmp_path: Path) -> None:
+def test_export_command(small_map: Database, kg_env: Connection, tmp_path: Path) -> None:
     result = CliRunner().invoke(
         main, ["export", "gexf", str(tmp_path / "m.gexf"), "--category", "cs.CL", "--json"]
     )

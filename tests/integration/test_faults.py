@@ -25,11 +25,11 @@ from pathlib import Path
 
 import pytest
 
-from kg.config import Connection, LocalSettings
-from kg.graph import Graph
-from kg.ingest import load_paths
-from kg.local_server import LocalServer
-from kg.schema import clear_database
+from kg.database import Database
+from kg.load.pipeline import load_paths
+from kg.load.schema import clear_database
+from kg.server.config import Connection, LocalSettings
+from kg.server.local import LocalServer
 from tests.conftest import local_settings_for
 from tests.data import HEPTH_EDGES
 from tests.graph_dump import dump_graph
@@ -84,7 +84,7 @@ def write_edge_slice(path: Path, edges: int, bad_lines: dict[int, str]) -> EdgeS
     return EdgeSlice(path, dict(bad_lines))
 
 
-def citations(graph: Graph) -> int:
+def citations(graph: Database) -> int:
     """How many CITES relationships the graph holds (from the count store: instant)."""
     return int(graph.read("MATCH ()-[r:CITES]->() RETURN count(r) AS n")[0]["n"])
 
@@ -238,7 +238,7 @@ def edge_slice(tmp_path_factory: pytest.TempPathFactory) -> EdgeSlice:
 
 @pytest.fixture(scope="module")
 def clean_dump(
-    session_graph: Graph, edge_slice: EdgeSlice, tmp_path_factory: pytest.TempPathFactory
+    session_graph: Database, edge_slice: EdgeSlice, tmp_path_factory: pytest.TempPathFactory
 ) -> Dump:
     """The canonical dump of one uninterrupted load of the slice."""
     clear_database(session_graph)
@@ -257,7 +257,7 @@ def clean_dump(
 
 
 def test_a_loader_killed_twice_then_rerun_gives_the_clean_graph(
-    graph: Graph,
+    graph: Database,
     neo4j_connection: Connection,
     edge_slice: EdgeSlice,
     clean_dump: Dump,
@@ -311,9 +311,9 @@ class OwnServer:
         )
         return env
 
-    def connect(self) -> Graph:
+    def connect(self) -> Database:
         password = self.settings.password_file.read_text(encoding="utf-8").strip()
-        return Graph.connect(
+        return Database.connect(
             Connection(self.settings.bolt_uri, "neo4j", password, "neo4j", external=False)
         )
 
@@ -393,7 +393,7 @@ def _fault_then_rerun(
     run = Run(loader.returncode, out, err)
     run.check_quiet()
     written, read = _interrupted(run, own_server.settings.bolt_uri)
-    # Retries end after 15 s (kg/graph.py); the driver's default would be 30 s, and before
+    # Retries end after 15 s (kg/database.py); the driver's default would be 30 s, and before
     # the bound a dead server took over a minute of driver log lines to report.
     assert ended < 45, f"the loader took {ended:.0f}s to give up"
     (folder / "figures.json").write_text(

@@ -14,11 +14,18 @@ import pytest
 from click.testing import CliRunner
 
 from kg.cli import main
-from kg.config import Connection
+from kg.database import Database
 from kg.errors import SourceError
-from kg.graph import Graph
-from kg.ingest import FileSummary, LoadSummary, RejectsFile, load_paths, load_stream, parse_file
-from kg.writer import GraphWriter
+from kg.load.neo4j_sink import GraphWriter
+from kg.load.pipeline import (
+    FileSummary,
+    LoadSummary,
+    RejectsFile,
+    load_paths,
+    load_stream,
+    parse_file,
+)
+from kg.server.config import Connection
 from loaders.records import ParsedItem
 
 
@@ -39,7 +46,7 @@ def _arxiv_line(arxiv_id: str, title: str) -> str:
     )
 
 
-def _keys(graph: Graph) -> list[str]:
+def _keys(graph: Database) -> list[str]:
     return [row["key"] for row in graph.read("MATCH (p:Paper) RETURN p.key AS key ORDER BY key")]
 
 
@@ -64,7 +71,7 @@ ALL_KEYS = ["hep-th/9701001", "hep-th/9701002", "hep-th/9701003"]
 
 
 def test_one_bad_file_in_a_folder_fails_alone(
-    graph: Graph, kg_env: Connection, folder: Path, tmp_path: Path
+    graph: Database, kg_env: Connection, folder: Path, tmp_path: Path
 ) -> None:
     bad = folder / "b_bad.bin"
     result = CliRunner().invoke(main, ["load", str(folder), "--rejects", str(tmp_path / "r")])
@@ -78,7 +85,7 @@ def test_one_bad_file_in_a_folder_fails_alone(
 
 
 def test_the_json_summary_names_the_failed_file(
-    graph: Graph, kg_env: Connection, folder: Path, tmp_path: Path
+    graph: Database, kg_env: Connection, folder: Path, tmp_path: Path
 ) -> None:
     bad = folder / "b_bad.bin"
     result = CliRunner().invoke(
@@ -102,7 +109,7 @@ def test_the_json_summary_names_the_failed_file(
     assert _keys(graph) == ALL_KEYS
 
 
-def test_a_truncated_gzip_in_a_folder_fails_alone(graph: Graph, tmp_path: Path) -> None:
+def test_a_truncated_gzip_in_a_folder_fails_alone(graph: Database, tmp_path: Path) -> None:
     root = tmp_path / "inputs"
     root.mkdir()
     lines = "".join(_arxiv_line(f"hep-th/97{i:05d}", f"Paper {i}") for i in range(1, 3001))
@@ -124,7 +131,7 @@ def _break_after(items: Iterator[ParsedItem], count: int, path: Path) -> Iterato
         yield item
 
 
-def test_a_file_that_breaks_off_mid_way_keeps_what_it_gave(graph: Graph, tmp_path: Path) -> None:
+def test_a_file_that_breaks_off_mid_way_keeps_what_it_gave(graph: Database, tmp_path: Path) -> None:
     source = tmp_path / "papers.jsonl"
     source.write_text(
         "".join(_arxiv_line(f"hep-th/97{i:05d}", f"Paper {i}") for i in range(1, 101)),
@@ -144,7 +151,7 @@ def test_a_file_that_breaks_off_mid_way_keeps_what_it_gave(graph: Graph, tmp_pat
 
 
 def test_a_named_file_that_cannot_be_recognised_stops_the_load(
-    graph: Graph, kg_env: Connection, folder: Path, tmp_path: Path
+    graph: Database, kg_env: Connection, folder: Path, tmp_path: Path
 ) -> None:
     bad = folder / "b_bad.bin"
     result = CliRunner().invoke(
@@ -157,13 +164,15 @@ def test_a_named_file_that_cannot_be_recognised_stops_the_load(
     assert _keys(graph) == []
 
 
-def test_strict_stops_at_a_bad_file_in_a_folder(graph: Graph, folder: Path, tmp_path: Path) -> None:
+def test_strict_stops_at_a_bad_file_in_a_folder(
+    graph: Database, folder: Path, tmp_path: Path
+) -> None:
     with pytest.raises(SourceError, match=r"b_bad\.bin: cannot tell its format"):
         load_paths(graph, [folder], strict=True, rejects_path=tmp_path / "r.jsonl")
     assert _keys(graph) == []
 
 
-def test_links_that_lead_nowhere(graph: Graph, folder: Path, tmp_path: Path) -> None:
+def test_links_that_lead_nowhere(graph: Database, folder: Path, tmp_path: Path) -> None:
     loop = folder / "d_loop.csv"
     loop.symlink_to(loop)
     summary = load_paths(graph, [folder], rejects_path=tmp_path / "r.jsonl")

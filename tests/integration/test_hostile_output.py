@@ -8,8 +8,8 @@ import json
 from click.testing import CliRunner
 
 from kg.cli import main
-from kg.config import Connection
-from kg.graph import Graph
+from kg.database import Database
+from kg.server.config import Connection
 
 
 def _run(*args: str) -> str:
@@ -19,7 +19,7 @@ def _run(*args: str) -> str:
     return result.output
 
 
-def test_titles_and_names_print_as_text(small_map: Graph, kg_env: Connection) -> None:
+def test_titles_and_names_print_as_text(small_map: Database, kg_env: Connection) -> None:
     small_map.write(
         "MATCH (p:Paper {key: '2101.99999'}) "
         "MERGE (a:Author {key: 'kim tag'}) SET a.name = 'Kim [/] Tag \\u001b[31mred' "

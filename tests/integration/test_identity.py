@@ -23,11 +23,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from kg.config import Connection
-from kg.graph import Graph
-from kg.ingest import load_paths
-from kg.resolve import normalize_title, paper_key
-from kg.schema import clear_database
+from kg.database import Database
+from kg.load.pipeline import load_paths
+from kg.load.schema import clear_database
+from kg.server.config import Connection
+from loaders.identity import normalize_title, paper_key
 from tests.graph_dump import dump_graph
 
 # Each base title with spellings that must all be read as the same title.
@@ -199,7 +199,7 @@ def expected_papers(records: RecordSet) -> set[str]:
     return keys
 
 
-def _load(graph: Graph, files: list[Path], batch_size: int, rejects: Path) -> None:
+def _load(graph: Database, files: list[Path], batch_size: int, rejects: Path) -> None:
     summary = load_paths(graph, files, batch_size=batch_size, rejects_path=rejects)
     assert summary.rejected == 0, summary.reject_messages
 
@@ -261,7 +261,7 @@ TWO_RECORDS_ONE_FILE = RecordSet(
     cut=st.integers(0, 8),
 )
 def test_any_order_grouping_and_batch_size_gives_one_graph(
-    session_graph: Graph,
+    session_graph: Database,
     records: RecordSet,
     order_seed: int,
     batch_sizes: tuple[int, int],
@@ -343,7 +343,7 @@ def _concurrent_sources(folder: Path) -> list[Path]:
 
 
 def test_four_loaders_at_once_give_the_sequential_graph(
-    session_graph: Graph, kg_env: Connection, tmp_path: Path
+    session_graph: Database, kg_env: Connection, tmp_path: Path
 ) -> None:
     graph = session_graph
     loader_env = dict(os.environ)  # NEO4J_* point at the test server (kg_env)
@@ -397,7 +397,7 @@ def test_four_loaders_at_once_give_the_sequential_graph(
 
 
 def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
-    graph: Graph, kg_env: Connection, tmp_path: Path
+    graph: Database, kg_env: Connection, tmp_path: Path
 ) -> None:
     """Two pages cite "Sparse Coding" as 2010 and 2011: the rule makes them one paper, and
     `kg merges` says which key joined by which rule and from which snapshots. `kg unmerge`
@@ -426,7 +426,7 @@ def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
     _load(graph, [one, two], 100, tmp_path / "r")
     early, late = "title:sparse coding:2010", "title:sparse coding:2011"
     kg = KnowledgeGraph(graph.driver, graph.database, graph.uri)
-    records = kg.merges()
+    records = kg.load.merges()
     assert [(r.key, [m.key for m in r.merged]) for r in records] == [(early, [late])]
     assert "years chained at most 1 apart" in records[0].merged[0].rule
     assert len(records[0].snapshots) == 2  # both pages name the merged paper
@@ -453,7 +453,7 @@ def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
         assert [row["key"] for row in keys] == [early, late]
         dumps.append(dump_graph(graph))
     assert dumps[0] == dumps[1] == dumps[2]
-    assert kg.merges() == []
+    assert kg.load.merges() == []
     kept = runner.invoke(main, ["merges", "--kept-apart", "--json"])
     assert [s["keys"] for s in json.loads(kept.output)] == [[late]]
 

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from kg.cli import main
-from kg.config import Connection
-from kg.graph import Graph
-from kg.ingest import load_paths
+from kg.database import Database
+from kg.load.pipeline import load_paths
+from kg.server.config import Connection
 from tests.data import (
     HEPTH_EDGES,
     REAL_HEPTH_ABSTRACTS,
@@ -40,13 +40,13 @@ SEED_SOURCES = [
 ]
 
 
-def _count(graph: Graph, query: str) -> int:
+def _count(graph: Database, query: str) -> int:
     return int(graph.read(query)[0]["n"])
 
 
 @pytest.mark.parametrize(("page", "record", "starts", "ends", "excerpt_ends"), SEED_SOURCES)
 def test_seeds_give_one_clean_paper(
-    graph: Graph,
+    graph: Database,
     tmp_path: Path,
     page: Path,
     record: Path,
@@ -83,7 +83,7 @@ def test_seeds_give_one_clean_paper(
     assert len(paper["abstract"]) > len(paper["excerpt"])
 
 
-def test_load_order_and_repetition_give_the_same_graph(graph: Graph, tmp_path: Path) -> None:
+def test_load_order_and_repetition_give_the_same_graph(graph: Database, tmp_path: Path) -> None:
     dumps = []
     for order in ([PAGE, RECORD], [RECORD, PAGE], [PAGE, RECORD, RECORD, PAGE]):
         graph.write("MATCH (n) DETACH DELETE n")
@@ -120,7 +120,7 @@ def _arxiv_line(arxiv_id: str, title: str, created: str, update: str, **extra: o
 
 
 def test_a_stub_merges_into_the_full_record_whichever_comes_first(
-    graph: Graph, tmp_path: Path
+    graph: Database, tmp_path: Path
 ) -> None:
     page = tmp_path / "page.txt"
     page.write_text(
@@ -167,7 +167,7 @@ def test_a_stub_merges_into_the_full_record_whichever_comes_first(
 
 
 def test_properties_come_from_the_newest_snapshot_not_the_last_load(
-    graph: Graph, tmp_path: Path
+    graph: Database, tmp_path: Path
 ) -> None:
     old = tmp_path / "old.jsonl"
     new = tmp_path / "new.jsonl"
@@ -190,7 +190,7 @@ def test_properties_come_from_the_newest_snapshot_not_the_last_load(
         assert row == [{"t": "New Title", "doi": "10.1/old"}]
 
 
-def test_same_title_years_apart_stay_two_papers(graph: Graph, tmp_path: Path) -> None:
+def test_same_title_years_apart_stay_two_papers(graph: Database, tmp_path: Path) -> None:
     dump = tmp_path / "a.jsonl"
     dump.write_text(
         _arxiv_line("hep-th/9201001", "Duality", "Wed, 1 Jan 1992 00:00:00 GMT", "2008-01-01")
@@ -201,7 +201,7 @@ def test_same_title_years_apart_stay_two_papers(graph: Graph, tmp_path: Path) ->
     assert _count(graph, "MATCH (p:Paper {norm_title: 'duality'}) RETURN count(p) AS n") == 2
 
 
-def test_text_that_looks_like_cypher_is_stored_exactly(graph: Graph, tmp_path: Path) -> None:
+def test_text_that_looks_like_cypher_is_stored_exactly(graph: Database, tmp_path: Path) -> None:
     title = "'}) MATCH (n) DETACH DELETE n //"
     abstract = 'x"}) RETURN 1; CREATE (:Evil {a: $b}) \\u0000'
     dump = tmp_path / "evil.jsonl"
@@ -223,7 +223,7 @@ def test_text_that_looks_like_cypher_is_stored_exactly(graph: Graph, tmp_path: P
 
 
 def test_bad_records_are_reported_and_the_rest_loads(
-    graph: Graph, kg_env: Connection, tmp_path: Path
+    graph: Database, kg_env: Connection, tmp_path: Path
 ) -> None:
     dump = tmp_path / "mixed.jsonl"
     dump.write_text(
@@ -273,7 +273,7 @@ def test_stats_json_has_exactly_the_documented_shape(kg_env: Connection, tmp_pat
     runner.invoke(main, ["db", "reset", "--yes"])
 
 
-def test_edge_lists_skip_self_loops(graph: Graph, kg_env: Connection, tmp_path: Path) -> None:
+def test_edge_lists_skip_self_loops(graph: Database, kg_env: Connection, tmp_path: Path) -> None:
     edges = tmp_path / "edges.csv"
     edges.write_text(
         "citing,cited\n2101.00001,1706.03762\n2101.00001,2101.00001\n2101.00002,1706.03762\n",
@@ -314,7 +314,7 @@ def _hepth_papers(edges: Path) -> tuple[set[str], set[str]]:
 
 @pytest.mark.slow
 @pytest.mark.needs_data(REAL_HEPTH_ABSTRACTS)
-def test_the_whole_cit_hepth_set_loads(graph: Graph, tmp_path: Path) -> None:
+def test_the_whole_cit_hepth_set_loads(graph: Database, tmp_path: Path) -> None:
     edges = HEPTH_EDGES
     abstracts = REAL_HEPTH_ABSTRACTS
     summary = load_paths(

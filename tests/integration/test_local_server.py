@@ -15,9 +15,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from kg.cli import main
-from kg.config import Connection
-from kg.graph import Graph
-from kg.local_server import NEO4J_VERSION
+from kg.database import Database
+from kg.server.config import Connection
+from kg.server.local import NEO4J_VERSION
 from tests.conftest import free_port
 
 
@@ -33,14 +33,14 @@ def _env(home: Path, bolt: int, http: int) -> dict[str, str | None]:
     }
 
 
-def test_the_test_server_is_neo4j_5_26(session_graph: Graph) -> None:
+def test_the_test_server_is_neo4j_5_26(session_graph: Database) -> None:
     rows = session_graph.read("CALL dbms.components() YIELD name, versions, edition RETURN *")
     assert rows[0]["name"] == "Neo4j Kernel"
     assert rows[0]["versions"][0].startswith("5.26")
 
 
 def test_second_instance_lifecycle(
-    tmp_path: Path, neo4j_connection: Connection, session_graph: Graph
+    tmp_path: Path, neo4j_connection: Connection, session_graph: Database
 ) -> None:
     home = tmp_path / "second"
     bolt, http = free_port(), free_port()

@@ -11,11 +11,11 @@ from matplotlib.collections import PathCollection
 
 from kg import analytics, plots, questions
 from kg.cli import main
-from kg.config import Connection
-from kg.graph import Graph
+from kg.database import Database
+from kg.server.config import Connection
 
 
-def test_years_shows_counted_beside_stated(small_map: Graph) -> None:
+def test_years_shows_counted_beside_stated(small_map: Database) -> None:
     figure = plots.years(small_map, "2110.03888")
     axes = figure.axes[0]
     counted, stated = axes.containers
@@ -28,7 +28,7 @@ def test_years_shows_counted_beside_stated(small_map: Graph) -> None:
     assert axes.get_legend() is not None
 
 
-def test_ego_draws_the_neighbourhood(small_map: Graph) -> None:
+def test_ego_draws_the_neighbourhood(small_map: Database) -> None:
     near = questions.neighbourhood(small_map, "2110.03888", 1, 1000)
     figure = plots.ego(small_map, "2110.03888", hops=1, limit=10)
     axes = figure.axes[0]
@@ -40,7 +40,7 @@ def test_ego_draws_the_neighbourhood(small_map: Graph) -> None:
     assert "Within 1 hop of 2110.03888" in axes.get_title()
 
 
-def test_rank_distribution_counts_every_paper(small_map: Graph) -> None:
+def test_rank_distribution_counts_every_paper(small_map: Database) -> None:
     with pytest.raises(Exception, match="no paper holds 'pagerank'"):
         plots.rank_distribution(small_map)
     result = analytics.rank(small_map, "pagerank", engine="igraph", write=True)
@@ -49,7 +49,7 @@ def test_rank_distribution_counts_every_paper(small_map: Graph) -> None:
     assert heights == result.nodes
 
 
-def test_files_are_valid(small_map: Graph, tmp_path: Path) -> None:
+def test_files_are_valid(small_map: Database, tmp_path: Path) -> None:
     figure = plots.years(small_map, "1810.04805")
     png = plots.save(figure, tmp_path / "years.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -59,7 +59,7 @@ def test_files_are_valid(small_map: Graph, tmp_path: Path) -> None:
     assert pdf.read_bytes()[:5] == b"%PDF-"
 
 
-def test_plot_commands(small_map: Graph, kg_env: Connection, tmp_path: Path) -> None:
+def test_plot_commands(small_map: Database, kg_env: Connection, tmp_path: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(main, ["plot", "ego", "1810.04805", "-o", str(tmp_path / "e.svg")])
     assert result.exit_code == 0, result.output

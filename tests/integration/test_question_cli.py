@@ -11,16 +11,16 @@ import pytest
 from click.testing import CliRunner, Result
 
 from kg.cli import main
-from kg.config import Connection
-from kg.graph import Graph
-from kg.ingest import load_paths
+from kg.database import Database
+from kg.load.pipeline import load_paths
+from kg.server.config import Connection
 from tests.integration.test_questions import PAGE, RECORD, add_cites, add_papers, paper
 
 ATTENTION = "title:attention is all you need:2017"
 
 
 @pytest.fixture
-def seeded(graph: Graph, kg_env: Connection, tmp_path: Path) -> Graph:
+def seeded(graph: Database, kg_env: Connection, tmp_path: Path) -> Database:
     load_paths(graph, [PAGE, RECORD], rejects_path=tmp_path / "rejects.jsonl")
     return graph
 
@@ -35,7 +35,7 @@ def _json(*args: str) -> Any:
     return json.loads(result.stdout)
 
 
-def test_paper_json_rebuilds_the_map_page(seeded: Graph) -> None:
+def test_paper_json_rebuilds_the_map_page(seeded: Database) -> None:
     report = _json("paper", "2110.03888")
     assert report["key"] == "2110.03888"
     assert report["published"] == "2021-10-08"
@@ -68,7 +68,7 @@ def test_paper_json_rebuilds_the_map_page(seeded: Graph) -> None:
     assert len(report["citers"]) == 31
 
 
-def test_paper_table_shows_both_counts(seeded: Graph) -> None:
+def test_paper_table_shows_both_counts(seeded: Database) -> None:
     result = CliRunner().invoke(main, ["paper", "arXiv:2110.03888v3"], env={"COLUMNS": "240"})
     assert result.exit_code == 0, result.output
     assert (
@@ -82,7 +82,7 @@ def test_paper_table_shows_both_counts(seeded: Graph) -> None:
     assert "2021: 2; 2022: 14; 2023: 5; 2024: 7; 2025: 3" in result.output
 
 
-def test_ambiguous_and_unknown_refs_are_errors_with_candidates(seeded: Graph) -> None:
+def test_ambiguous_and_unknown_refs_are_errors_with_candidates(seeded: Database) -> None:
     add_papers(
         seeded,
         {
@@ -108,7 +108,7 @@ def test_ambiguous_and_unknown_refs_are_errors_with_candidates(seeded: Graph) ->
     assert ATTENTION in error["hint"]
 
 
-def test_path_without_a_path_says_so(seeded: Graph) -> None:
+def test_path_without_a_path_says_so(seeded: Database) -> None:
     result = _run("path", "Attention Is All You Need", "2110.03888", "--max-hops", "5")
     assert result.exit_code == 0, result.output
     assert result.output.strip() == (
@@ -121,7 +121,7 @@ def test_path_without_a_path_says_so(seeded: Graph) -> None:
     assert data["results"][0]["directions"] == ["cites"]
 
 
-def test_list_results_sit_under_results(graph: Graph, kg_env: Connection) -> None:
+def test_list_results_sit_under_results(graph: Database, kg_env: Connection) -> None:
     add_papers(graph, *(paper(key) for key in ("A", "B", "C", "X", "Y")))
     add_cites(graph, ("X", "A"), ("X", "B"), ("Y", "A"), ("Y", "B"), ("Y", "C"))
     cocited = _json("cocited", "A")
@@ -148,7 +148,7 @@ def test_list_results_sit_under_results(graph: Graph, kg_env: Connection) -> Non
     assert "Co-citation of A: Paper A (2020)" in table.output
 
 
-def test_author_and_category_commands(seeded: Graph) -> None:
+def test_author_and_category_commands(seeded: Database) -> None:
     author = _json("author", "ang wang")
     assert author["name"] == "Ang Wang"
     assert len(author["coauthors"]) == 11

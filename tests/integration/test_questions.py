@@ -11,20 +11,20 @@ from typing import Any
 import pytest
 
 from kg import questions
+from kg.answers import YearCount
+from kg.database import Database
 from kg.errors import AmbiguousPaper, PaperNotFound, ParameterError
-from kg.graph import Graph
-from kg.ingest import load_paths
 from kg.knowledge_graph import KnowledgeGraph
-from kg.models import YearCount
-from kg.papers import AmbiguousReference, UnknownReference, resolve
-from kg.resolve import normalize_name, normalize_title, title_key
+from kg.load.pipeline import load_paths
+from kg.refs import AmbiguousReference, UnknownReference, resolve
+from loaders.identity import normalize_name, normalize_title, title_key
 from tests.data import SEED_PAGE, SEED_RECORD
 
 PAGE = SEED_PAGE
 RECORD = SEED_RECORD
 
 
-def add_papers(graph: Graph, *papers: dict[str, Any]) -> None:
+def add_papers(graph: Database, *papers: dict[str, Any]) -> None:
     """MERGE papers by key; a title gets its norm_title, and stub defaults to false."""
     rows = [
         {"stub": False, **p, "norm_title": normalize_title(p["title"]) if p.get("title") else None}
@@ -33,7 +33,7 @@ def add_papers(graph: Graph, *papers: dict[str, Any]) -> None:
     graph.write("UNWIND $rows AS row MERGE (p:Paper {key: row.key}) SET p += row", {"rows": rows})
 
 
-def add_cites(graph: Graph, *pairs: tuple[str, str]) -> None:
+def add_cites(graph: Database, *pairs: tuple[str, str]) -> None:
     """MERGE a CITES edge for each (citing key, cited key)."""
     graph.write(
         "UNWIND $pairs AS pair MATCH (a:Paper {key: pair[0]}), (b:Paper {key: pair[1]}) "
@@ -54,7 +54,7 @@ X, Y, Z, W = "2101.00001", "2101.00002", "2101.00003", "2101.00004"
 
 
 @pytest.fixture
-def similarity_graph(graph: Graph) -> Graph:
+def similarity_graph(graph: Database) -> Database:
     add_papers(
         graph,
         paper(A, 2017, stated_cited_by=10),
@@ -81,7 +81,7 @@ def similarity_graph(graph: Graph) -> Graph:
     return graph
 
 
-def test_cocitation_counts_and_scores(similarity_graph: Graph) -> None:
+def test_cocitation_counts_and_scores(similarity_graph: Database) -> None:
     result = questions.cocited(similarity_graph, A)
     assert result.paper.key == A
     assert result.measure == "co-citation"
@@ -100,7 +100,7 @@ def test_cocitation_counts_and_scores(similarity_graph: Graph) -> None:
     assert [r.key for r in questions.cocited(similarity_graph, A, limit=1).results] == [B]
 
 
-def test_bibliographic_coupling_counts_and_scores(similarity_graph: Graph) -> None:
+def test_bibliographic_coupling_counts_and_scores(similarity_graph: Database) -> None:
     result = questions.coupled(similarity_graph, X)
     assert result.measure == "coupling"
     assert [(r.key, r.together, r.size_a, r.size_b) for r in result.results] == [
@@ -117,7 +117,7 @@ def test_bibliographic_coupling_counts_and_scores(similarity_graph: Graph) -> No
     assert z.jaccard == pytest.approx(1 / 4)
 
 
-def test_shared_references_sorted_by_stated_then_graph_cited_by(similarity_graph: Graph) -> None:
+def test_shared_references_sorted_by_stated_then_graph_cited_by(similarity_graph: Database) -> None:
     result = questions.shared_references(similarity_graph, X, Y)
     assert result.relation == "shared_references"
     assert (result.a.key, result.b.key) == (X, Y)
@@ -129,7 +129,7 @@ def test_shared_references_sorted_by_stated_then_graph_cited_by(similarity_graph
     assert questions.shared_references(similarity_graph, W, Z).results == []
 
 
-def test_common_citers(similarity_graph: Graph) -> None:
+def test_common_citers(similarity_graph: Database) -> None:
     result = questions.common_citers(similarity_graph, A, B)
     assert result.relation == "common_citers"
     # Neither citer has a stated count: the graph in-degree (0 for both) is their cited_by.
@@ -148,7 +148,7 @@ S, A1, A2, M, T, U, V, ISO = (f"2201.0000{i}" for i in range(1, 9))
 
 
 @pytest.fixture
-def path_graph(graph: Graph) -> Graph:
+def path_graph(graph: Database) -> Database:
     add_papers(graph, *(paper(key) for key in (S, A1, A2, M, T, U, V, ISO)))
     add_cites(graph, (S, A1), (A1, M), (S, A2), (A2, M), (M, T), (S, U), (T, U), (S, V), (T, V))
     return graph
@@ -158,7 +158,7 @@ def _keys(result: Any) -> list[list[str]]:
     return [[p.key for p in path.papers] for path in result.results]
 
 
-def test_directed_shortest_path_follows_cites_forward(path_graph: Graph) -> None:
+def test_directed_shortest_path_follows_cites_forward(path_graph: Database) -> None:
     result = questions.citation_path(path_graph, S, T)
     assert result.found is True
     assert result.directed is True
@@ -168,14 +168,16 @@ def test_directed_shortest_path_follows_cites_forward(path_graph: Graph) -> None
     assert result.results[0].directions == ["cites", "cites", "cites"]
 
 
-def test_undirected_shortest_path_is_shorter_and_says_each_hop_direction(path_graph: Graph) -> None:
+def test_undirected_shortest_path_is_shorter_and_says_each_hop_direction(
+    path_graph: Database,
+) -> None:
     result = questions.citation_path(path_graph, S, T, directed=False)
     assert result.length == 2
     assert _keys(result)[0] in ([S, U, T], [S, V, T])
     assert result.results[0].directions == ["cites", "cited_by"]
 
 
-def test_all_shortest_paths_both_ways(path_graph: Graph) -> None:
+def test_all_shortest_paths_both_ways(path_graph: Database) -> None:
     directed = questions.citation_path(path_graph, S, T, all_paths=True)
     assert _keys(directed) == [[S, A1, M, T], [S, A2, M, T]]
     assert directed.length == 3
@@ -184,7 +186,7 @@ def test_all_shortest_paths_both_ways(path_graph: Graph) -> None:
     assert all(p.directions == ["cites", "cited_by"] for p in undirected.results)
 
 
-def test_no_path_within_the_bound_is_a_plain_result(path_graph: Graph) -> None:
+def test_no_path_within_the_bound_is_a_plain_result(path_graph: Database) -> None:
     backwards = questions.citation_path(path_graph, T, S)
     assert backwards.found is False
     assert backwards.length is None
@@ -204,7 +206,7 @@ def test_no_path_within_the_bound_is_a_plain_result(path_graph: Graph) -> None:
         questions.citation_path(path_graph, S, T, max_hops=31)
 
 
-def test_neighbourhood_distances_and_limit(path_graph: Graph) -> None:
+def test_neighbourhood_distances_and_limit(path_graph: Database) -> None:
     one = questions.neighbourhood(path_graph, S, hops=1)
     assert {(p.key, p.distance) for p in one.results} == {(A1, 1), (A2, 1), (U, 1), (V, 1)}
     assert one.total == 4
@@ -231,7 +233,7 @@ def test_neighbourhood_distances_and_limit(path_graph: Graph) -> None:
 
 
 @pytest.fixture
-def named_graph(graph: Graph) -> Graph:
+def named_graph(graph: Database) -> Database:
     add_papers(
         graph,
         {"key": title_key("deep learning", 2015), "title": "Deep Learning", "year": 2015},
@@ -248,7 +250,7 @@ def named_graph(graph: Graph) -> Graph:
     return graph
 
 
-def test_refs_resolve_by_key_arxiv_id_and_title(named_graph: Graph) -> None:
+def test_refs_resolve_by_key_arxiv_id_and_title(named_graph: Database) -> None:
     for ref in ("2110.03888", "arXiv:2110.03888v3", "https://arxiv.org/abs/2110.03888", "M6-10T"):
         assert resolve(named_graph, ref).key == "2110.03888"
     assert resolve(named_graph, "HEP-TH/9901001v2").key == "hep-th/9901001"
@@ -257,7 +259,7 @@ def test_refs_resolve_by_key_arxiv_id_and_title(named_graph: Graph) -> None:
     assert (stub.key, stub.stub) == ("title:attention is all you need:2017", True)
 
 
-def test_ambiguous_ref_lists_its_candidates(named_graph: Graph) -> None:
+def test_ambiguous_ref_lists_its_candidates(named_graph: Database) -> None:
     with pytest.raises(AmbiguousReference) as caught:
         resolve(named_graph, "DEEP LEARNING")
     assert isinstance(caught.value, AmbiguousPaper)
@@ -268,7 +270,7 @@ def test_ambiguous_ref_lists_its_candidates(named_graph: Graph) -> None:
     assert "'DEEP LEARNING' matches 2 papers" in str(caught.value)
 
 
-def test_unknown_ref_suggests_near_titles(named_graph: Graph) -> None:
+def test_unknown_ref_suggests_near_titles(named_graph: Database) -> None:
     with pytest.raises(UnknownReference) as caught:
         resolve(named_graph, "Deep Lerning")
     assert isinstance(caught.value, PaperNotFound)
@@ -282,7 +284,7 @@ def test_unknown_ref_suggests_near_titles(named_graph: Graph) -> None:
     assert "kg search" in str(unknown_id.value)
 
 
-def test_search_by_title_words_and_by_id(named_graph: Graph) -> None:
+def test_search_by_title_words_and_by_id(named_graph: Database) -> None:
     hits = questions.search(named_graph, "learning").results
     assert {h.key for h in hits} == {"title:deep learning:2015", "title:deep learning:2016"}
     assert all(h.score is not None and h.score > 0 for h in hits)
@@ -301,7 +303,7 @@ def test_search_by_title_words_and_by_id(named_graph: Graph) -> None:
 
 
 @pytest.fixture
-def people_graph(graph: Graph) -> Graph:
+def people_graph(graph: Database) -> Database:
     add_papers(
         graph,
         paper("P1", 2019, stated_cited_by_in_map=5),
@@ -342,7 +344,7 @@ def people_graph(graph: Graph) -> Graph:
     return graph
 
 
-def test_author_papers_coauthors_and_totals(people_graph: Graph) -> None:
+def test_author_papers_coauthors_and_totals(people_graph: Database) -> None:
     report = questions.author(people_graph, "alice  SMITH")
     assert (report.key, report.name) == ("alice smith", "Alice Smith")
     assert [(p.key, p.position, p.graph_cited_by) for p in report.papers] == [
@@ -361,7 +363,7 @@ def test_author_papers_coauthors_and_totals(people_graph: Graph) -> None:
     assert questions.author(people_graph, "carol").key == "carol white"
 
 
-def test_author_errors(people_graph: Graph) -> None:
+def test_author_errors(people_graph: Database) -> None:
     with pytest.raises(questions.AmbiguousAuthor) as caught:
         questions.author(people_graph, "Smith")
     assert caught.value.candidates == ["alice smith", "john smith"]
@@ -370,7 +372,7 @@ def test_author_errors(people_graph: Graph) -> None:
         questions.author(people_graph, "Nobody")
 
 
-def test_categories_and_cross_listing_matrix(people_graph: Graph) -> None:
+def test_categories_and_cross_listing_matrix(people_graph: Database) -> None:
     overview = questions.categories(people_graph)
     assert [(c.code, c.primary, c.cross_listed, c.total) for c in overview.results] == [
         ("cs.CL", 1, 2, 3),
@@ -394,7 +396,7 @@ def test_categories_and_cross_listing_matrix(people_graph: Graph) -> None:
         questions.category(people_graph, "math.ag")
 
 
-def test_seed_paper_report_matches_the_map_page(graph: Graph, tmp_path: Path) -> None:
+def test_seed_paper_report_matches_the_map_page(graph: Database, tmp_path: Path) -> None:
     load_paths(graph, [PAGE, RECORD], rejects_path=tmp_path / "rejects.jsonl")
     report = questions.paper_report(graph, "2110.03888")
     assert report.key == report.arxiv_id == "2110.03888"
@@ -455,7 +457,7 @@ def test_seed_paper_report_matches_the_map_page(graph: Graph, tmp_path: Path) ->
     )
 
 
-def test_stub_report_has_graph_counts_and_nothing_stated(similarity_graph: Graph) -> None:
+def test_stub_report_has_graph_counts_and_nothing_stated(similarity_graph: Database) -> None:
     report = questions.paper_report(similarity_graph, D)
     assert report.stub is True
     assert (report.cited_by_in_map, report.builds_on) == (1, 0)
@@ -468,7 +470,7 @@ def test_stub_report_has_graph_counts_and_nothing_stated(similarity_graph: Graph
 
 
 def test_knowledge_graph_methods_answer_like_the_functions(
-    similarity_graph: Graph,
+    similarity_graph: Database,
 ) -> None:
     knowledge = KnowledgeGraph(
         similarity_graph.driver, similarity_graph.database, similarity_graph.uri

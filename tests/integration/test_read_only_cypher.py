@@ -5,8 +5,8 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from kg.cli import main
-from kg.config import Connection
-from kg.graph import Graph
+from kg.database import Database
+from kg.server.config import Connection
 from tests.graph_dump import dump_graph
 
 WRITES = [
@@ -51,7 +51,7 @@ WRITES = [
 ]
 
 
-def test_writes_without_write_are_refused(small_map: Graph, kg_env: Connection) -> None:
+def test_writes_without_write_are_refused(small_map: Database, kg_env: Connection) -> None:
     before = dump_graph(small_map)
     labels = small_map.read("CALL db.labels() YIELD label RETURN collect(label) AS l")[0]["l"]
     runner = CliRunner()

@@ -18,10 +18,10 @@ from click.testing import CliRunner, Result
 from rich.cells import cell_len
 
 from kg.cli import main
-from kg.config import Connection
-from kg.graph import Graph
-from kg.ingest import load_paths
-from kg.schema import clear_database
+from kg.database import Database
+from kg.load.pipeline import load_paths
+from kg.load.schema import clear_database
+from kg.server.config import Connection
 from tests.data import EXAMPLES, REPO
 
 README = REPO / "README.md"
@@ -50,7 +50,9 @@ COMMANDS = _commands()
 
 
 @pytest.fixture(scope="module")
-def default_map(session_graph: Graph, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Graph]:
+def default_map(
+    session_graph: Database, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Database]:
     """The graph holding what `make run` loads: examples/map and examples/hepth."""
     clear_database(session_graph)
     rejects = tmp_path_factory.mktemp("readme") / "rejects.jsonl"
@@ -86,7 +88,7 @@ def test_the_readme_has_examples() -> None:
 @pytest.mark.parametrize("columns", [80, 160])
 @pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(a) for a in COMMANDS])
 def test_every_readme_command_answers_and_fits(
-    default_map: Graph,
+    default_map: Database,
     neo4j_connection: Connection,
     args: list[str],
     columns: int,
@@ -109,7 +111,7 @@ def test_every_readme_command_answers_and_fits(
 
 
 def test_the_python_example_runs_as_written(
-    default_map: Graph,
+    default_map: Database,
     neo4j_connection: Connection,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -139,7 +141,7 @@ def test_the_python_example_runs_as_written(
     ],
 )
 def test_errors_are_json_under_json(
-    default_map: Graph, neo4j_connection: Connection, args: list[str], message: str
+    default_map: Database, neo4j_connection: Connection, args: list[str], message: str
 ) -> None:
     result = _run(neo4j_connection, [*args, "--json"])
     assert result.exit_code == 1
@@ -151,7 +153,7 @@ def test_errors_are_json_under_json(
     assert plain.output.startswith(f"Error: {message}")
 
 
-def test_empty_answers_say_why(default_map: Graph, neo4j_connection: Connection) -> None:
+def test_empty_answers_say_why(default_map: Database, neo4j_connection: Connection) -> None:
     lonely = default_map.read(
         "MATCH (p:Paper) WHERE p.key STARTS WITH 'hep-th/' AND NOT (p)<-[:CITES]-() "
         "AND (p)-[:CITES]->() RETURN p.key AS key ORDER BY key LIMIT 1"
@@ -170,7 +172,7 @@ def test_empty_answers_say_why(default_map: Graph, neo4j_connection: Connection)
 
 
 def test_a_stub_shows_its_stated_count_and_reads_as_sentences(
-    default_map: Graph, neo4j_connection: Connection
+    default_map: Database, neo4j_connection: Connection
 ) -> None:
     result = _run(neo4j_connection, ["paper", "title:outrageously-larg…"], 200)
     assert result.exit_code == 0, result.output
@@ -180,7 +182,7 @@ def test_a_stub_shows_its_stated_count_and_reads_as_sentences(
 
 
 def test_long_lists_say_how_many_they_show(
-    default_map: Graph, neo4j_connection: Connection
+    default_map: Database, neo4j_connection: Connection
 ) -> None:
     result = _run(neo4j_connection, ["paper", "hep-th/9711200"], 120)
     assert "showing 20 of 2,414; --limit N to see more" in result.output

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kg.graph import Graph
-from kg.ingest import load_paths
+from kg.database import Database
+from kg.load.pipeline import load_paths
 from tests.data import EXAMPLES, FIXTURES, SEED_PAGE, SEED_RECORD
 from tests.graph_dump import dump_graph
 
@@ -26,7 +26,9 @@ SOURCES = [
 
 
 @pytest.mark.parametrize("batch_size", [2000, 7])
-def test_an_identical_reload_writes_nothing(graph: Graph, tmp_path: Path, batch_size: int) -> None:
+def test_an_identical_reload_writes_nothing(
+    graph: Database, tmp_path: Path, batch_size: int
+) -> None:
     first = load_paths(graph, SOURCES, batch_size=batch_size, rejects_path=tmp_path / "r1")
     assert first.counts.nodes_created > 0
     assert first.counts.relationships_created > 0
@@ -58,7 +60,7 @@ def test_an_identical_reload_writes_nothing(graph: Graph, tmp_path: Path, batch_
 
 
 def test_a_changed_file_is_loaded_and_an_interrupted_one_is_not_marked(
-    graph: Graph, tmp_path: Path
+    graph: Database, tmp_path: Path
 ) -> None:
     """Only a file loaded to its end is marked: a file that breaks off (here: a truncated
     gzip) is tried again next time, and a file whose content changed is a new snapshot,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.local_server import ENTRY_POINT
+from kg.server.local import ENTRY_POINT
 from tests.unit.test_server_lock import kg_env, kg_executable
 
 
@@ -123,9 +123,9 @@ def test_a_server_without_its_pid_file_is_still_found_and_stopped(home: Path) ->
 
 _CLIENT = """
 import sys, time
-from kg.graph import Graph
+from kg.database import Database
 from kg.errors import KGError
-graph = Graph.connect()
+graph = Database.connect()
 graph.write("MERGE (:Probe {name: 'before'})")
 print("ready", flush=True)
 sys.stdin.readline()

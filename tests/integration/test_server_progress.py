@@ -5,11 +5,11 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from kg.cli import main
-from kg.config import Connection
-from kg.graph import Graph
+from kg.database import Database
+from kg.server.config import Connection
 
 
-def test_reset_names_its_stages(graph: Graph, kg_env: Connection) -> None:
+def test_reset_names_its_stages(graph: Database, kg_env: Connection) -> None:
     graph.write(
         "MERGE (a:Probe {name: 'a'}) MERGE (b:Probe {name: 'b'}) MERGE (c:Probe {name: 'c'}) "
         "MERGE (a)-[:LINKS]->(b)"

@@ -27,9 +27,9 @@ import pytest
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError
 
-from kg.config import Connection
-from kg.graph import Graph
-from kg.local_server import ENTRY_POINT
+from kg.database import Database
+from kg.server.config import Connection
+from kg.server.local import ENTRY_POINT
 from tests.browser import chromium, requested_urls
 from tests.integration.test_server_concurrency import kg, server_processes
 from tests.unit.test_server_lock import kg_env
@@ -135,7 +135,7 @@ def test_bolt_refuses_missing_and_wrong_credentials(server: Server) -> None:
         pytest.raises(AuthError),
     ):
         driver.verify_connectivity()
-    with Graph.connect(server.connection()) as graph:
+    with Database.connect(server.connection()) as graph:
         assert graph.read("RETURN 1 AS one") == [{"one": 1}]
 
 
@@ -168,7 +168,7 @@ def test_browser_telemetry_is_off(server: Server) -> None:
     conf = (server.home / "neo4j" / "conf" / "neo4j.conf").read_text(encoding="utf-8")
     assert "client.allow_telemetry=false" in conf.splitlines()
     # What the server hands Neo4j Browser when it connects.
-    with Graph.connect(server.connection()) as graph:
+    with Database.connect(server.connection()) as graph:
         rows = graph.read("CALL dbms.clientConfig() YIELD name, value RETURN name, value")
     config = {row["name"]: row["value"] for row in rows}
     assert config["client.allow_telemetry"] == "false"

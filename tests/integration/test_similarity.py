@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from kg import queries, questions, similarity
-from kg.analytics import load_projection
+from kg import queries, questions
+from kg.analytics import load_projection, similarity
 from kg.cli import main
-from kg.config import Connection
-from kg.graph import Graph
-from kg.schema import clear_database
+from kg.database import Database
+from kg.load.schema import clear_database
+from kg.server.config import Connection
 from loaders import edge_list
 from loaders.records import CitationRecord
 from tests.data import HEPTH_EDGES
@@ -28,28 +28,28 @@ MEASURES = {"co-citation": "cocited", "coupling": "coupled"}
 COLUMNS = ("key", "together", "size_a", "size_b", "cosine", "jaccard")
 
 
-def _live(graph: Graph, measure: str, key: str, limit: int) -> list[dict[str, Any]]:
+def _live(graph: Database, measure: str, key: str, limit: int) -> list[dict[str, Any]]:
     query = queries.get(MEASURES[measure])
     rows = graph.read(query.cypher, query.bind({"key": key, "limit": limit}))
     return [{name: row[name] for name in COLUMNS} for row in rows]
 
 
-def _stored(graph: Graph, measure: str, key: str, limit: int) -> list[dict[str, Any]]:
+def _stored(graph: Database, measure: str, key: str, limit: int) -> list[dict[str, Any]]:
     query = queries.get(f"similar_{MEASURES[measure]}_stored")
     rows = graph.read(query.cypher, query.bind({"key": key, "limit": limit}))
     return [{name: row[name] for name in COLUMNS} for row in rows]
 
 
-def _keys(graph: Graph) -> list[str]:
+def _keys(graph: Database) -> list[str]:
     return [row["key"] for row in graph.read("MATCH (p:Paper) RETURN p.key AS key ORDER BY key")]
 
 
-def _stamp(graph: Graph, key: str) -> None:
+def _stamp(graph: Database, key: str) -> None:
     """Do what the loader does when a citation of ``key`` is created."""
     graph.write("MATCH (p:Paper {key: $key}) SET p.changed_at = datetime()", {"key": key})
 
 
-def test_stored_lists_equal_the_live_queries_on_the_seed_graph(small_map: Graph) -> None:
+def test_stored_lists_equal_the_live_queries_on_the_seed_graph(small_map: Database) -> None:
     run = similarity.run_similarity(small_map, k=3, write=True, batch_size=7)
     assert run.written
     assert {r.key for r in run.runs} == {"co_cited", "coupled"}
@@ -66,7 +66,7 @@ def test_stored_lists_equal_the_live_queries_on_the_seed_graph(small_map: Graph)
     assert stored == sum(run.pairs.values())
 
 
-def test_questions_read_the_stored_lists_when_fresh_and_say_so(small_map: Graph) -> None:
+def test_questions_read_the_stored_lists_when_fresh_and_say_so(small_map: Database) -> None:
     key = "1706.03762"
     before = questions.cocited(small_map, key, limit=5)
     assert before.source == "live"
@@ -90,7 +90,7 @@ def test_questions_read_the_stored_lists_when_fresh_and_say_so(small_map: Graph)
     assert "fewer than the 6 asked for" in longer.stale_reason
 
 
-def test_a_load_after_the_run_makes_the_touched_papers_live(small_map: Graph) -> None:
+def test_a_load_after_the_run_makes_the_touched_papers_live(small_map: Database) -> None:
     similarity.run_similarity(small_map, k=5, write=True)
     key = "1810.04805"
     citer = small_map.read(
@@ -139,7 +139,7 @@ def test_a_load_after_the_run_makes_the_touched_papers_live(small_map: Graph) ->
 
 
 def test_the_live_query_is_exact_within_its_budget_and_says_when_it_capped(
-    small_map: Graph,
+    small_map: Database,
 ) -> None:
     key = "1706.03762"
     rows, _, bound = similarity.similar_rows(small_map, key, "co-citation", 5, prefer_stored=False)
@@ -157,7 +157,7 @@ def test_the_live_query_is_exact_within_its_budget_and_says_when_it_capped(
 
 
 def test_kg_similar_writes_and_the_cli_says_where_answers_came_from(
-    small_map: Graph, kg_env: Connection
+    small_map: Database, kg_env: Connection
 ) -> None:
     runner = CliRunner()
     status = runner.invoke(main, ["similar", "--json"])
@@ -180,7 +180,7 @@ def test_kg_similar_writes_and_the_cli_says_where_answers_came_from(
 
 
 @pytest.fixture(scope="module")
-def hepth(session_graph: Graph) -> Iterator[Graph]:
+def hepth(session_graph: Database) -> Iterator[Database]:
     """The cit-HepTh citation graph alone (no metadata), written straight from the edge
     list: these tests need CITES, not the loader (which its own tests cover)."""
     clear_database(session_graph)
@@ -209,7 +209,7 @@ def hepth(session_graph: Graph) -> Iterator[Graph]:
 
 @pytest.mark.slow
 def test_top_k_equals_the_live_queries_on_cit_hepth_for_200_random_papers(
-    hepth: Graph,
+    hepth: Database,
 ) -> None:
     citation = load_projection(hepth)
     assert citation.edge_count > 350_000
@@ -238,7 +238,7 @@ def test_top_k_equals_the_live_queries_on_cit_hepth_for_200_random_papers(
 
 
 @pytest.mark.slow
-def test_the_hub_paper_answers_live_within_the_budget_on_cit_hepth(hepth: Graph) -> None:
+def test_the_hub_paper_answers_live_within_the_budget_on_cit_hepth(hepth: Database) -> None:
     began = time.perf_counter()
     answer = questions.cocited(hepth, "hep-th/9711200", limit=20)
     seconds = time.perf_counter() - began

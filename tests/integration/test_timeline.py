@@ -10,17 +10,17 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from kg import timeline_analytics
 from kg.analytics import AnalyticsError, Scope, analytics_runs
+from kg.analytics import time as timeline_analytics
 from kg.cli import main
-from kg.config import Connection
-from kg.graph import Graph
+from kg.database import Database
 from kg.knowledge_graph import KnowledgeGraph
+from kg.server.config import Connection
 
 A, B, F = "9501.00001", "9501.00002", "9501.00003"
 
 
-def _papers(graph: Graph, papers: list[dict[str, Any]], cites: list[tuple[str, str]]) -> None:
+def _papers(graph: Database, papers: list[dict[str, Any]], cites: list[tuple[str, str]]) -> None:
     graph.write(
         "UNWIND $papers AS row "
         "CREATE (p:Paper {key: row.key, year: row.year, stub: false, title: 'T ' + row.key, "
@@ -39,7 +39,7 @@ def _paper(key: str, year: int, category: str = "hep-th", day: str = "03-01") ->
 
 
 @pytest.fixture
-def years(graph: Graph) -> Graph:
+def years(graph: Database) -> Database:
     """A (1995) sleeps until 1999 and bursts in 2000; B (1995) is cited once a year from
     1996; F (1995, math-ph) five times a year by fillers. Citations made per year (d):
     1996-1998 6, 1999 7, 2000 14 (P00b and P00c also cite each other)."""
@@ -65,7 +65,7 @@ def years(graph: Graph) -> Graph:
     return graph
 
 
-def test_bursts_read_the_yearly_counts_and_write_back(years: Graph) -> None:
+def test_bursts_read_the_yearly_counts_and_write_back(years: Database) -> None:
     """A's series 1995-2000 is r = 0, 0, 0, 0, 1, 6 of d = 0, 6, 6, 6, 7, 14: p0 = 7/39,
     p1 = 14/39; 2000 saves 6 ln 2 + 8 ln(25/32) = 2.184 > ln 6 = 1.792, 1999 would cost
     ln 2 - 6 ln(32/25) < 0 more: one burst, 2000-2000. B and F never burst."""
@@ -89,7 +89,7 @@ def test_bursts_read_the_yearly_counts_and_write_back(years: Graph) -> None:
     assert timeline_analytics.bursts(years, since=2001).top == []
 
 
-def test_beauties_and_traction(years: Graph) -> None:
+def test_beauties_and_traction(years: Database) -> None:
     """A: c = 0, 0, 0, 0, 1, 6, l_t = 1.2 t, B = 1.2 + 2.4 + 3.6 + (4.8 - 1) + 0 = 11, awakening at
     t = 4 (|6t - 5c_t| = 0, 6, 12, 18, 19, 0): 1999. B and F peak a year after publication:
     B = 0. Traction in 1999-2000: A 7 and B 2 citations, hep-th 1995 mean 4.5:
@@ -128,7 +128,7 @@ M1, M2 = "0101.00001", "0101.00002"
 
 
 @pytest.fixture
-def hand(graph: Graph) -> Graph:
+def hand(graph: Database) -> Database:
     papers = [_paper(key, 1990 + i) for i, key in enumerate(HAND)]
     papers += [_paper(M1, 2001, day="01-01"), _paper(M2, 2001, day="06-01")]
     flow = [(0, 2), (1, 2), (1, 4), (2, 3), (2, 4), (3, 5), (4, 5)]
@@ -137,7 +137,7 @@ def hand(graph: Graph) -> Graph:
     return graph
 
 
-def test_main_path_writes_spc_and_flags(hand: Graph) -> None:
+def test_main_path_writes_spc_and_flags(hand: Database) -> None:
     """SPC of the hand network (2, 2, 1, 2, 2, 2, 3) plus the pair, once M1's citation of the
     later M2 is dropped (1): total flow 6. Global main path A C E F (7); key routes from
     E>F and A>C: A C E F and C D F."""
@@ -181,7 +181,7 @@ def test_main_path_writes_spc_and_flags(hand: Graph) -> None:
     ]
 
 
-def test_the_cli_lists_and_refuses_bad_options(hand: Graph, kg_env: Connection) -> None:
+def test_the_cli_lists_and_refuses_bad_options(hand: Database, kg_env: Connection) -> None:
     runner = CliRunner()
     shown = runner.invoke(main, ["mainpath", "--json", "--key-routes", "1"])
     assert shown.exit_code == 0, shown.output

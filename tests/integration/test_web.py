@@ -18,10 +18,10 @@ from markupsafe import escape as markup_escape
 from starlette.testclient import TestClient
 
 from kg import questions
+from kg.answers import short_handle
 from kg.cli import main
-from kg.config import Connection
-from kg.graph import Graph
-from kg.models import short_handle
+from kg.database import Database
+from kg.server.config import Connection
 from kg.web import create_app
 from kg.web.app import paper_url
 from tests.browser import chromium, requested_urls
@@ -29,12 +29,12 @@ from tests.conftest import free_port
 
 
 @pytest.fixture
-def client(small_map: Graph, neo4j_connection: Connection) -> Iterator[TestClient]:
-    with TestClient(create_app(lambda: Graph.connect(neo4j_connection))) as web:
+def client(small_map: Database, neo4j_connection: Connection) -> Iterator[TestClient]:
+    with TestClient(create_app(lambda: Database.connect(neo4j_connection))) as web:
         yield web
 
 
-def test_paper_page_shows_the_map_page(client: TestClient, small_map: Graph) -> None:
+def test_paper_page_shows_the_map_page(client: TestClient, small_map: Database) -> None:
     page = client.get("/paper/2110.03888")
     assert page.status_code == 200
     report = questions.paper_report(small_map, "2110.03888")
@@ -55,7 +55,7 @@ def test_data_is_escaped(client: TestClient) -> None:
     assert "Less &lt;than&gt; &amp; &#34;quoted&#34;" in page.text
 
 
-def test_search_why_author_category_and_graph(client: TestClient, small_map: Graph) -> None:
+def test_search_why_author_category_and_graph(client: TestClient, small_map: Database) -> None:
     found = client.get("/search", params={"q": "attention"})
     assert found.status_code == 200
     assert "Attention Is All You Need" in found.text
@@ -86,10 +86,10 @@ def test_serve_binds_to_loopback_by_default() -> None:
 
 
 @pytest.fixture
-def served(small_map: Graph, neo4j_connection: Connection) -> Iterator[str]:
+def served(small_map: Database, neo4j_connection: Connection) -> Iterator[str]:
     """The app on a free loopback port, in a thread, for the browser."""
     port = free_port()
-    app = create_app(lambda: Graph.connect(neo4j_connection))
+    app = create_app(lambda: Database.connect(neo4j_connection))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -103,7 +103,7 @@ def served(small_map: Graph, neo4j_connection: Connection) -> Iterator[str]:
 
 
 def test_in_a_browser_from_search_to_graph(
-    served: str, kg_env: Connection, small_map: Graph
+    served: str, kg_env: Connection, small_map: Database
 ) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -144,7 +144,9 @@ def test_in_a_browser_from_search_to_graph(
     assert {urlsplit(u).hostname for u in urls if u.startswith("http")} == {"127.0.0.1"}
 
 
-def test_browser_guide_lists_every_question_runnable(client: TestClient, small_map: Graph) -> None:
+def test_browser_guide_lists_every_question_runnable(
+    client: TestClient, small_map: Database
+) -> None:
     from kg import queries
     from kg.web.app import GUIDE
 
@@ -163,7 +165,7 @@ def test_browser_guide_lists_every_question_runnable(client: TestClient, small_m
 
 
 @pytest.mark.parametrize("name", ["cocited_graph", "coupled_graph"])
-def test_similarity_draws_as_virtual_relationships(small_map: Graph, name: str) -> None:
+def test_similarity_draws_as_virtual_relationships(small_map: Database, name: str) -> None:
     from kg import queries
 
     query = queries.get(name)
@@ -177,7 +179,7 @@ def test_similarity_draws_as_virtual_relationships(small_map: Graph, name: str) 
     assert drawn == [(p.key, p.together, relationship) for p in expected.results]
 
 
-def test_graph_view_exports_the_neighbourhood(client: TestClient, small_map: Graph) -> None:
+def test_graph_view_exports_the_neighbourhood(client: TestClient, small_map: Database) -> None:
     import io
 
     import networkx as nx
@@ -196,7 +198,7 @@ def test_graph_view_exports_the_neighbourhood(client: TestClient, small_map: Gra
 
 
 def test_a_merged_paper_says_what_else_it_was_known_as(
-    client: TestClient, small_map: Graph, kg_env: Connection
+    client: TestClient, small_map: Database, kg_env: Connection
 ) -> None:
     report = questions.paper_report(small_map, "1706.03762")
     assert "title:attention is all you need:2017" in report.aliases
@@ -214,7 +216,7 @@ class _Layer:
     edges: int
 
 
-def _expected_layer(graph: Graph, ref: str, layer: str, limit: int) -> _Layer:
+def _expected_layer(graph: Database, ref: str, layer: str, limit: int) -> _Layer:
     """What a similarity layer should draw, from the questions: the paper and its top
     ``limit``, and a link for every pair of them with a common citer (co-citation) or a
     common reference (coupling), asked pair by pair."""
@@ -226,7 +228,7 @@ def _expected_layer(graph: Graph, ref: str, layer: str, limit: int) -> _Layer:
     return _Layer(keys, edges)
 
 
-def _layer_answer(graph: Graph, ref: str, layer: str, limit: int) -> _Layer:
+def _layer_answer(graph: Database, ref: str, layer: str, limit: int) -> _Layer:
     """What a similarity layer should draw, from the question and the among-query."""
     from kg import queries
 
@@ -239,7 +241,7 @@ def _layer_answer(graph: Graph, ref: str, layer: str, limit: int) -> _Layer:
 
 @pytest.mark.parametrize("layer", ["cocited", "coupled"])
 def test_similarity_layer_draws_the_questions_answer(
-    client: TestClient, small_map: Graph, layer: str
+    client: TestClient, small_map: Database, layer: str
 ) -> None:
     expected = _expected_layer(small_map, "1810.04805", layer, 8)
     assert _layer_answer(small_map, "1810.04805", layer, 8) == expected
@@ -252,7 +254,7 @@ def test_similarity_layer_draws_the_questions_answer(
     assert expected.edges > len(expected.keys) - 1  # links among the neighbours, not a star
 
 
-def test_similarity_layer_widths_follow_cosine(small_map: Graph) -> None:
+def test_similarity_layer_widths_follow_cosine(small_map: Database) -> None:
     from kg.web.layers import similarity_map
 
     drawn = similarity_map(small_map, "1810.04805", "cocited", 10)

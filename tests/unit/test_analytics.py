@@ -18,8 +18,10 @@ from click.testing import CliRunner
 from networkx.algorithms.link_analysis.hits_alg import _hits_python
 from networkx.algorithms.link_analysis.pagerank_alg import _pagerank_python
 
-from kg import analytics, analytics_engine, analytics_gds, queries
+from kg import analytics, queries
 from kg.analytics import AnalyticsError, CitationGraph, RankOptions, Scope
+from kg.analytics import gds_engine as analytics_gds
+from kg.analytics import igraph_engine as analytics_engine
 from kg.cli import main
 
 SEEDS = (1, 2, 3, 4, 5)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kg import config
 from kg.errors import ConfigError
+from kg.server import config
 
 
 def test_kg_home_defaults_to_the_per_user_data_folder(

@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from kg.models import PaperReport, short_handle
-from kg.papers import parse_ref
+from kg.answers import PaperReport, short_handle
+from kg.refs import parse_ref
 
 _UNKNOWN = None
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg.mainpath import (
+from kg.analytics.mainpath import (
     break_cycles,
     forward_local_main_path,
     global_main_path,

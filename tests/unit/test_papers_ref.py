@@ -13,9 +13,7 @@ from pydantic import ValidationError
 
 import kg
 from kg import queries, questions
-from kg.cli import main
-from kg.errors import AmbiguousPaper, PaperNotFound, ParameterError
-from kg.models import (
+from kg.answers import (
     CitationPath,
     CitedPaper,
     PaperSummary,
@@ -23,7 +21,9 @@ from kg.models import (
     SnapshotLink,
     YearCount,
 )
-from kg.papers import (
+from kg.cli import main
+from kg.errors import AmbiguousPaper, PaperNotFound, ParameterError
+from kg.refs import (
     AmbiguousReference,
     UnknownReference,
     escape_lucene,
@@ -228,7 +228,7 @@ def test_question_queries_are_read_only_and_documented() -> None:
 
 def test_knowledge_graph_is_exported_and_is_a_graph() -> None:
     assert "KnowledgeGraph" in kg.__all__
-    assert issubclass(kg.KnowledgeGraph, kg.graph.Graph)
+    assert issubclass(kg.KnowledgeGraph, kg.database.Database)
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,6 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from kg.errors import SourceError  # noqa: E402
-from kg.taxonomy import is_category_code  # noqa: E402
 from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json  # noqa: E402
 from loaders.detect import detect_format  # noqa: E402
 from loaders.formats import FORMATS  # noqa: E402
@@ -38,6 +37,7 @@ from loaders.records import (  # noqa: E402
     SnapshotRecord,
 )
 from loaders.source_file import record_problem  # noqa: E402
+from loaders.taxonomy import is_category_code  # noqa: E402
 
 PARSERS: dict[str, Callable[[Path], Iterator[ParsedItem]]] = {
     "page": map_page.parse,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.resolve import (
+from loaders.identity import (
     TitleCandidate,
     canonical_arxiv_id,
     hepth_id,
@@ -132,7 +132,7 @@ def test_title_merges_do_not_depend_on_order() -> None:
 def test_a_paper_merged_away_while_read_is_no_candidate() -> None:
     """Read without locks, a paper another loader is merging away can come back with no
     properties; the plan leaves it out instead of failing (seen in the four-loader test)."""
-    from kg.writer import plan_merges
+    from kg.load.neo4j_sink import plan_merges
 
     rows = [
         {

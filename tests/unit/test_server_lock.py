@@ -17,7 +17,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from kg.cli import main
-from kg.local_server import LOCK_FILE, LocalServer, home_lock
+from kg.server.local import LOCK_FILE, LocalServer, home_lock
 from tests.conftest import free_port, local_settings_for
 
 

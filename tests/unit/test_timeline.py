@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg.timeline import (
+from kg.analytics.time import CitationTimeline
+from kg.analytics.time_series import (
     beauty_coefficient,
     burst_states,
     bursts,
     sequence_cost,
     traction,
 )
-from kg.timeline_analytics import CitationTimeline
 
 
 def test_a_hand_checked_burst() -> None:

@@ -2,8 +2,8 @@
 
 The default engine streams the citation graph of the papers in scope out of Neo4j in one
 read (cypher/analytics_projection.cypher), builds an igraph graph and computes in igraph's
-C core (kg/analytics_engine.py says exactly what each algorithm computes). ``engine="gds"``
-runs the algorithm in the server's Graph Data Science plugin instead (kg/analytics_gds.py);
+C core (kg/analytics/igraph_engine.py says exactly what each algorithm computes). ``engine="gds"``
+runs the algorithm in the server's Graph Data Science plugin instead (kg/analytics/gds_engine.py);
 ``engine="auto"`` uses GDS when the server has it and the client is installed.
 
 With ``write=True`` the values are stored on Paper nodes: first the property is removed
@@ -24,8 +24,9 @@ from typing import Any, Literal
 
 from neo4j import ManagedTransaction
 
-from kg import analytics_gds, queries
-from kg.analytics_engine import (
+from kg import queries
+from kg.analytics import gds_engine as analytics_gds
+from kg.analytics.igraph_engine import (
     ALGORITHMS,
     COMMUNITY_METHODS,
     COMMUNITY_PROPERTY,
@@ -41,9 +42,9 @@ from kg.analytics_engine import (
     modularity,
     top_indices,
 )
-from kg.analytics_engine import communities as detect_communities
+from kg.analytics.igraph_engine import communities as detect_communities
+from kg.database import Database, translated_errors
 from kg.errors import AnalyticsError
-from kg.graph import Graph, translated_errors
 
 __all__ = [
     "ALGORITHMS",
@@ -327,7 +328,7 @@ class CommunityResult:
         }
 
 
-def _read_projection(graph: Graph, scope: Scope) -> tuple[list[str], list[list[str]]]:
+def _read_projection(graph: Database, scope: Scope) -> tuple[list[str], list[list[str]]]:
     query = queries.get("analytics_projection")
     params = query.bind(scope.params())
 
@@ -337,13 +338,13 @@ def _read_projection(graph: Graph, scope: Scope) -> tuple[list[str], list[list[s
             return [], []
         return list(record["keys"]), list(record["cites"])
 
-    # Not Graph.read: its Record.data() walks every one of the hundreds of thousands of
+    # Not Database.read: its Record.data() walks every one of the hundreds of thousands of
     # cited keys in Python again; the two lists come out of the driver ready to use.
     with translated_errors(graph.uri), graph.driver.session(database=graph.database) as session:
         return session.execute_read(work)
 
 
-def load_projection(graph: Graph, scope: Scope | None = None) -> CitationGraph:
+def load_projection(graph: Database, scope: Scope | None = None) -> CitationGraph:
     """Return the citation graph of the papers in ``scope`` (default: all), read in one query.
 
     Citations of papers that a concurrent load added while it read are left out and counted
@@ -355,7 +356,7 @@ def load_projection(graph: Graph, scope: Scope | None = None) -> CitationGraph:
     return CitationGraph.from_projection(keys, cites)
 
 
-def choose_engine(graph: Graph, engine: Engine) -> EngineName:
+def choose_engine(graph: Database, engine: Engine) -> EngineName:
     """Return the engine to use for ``engine``: auto prefers GDS when the server has it and
     the graphdatascience client is installed.
 
@@ -389,7 +390,7 @@ def _check_common(top: int, batch_size: int) -> None:
 
 
 def _papers(
-    graph: Graph, keys: Sequence[str], columns: Mapping[str, Sequence[float]], order: list[int]
+    graph: Database, keys: Sequence[str], columns: Mapping[str, Sequence[float]], order: list[int]
 ) -> list[RankedPaper]:
     """Return the papers at ``order`` (indices into ``keys``) with their details and values."""
     wanted = [keys[i] for i in order]
@@ -463,7 +464,7 @@ def _rows(name: str, keys: Sequence[str], values: Values) -> list[dict[str, Any]
     return rows
 
 
-def _store(graph: Graph, name: str, keys: Sequence[str], values: Values, batch_size: int) -> int:
+def _store(graph: Database, name: str, keys: Sequence[str], values: Values, batch_size: int) -> int:
     """Replace the stored values of ``name`` (an algorithm, or "community"): remove them
     from every paper, then write ``values`` in batches. Returns the papers written."""
     clear = queries.get(f"analytics_clear_{name}")
@@ -478,7 +479,7 @@ def _store(graph: Graph, name: str, keys: Sequence[str], values: Values, batch_s
 
 
 def _record(
-    graph: Graph,
+    graph: Database,
     algorithm: str,
     properties: Sequence[str],
     parameters: Mapping[str, Any],
@@ -506,7 +507,7 @@ def _record(
 
 
 def rank(
-    graph: Graph,
+    graph: Database,
     algorithm: Algorithm,
     *,
     scope: Scope | None = None,
@@ -595,7 +596,7 @@ def rank(
 
 
 def communities(
-    graph: Graph,
+    graph: Database,
     *,
     scope: Scope | None = None,
     engine: Engine = "auto",
@@ -713,7 +714,7 @@ def communities(
     )
 
 
-def analytics_runs(graph: Graph) -> list[AnalyticsRun]:
+def analytics_runs(graph: Database) -> list[AnalyticsRun]:
     """Return the recorded runs, one per stored property, ordered by property name."""
     query = queries.get("analytics_runs")
     return [AnalyticsRun.from_row(row) for row in graph.read(query.cypher, query.bind({}))]

@@ -1,11 +1,12 @@
 """Bulk mode's offline half: the graph writer's statements replayed on a scratch store, then
 written out as neo4j-admin import CSVs.
 
-``OfflineGraph`` takes the same batches as ``kg.writer.GraphWriter`` and gets the same
-statements with the same rows from ``kg.writer.batch_statements``. It applies each
+``ImportSink`` takes the same batches as ``kg.load.neo4j_sink.GraphWriter`` and gets the same
+statements with the same rows from ``kg.load.neo4j_sink.batch_statements``. It applies each
 ``cypher/load_*`` statement to a scratch SQLite file instead of Neo4j, with the statement's
 own semantics, and after each batch reconciles the titles it touched with the same identity
-rule (``kg.resolve.title_merges``, through ``kg.writer.plan_merges``) and the semantics of
+rule (``loaders.identity.title_merges``, through ``kg.load.neo4j_sink.plan_merges``) and the
+semantics of
 ``cypher/merge_papers.cypher``. So newest-record-wins, gap filling, stubs and title-only
 merges come out exactly as the online loader makes them.
 
@@ -24,9 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
-from kg.resolve import canonical_arxiv_id
-from kg.taxonomy import category
-from kg.writer import (
+from kg.load.neo4j_sink import (
     LOADER_VERSION,
     Batch,
     batch_statements,
@@ -34,9 +33,11 @@ from kg.writer import (
     snapshot_row,
     touched_titles,
 )
+from loaders.identity import canonical_arxiv_id
 from loaders.records import CitationRecord, PaperRef, SnapshotRecord
+from loaders.taxonomy import category
 
-__all__ = ["ImportFiles", "OfflineGraph"]
+__all__ = ["ImportFiles", "ImportSink"]
 
 _FILL_NEWER = (
     "title",
@@ -219,10 +220,10 @@ class ImportFiles:
         return args
 
 
-class OfflineGraph:
+class ImportSink:
     """The graph the online loader would build, kept in a scratch SQLite file.
 
-    Feed it what ``kg.ingest`` feeds ``GraphWriter`` (``write_snapshot``, ``write_batch``),
+    Feed it what ``kg.load.pipeline`` feeds ``GraphWriter`` (``write_snapshot``, ``write_batch``),
     then call ``write_csv``. Close it when done.
     """
 

@@ -2,13 +2,14 @@
 main paths, read from Neo4j and written back with a run record.
 
 Each analysis reads the papers in scope and the citations among them in one query
-(cypher/timeline_projection.cypher), computes with the pure functions of kg.timeline and
-kg.mainpath, and lists the top papers. A paper's citations in year ``t`` are the papers in
+(cypher/timeline_projection.cypher), computes with the pure functions of
+kg.analytics.time_series and kg.analytics.mainpath, and lists the top papers.
+A paper's citations in year ``t`` are the papers in
 scope citing it whose year is ``t``; citing papers of unknown year are left out of every
 series (and counted). The data ends at the last year any citation was made.
 
 With ``write=True`` the values are stored as the other analytics store theirs
-(kg/analytics.py): the properties are removed from every paper first, the new values are
+(kg/analytics/ranking.py): the properties are removed from every paper first, the new values are
 written in batches, and each property gets an ``AnalyticsRun`` record keyed by its name:
 ``burst_strength``, ``burst_start``, ``burst_end``; ``beauty``, ``awakening``; ``traction``;
 ``spc`` (on CITES), ``main_path`` and ``key_route`` (flags on papers).
@@ -25,11 +26,12 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from kg import mainpath, queries, timeline
-from kg.analytics import AnalyticsRun, Scope
-from kg.analytics_engine import chunks
+from kg import queries
+from kg.analytics import AnalyticsRun, Scope, mainpath
+from kg.analytics import time_series as timeline
+from kg.analytics.igraph_engine import chunks
+from kg.database import Database, translated_errors
 from kg.errors import AnalyticsError
-from kg.graph import Graph, translated_errors
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -118,7 +120,7 @@ class CitationTimeline:
         return cls(keys, years, published, categories, out, per_year, totals, undated, left_out)
 
 
-def load_timeline(graph: Graph, scope: Scope | None = None) -> CitationTimeline:
+def load_timeline(graph: Database, scope: Scope | None = None) -> CitationTimeline:
     """Return the papers in ``scope`` (default: all) and the citations among them, read in
     one query. Raises AnalyticsError for a bad scope and the graph's errors when Neo4j fails."""
     chosen = scope or Scope()
@@ -160,7 +162,7 @@ class TimelinePaper:
         }
 
 
-def _listed(graph: Graph, rows: Sequence[tuple[str, dict[str, Any]]]) -> list[TimelinePaper]:
+def _listed(graph: Database, rows: Sequence[tuple[str, dict[str, Any]]]) -> list[TimelinePaper]:
     details: dict[str, dict[str, Any]] = {}
     if rows:
         query = queries.get("analytics_papers")
@@ -192,7 +194,7 @@ def _check(limit: int, batch_size: int) -> None:
 
 
 def _store(
-    graph: Graph,
+    graph: Database,
     clear: str,
     writes: Iterable[tuple[str, list[dict[str, Any]]]],
     batch: int,
@@ -212,7 +214,7 @@ def _store(
 
 
 def _record(
-    graph: Graph,
+    graph: Database,
     algorithm: str,
     properties: Sequence[str],
     parameters: Mapping[str, Any],
@@ -266,7 +268,7 @@ class _Run:
 
 
 def _finish(
-    graph: Graph,
+    graph: Database,
     data: CitationTimeline,
     algorithm: str,
     parameters: dict[str, Any],
@@ -333,7 +335,7 @@ def _series(data: CitationTimeline, i: int, last: int) -> tuple[int, list[int]]:
 
 
 def bursts(
-    graph: Graph,
+    graph: Database,
     *,
     scope: Scope | None = None,
     since: int | None = None,
@@ -349,7 +351,7 @@ def bursts(
 
     Each paper's series runs from its year (or its first citation, if earlier) to the last
     year of the data; year ``t`` counts ``r`` citations to it of the ``d`` made that year in
-    scope (kg.timeline explains the model). Raises AnalyticsError for a bad option.
+    scope (kg.analytics.time_series explains the model). Raises AnalyticsError for a bad option.
     """
     if s <= 1:
         raise AnalyticsError(
@@ -423,7 +425,7 @@ class BeautyResult:
 
 
 def sleeping_beauties(
-    graph: Graph,
+    graph: Database,
     *,
     scope: Scope | None = None,
     min_citations: int = 10,
@@ -432,7 +434,7 @@ def sleeping_beauties(
     batch_size: int = DEFAULT_BATCH_SIZE,
 ) -> BeautyResult:
     """Return the papers in ``scope`` with at least ``min_citations`` citations, highest
-    beauty coefficient first (Ke et al. 2015, see kg.timeline), at most ``limit``; with
+    beauty coefficient first (Ke et al. 2015, see kg.analytics.time_series), at most ``limit``; with
     ``write`` store beauty and awakening (a year) on every scored paper.
 
     A paper's series starts in its year (citations dated earlier count in that year) and
@@ -516,7 +518,7 @@ class TractionResult:
 
 
 def traction(
-    graph: Graph,
+    graph: Database,
     *,
     scope: Scope | None = None,
     as_of: int | None = None,
@@ -529,7 +531,8 @@ def traction(
 ) -> TractionResult:
     """Return the papers gaining traction: citations in the ``window`` years ending at
     ``as_of`` (default: the last year of the data) against the mean of the papers of the
-    same primary category and year (kg.timeline.traction), highest first, among papers with
+    same primary category and year (kg.analytics.time_series.traction), highest first, among
+    papers with
     at least ``min_citations`` in the window and cohorts of at least ``min_cohort``; with
     ``write`` store traction on every paper scored.
 
@@ -643,7 +646,7 @@ def _time_rank(data: CitationTimeline) -> list[int]:
 
 
 def main_path(
-    graph: Graph,
+    graph: Database,
     *,
     scope: Scope | None = None,
     key_routes: int = DEFAULT_KEY_ROUTES,
@@ -652,7 +655,8 @@ def main_path(
 ) -> MainPathResult:
     """Return the global main path and the key-route main path (from ``key_routes`` key
     arcs) of the citations among the papers in ``scope``, by search path count (see
-    kg.mainpath); with ``write`` store spc (a share of all paths) on every citation used and
+    kg.analytics.mainpath); with ``write`` store spc (a share of all paths) on every citation used
+    and
     flag main_path and key_route papers.
 
     Cycles are broken against time inside each strongly connected component (the citations

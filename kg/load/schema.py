@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import LiteralString
 
 from kg import queries
-from kg.graph import Graph
+from kg.database import Database
 
 _SHOW_CONSTRAINTS: LiteralString = "SHOW CONSTRAINTS YIELD name RETURN name"
 _SHOW_INDEXES: LiteralString = (
@@ -23,13 +23,13 @@ class SchemaReport:
     existing: tuple[str, ...]
 
 
-def schema_names(graph: Graph) -> set[str]:
+def schema_names(graph: Database) -> set[str]:
     """Return the names of the constraints and user indexes in the database."""
     rows = graph.run_autocommit(_SHOW_CONSTRAINTS) + graph.run_autocommit(_SHOW_INDEXES)
     return {row["name"] for row in rows}
 
 
-def apply_schema(graph: Graph) -> SchemaReport:
+def apply_schema(graph: Database) -> SchemaReport:
     """Apply every statement of cypher/schema.cypher (all IF NOT EXISTS) and wait for the
     indexes to come online. Returns which names were created and which existed."""
     before = schema_names(graph)
@@ -40,7 +40,7 @@ def apply_schema(graph: Graph) -> SchemaReport:
     return SchemaReport(tuple(sorted(after - before)), tuple(sorted(after & before)))
 
 
-def clear_database(graph: Graph, batch_size: int = 10_000) -> int:
+def clear_database(graph: Database, batch_size: int = 10_000) -> int:
     """Delete every relationship, then every node, in batches; the schema stays.
 
     Relationships go first so that no transaction holds a dense node's whole neighbourhood:
@@ -58,6 +58,6 @@ def clear_database(graph: Graph, batch_size: int = 10_000) -> int:
     return int(rows[0]["deleted"]) if rows else 0
 
 
-def is_empty(graph: Graph) -> bool:
+def is_empty(graph: Database) -> bool:
     """Return True when the database holds no node."""
     return not graph.read("MATCH (n) RETURN n LIMIT 1")

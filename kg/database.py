@@ -32,8 +32,8 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from kg import config
 from kg.errors import ConnectionFailed, KGError
+from kg.server import config
 
 Row = dict[str, Any]
 
@@ -98,7 +98,7 @@ def translated_errors(uri: str) -> Iterator[None]:
         ) from exc
 
 
-class Graph:
+class Database:
     """A driver bound to one database. Close it, or use it as a context manager."""
 
     def __init__(self, driver: neo4j.Driver, database: str, uri: str) -> None:

@@ -1,8 +1,8 @@
-"""Questions over the map: one function per question, each taking a Graph.
+"""Questions over the map: one function per question, each taking a Database.
 
 Every question runs named, read-only queries from ``cypher/`` (the same files run in Neo4j
-Browser after ``:param``) and returns a model from ``kg.models``. Papers are named by a REF
-(see ``kg.papers``); a REF that names no paper, or several, raises before any question runs.
+Browser after ``:param``) and returns a model from ``kg.answers``. Papers are named by a REF
+(see ``kg.refs``); a REF that names no paper, or several, raises before any question runs.
 """
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, Final, Literal
 
-from kg import queries, similarity
-from kg.errors import AmbiguousAuthor, AuthorNotFound, CategoryNotFound, ParameterError
-from kg.graph import Graph, Row
-from kg.models import (
+from kg import queries
+from kg.analytics import similarity
+from kg.answers import (
     AuthorReport,
     CategoryCount,
     CategoryOverview,
@@ -38,9 +37,11 @@ from kg.models import (
     SnapshotLink,
     YearCount,
 )
-from kg.papers import escape_lucene, lookup, resolve, search_titles
-from kg.resolve import normalize_name
-from kg.taxonomy import load_taxonomy
+from kg.database import Database, Row
+from kg.errors import AmbiguousAuthor, AuthorNotFound, CategoryNotFound, ParameterError
+from kg.refs import escape_lucene, lookup, resolve, search_titles
+from loaders.identity import normalize_name
+from loaders.taxonomy import load_taxonomy
 
 DEFAULT_LIMIT: Final = 20
 DEFAULT_MAX_HOPS: Final = 10
@@ -81,7 +82,7 @@ __all__ = [
 ]
 
 
-def _read(graph: Graph, name: str, **params: Any) -> list[Row]:
+def _read(graph: Database, name: str, **params: Any) -> list[Row]:
     query = queries.get(name)
     return graph.read(query.cypher, query.bind(params))
 
@@ -101,7 +102,7 @@ def _histogram(stated: Mapping[str, list[int]] | None) -> list[YearCount]:
     ]
 
 
-def paper_report(graph: Graph, ref: str) -> PaperReport:
+def paper_report(graph: Database, ref: str) -> PaperReport:
     """Return the map page of the paper ``ref`` names, rebuilt from the graph: graph counts
     beside stated ones, the citing-papers histogram both ways, references and citers sorted
     by cited-by. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
@@ -121,7 +122,7 @@ def paper_report(graph: Graph, ref: str) -> PaperReport:
     )
 
 
-def _basis(graph: Graph, key: str) -> SimilarityBasis:
+def _basis(graph: Database, key: str) -> SimilarityBasis:
     return SimilarityBasis.model_validate(_read(graph, "similarity_basis", key=key)[0])
 
 
@@ -129,7 +130,7 @@ def _papers(count: int) -> str:
     return f"{count:,} paper" if count == 1 else f"{count:,} papers"
 
 
-def _cocited_note(graph: Graph, paper: PaperSummary) -> str:
+def _cocited_note(graph: Database, paper: PaperSummary) -> str:
     basis = _basis(graph, paper.key)
     if not basis.citers:
         return f"{paper.handle} has no citers in the graph, so nothing is co-cited with it."
@@ -140,7 +141,7 @@ def _cocited_note(graph: Graph, paper: PaperSummary) -> str:
     )
 
 
-def _coupled_note(graph: Graph, paper: PaperSummary) -> str:
+def _coupled_note(graph: Database, paper: PaperSummary) -> str:
     basis = _basis(graph, paper.key)
     if not basis.references:
         return (
@@ -154,7 +155,7 @@ def _coupled_note(graph: Graph, paper: PaperSummary) -> str:
 
 
 def _similarity(
-    graph: Graph, ref: str, limit: int, measure: Literal["co-citation", "coupling"]
+    graph: Database, ref: str, limit: int, measure: Literal["co-citation", "coupling"]
 ) -> Similarity:
     _check_range("limit", limit, 1)
     paper = resolve(graph, ref)
@@ -184,7 +185,7 @@ def _iso(value: object) -> str | None:
     return str(isoformat(timespec="seconds")) if callable(isoformat) else str(native)
 
 
-def cocited(graph: Graph, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
+def cocited(graph: Database, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
     """Return the papers most often cited together with ``ref``'s paper, with the shared
     citer count, cosine (Salton) and Jaccard scores: from the stored CO_CITED relationships
     when they are fresh for the paper, else computed live within a path budget (``source``,
@@ -193,7 +194,7 @@ def cocited(graph: Graph, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
     return _similarity(graph, ref, limit, "co-citation")
 
 
-def coupled(graph: Graph, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
+def coupled(graph: Database, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
     """Return the papers sharing the most references with ``ref``'s paper (bibliographic
     coupling), with cosine and Jaccard over reference sets: from the stored COUPLED
     relationships when fresh, else live within a path budget, as ``cocited``. Raises
@@ -201,7 +202,7 @@ def coupled(graph: Graph, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
     return _similarity(graph, ref, limit, "coupling")
 
 
-def shared_references(graph: Graph, a: str, b: str) -> Overlap:
+def shared_references(graph: Database, a: str, b: str) -> Overlap:
     """Return the papers both ``a`` and ``b`` cite, most cited first.
     Raises PaperNotFound or AmbiguousPaper for a bad REF."""
     first, second = resolve(graph, a), resolve(graph, b)
@@ -222,7 +223,7 @@ def shared_references(graph: Graph, a: str, b: str) -> Overlap:
     )
 
 
-def common_citers(graph: Graph, a: str, b: str) -> Overlap:
+def common_citers(graph: Database, a: str, b: str) -> Overlap:
     """Return the papers that cite both ``a`` and ``b``, most cited first.
     Raises PaperNotFound or AmbiguousPaper for a bad REF."""
     first, second = resolve(graph, a), resolve(graph, b)
@@ -244,7 +245,7 @@ def common_citers(graph: Graph, a: str, b: str) -> Overlap:
 
 
 def citation_path(
-    graph: Graph,
+    graph: Database,
     source: str,
     target: str,
     *,
@@ -281,7 +282,7 @@ def citation_path(
     )
 
 
-def neighbourhood(graph: Graph, ref: str, hops: int = 2, limit: int = 50) -> Neighbourhood:
+def neighbourhood(graph: Database, ref: str, hops: int = 2, limit: int = 50) -> Neighbourhood:
     """Return the papers within ``hops`` citation hops of ``ref``'s paper (either direction,
     1 to 3 hops), nearest first, at most ``limit`` of them. Raises PaperNotFound,
     AmbiguousPaper or ParameterError."""
@@ -299,7 +300,7 @@ def neighbourhood(graph: Graph, ref: str, hops: int = 2, limit: int = 50) -> Nei
     )
 
 
-def search(graph: Graph, text: str, limit: int = DEFAULT_LIMIT) -> SearchResult:
+def search(graph: Database, text: str, limit: int = DEFAULT_LIMIT) -> SearchResult:
     """Return the papers ``text`` names exactly (node key, arXiv id or normalised title,
     score None) followed by full-text title matches, best first, at most ``limit``.
     Raises ParameterError for empty text or a limit below 1."""
@@ -322,7 +323,7 @@ def search(graph: Graph, text: str, limit: int = DEFAULT_LIMIT) -> SearchResult:
     return SearchResult(text=text, results=results, note=note)
 
 
-def author(graph: Graph, name: str) -> AuthorReport:
+def author(graph: Database, name: str) -> AuthorReport:
     """Return the papers, co-authors and in-map citation totals of the author ``name`` names:
     the one with that normalised name, else the only one whose name holds all its words.
     Raises AuthorNotFound, AmbiguousAuthor, or ParameterError for an empty name."""
@@ -348,7 +349,7 @@ def _known_codes() -> dict[str, str]:
     return {code.casefold(): code for code in load_taxonomy()}
 
 
-def category(graph: Graph, code: str, limit: int = 50) -> CategoryReport:
+def category(graph: Database, code: str, limit: int = 50) -> CategoryReport:
     """Return a category's paper counts and its papers, most cited in the map first, at most
     ``limit``. The code matches case-insensitively for categories the taxonomy knows.
     Raises CategoryNotFound, or ParameterError for a limit below 1."""
@@ -367,7 +368,7 @@ def category(graph: Graph, code: str, limit: int = 50) -> CategoryReport:
     )
 
 
-def categories(graph: Graph) -> CategoryOverview:
+def categories(graph: Database) -> CategoryOverview:
     """Return papers per category and the cross-listing matrix (how often papers with
     primary category X are cross-listed in Y)."""
     return CategoryOverview(
@@ -376,7 +377,7 @@ def categories(graph: Graph) -> CategoryOverview:
     )
 
 
-def snapshots(graph: Graph, ref: str) -> PaperSnapshots:
+def snapshots(graph: Database, ref: str) -> PaperSnapshots:
     """Return the snapshots that describe ``ref``'s paper, oldest data first, with the counts
     each one stated. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
     paper = resolve(graph, ref)

@@ -4,7 +4,7 @@ Every statement is a named file in cypher/ (load_*, lock_titles, alias_holders,
 reconcile_titles, merge_papers), run through ``execute_write``: each one MERGEs on a
 constrained key, so a retried or repeated batch leaves the graph as it was.
 
-Identity is a function of the set of records (``kg.resolve.title_merges``). A paper known
+Identity is a function of the set of records (``loaders.identity.title_merges``). A paper known
 only by title is always written under its own title key; a batch's statements run in one
 transaction that first locks the lock stripes of those titles. Once it has committed, a
 second transaction reconciles every title the batch touched: it reads what is committed,
@@ -26,8 +26,8 @@ from typing import Any, TypeVar
 from neo4j import ManagedTransaction
 
 from kg import __version__, queries
-from kg.graph import Graph, translated_errors
-from kg.resolve import (
+from kg.database import Database, translated_errors
+from loaders.identity import (
     TitleCandidate,
     canonical_arxiv_id,
     normalize_name,
@@ -35,8 +35,8 @@ from kg.resolve import (
     title_lock_stripe,
     title_merges,
 )
-from kg.taxonomy import category
 from loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
+from loaders.taxonomy import category
 
 _T = TypeVar("_T")
 _NO_DATE = "0000-00-00"
@@ -330,9 +330,9 @@ def _counters(summary: Any) -> dict[str, int]:
 
 
 class GraphWriter:
-    """Writes snapshots, then batches of papers and citations, to one Graph."""
+    """Writes snapshots, then batches of papers and citations, to one Database."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Database) -> None:
         self.graph = graph
         self.counts = WriteCounts()
 

@@ -30,21 +30,21 @@ from contextlib import contextmanager
 from typing import Any
 
 from kg import queries
-from kg.analytics_engine import (
+from kg.analytics.igraph_engine import (
     Algorithm,
     CommunityMethod,
     RankOptions,
     Values,
     renumber,
 )
+from kg.database import Database, QueryFailed
 from kg.errors import AnalyticsError
-from kg.graph import Graph, QueryFailed
 
 INSTALL_HINT = "pip install graphdatascience, or use --engine igraph"
 MIN_CLIENT_MAJOR = 2
 
 
-def gds_version(graph: Graph) -> str | None:
+def gds_version(graph: Database) -> str | None:
     """Return the version of the server's GDS plugin, or None when the server has none."""
     query = queries.get("analytics_gds_version")
     try:
@@ -59,7 +59,7 @@ def client_installed() -> bool:
     return importlib.util.find_spec("graphdatascience") is not None
 
 
-def _client(graph: Graph) -> Any:
+def _client(graph: Database) -> Any:
     # Imported by name at run time: the client is optional and ships no type stubs.
     try:
         client: Any = importlib.import_module("graphdatascience")
@@ -81,7 +81,7 @@ def _client(graph: Graph) -> Any:
 
 @contextmanager
 def _projected(
-    graph: Graph, gds: Any, scope: dict[str, Any], undirected: bool
+    graph: Database, gds: Any, scope: dict[str, Any], undirected: bool
 ) -> Iterator[tuple[Any, int, int]]:
     """Yield (the projected graph or None when the scope is empty, nodes, relationships)."""
     query = queries.get("analytics_gds_projection")
@@ -103,7 +103,7 @@ def _projected(
         projected.drop()
 
 
-def _keys(graph: Graph, ids: Sequence[int]) -> list[str]:
+def _keys(graph: Database, ids: Sequence[int]) -> list[str]:
     query = queries.get("analytics_gds_keys")
     rows = graph.read(query.cypher, query.bind({"ids": [int(i) for i in ids]}))
     by_id = {int(row["id"]): str(row["key"]) for row in rows}
@@ -116,7 +116,7 @@ def _unit_sum(values: Sequence[float]) -> list[float]:
 
 
 def _streamed(
-    graph: Graph, frame: Any, columns: dict[str, Callable[[Any], float]]
+    graph: Database, frame: Any, columns: dict[str, Callable[[Any], float]]
 ) -> tuple[list[str], Values]:
     """Return keys and values from a GDS stream frame, sorted by key like the projection."""
     ids = [int(i) for i in frame["nodeId"]]
@@ -131,7 +131,7 @@ def _streamed(
 
 
 def rank(
-    graph: Graph, algorithm: Algorithm, scope: dict[str, Any], options: RankOptions
+    graph: Database, algorithm: Algorithm, scope: dict[str, Any], options: RankOptions
 ) -> tuple[list[str], Values, int, int]:
     """Run ``algorithm`` in GDS; return (keys sorted, values per property, nodes, edges).
 
@@ -158,7 +158,7 @@ def _score(record: Any) -> float:
 
 
 def _run_rank(
-    graph: Graph, gds: Any, projected: Any, algorithm: Algorithm, options: RankOptions
+    graph: Database, gds: Any, projected: Any, algorithm: Algorithm, options: RankOptions
 ) -> tuple[list[str], Values]:
     if algorithm == "pagerank":
         frame = gds.page_rank.stream(
@@ -195,7 +195,7 @@ def _run_rank(
 
 
 def communities(
-    graph: Graph, scope: dict[str, Any], method: CommunityMethod, seed: int, resolution: float
+    graph: Database, scope: dict[str, Any], method: CommunityMethod, seed: int, resolution: float
 ) -> tuple[list[str], list[int], int, int]:
     """Run Leiden or Louvain in GDS on the undirected projection, with one thread so a
     seed repeats; return (keys sorted, membership renumbered by size, nodes, edges).

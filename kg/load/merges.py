@@ -1,6 +1,6 @@
 """Merge records and splitting a wrong merge.
 
-The identity rule (``kg.resolve.title_merges``) folds papers known only by title and year
+The identity rule (``loaders.identity.title_merges``) folds papers known only by title and year
 into one paper; the paper keeps every key it was known by in ``aliases`` (the crosswalk).
 ``merges`` lists those records with the rule that joined each key, derived from the keys
 themselves, so the record is the same whichever order the loads ran in. ``unmerge`` splits
@@ -16,11 +16,11 @@ from typing import Any
 from pydantic import Field
 
 from kg import queries
+from kg.answers import Date, Model, PaperSummary
+from kg.database import Database
 from kg.errors import ParameterError
-from kg.graph import Graph
-from kg.models import Date, Model, PaperSummary
-from kg.papers import resolve
-from kg.resolve import normalize_title, parse_title_key
+from kg.refs import resolve
+from loaders.identity import normalize_title, parse_title_key
 
 __all__ = [
     "KeptApart",
@@ -105,7 +105,7 @@ def merge_rule(arxiv_id: str | None, year: int | None, alias: str) -> str:
     )
 
 
-def _read(graph: Graph, name: str, **params: Any) -> list[dict[str, Any]]:
+def _read(graph: Database, name: str, **params: Any) -> list[dict[str, Any]]:
     query = queries.get(name)
     return graph.read(query.cypher, query.bind(params))
 
@@ -125,7 +125,7 @@ def _record(row: dict[str, Any]) -> MergeRecord:
     )
 
 
-def merges(graph: Graph, ref: str | None = None, limit: int = 100) -> list[MergeRecord]:
+def merges(graph: Database, ref: str | None = None, limit: int = 100) -> list[MergeRecord]:
     """Return the merge records: every paper that absorbed other keys (or ``ref``'s only)."""
     if limit < 1:
         raise ParameterError("--limit must be 1 or more", "pass e.g. --limit 20")
@@ -134,7 +134,7 @@ def merges(graph: Graph, ref: str | None = None, limit: int = 100) -> list[Merge
     return [_record(row) for row in rows]
 
 
-def kept_apart(graph: Graph) -> list[KeptApart]:
+def kept_apart(graph: Database) -> list[KeptApart]:
     """Return the splits users made, newest first."""
     return [
         KeptApart(
@@ -146,7 +146,7 @@ def kept_apart(graph: Graph) -> list[KeptApart]:
     ]
 
 
-def unmerge(graph: Graph, ref: str, aliases: list[str] | None = None) -> UnmergeResult:
+def unmerge(graph: Database, ref: str, aliases: list[str] | None = None) -> UnmergeResult:
     """Split keys off the paper ``ref`` names and keep them apart on every later load.
 
     ``aliases`` are the keys to split off (default: all of its aliases). The merged paper is

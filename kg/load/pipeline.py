@@ -23,10 +23,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Literal, Protocol
 
+from kg.database import Database, QueryFailed
 from kg.errors import ConnectionFailed, KGError, RecordRejected, SourceError
-from kg.graph import Graph, QueryFailed
-from kg.schema import apply_schema
-from kg.writer import Batch, GraphWriter, WriteCounts
+from kg.load.neo4j_sink import Batch, GraphWriter, WriteCounts
+from kg.load.schema import apply_schema
 from loaders.detect import detect_format
 from loaders.formats import FormatName, IdScheme, parse_file
 from loaders.records import (
@@ -295,7 +295,7 @@ class RejectsFile:
 
 
 def load_paths(
-    graph: Graph,
+    graph: Database,
     paths: list[Path],
     *,
     fmt: FormatChoice = "auto",

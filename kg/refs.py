@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kg import queries
+from kg.answers import PaperSummary, SearchHit
+from kg.database import Database
 from kg.errors import AmbiguousPaper, PaperNotFound, ParameterError
-from kg.graph import Graph
-from kg.models import PaperSummary, SearchHit
-from kg.resolve import canonical_arxiv_id, normalize_title
+from loaders.identity import canonical_arxiv_id, normalize_title
 
 SUGGESTIONS = 5
-# A handle cut short in a list (see kg.models.short_handle) ends with one of these and
+# A handle cut short in a list (see kg.answers.short_handle) ends with one of these and
 # names the papers whose key starts with what comes before it.
 _ELLIPSES = ("…", "...")
 _TITLE_KEY = "title:"
@@ -88,7 +88,7 @@ def parse_ref(ref: str) -> ParsedRef:
             "the paper reference is empty", "pass an arXiv id, a title or a node key"
         )
     arxiv_id = canonical_arxiv_id(text)
-    # A stub's handle writes the spaces of its key as '-' (see kg.models.short_handle).
+    # A stub's handle writes the spaces of its key as '-' (see kg.answers.short_handle).
     key = text.replace("-", " ") if text.startswith(_TITLE_KEY) else text
     key_prefix = None
     for ellipsis in _ELLIPSES:
@@ -124,7 +124,7 @@ def fuzzy_title_query(text: str) -> str:
     return " ".join(terms)
 
 
-def search_titles(graph: Graph, lucene_query: str, limit: int) -> list[SearchHit]:
+def search_titles(graph: Database, lucene_query: str, limit: int) -> list[SearchHit]:
     """Return the papers whose title matches ``lucene_query`` (already escaped), best first."""
     if not lucene_query.strip():
         return []
@@ -133,7 +133,7 @@ def search_titles(graph: Graph, lucene_query: str, limit: int) -> list[SearchHit
     return [SearchHit.model_validate(row) for row in rows]
 
 
-def lookup(graph: Graph, ref: str) -> list[PaperSummary]:
+def lookup(graph: Database, ref: str) -> list[PaperSummary]:
     """Return the papers ``ref`` names at the first tier that matches (key, arXiv id,
     normalised title); an empty list when none does. Raises ParameterError for an empty ref.
     """
@@ -161,7 +161,7 @@ def lookup(graph: Graph, ref: str) -> list[PaperSummary]:
     return list(found.values())
 
 
-def resolve(graph: Graph, ref: str) -> PaperSummary:
+def resolve(graph: Database, ref: str) -> PaperSummary:
     """Return the one paper ``ref`` names.
 
     Raises AmbiguousReference (an AmbiguousPaper) listing the candidates when several match,

@@ -32,8 +32,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from kg.config import LocalSettings, read_password, write_new_password
 from kg.errors import InstallError, PortInUseError, ServerError, ToolMissingError
+from kg.server.config import LocalSettings, read_password, write_new_password
 
 NEO4J_VERSION = "5.26.30"
 BROWSER_VERSION = "5.24.0"
@@ -621,7 +621,7 @@ class LocalServer:
         from neo4j import GraphDatabase
         from neo4j.exceptions import AuthError, ServiceUnavailable
 
-        from kg.graph import quiet_driver_logs
+        from kg.database import quiet_driver_logs
 
         quiet_driver_logs()
 

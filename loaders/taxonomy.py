@@ -1,4 +1,4 @@
-"""The arXiv category taxonomy, shipped as `kg/data/arxiv_categories.json`.
+"""The arXiv category taxonomy, shipped as `loaders/data/arxiv_categories.json`.
 
 The file lists every current category on arxiv.org/category_taxonomy plus the legacy archive
 codes (e.g. `alg-geom`, `cmp-lg`) that old arXiv ids and the Kaggle snapshot still carry.
@@ -33,7 +33,7 @@ class Category:
 @cache
 def load_taxonomy() -> dict[str, Category]:
     """Return every shipped category keyed by code; the dict is shared, so don't mutate it."""
-    text = (files("kg") / "data" / "arxiv_categories.json").read_text(encoding="utf-8")
+    text = (files("loaders") / "data" / "arxiv_categories.json").read_text(encoding="utf-8")
     rows: list[dict[str, Any]] = json.loads(text)["categories"]
     return {
         row["code"]: Category(

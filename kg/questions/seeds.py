@@ -4,7 +4,7 @@
 CITES in either direction that pass through another paper (cypher/connect_paths.cypher:
 when two seeds cite each other directly, the two-hop paths), and ranks the papers on those paths
 by PageRank inside the subgraph of the seeds and those papers (their CITES among each
-other, computed in igraph as kg.analytics_engine does), ties by the number of paths through
+other, computed in igraph as kg.analytics.igraph_engine does), ties by the number of paths through
 the paper, then key.
 
 ``recommend`` scores every paper linked to a seed through one intermediate paper, or
@@ -20,10 +20,8 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from kg import queries
-from kg.analytics_engine import CitationGraph, pagerank
-from kg.errors import SimilarityError
-from kg.graph import Graph
-from kg.models import (
+from kg.analytics.igraph_engine import CitationGraph, pagerank
+from kg.answers import (
     CitationPath,
     ConnectorPaper,
     ConnectResult,
@@ -33,7 +31,9 @@ from kg.models import (
     SeedPath,
     SeedReason,
 )
-from kg.papers import resolve
+from kg.database import Database
+from kg.errors import SimilarityError
+from kg.refs import resolve
 
 __all__ = [
     "DEFAULT_CONNECT_HOPS",
@@ -50,7 +50,7 @@ DEFAULT_PATHS_PER_PAIR: Final = 50
 DEFAULT_MAX_DEGREE: Final = 1_000
 
 
-def _seeds(graph: Graph, refs: Sequence[str], least: int) -> list[PaperSummary]:
+def _seeds(graph: Database, refs: Sequence[str], least: int) -> list[PaperSummary]:
     seeds: list[PaperSummary] = []
     for ref in refs:
         paper = resolve(graph, ref)
@@ -65,7 +65,7 @@ def _seeds(graph: Graph, refs: Sequence[str], least: int) -> list[PaperSummary]:
 
 
 def connect(
-    graph: Graph,
+    graph: Database,
     refs: Sequence[str],
     *,
     max_hops: int = DEFAULT_CONNECT_HOPS,
@@ -129,7 +129,7 @@ def connect(
 
 
 def _ranked(
-    graph: Graph,
+    graph: Database,
     seed_keys: list[str],
     between: dict[str, PaperSummary],
     through: Counter[str],
@@ -156,7 +156,7 @@ def _ranked(
 
 
 def recommend(
-    graph: Graph,
+    graph: Database,
     refs: Sequence[str],
     *,
     limit: int = 20,

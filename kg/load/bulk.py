@@ -1,8 +1,8 @@
 """Bulk mode: load files into an empty local database with ``neo4j-admin database import``.
 
-The files are parsed, validated and deduplicated exactly as ``kg.ingest.load_paths`` does
+The files are parsed, validated and deduplicated exactly as ``kg.load.pipeline.load_paths`` does
 (same parsers, same batches, same rows), but the graph writer's statements are replayed on a
-scratch SQLite file (``kg.bulk_csv.OfflineGraph``) instead of Neo4j. The finished graph is
+scratch SQLite file (``kg.load.import_sink.ImportSink``) instead of Neo4j. The finished graph is
 written as import CSVs; the local server is stopped, ``import full`` builds the store, the
 server starts again and the schema is applied. The result is the graph the online loader
 makes from the same files in the same order.
@@ -25,12 +25,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg import config
-from kg.bulk_csv import OfflineGraph
-from kg.config import Connection, LocalSettings
+from kg.database import Database
 from kg.errors import ConfigError, NotEmptyError, ServerError, SourceError
-from kg.graph import Graph
-from kg.ingest import (
+from kg.load.import_sink import ImportSink
+from kg.load.pipeline import (
     DEFAULT_BATCH_SIZE,
     FileSummary,
     FormatChoice,
@@ -40,8 +38,10 @@ from kg.ingest import (
     input_format,
     load_stream,
 )
-from kg.local_server import ADMIN_TOOL, LocalServer, find_java
-from kg.schema import apply_schema, is_empty
+from kg.load.schema import apply_schema, is_empty
+from kg.server import config
+from kg.server.config import Connection, LocalSettings
+from kg.server.local import ADMIN_TOOL, LocalServer, find_java
 from loaders.formats import FormatName, IdScheme, parse_file
 
 __all__ = ["STAGE_NAMES", "BulkSummary", "bulk_load", "import_command", "run_import"]
@@ -126,7 +126,7 @@ def _check_empty(server: LocalServer, database: str, timeout: float) -> None:
         if not (server.data_dir / "databases" / database).exists():
             return
         server.start(timeout=timeout)
-    with Graph.connect(_local_connection(server.settings, database)) as graph:
+    with Database.connect(_local_connection(server.settings, database)) as graph:
         if not is_empty(graph):
             raise NotEmptyError(
                 f"bulk mode needs an empty database, and {database!r} at "
@@ -187,7 +187,7 @@ def run_import(server: LocalServer, file_arguments: list[str], database: str, lo
 
 
 def _replay(
-    offline: OfflineGraph,
+    offline: ImportSink,
     files: list[Path],
     formats: list[FormatName],
     summary: LoadSummary,
@@ -199,7 +199,7 @@ def _replay(
     on_progress: Callable[[int], None] | None,
     keep_messages: int,
 ) -> None:
-    """Feed every file's records to ``offline`` exactly as kg.ingest feeds the GraphWriter."""
+    """Feed every file's records to ``offline`` as kg.load.pipeline feeds the GraphWriter."""
     # A batch keeps thousands of records alive; at the default threshold (700 allocations)
     # the cyclic collector scans them over and over, which costs a third of the replay.
     threshold = gc.get_threshold()
@@ -222,7 +222,7 @@ def _replay(
 
 
 def _replay_files(
-    offline: OfflineGraph,
+    offline: ImportSink,
     files: list[Path],
     formats: list[FormatName],
     summary: LoadSummary,
@@ -269,7 +269,7 @@ def bulk_load(
 ) -> BulkSummary:
     """Load ``paths`` into the empty database of the local server with neo4j-admin import.
 
-    Gives the graph ``kg.ingest.load_paths`` gives for the same files, order and batch size.
+    Gives the graph ``kg.load.pipeline.load_paths`` gives for the same files, order and batch size.
     The server is stopped while the files are parsed and imported, then left running (when
     parsing fails it is started again if it was running). Scratch files go to a temporary
     folder in ``workdir`` (default: $KG_HOME/bulk), removed afterwards unless ``keep_csv``.
@@ -316,7 +316,7 @@ def bulk_load(
     summary = BulkSummary(load=LoadSummary(files=failed))
     stages = summary.stages
     rejects = RejectsFile(rejects_path)
-    offline = OfflineGraph(scratch / "graph.sqlite")
+    offline = ImportSink(scratch / "graph.sqlite")
     try:
         with _stage(stages, "parse", on_stage):
             _replay(
@@ -345,7 +345,7 @@ def bulk_load(
             server.start(timeout=timeout)
         with (
             _stage(stages, "schema", on_stage),
-            Graph.connect(_local_connection(settings, database)) as graph,
+            Database.connect(_local_connection(settings, database)) as graph,
         ):
             apply_schema(graph)
     finally:

@@ -39,9 +39,9 @@ from neo4j import ManagedTransaction
 
 from kg import queries
 from kg.analytics import AnalyticsRun, Scope, load_projection
-from kg.analytics_engine import CitationGraph, chunks
+from kg.analytics.igraph_engine import CitationGraph, chunks
+from kg.database import Database, translated_errors
 from kg.errors import SimilarityError
-from kg.graph import Graph, translated_errors
 
 if TYPE_CHECKING:
     import numpy as np
@@ -228,7 +228,7 @@ class SimilarityRun:
         }
 
 
-def _stored_lists(graph: Graph, measure: Measure) -> dict[str, list[tuple[Any, ...]]]:
+def _stored_lists(graph: Database, measure: Measure) -> dict[str, list[tuple[Any, ...]]]:
     query = queries.get(_STORED_LISTS_QUERY[measure])
 
     def work(tx: ManagedTransaction) -> dict[str, list[tuple[Any, ...]]]:
@@ -237,7 +237,7 @@ def _stored_lists(graph: Graph, measure: Measure) -> dict[str, list[tuple[Any, .
             for record in tx.run(query.cypher, query.bind({}))
         }
 
-    # Not Graph.read: Record.data() would walk the ~860,000 items again in Python.
+    # Not Database.read: Record.data() would walk the ~860,000 items again in Python.
     with translated_errors(graph.uri), graph.driver.session(database=graph.database) as session:
         return session.execute_read(work)
 
@@ -275,7 +275,7 @@ def _rows(
 
 
 def run_similarity(
-    graph: Graph,
+    graph: Database,
     *,
     k: int = DEFAULT_K,
     write: bool = False,
@@ -338,7 +338,7 @@ def run_similarity(
 
 
 def _record(
-    graph: Graph,
+    graph: Database,
     measures: Sequence[Measure],
     k: int,
     citation: CitationGraph,
@@ -376,7 +376,7 @@ class Freshness:
     reason: str | None
 
 
-def freshness(graph: Graph, key: str, measure: Measure, limit: int) -> Freshness:
+def freshness(graph: Database, key: str, measure: Measure, limit: int) -> Freshness:
     """Return whether the stored lists of ``measure`` are fresh for the paper ``key`` and a
     question of ``limit`` papers (see similar_fresh.cypher)."""
     query = queries.get("similar_fresh")
@@ -415,7 +415,7 @@ class LiveBound:
 
 
 def similar_rows(
-    graph: Graph,
+    graph: Database,
     key: str,
     measure: Measure,
     limit: int,
@@ -455,7 +455,7 @@ class StoredRun:
     relationships: int | None
 
 
-def stored_runs(graph: Graph) -> list[StoredRun]:
+def stored_runs(graph: Database) -> list[StoredRun]:
     """Return the recorded similarity runs (none, one or both measures), co-citation first."""
     query = queries.get("similar_runs")
     measure_of = {run_key: measure for measure, run_key in RUN_KEYS.items()}
