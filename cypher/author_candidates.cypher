@@ -1,7 +1,7 @@
 // name: author_candidates
 // Authors for a name: the one whose key (the normalised name) is $name_key first, then
 // those whose key holds every word of $words, with how many papers each wrote.
-// param name_key: str  the normalised name (loaders.identity.normalize_name), e.g. 'ang wang'
+// param name_key: str  the normalised name (kg.loaders.identity.normalize_name), e.g. 'ang wang'
 // param words: list[str]  the words of the normalised name, e.g. ['ang', 'wang']
 // param limit: int = 10  how many authors to return
 MATCH (a:Author)

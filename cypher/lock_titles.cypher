@@ -1,6 +1,6 @@
 // name: lock_titles
 // mode: write
-// Take the write locks of lock stripes (loaders.identity.title_lock_stripe of a normalised title)
+// Take the write locks of lock stripes (kg.loaders.identity.title_lock_stripe of a normalised title)
 // for the rest of the transaction, creating a stripe's node the first time. The loader
 // takes them, in ascending order, before writing papers known only by title and before
 // merging papers, so that writers and reconcilers of one title run one after another.

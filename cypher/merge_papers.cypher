@@ -1,7 +1,7 @@
 // name: merge_papers
 // mode: write
 // Entity resolution: fold one paper into another that the identity rule says is the same
-// paper (loaders.identity.title_merges picks the target). Its relationships move to the target;
+// paper (kg.loaders.identity.title_merges picks the target). Its relationships move to the target;
 // each property, the author list and the categories come from whichever of the two has
 // the newer record (as_of, then for papers known only from references ref_as_of), the
 // other filling what is missing; CITES snapshot lists stay sorted sets; the target keeps

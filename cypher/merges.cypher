@@ -1,6 +1,6 @@
 // name: merges
 // The merge records: every paper that absorbed other keys (its aliases), with what the
-// identity rule (loaders.identity.title_merges) saw, so that a wrong merge can be found and
+// identity rule (kg.loaders.identity.title_merges) saw, so that a wrong merge can be found and
 // explained, and the snapshots that name the merged paper. With $key, that paper only.
 // param key: str = null  node key of one paper; null for all
 // param limit: int = 100  how many merged papers to return

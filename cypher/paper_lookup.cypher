@@ -5,7 +5,7 @@
 // the first tier that matched; several papers in that tier make the reference ambiguous.
 // param key: str  the reference as typed (a node key such as 'title:attention is all you need:2017')
 // param arxiv_id: str  canonical arXiv id of the reference, or null when it is not one
-// param norm_title: str  normalised title of the reference (loaders.identity.normalize_title)
+// param norm_title: str  normalised title of the reference (kg.loaders.identity.normalize_title)
 // param key_prefix: str  the handle without its trailing ellipsis, or null when it has none
 CALL () {
   MATCH (p:Paper {key: $key})

@@ -21,8 +21,8 @@ from datetime import UTC, datetime
 from email.utils import format_datetime
 from pathlib import Path
 
-from loaders import hepth_abs
-from loaders.records import PaperRecord
+from kg.loaders import hepth_abs
+from kg.loaders.records import PaperRecord
 
 OUT = Path(__file__).resolve().parent / "hepth" / "hepth-metadata.jsonl.gz"
 

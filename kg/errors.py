@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from loaders.errors import KGError, SourceError
+from kg.loaders.errors import KGError, SourceError
 
 __all__ = [
     "AmbiguousAuthor",

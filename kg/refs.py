@@ -19,7 +19,7 @@ from kg import queries
 from kg.answers import PaperSummary, SearchHit
 from kg.database import Database
 from kg.errors import AmbiguousPaper, PaperNotFound, ParameterError
-from loaders.identity import canonical_arxiv_id, normalize_title
+from kg.loaders.identity import canonical_arxiv_id, normalize_title
 
 SUGGESTIONS = 5
 # A handle cut short in a list (see kg.answers.short_handle) ends with one of these and

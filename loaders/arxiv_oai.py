@@ -18,14 +18,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from loaders.records import (
+from .records import (
     Origin,
     PaperRecord,
     ParsedItem,
     Rejected,
     SnapshotRecord,
 )
-from loaders.source_file import (
+from .source_file import (
     MAX_CATEGORY_CHARS,
     MAX_INT,
     arxiv_id_and_version,
@@ -36,8 +36,8 @@ from loaders.source_file import (
     snapshot_key,
     version_problem,
 )
-from loaders.taxonomy import is_category_code
-from loaders.text import collapse_spaces, latex_to_unicode
+from .taxonomy import is_category_code
+from .text import collapse_spaces, latex_to_unicode
 
 __all__ = ["id_year_month", "latex_name", "parse", "split_authors", "validation_reason"]
 

@@ -9,12 +9,12 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from loaders.edge_list import COLUMN_PAIRS
-from loaders.errors import SourceError
-from loaders.formats import format_names
-from loaders.hepth_abs import ABS_SUFFIXES, is_tar
-from loaders.records import FormatName
-from loaders.source_file import arxiv_id_and_version, open_binary, read_head
+from .edge_list import COLUMN_PAIRS
+from .errors import SourceError
+from .formats import format_names
+from .hepth_abs import ABS_SUFFIXES, is_tar
+from .records import FormatName
+from .source_file import arxiv_id_and_version, open_binary, read_head
 
 __all__ = ["detect_format"]
 

@@ -17,10 +17,10 @@ from typing import Literal
 
 from pydantic import ValidationError
 
-from loaders.arxiv_oai import validation_reason
-from loaders.errors import SourceError
-from loaders.identity import canonical_arxiv_id, hepth_id
-from loaders.records import (
+from .arxiv_oai import validation_reason
+from .errors import SourceError
+from .identity import canonical_arxiv_id, hepth_id
+from .records import (
     CitationRecord,
     Origin,
     PaperRef,
@@ -29,7 +29,7 @@ from loaders.records import (
     Skipped,
     SnapshotRecord,
 )
-from loaders.source_file import (
+from .source_file import (
     arxiv_id_and_version,
     content_sha256,
     numbered_lines,

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
-from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json
-from loaders.records import FormatName, ParsedItem
+from . import arxiv_oai, edge_list, hepth_abs, map_page, paper_json
+from .records import FormatName, ParsedItem
 
 __all__ = ["FORMATS", "FormatName", "IdScheme", "SourceFormat", "format_names", "parse_file"]
 

@@ -23,18 +23,18 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from loaders.arxiv_oai import id_year_month, split_authors, validation_reason
-from loaders.errors import SourceError
-from loaders.records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
-from loaders.source_file import (
+from .arxiv_oai import id_year_month, split_authors, validation_reason
+from .errors import SourceError
+from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from .source_file import (
     arxiv_id_and_version,
     content_sha256,
     open_binary,
     record_problem,
     snapshot_key,
 )
-from loaders.taxonomy import load_taxonomy
-from loaders.text import collapse_spaces
+from .taxonomy import load_taxonomy
+from .text import collapse_spaces
 
 __all__ = [
     "ABS_SUFFIXES",

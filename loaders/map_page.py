@@ -23,8 +23,8 @@ from typing import Literal, NamedTuple
 
 from pydantic import ValidationError
 
-from loaders.errors import SourceError
-from loaders.records import (
+from .errors import SourceError
+from .records import (
     CitationRecord,
     Origin,
     PaperRecord,
@@ -33,7 +33,7 @@ from loaders.records import (
     Rejected,
     SnapshotRecord,
 )
-from loaders.source_file import (
+from .source_file import (
     MAX_CATEGORY_CHARS,
     MAX_INT,
     arxiv_id_and_version,
@@ -45,7 +45,7 @@ from loaders.source_file import (
     snapshot_key,
     version_problem,
 )
-from loaders.text import collapse_spaces
+from .text import collapse_spaces
 
 __all__ = ["parse", "parse_date", "parse_item"]
 

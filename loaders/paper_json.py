@@ -17,9 +17,9 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from loaders.errors import SourceError
-from loaders.records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
-from loaders.source_file import (
+from .errors import SourceError
+from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from .source_file import (
     MAX_CATEGORY_CHARS,
     MAX_INT,
     arxiv_id_and_version,
@@ -29,8 +29,8 @@ from loaders.source_file import (
     snapshot_key,
     version_problem,
 )
-from loaders.taxonomy import is_category_code
-from loaders.text import collapse_spaces
+from .taxonomy import is_category_code
+from .text import collapse_spaces
 
 __all__ = ["parse", "split_authors"]
 

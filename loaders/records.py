@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from loaders.identity import canonical_arxiv_id, normalize_title, paper_key
+from .identity import canonical_arxiv_id, normalize_title, paper_key
 
 FormatName = Literal["map_page", "paper_json", "arxiv_oai", "edge_list", "hepth_abs"]
 """The input formats by name; ``loaders.formats.FORMATS`` has one entry for each."""

@@ -18,9 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO, cast
 
-from loaders.errors import SourceError
-from loaders.identity import normalize_name, normalize_title, parse_arxiv_id
-from loaders.records import PaperRecord, PaperRef
+from .errors import SourceError
+from .identity import normalize_name, normalize_title, parse_arxiv_id
+from .records import PaperRecord, PaperRef
 
 GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1 << 20

@@ -8,7 +8,7 @@ checks each against the function it stands in for.
 
 from __future__ import annotations
 
-from loaders.identity import latex_to_unicode as _latex_to_unicode
+from .identity import latex_to_unicode as _latex_to_unicode
 
 __all__ = ["collapse_spaces", "has_latex", "latex_to_unicode"]
 

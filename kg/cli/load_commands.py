@@ -27,7 +27,7 @@ from kg.load.pipeline import (
     expand_paths,
     load_paths,
 )
-from loaders.formats import FORMATS, IdScheme, format_names
+from kg.loaders.formats import FORMATS, IdScheme, format_names
 
 
 @main.command("load")

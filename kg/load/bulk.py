@@ -39,10 +39,10 @@ from kg.load.pipeline import (
     load_stream,
 )
 from kg.load.schema import apply_schema, is_empty
+from kg.loaders.formats import FormatName, IdScheme, parse_file
 from kg.server import config
 from kg.server.config import Connection, LocalSettings
 from kg.server.local import ADMIN_TOOL, LocalServer, find_java
-from loaders.formats import FormatName, IdScheme, parse_file
 
 __all__ = ["STAGE_NAMES", "BulkSummary", "bulk_load", "import_command", "run_import"]
 

@@ -5,7 +5,7 @@ written out as neo4j-admin import CSVs.
 statements with the same rows from ``kg.load.neo4j_sink.batch_statements``. It applies each
 ``cypher/load_*`` statement to a scratch SQLite file instead of Neo4j, with the statement's
 own semantics, and after each batch reconciles the titles it touched with the same identity
-rule (``loaders.identity.title_merges``, through ``kg.load.neo4j_sink.plan_merges``) and the
+rule (``kg.loaders.identity.title_merges``, through ``kg.load.neo4j_sink.plan_merges``) and the
 semantics of
 ``cypher/merge_papers.cypher``. So newest-record-wins, gap filling, stubs and title-only
 merges come out exactly as the online loader makes them.
@@ -33,9 +33,9 @@ from kg.load.neo4j_sink import (
     snapshot_row,
     touched_titles,
 )
-from loaders.identity import canonical_arxiv_id
-from loaders.records import CitationRecord, PaperRef, SnapshotRecord
-from loaders.taxonomy import category
+from kg.loaders.identity import canonical_arxiv_id
+from kg.loaders.records import CitationRecord, PaperRef, SnapshotRecord
+from kg.loaders.taxonomy import category
 
 __all__ = ["ImportFiles", "ImportSink"]
 

@@ -1,6 +1,6 @@
 """Merge records and splitting a wrong merge.
 
-The identity rule (``loaders.identity.title_merges``) folds papers known only by title and year
+The identity rule (``kg.loaders.identity.title_merges``) folds papers known only by title and year
 into one paper; the paper keeps every key it was known by in ``aliases`` (the crosswalk).
 ``merges`` lists those records with the rule that joined each key, derived from the keys
 themselves, so the record is the same whichever order the loads ran in. ``unmerge`` splits
@@ -19,8 +19,8 @@ from kg import queries
 from kg.answers import Date, Model, PaperSummary
 from kg.database import Database
 from kg.errors import ParameterError
+from kg.loaders.identity import normalize_title, parse_title_key
 from kg.refs import resolve
-from loaders.identity import normalize_title, parse_title_key
 
 __all__ = [
     "KeptApart",

@@ -4,7 +4,7 @@ Every statement is a named file in cypher/ (load_*, lock_titles, alias_holders,
 reconcile_titles, merge_papers), run through ``execute_write``: each one MERGEs on a
 constrained key, so a retried or repeated batch leaves the graph as it was.
 
-Identity is a function of the set of records (``loaders.identity.title_merges``). A paper known
+Identity is a function of the set of records (``kg.loaders.identity.title_merges``). A paper known
 only by title is always written under its own title key; a batch's statements run in one
 transaction that first locks the lock stripes of those titles. Once it has committed, a
 second transaction reconciles every title the batch touched: it reads what is committed,
@@ -27,7 +27,7 @@ from neo4j import ManagedTransaction
 
 from kg import __version__, queries
 from kg.database import Database, translated_errors
-from loaders.identity import (
+from kg.loaders.identity import (
     TitleCandidate,
     canonical_arxiv_id,
     normalize_name,
@@ -35,8 +35,8 @@ from loaders.identity import (
     title_lock_stripe,
     title_merges,
 )
-from loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
-from loaders.taxonomy import category
+from kg.loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
+from kg.loaders.taxonomy import category
 
 _T = TypeVar("_T")
 _NO_DATE = "0000-00-00"

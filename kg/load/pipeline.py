@@ -27,9 +27,9 @@ from kg.database import Database, QueryFailed
 from kg.errors import ConnectionFailed, KGError, RecordRejected, SourceError
 from kg.load.neo4j_sink import Batch, GraphWriter, WriteCounts
 from kg.load.schema import apply_schema
-from loaders.detect import detect_format
-from loaders.formats import FormatName, IdScheme, parse_file
-from loaders.records import (
+from kg.loaders.detect import detect_format
+from kg.loaders.formats import FormatName, IdScheme, parse_file
+from kg.loaders.records import (
     CitationRecord,
     PaperRecord,
     ParsedItem,

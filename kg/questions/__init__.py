@@ -39,9 +39,9 @@ from kg.answers import (
 )
 from kg.database import Database, Row
 from kg.errors import AmbiguousAuthor, AuthorNotFound, CategoryNotFound, ParameterError
+from kg.loaders.identity import normalize_name
+from kg.loaders.taxonomy import load_taxonomy
 from kg.refs import escape_lucene, lookup, resolve, search_titles
-from loaders.identity import normalize_name
-from loaders.taxonomy import load_taxonomy
 
 DEFAULT_LIMIT: Final = 20
 DEFAULT_MAX_HOPS: Final = 10

@@ -204,7 +204,7 @@ def _child(spec: dict[str, Any]) -> None:
         report["import_tool_peak_rss_mb"] = children / 1024
     elif spec["mode"] == "parse":
         from kg.load.pipeline import expand_paths, parse_file
-        from loaders.detect import detect_format
+        from kg.loaders.detect import detect_format
 
         began = time.monotonic()
         items = 0

@@ -19,9 +19,9 @@ from kg.analytics import gds_engine as analytics_gds
 from kg.cli import main
 from kg.database import Database
 from kg.load.pipeline import load_paths
+from kg.loaders import edge_list
+from kg.loaders.records import CitationRecord
 from kg.server.config import Connection
-from loaders import edge_list
-from loaders.records import CitationRecord
 from tests.data import HEPTH_EDGES
 
 # Papers: key -> (year, primary category or None for a stub).

@@ -25,8 +25,8 @@ from kg.load.pipeline import (
     load_stream,
     parse_file,
 )
+from kg.loaders.records import ParsedItem
 from kg.server.config import Connection
-from loaders.records import ParsedItem
 
 
 def _arxiv_line(arxiv_id: str, title: str) -> str:

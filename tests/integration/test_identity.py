@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from kg.database import Database
 from kg.load.pipeline import load_paths
 from kg.load.schema import clear_database
+from kg.loaders.identity import normalize_title, paper_key
 from kg.server.config import Connection
-from loaders.identity import normalize_title, paper_key
 from tests.graph_dump import dump_graph
 
 # Each base title with spellings that must all be read as the same title.

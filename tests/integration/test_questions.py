@@ -16,8 +16,8 @@ from kg.database import Database
 from kg.errors import AmbiguousPaper, PaperNotFound, ParameterError
 from kg.knowledge_graph import KnowledgeGraph
 from kg.load.pipeline import load_paths
+from kg.loaders.identity import normalize_name, normalize_title, title_key
 from kg.refs import AmbiguousReference, UnknownReference, resolve
-from loaders.identity import normalize_name, normalize_title, title_key
 from tests.data import SEED_PAGE, SEED_RECORD
 
 PAGE = SEED_PAGE

@@ -19,9 +19,9 @@ from kg.analytics import load_projection, similarity
 from kg.cli import main
 from kg.database import Database
 from kg.load.schema import clear_database
+from kg.loaders import edge_list
+from kg.loaders.records import CitationRecord
 from kg.server.config import Connection
-from loaders import edge_list
-from loaders.records import CitationRecord
 from tests.data import HEPTH_EDGES
 
 MEASURES = {"co-citation": "cocited", "coupling": "coupled"}

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from kg.errors import SourceError
-from loaders import edge_list
-from loaders.records import CitationRecord, ParsedItem, Rejected, Skipped, SnapshotRecord
-from loaders.source_file import content_sha256
+from kg.loaders import edge_list
+from kg.loaders.records import CitationRecord, ParsedItem, Rejected, Skipped, SnapshotRecord
+from kg.loaders.source_file import content_sha256
 from tests.data import HEPTH_EDGES
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "edges"

@@ -18,9 +18,9 @@ from typing import NamedTuple
 import pytest
 
 from kg.errors import SourceError
-from loaders import arxiv_oai, hepth_abs, map_page, paper_json
-from loaders.detect import detect_format
-from loaders.records import (
+from kg.loaders import arxiv_oai, hepth_abs, map_page, paper_json
+from kg.loaders.detect import detect_format
+from kg.loaders.records import (
     CitationRecord,
     FormatName,
     PaperRecord,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from loaders.identity import (
+from kg.loaders.identity import (
     TitleCandidate,
     canonical_arxiv_id,
     hepth_id,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,10 @@ def test_wheel_installs_into_a_fresh_venv_with_its_queries(tmp_path: Path) -> No
     )
     wheels = list(tmp_path.glob("*.whl"))
     assert len(wheels) == 1
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        top_level = {name.split("/")[0] for name in wheel.namelist()}
+    # The parsers ship inside the project's namespace, never as a bare `loaders` package.
+    assert top_level == {"kg", "kg_map-0.1.0.dist-info"}
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
@@ -42,3 +47,11 @@ def test_wheel_installs_into_a_fresh_venv_with_its_queries(tmp_path: Path) -> No
     path_line, params_line = loaded.stdout.strip().splitlines()
     assert "site-packages/kg/cypher/paper_by_key.cypher" in path_line
     assert params_line == "['key']"
+    parsers = subprocess.run(
+        [str(python), "-c", "from kg.loaders.taxonomy import category; print(category('hep-th'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
+    assert "High Energy Physics" in parsers.stdout
