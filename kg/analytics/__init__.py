@@ -7,56 +7,6 @@ Data Science plugin). ``similarity`` stores every paper's top co-cited and coupl
 ``time_series`` and ``mainpath``.
 """
 
-from kg.analytics.ranking import (
-    ALGORITHMS,
-    COMMUNITY_METHODS,
-    DEFAULT_BATCH_SIZE,
-    ENGINES,
-    Algorithm,
-    AnalyticsError,
-    AnalyticsRun,
-    CitationGraph,
-    Community,
-    CommunityMethod,
-    CommunityResult,
-    Engine,
-    RankedPaper,
-    RankOptions,
-    RankResult,
-    Scope,
-    Timings,
-    analytics_runs,
-    choose_engine,
-    communities,
-    load_projection,
-    pagerank_tiers,
-    parse_years,
-    rank,
-)
-
-__all__ = [
-    "ALGORITHMS",
-    "COMMUNITY_METHODS",
-    "DEFAULT_BATCH_SIZE",
-    "ENGINES",
-    "Algorithm",
-    "AnalyticsError",
-    "AnalyticsRun",
-    "CitationGraph",
-    "Community",
-    "CommunityMethod",
-    "CommunityResult",
-    "Engine",
-    "RankOptions",
-    "RankResult",
-    "RankedPaper",
-    "Scope",
-    "Timings",
-    "analytics_runs",
-    "choose_engine",
-    "communities",
-    "load_projection",
-    "pagerank_tiers",
-    "parse_years",
-    "rank",
-]
+# The package's face is the ranking module: its names, and only those, are kg.analytics.*.
+from kg.analytics.ranking import *  # noqa: F403
+from kg.analytics.ranking import __all__ as __all__
