@@ -13,6 +13,43 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+__all__ = [
+    "AuthorPaper",
+    "AuthorRef",
+    "AuthorReport",
+    "CategoryCount",
+    "CategoryOverview",
+    "CategoryPaper",
+    "CategoryRef",
+    "CategoryReport",
+    "CitationPath",
+    "CitedPaper",
+    "CoAuthor",
+    "ConnectResult",
+    "ConnectorPaper",
+    "CrossListing",
+    "Model",
+    "NearPaper",
+    "Neighbourhood",
+    "Overlap",
+    "PaperReport",
+    "PaperSnapshots",
+    "PaperSummary",
+    "PathResult",
+    "RecommendResult",
+    "Recommendation",
+    "SearchHit",
+    "SearchResult",
+    "SeedPath",
+    "SeedReason",
+    "SimilarPaper",
+    "Similarity",
+    "SimilarityBasis",
+    "SnapshotLink",
+    "YearCount",
+    "short_handle",
+]
+
 
 def _native_date(value: object) -> object:
     """Return a driver date (``neo4j.time.Date``) as a ``datetime.date``; pass others through."""

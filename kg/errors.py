@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from kg.loaders.errors import KGError, SourceError
+
+if TYPE_CHECKING:
+    from kg.answers import PaperSummary
 
 __all__ = [
     "AmbiguousAuthor",
     "AmbiguousPaper",
+    "AmbiguousReference",
     "AnalyticsError",
     "AuthorNotFound",
     "CategoryNotFound",
@@ -14,6 +21,7 @@ __all__ = [
     "ConnectionFailed",
     "InstallError",
     "KGError",
+    "LoadInterrupted",
     "NotEmptyError",
     "PaperNotFound",
     "ParameterError",
@@ -25,6 +33,7 @@ __all__ = [
     "SimilarityError",
     "SourceError",
     "ToolMissingError",
+    "UnknownReference",
 ]
 
 
@@ -112,3 +121,54 @@ class AnalyticsError(KGError):
 
 class SimilarityError(KGError):
     """A similarity, connector or recommendation question cannot run as asked."""
+
+
+class AmbiguousReference(AmbiguousPaper):
+    """A paper reference matched several papers; ``candidates`` lists them."""
+
+    def __init__(self, ref: str, candidates: Sequence[PaperSummary]) -> None:
+        lines = "\n".join(f"  {_describe(c)}" for c in candidates)
+        super().__init__(
+            f"{ref!r} matches {len(candidates)} papers",
+            f"Pass the key of the one you mean (kg paper KEY):\n{lines}",
+        )
+        self.ref = ref
+        self.candidates = list(candidates)
+
+
+class UnknownReference(PaperNotFound):
+    """A paper reference matched no paper; ``suggestions`` lists near titles."""
+
+    def __init__(self, ref: str, suggestions: Sequence[PaperSummary]) -> None:
+        if suggestions:
+            lines = "\n".join(f"  {_describe(s)}" for s in suggestions)
+            hint = f"Did you mean one of these? Pass its key:\n{lines}"
+        else:
+            hint = (
+                "Check the arXiv id or title, look with `kg search WORDS`, "
+                "or load the paper's page with `kg load FILE`"
+            )
+        super().__init__(f"no paper matches {ref!r}", hint)
+        self.ref = ref
+        self.suggestions = list(suggestions)
+
+
+class LoadInterrupted(KGError):
+    """Neo4j went away mid-load; the message says how much was written, the hint how to finish."""
+
+    def __init__(self, cause: KGError, written: int, read: int) -> None:
+        super().__init__(
+            f"{cause.message}: loaded {written:,} of {read:,} records",
+            "rerun the same command to finish (loads are idempotent)",
+        )
+        self.cause = cause
+        self.written = written
+        self.read = read
+
+    def __str__(self) -> str:
+        return f"{self.message}; {self.hint}"
+
+
+def _describe(paper: PaperSummary) -> str:
+    year = paper.year if paper.year is not None else "----"
+    return f"{paper.key}  ({year})  {paper.title or ''}".rstrip()

@@ -12,14 +12,23 @@ titles from the full-text index.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kg import queries
 from kg.answers import PaperSummary, SearchHit
 from kg.database import Database
-from kg.errors import AmbiguousPaper, PaperNotFound, ParameterError
+from kg.errors import AmbiguousReference, ParameterError, UnknownReference
 from kg.loaders.identity import canonical_arxiv_id, normalize_title
+
+__all__ = [
+    "ParsedRef",
+    "escape_lucene",
+    "fuzzy_title_query",
+    "lookup",
+    "parse_ref",
+    "resolve",
+    "search_titles",
+]
 
 SUGGESTIONS = 5
 # A handle cut short in a list (see kg.answers.short_handle) ends with one of these and
@@ -40,41 +49,6 @@ class ParsedRef:
     arxiv_id: str | None
     norm_title: str
     key_prefix: str | None = None
-
-
-class AmbiguousReference(AmbiguousPaper):
-    """A paper reference matched several papers; ``candidates`` lists them."""
-
-    def __init__(self, ref: str, candidates: Sequence[PaperSummary]) -> None:
-        lines = "\n".join(f"  {_describe(c)}" for c in candidates)
-        super().__init__(
-            f"{ref!r} matches {len(candidates)} papers",
-            f"Pass the key of the one you mean (kg paper KEY):\n{lines}",
-        )
-        self.ref = ref
-        self.candidates = list(candidates)
-
-
-class UnknownReference(PaperNotFound):
-    """A paper reference matched no paper; ``suggestions`` lists near titles."""
-
-    def __init__(self, ref: str, suggestions: Sequence[PaperSummary]) -> None:
-        if suggestions:
-            lines = "\n".join(f"  {_describe(s)}" for s in suggestions)
-            hint = f"Did you mean one of these? Pass its key:\n{lines}"
-        else:
-            hint = (
-                "Check the arXiv id or title, look with `kg search WORDS`, "
-                "or load the paper's page with `kg load FILE`"
-            )
-        super().__init__(f"no paper matches {ref!r}", hint)
-        self.ref = ref
-        self.suggestions = list(suggestions)
-
-
-def _describe(paper: PaperSummary) -> str:
-    year = paper.year if paper.year is not None else "----"
-    return f"{paper.key}  ({year})  {paper.title or ''}".rstrip()
 
 
 def parse_ref(ref: str) -> ParsedRef:
@@ -128,8 +102,7 @@ def search_titles(graph: Database, lucene_query: str, limit: int) -> list[Search
     """Return the papers whose title matches ``lucene_query`` (already escaped), best first."""
     if not lucene_query.strip():
         return []
-    query = queries.get("search_titles")
-    rows = graph.read(query.cypher, query.bind({"query": lucene_query, "limit": limit}))
+    rows = queries.questions.search_titles.run(graph, query=lucene_query, limit=limit)
     return [SearchHit.model_validate(row) for row in rows]
 
 
@@ -138,17 +111,12 @@ def lookup(graph: Database, ref: str) -> list[PaperSummary]:
     normalised title); an empty list when none does. Raises ParameterError for an empty ref.
     """
     parsed = parse_ref(ref)
-    query = queries.get("paper_lookup")
-    rows = graph.read(
-        query.cypher,
-        query.bind(
-            {
-                "key": parsed.key,
-                "arxiv_id": parsed.arxiv_id,
-                "norm_title": parsed.norm_title,
-                "key_prefix": parsed.key_prefix,
-            }
-        ),
+    rows = queries.questions.paper_lookup.run(
+        graph,
+        key=parsed.key,
+        arxiv_id=parsed.arxiv_id,
+        norm_title=parsed.norm_title,
+        key_prefix=parsed.key_prefix,
     )
     if not rows:
         return []

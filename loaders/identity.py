@@ -14,6 +14,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+__all__ = [
+    "TitleCandidate",
+    "canonical_arxiv_id",
+    "collapse_spaces",
+    "hepth_id",
+    "latex_to_unicode",
+    "normalize_name",
+    "normalize_title",
+    "paper_key",
+    "parse_arxiv_id",
+    "parse_title_key",
+    "title_key",
+    "title_lock_stripe",
+    "title_merges",
+]
+
 _NEW_ID = re.compile(r"^(\d{4}\.\d{4,5})(?:v(\d+))?$")
 _OLD_ID = re.compile(r"^([a-z][a-z\-]*)(?:\.[a-z]{2})?/(\d{7})(?:v(\d+))?$", re.IGNORECASE)
 _PREFIX = re.compile(r"^(?:arxiv:|https?://arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)

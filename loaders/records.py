@@ -21,6 +21,18 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .identity import canonical_arxiv_id, normalize_title, paper_key
 
+__all__ = [
+    "CitationRecord",
+    "NamedPaper",
+    "Origin",
+    "PaperRecord",
+    "PaperRef",
+    "Record",
+    "Rejected",
+    "Skipped",
+    "SnapshotRecord",
+]
+
 FormatName = Literal["map_page", "paper_json", "arxiv_oai", "edge_list", "hepth_abs"]
 """The input formats by name; ``loaders.formats.FORMATS`` has one entry for each."""
 SnapshotKind = FormatName

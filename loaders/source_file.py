@@ -22,6 +22,23 @@ from .errors import SourceError
 from .identity import normalize_name, normalize_title, parse_arxiv_id
 from .records import PaperRecord, PaperRef
 
+__all__ = [
+    "arxiv_id_and_version",
+    "bounded_int",
+    "content_sha256",
+    "int_problem",
+    "is_gzip",
+    "name_problem",
+    "numbered_lines",
+    "open_binary",
+    "open_text",
+    "read_head",
+    "record_problem",
+    "snapshot_key",
+    "title_problem",
+    "version_problem",
+]
+
 GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1 << 20
 

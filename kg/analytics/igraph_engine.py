@@ -34,6 +34,25 @@ from kg.errors import AnalyticsError
 if TYPE_CHECKING:
     import igraph
 
+__all__ = [
+    "CitationGraph",
+    "RankOptions",
+    "betweenness",
+    "chunks",
+    "communities",
+    "compute",
+    "hits",
+    "indegree",
+    "kcore",
+    "modularity",
+    "outdegree",
+    "pagerank",
+    "renumber",
+    "sample_sources",
+    "top_indices",
+    "undirected",
+]
+
 Algorithm = Literal["pagerank", "betweenness", "indegree", "outdegree", "hits", "kcore"]
 ALGORITHMS: tuple[Algorithm, ...] = (
     "pagerank",
@@ -89,7 +108,7 @@ class CitationGraph:
         except KeyError as exc:
             raise AnalyticsError(
                 f"the projection names a cited paper {exc.args[0]!r} outside its node list",
-                "report this as a bug in cypher/analytics_projection.cypher",
+                "report this as a bug in cypher/analytics/projection.cypher",
             ) from None
         return cls(tuple(keys), edges)
 

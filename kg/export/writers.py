@@ -20,7 +20,20 @@ from xml.sax.saxutils import escape, quoteattr
 
 from kg.export.selection import ExportedPaper, ExportSummary
 
-__all__ = ["FORMATS", "Source", "Writer"]
+__all__ = [
+    "FORMATS",
+    "Source",
+    "Writer",
+    "citation_key",
+    "graphml_id",
+    "write_bibtex",
+    "write_csv",
+    "write_gexf",
+    "write_graphml",
+    "write_pajek",
+    "write_ris",
+    "write_vosviewer",
+]
 
 _ARXIV_ABS = "https://arxiv.org/abs/"
 # Characters XML 1.0 does not allow at all; a title holding one would make the file invalid.

@@ -5,3 +5,5 @@ its validated records and resolves them into rows; ``neo4j_sink`` writes the row
 server, ``import_sink`` and ``bulk`` write them as ``neo4j-admin`` import files. ``schema`` is
 applied before any load; ``merges`` lists and splits the merges the identity rule made.
 """
+
+__all__: list[str] = []

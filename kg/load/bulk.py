@@ -30,16 +30,17 @@ from kg.errors import ConfigError, NotEmptyError, ServerError, SourceError
 from kg.load.import_sink import ImportSink
 from kg.load.pipeline import (
     DEFAULT_BATCH_SIZE,
-    FileSummary,
     FormatChoice,
+    InputFile,
     LoadSummary,
     RejectsFile,
+    StreamSettings,
     input_files,
     input_format,
-    load_stream,
+    load_files,
 )
 from kg.load.schema import apply_schema, is_empty
-from kg.loaders.formats import FormatName, IdScheme, parse_file
+from kg.loaders.formats import FormatName, IdScheme
 from kg.server import config
 from kg.server.config import Connection, LocalSettings
 from kg.server.local import ADMIN_TOOL, LocalServer, find_java
@@ -188,66 +189,21 @@ def run_import(server: LocalServer, file_arguments: list[str], database: str, lo
 
 def _replay(
     offline: ImportSink,
-    files: list[Path],
-    formats: list[FormatName],
+    inputs: list[InputFile],
+    formats: list[tuple[FormatName | None, str | None]],
     summary: LoadSummary,
     rejects: RejectsFile,
-    *,
-    batch_size: int,
-    strict: bool,
-    id_scheme: IdScheme,
-    on_progress: Callable[[int], None] | None,
-    keep_messages: int,
+    stream: StreamSettings,
 ) -> None:
-    """Feed every file's records to ``offline`` as kg.load.pipeline feeds the GraphWriter."""
+    """Feed every file's records to ``offline`` through the online load's own per-file loop."""
     # A batch keeps thousands of records alive; at the default threshold (700 allocations)
     # the cyclic collector scans them over and over, which costs a third of the replay.
     threshold = gc.get_threshold()
     gc.set_threshold(50_000, *threshold[1:])
     try:
-        _replay_files(
-            offline,
-            files,
-            formats,
-            summary,
-            rejects,
-            batch_size=batch_size,
-            strict=strict,
-            id_scheme=id_scheme,
-            on_progress=on_progress,
-            keep_messages=keep_messages,
-        )
+        load_files(offline, inputs, formats, summary, rejects, stream)
     finally:
         gc.set_threshold(*threshold)
-
-
-def _replay_files(
-    offline: ImportSink,
-    files: list[Path],
-    formats: list[FormatName],
-    summary: LoadSummary,
-    rejects: RejectsFile,
-    *,
-    batch_size: int,
-    strict: bool,
-    id_scheme: IdScheme,
-    on_progress: Callable[[int], None] | None,
-    keep_messages: int,
-) -> None:
-    for path, file_format in zip(files, formats, strict=True):
-        file_summary = FileSummary(str(path), file_format)
-        summary.files.append(file_summary)
-        load_stream(
-            offline,
-            parse_file(path, file_format, id_scheme),
-            file_summary,
-            summary,
-            rejects,
-            batch_size,
-            strict,
-            on_progress,
-            keep_messages,
-        )
 
 
 def bulk_load(
@@ -294,16 +250,7 @@ def bulk_load(
     RejectsFile(rejects_path).check([item.path for item in inputs])
     # The same per-file rule as the online load: a file in a folder that cannot be read or
     # recognised fails on its own (reported, exit 1) and the others load.
-    files: list[Path] = []
-    formats: list[FormatName] = []
-    failed: list[FileSummary] = []
-    for item in inputs:
-        file_format, reason = input_format(item, fmt, strict)
-        if file_format is None:
-            failed.append(FileSummary(str(item.path), "unknown", error=reason))
-        else:
-            files.append(item.path)
-            formats.append(file_format)
+    formats = [input_format(item, fmt, strict) for item in inputs]
     was_running = server.pid() is not None
     _check_empty(server, database, timeout)
     # The server is not needed again until the import: let it shut down while parsing.
@@ -313,24 +260,20 @@ def bulk_load(
     base = workdir or settings.home / "bulk"
     base.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="kg-bulk-", dir=base))
-    summary = BulkSummary(load=LoadSummary(files=failed))
+    summary = BulkSummary(load=LoadSummary())
     stages = summary.stages
     rejects = RejectsFile(rejects_path)
     offline = ImportSink(scratch / "graph.sqlite")
     try:
         with _stage(stages, "parse", on_stage):
-            _replay(
-                offline,
-                files,
-                formats,
-                summary.load,
-                rejects,
+            stream = StreamSettings(
                 batch_size=batch_size,
                 strict=strict,
                 id_scheme=id_scheme,
                 on_progress=on_progress,
                 keep_messages=keep_messages,
             )
+            _replay(offline, inputs, formats, summary.load, rejects, stream)
         with _stage(stages, "csv", on_stage):
             import_files = offline.write_csv(scratch / "csv")
         offline.close()

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Literal, Protocol
 
 from kg.database import Database, QueryFailed
-from kg.errors import ConnectionFailed, KGError, RecordRejected, SourceError
+from kg.errors import ConnectionFailed, LoadInterrupted, RecordRejected, SourceError
 from kg.load.neo4j_sink import Batch, GraphWriter, WriteCounts
 from kg.load.schema import apply_schema
 from kg.loaders.detect import detect_format
@@ -37,6 +37,21 @@ from kg.loaders.records import (
     Skipped,
     SnapshotRecord,
 )
+
+__all__ = [
+    "FileSummary",
+    "InputFile",
+    "LoadSummary",
+    "RecordSink",
+    "RejectsFile",
+    "StreamSettings",
+    "expand_paths",
+    "input_files",
+    "input_format",
+    "load_files",
+    "load_paths",
+    "load_stream",
+]
 
 FormatChoice = FormatName | Literal["auto"]
 DEFAULT_BATCH_SIZE = 2000
@@ -137,22 +152,6 @@ class LoadSummary:
             "rejects_file": self.rejects_file,
             "seconds": round(self.seconds, 3),
         }
-
-
-class LoadInterrupted(KGError):
-    """Neo4j went away mid-load; the message says how much was written, the hint how to finish."""
-
-    def __init__(self, cause: KGError, written: int, read: int) -> None:
-        super().__init__(
-            f"{cause.message}: loaded {written:,} of {read:,} records",
-            "rerun the same command to finish (loads are idempotent)",
-        )
-        self.cause = cause
-        self.written = written
-        self.read = read
-
-    def __str__(self) -> str:
-        return f"{self.message}; {self.hint}"
 
 
 @dataclass(frozen=True)
@@ -331,33 +330,17 @@ def load_paths(
     apply_schema(graph)
     writer = GraphWriter(graph)
     summary = LoadSummary(counts=writer.counts)
+    stream = StreamSettings(
+        batch_size=batch_size,
+        strict=strict,
+        id_scheme=id_scheme,
+        on_progress=on_progress,
+        keep_messages=keep_messages,
+        force=force,
+        on_file=on_file,
+    )
     try:
-        for item, (file_format, error) in zip(inputs, formats, strict=True):
-            if on_file is not None:
-                on_file(item.path)
-            file_summary = FileSummary(str(item.path), file_format or "unknown", error=error)
-            summary.files.append(file_summary)
-            if file_format is None:
-                continue
-            try:
-                load_stream(
-                    writer,
-                    parse_file(item.path, file_format, id_scheme),
-                    file_summary,
-                    summary,
-                    rejects,
-                    batch_size,
-                    strict,
-                    on_progress,
-                    keep_messages,
-                    force,
-                )
-            except SourceError as exc:
-                # A file that breaks off mid-way (a truncated gzip, an I/O error) keeps what
-                # it gave; the others still load.
-                if strict:
-                    raise
-                file_summary.error = _reason(item.path, exc)
+        load_files(writer, inputs, formats, summary, rejects, stream)
     except (ConnectionFailed, QueryFailed) as exc:
         raise LoadInterrupted(exc, summary.written, summary.read) from exc
     finally:
@@ -384,17 +367,62 @@ class RecordSink(Protocol):
         """Record that every record of this snapshot is in."""
 
 
+@dataclass(frozen=True)
+class StreamSettings:
+    """How a load reads and batches its files: the options every sink's load shares."""
+
+    batch_size: int = DEFAULT_BATCH_SIZE
+    strict: bool = False
+    id_scheme: IdScheme = "arxiv"
+    on_progress: Callable[[int], None] | None = None
+    """Called with each record read."""
+    keep_messages: int = 20
+    """How many reject messages the summary keeps to show."""
+    force: bool = False
+    """Read a file even when its exact content was loaded whole before."""
+    on_file: Callable[[Path], None] | None = None
+    """Called as each file starts."""
+
+
+def load_files(
+    sink: RecordSink,
+    inputs: list[InputFile],
+    formats: list[tuple[FormatName | None, str | None]],
+    summary: LoadSummary,
+    rejects: RejectsFile,
+    stream: StreamSettings,
+) -> None:
+    """Feed each input whose format is known to ``sink``, one file after the other.
+
+    The per-file loop of every load, online or bulk: ``formats`` are ``input_format``'s
+    answers for ``inputs``. A file that cannot be recognised, or that breaks off mid-way,
+    fails on its own (``FileSummary.error``) unless ``stream.strict``; the others load.
+    """
+    for item, (file_format, error) in zip(inputs, formats, strict=True):
+        if stream.on_file is not None:
+            stream.on_file(item.path)
+        file_summary = FileSummary(str(item.path), file_format or "unknown", error=error)
+        summary.files.append(file_summary)
+        if file_format is None:
+            continue
+        try:
+            items = parse_file(item.path, file_format, stream.id_scheme)
+            load_stream(sink, items, file_summary, summary, rejects, stream)
+        except SourceError as exc:
+            # A file that breaks off mid-way (a truncated gzip, an I/O error) keeps what
+            # it gave; the others still load.
+            if stream.strict:
+                raise
+            file_summary.error = _reason(item.path, exc)
+
+
 def load_stream(
     writer: RecordSink,
     items: Iterator[ParsedItem],
     file_summary: FileSummary,
     summary: LoadSummary,
     rejects: RejectsFile,
-    batch_size: int,
-    strict: bool,
-    on_progress: Callable[[int], None] | None,
-    keep_messages: int,
-    force: bool = False,
+    stream: StreamSettings,
 ) -> None:
     """Feed one file's records to ``writer`` in batches, counting into the summaries.
 
@@ -419,7 +447,7 @@ def load_stream(
             if isinstance(item, SnapshotRecord):
                 if first is None:
                     first = item
-                    if not force and writer.loaded_whole(item.key):
+                    if not stream.force and writer.loaded_whole(item.key):
                         # Its records are in; the snapshot row still goes, so that which file
                         # name it keeps (the smallest) does not depend on the order.
                         writer.write_snapshot(item)
@@ -432,10 +460,10 @@ def load_stream(
                 file_summary.skipped[item.kind] = file_summary.skipped.get(item.kind, 0) + 1
             if isinstance(item, Rejected):
                 file_summary.rejected += 1
-                if strict:
+                if stream.strict:
                     raise RecordRejected(item.origin.path, item.origin.line, item.reason)
                 rejects.add(item)
-                if len(summary.reject_messages) < keep_messages:
+                if len(summary.reject_messages) < stream.keep_messages:
                     summary.reject_messages.append(item.message())
             elif isinstance(item, PaperRecord):
                 file_summary.papers += 1
@@ -443,10 +471,10 @@ def load_stream(
             elif isinstance(item, CitationRecord):
                 file_summary.citations += 1
                 batch.citations.append(item)
-            if len(batch) >= batch_size:
+            if len(batch) >= stream.batch_size:
                 flush()
-            if on_progress is not None:
-                on_progress(1)
+            if stream.on_progress is not None:
+                stream.on_progress(1)
     except SourceError:
         # The file broke off: what it gave before the break still loads.
         flush()

@@ -8,6 +8,14 @@ from typing import LiteralString
 from kg import queries
 from kg.database import Database
 
+__all__ = [
+    "SchemaReport",
+    "apply_schema",
+    "clear_database",
+    "is_empty",
+    "schema_names",
+]
+
 _SHOW_CONSTRAINTS: LiteralString = "SHOW CONSTRAINTS YIELD name RETURN name"
 _SHOW_INDEXES: LiteralString = (
     "SHOW INDEXES YIELD name, owningConstraint, entityType, type "
@@ -33,8 +41,7 @@ def apply_schema(graph: Database) -> SchemaReport:
     """Apply every statement of cypher/schema.cypher (all IF NOT EXISTS) and wait for the
     indexes to come online. Returns which names were created and which existed."""
     before = schema_names(graph)
-    for statement in queries.get("schema").script:
-        graph.run_autocommit(statement)
+    queries.get("schema").run(graph)
     graph.run_autocommit("CALL db.awaitIndexes(300)")
     after = schema_names(graph)
     return SchemaReport(tuple(sorted(after - before)), tuple(sorted(after & before)))

@@ -10,6 +10,16 @@ from pathlib import Path
 
 from kg.errors import ConfigError
 
+__all__ = [
+    "Connection",
+    "LocalSettings",
+    "connection",
+    "kg_home",
+    "local_settings",
+    "read_password",
+    "write_new_password",
+]
+
 DEFAULT_BOLT_PORT = 7687
 DEFAULT_HTTP_PORT = 7474
 DEFAULT_DATABASE = "neo4j"

@@ -35,6 +35,17 @@ from pathlib import Path
 from kg.errors import InstallError, PortInUseError, ServerError, ToolMissingError
 from kg.server.config import LocalSettings, read_password, write_new_password
 
+__all__ = [
+    "Java",
+    "LocalServer",
+    "ServerStatus",
+    "find_java",
+    "find_mvn",
+    "home_lock",
+    "java_major",
+    "port_in_use",
+]
+
 NEO4J_VERSION = "5.26.30"
 BROWSER_VERSION = "5.24.0"
 APOC_VERSION = "5.26.19"

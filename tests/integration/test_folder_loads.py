@@ -21,6 +21,7 @@ from kg.load.pipeline import (
     FileSummary,
     LoadSummary,
     RejectsFile,
+    StreamSettings,
     load_paths,
     load_stream,
     parse_file,
@@ -144,7 +145,7 @@ def test_a_file_that_breaks_off_mid_way_keeps_what_it_gave(graph: Database, tmp_
     items = _break_after(parse_file(source, "arxiv_oai"), 58, source)
     with pytest.raises(SourceError, match="Input/output error"):
         load_stream(
-            writer, items, file_summary, summary, RejectsFile(tmp_path / "r"), 25, False, None, 0
+            writer, items, file_summary, summary, RejectsFile(tmp_path / "r"), StreamSettings(25)
         )
     assert file_summary.papers == summary.written == 57
     assert len(_keys(graph)) == 57

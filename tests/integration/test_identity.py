@@ -426,7 +426,7 @@ def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
     _load(graph, [one, two], 100, tmp_path / "r")
     early, late = "title:sparse coding:2010", "title:sparse coding:2011"
     kg = KnowledgeGraph(graph.driver, graph.database, graph.uri)
-    records = kg.load.merges()
+    records = kg.merges()
     assert [(r.key, [m.key for m in r.merged]) for r in records] == [(early, [late])]
     assert "years chained at most 1 apart" in records[0].merged[0].rule
     assert len(records[0].snapshots) == 2  # both pages name the merged paper
@@ -453,7 +453,7 @@ def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
         assert [row["key"] for row in keys] == [early, late]
         dumps.append(dump_graph(graph))
     assert dumps[0] == dumps[1] == dumps[2]
-    assert kg.load.merges() == []
+    assert kg.merges() == []
     kept = runner.invoke(main, ["merges", "--kept-apart", "--json"])
     assert [s["keys"] for s in json.loads(kept.output)] == [[late]]
 

@@ -13,11 +13,17 @@ import pytest
 from kg import questions
 from kg.answers import YearCount
 from kg.database import Database
-from kg.errors import AmbiguousPaper, PaperNotFound, ParameterError
+from kg.errors import (
+    AmbiguousPaper,
+    AmbiguousReference,
+    PaperNotFound,
+    ParameterError,
+    UnknownReference,
+)
 from kg.knowledge_graph import KnowledgeGraph
 from kg.load.pipeline import load_paths
 from kg.loaders.identity import normalize_name, normalize_title, title_key
-from kg.refs import AmbiguousReference, UnknownReference, resolve
+from kg.refs import resolve
 from tests.data import SEED_PAGE, SEED_RECORD
 
 PAGE = SEED_PAGE

@@ -22,10 +22,14 @@ from kg.answers import (
     YearCount,
 )
 from kg.cli import main
-from kg.errors import AmbiguousPaper, PaperNotFound, ParameterError
-from kg.refs import (
+from kg.errors import (
+    AmbiguousPaper,
     AmbiguousReference,
+    PaperNotFound,
+    ParameterError,
     UnknownReference,
+)
+from kg.refs import (
     escape_lucene,
     fuzzy_title_query,
     parse_ref,
