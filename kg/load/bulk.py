@@ -13,7 +13,6 @@ and an empty database: it refuses a database that holds any node.
 
 from __future__ import annotations
 
-import gc
 import os
 import shutil
 import subprocess
@@ -31,7 +30,6 @@ from kg.load.import_sink import ImportSink
 from kg.load.pipeline import (
     DEFAULT_BATCH_SIZE,
     FormatChoice,
-    InputFile,
     LoadSummary,
     RejectsFile,
     StreamSettings,
@@ -40,10 +38,11 @@ from kg.load.pipeline import (
     load_files,
 )
 from kg.load.schema import apply_schema, is_empty
-from kg.loaders.formats import FormatName, IdScheme
+from kg.loaders.formats import IdScheme
 from kg.server import config
 from kg.server.config import Connection, LocalSettings
-from kg.server.local import ADMIN_TOOL, LocalServer, find_java
+from kg.server.install import find_java
+from kg.server.local import ADMIN_TOOL, LocalServer
 
 __all__ = ["STAGE_NAMES", "BulkSummary", "bulk_load", "import_command", "run_import"]
 
@@ -187,25 +186,6 @@ def run_import(server: LocalServer, file_arguments: list[str], database: str, lo
         )
 
 
-def _replay(
-    offline: ImportSink,
-    inputs: list[InputFile],
-    formats: list[tuple[FormatName | None, str | None]],
-    summary: LoadSummary,
-    rejects: RejectsFile,
-    stream: StreamSettings,
-) -> None:
-    """Feed every file's records to ``offline`` through the online load's own per-file loop."""
-    # A batch keeps thousands of records alive; at the default threshold (700 allocations)
-    # the cyclic collector scans them over and over, which costs a third of the replay.
-    threshold = gc.get_threshold()
-    gc.set_threshold(50_000, *threshold[1:])
-    try:
-        load_files(offline, inputs, formats, summary, rejects, stream)
-    finally:
-        gc.set_threshold(*threshold)
-
-
 def bulk_load(
     paths: list[Path],
     *,
@@ -273,7 +253,7 @@ def bulk_load(
                 on_progress=on_progress,
                 keep_messages=keep_messages,
             )
-            _replay(offline, inputs, formats, summary.load, rejects, stream)
+            load_files(offline, inputs, formats, summary.load, rejects, stream)
         with _stage(stages, "csv", on_stage):
             import_files = offline.write_csv(scratch / "csv")
         offline.close()

@@ -1,12 +1,12 @@
-"""The managed local Neo4j: install it from Maven Central, start, stop and report on it.
+"""The managed local Neo4j: start, stop and report on it (installing it is ``kg.server.install``).
 
 Neo4j 5.26 LTS community is assembled from Maven Central artifacts with ``mvn`` (the server,
-its runtime dependencies and Neo4j Browser) and run with ``java`` directly through
-``org.neo4j.server.CommunityEntryPoint``. It listens on 127.0.0.1 only, with authentication
-on; its password is generated on first start, set with the admin tool through an argument
-file (so it never shows in a process list) and kept in a 0600 file in KG_HOME. The server's
-data, logs and run folders are 0700, so the password hash in ``data/dbms/auth.ini`` and the
-store are the user's alone.
+its runtime dependencies and Neo4j Browser; see ``kg.server.install``) and run with ``java``
+directly through ``org.neo4j.server.CommunityEntryPoint``. It listens on 127.0.0.1 only, with
+authentication on; its password is generated on first start, set with the admin tool through an
+argument file (so it never shows in a process list) and kept in a 0600 file in KG_HOME. The
+server's data, logs and run folders are 0700, so the password hash in ``data/dbms/auth.ini``
+and the store are the user's alone.
 
 Install, start and stop take an exclusive lock on ``$KG_HOME/kg.lock`` (``fcntl.flock``), so
 two ``kg db`` commands on one KG_HOME run one after the other: a second ``kg db start`` waits
@@ -18,45 +18,37 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import json
 import os
-import re
-import shutil
 import signal
 import socket
 import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from kg.errors import InstallError, PortInUseError, ServerError, ToolMissingError
+from kg.errors import PortInUseError, ServerError
 from kg.server.config import LocalSettings, read_password, write_new_password
+from kg.server.install import (
+    NEO4J_VERSION,
+    Java,
+    Step,
+    fetch_jars,
+    find_java,
+    installed_versions,
+    log_tail,
+    say,
+    write_marker,
+)
 
-__all__ = [
-    "Java",
-    "LocalServer",
-    "ServerStatus",
-    "find_java",
-    "find_mvn",
-    "home_lock",
-    "java_major",
-    "port_in_use",
-]
+__all__ = ["LocalServer", "ServerStatus", "home_lock", "port_in_use"]
 
-NEO4J_VERSION = "5.26.30"
-BROWSER_VERSION = "5.24.0"
-APOC_VERSION = "5.26.19"
-SUPPORTED_JAVA = (17, 21)
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
-MARKER = "kg-install.json"
 LOCK_FILE = "kg.lock"
 
-Step = Callable[[str], None]
-"""A callback that is told, in a short line, each stage a long operation starts."""
 
 # The folders of the server that hold the store, the password hash, logs and the pid: the
 # server runs as this user, so nobody else needs to read them.
@@ -78,31 +70,6 @@ _JVM_OPTIONS = (
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
 )
 
-_POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>kg.local</groupId>
-  <artifactId>{artifact}</artifactId>
-  <version>1</version>
-  <packaging>pom</packaging>
-  <dependencies>
-{dependencies}
-  </dependencies>
-</project>
-"""
-_DEPENDENCY = (
-    "    <dependency><groupId>{group}</groupId><artifactId>{artifact}</artifactId>"
-    "<version>{version}</version></dependency>"
-)
-
-
-@dataclass(frozen=True)
-class Java:
-    """A Java runtime: its ``java`` executable, home and major version."""
-
-    executable: Path
-    home: Path
-    major: int
-
 
 @dataclass(frozen=True)
 class ServerStatus:
@@ -121,11 +88,6 @@ class ServerStatus:
     def as_dict(self) -> dict[str, object]:
         """Return the status as a JSON-ready dict."""
         return asdict(self)
-
-
-def _say(on_step: Step | None, line: str) -> None:
-    if on_step is not None:
-        on_step(line)
 
 
 # One flock per KG_HOME per process. The lock is reentrant within the process (any thread):
@@ -153,7 +115,7 @@ def home_lock(home: Path, on_step: Step | None = None) -> Iterator[None]:
                 except BlockingIOError:
                     holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
                     who = f"kg (pid {holder})" if holder.isdigit() else "another kg command"
-                    _say(on_step, f"waiting for {who}, which holds {path}…")
+                    say(on_step, f"waiting for {who}, which holds {path}…")
                     fcntl.flock(fd, fcntl.LOCK_EX)
                 os.ftruncate(fd, 0)
                 os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
@@ -173,81 +135,6 @@ def home_lock(home: Path, on_step: Step | None = None) -> Iterator[None]:
                     os.ftruncate(entry[0], 0)
                 fcntl.flock(entry[0], fcntl.LOCK_UN)
                 os.close(entry[0])
-
-
-def java_major(executable: Path) -> int | None:
-    """Return the major version ``executable -version`` reports, or None if it does not run."""
-    try:
-        result = subprocess.run(
-            [str(executable), "-version"], capture_output=True, text=True, timeout=30, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    match = re.search(r'version "(\d+)(?:\.(\d+))?', result.stderr + result.stdout)
-    if not match:
-        return None
-    major = int(match.group(1))
-    return int(match.group(2) or 0) if major == 1 else major
-
-
-def _java_at(home: Path) -> Java | None:
-    executable = home / "bin" / "java"
-    if not executable.exists():
-        return None
-    major = java_major(executable)
-    return Java(executable, home, major) if major is not None else None
-
-
-def find_java() -> Java:
-    """Return a Java 17 or 21: JAVA_HOME if set, else ``java`` on PATH, else /usr/lib/jvm.
-
-    Raises ToolMissingError when JAVA_HOME holds another version, or when none is found.
-    """
-    explicit = os.environ.get("JAVA_HOME")
-    if explicit:
-        java = _java_at(Path(explicit))
-        if java is None:
-            raise ToolMissingError(
-                f"JAVA_HOME={explicit} has no working bin/java",
-                "point JAVA_HOME at a Java 17 or 21 JDK",
-            )
-        if java.major not in SUPPORTED_JAVA:
-            raise ToolMissingError(
-                f"JAVA_HOME={explicit} is Java {java.major}, and Neo4j 5.26 needs Java 17 or 21",
-                "point JAVA_HOME at a Java 17 or 21 JDK, or unset it",
-            )
-        return java
-    candidates: list[Path] = []
-    on_path = shutil.which("java")
-    if on_path:
-        candidates.append(Path(on_path).resolve().parent.parent)
-    jvm_root = Path("/usr/lib/jvm")
-    if jvm_root.is_dir():
-        candidates.extend(sorted(p for p in jvm_root.iterdir() if p.is_dir()))
-    seen: list[int] = []
-    for home in candidates:
-        java = _java_at(home)
-        if java is None:
-            continue
-        if java.major in SUPPORTED_JAVA:
-            return java
-        seen.append(java.major)
-    found = f" (found Java {', '.join(map(str, sorted(set(seen))))})" if seen else ""
-    raise ToolMissingError(
-        f"no Java 17 or 21 found{found}; Neo4j 5.26 needs one",
-        "install one (e.g. `apt-get install openjdk-17-jre-headless`) or set JAVA_HOME",
-    )
-
-
-def find_mvn() -> Path:
-    """Return the ``mvn`` executable. Raises ToolMissingError when it is not on PATH."""
-    found = shutil.which("mvn")
-    if not found:
-        raise ToolMissingError(
-            "mvn (Apache Maven) is not on PATH; it fetches Neo4j from Maven Central",
-            "install it (e.g. `apt-get install maven`)",
-        )
-    return Path(found)
 
 
 class LocalServer:
@@ -288,13 +175,8 @@ class LocalServer:
 
     def installed_version(self) -> str | None:
         """Return the Neo4j version installed here, or None."""
-        marker = self.home / MARKER
-        if not marker.exists():
-            return None
-        try:
-            return str(json.loads(marker.read_text(encoding="utf-8"))["neo4j"])
-        except (ValueError, KeyError):
-            return None
+        versions = installed_versions(self.home)
+        return str(versions["neo4j"]) if versions else None
 
     def install(self, on_step: Step | None = None) -> bool:
         """Install Neo4j here from Maven Central. Returns False when it already was.
@@ -303,113 +185,14 @@ class LocalServer:
         Raises ToolMissingError (no mvn or Java) or InstallError (Maven failed).
         """
         with self.lock(on_step):
-            return self._install(on_step)
-
-    def _install(self, on_step: Step | None) -> bool:
-        if self.installed_version() == NEO4J_VERSION:
-            return False
-        java = find_java()
-        mvn = find_mvn()
-        self.home.mkdir(parents=True, exist_ok=True)
-        staging = self.home / "lib.partial"
-        shutil.rmtree(staging, ignore_errors=True)
-        _say(
-            on_step,
-            f"fetching Neo4j {NEO4J_VERSION} and Neo4j Browser {BROWSER_VERSION} "
-            f"from Maven Central (or the local Maven cache)…",
-        )
-        self._maven_copy(
-            mvn,
-            java,
-            "neo4j-runtime",
-            [
-                ("org.neo4j", "neo4j", NEO4J_VERSION),
-                ("org.neo4j.client", "neo4j-browser", BROWSER_VERSION),
-            ],
-            staging,
-            transitive=True,
-        )
-        _say(on_step, f"copying {sum(1 for _ in staging.glob('*.jar'))} jars into {self.lib_dir}…")
-        shutil.rmtree(self.lib_dir, ignore_errors=True)
-        staging.rename(self.lib_dir)
-        apoc = self._install_apoc(mvn, java, on_step)
-        for folder in ("conf", "data", "logs", "run", "import", "plugins"):
-            (self.home / folder).mkdir(exist_ok=True)
-        self.secure_folders()
-        marker = {"neo4j": NEO4J_VERSION, "browser": BROWSER_VERSION, "apoc": apoc}
-        (self.home / MARKER).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
-        return True
-
-    def _install_apoc(self, mvn: Path, java: Java, on_step: Step | None) -> str | None:
-        self.plugins_dir.mkdir(parents=True, exist_ok=True)
-        staging = self.home / "plugins.partial"
-        shutil.rmtree(staging, ignore_errors=True)
-        _say(on_step, f"fetching APOC core {APOC_VERSION} from Maven Central…")
-        try:
-            self._maven_copy(
-                mvn,
-                java,
-                "neo4j-plugins",
-                [
-                    ("org.neo4j.procedure", "apoc-common", APOC_VERSION),
-                    ("org.neo4j.procedure", "apoc-core", APOC_VERSION),
-                ],
-                staging,
-                transitive=True,
-            )
-        except InstallError:
-            _say(on_step, "APOC core could not be fetched; going on without it (it is optional)")
-            return None  # APOC is optional: the project's queries never need it
-        _say(on_step, f"copying plugins into {self.plugins_dir}…")
-        # Plugins share the server's classpath: a second, older copy of a library the
-        # server already ships (commons-lang3, slf4j) would shadow the server's own.
-        shipped = {_artifact_name(jar) for jar in self.lib_dir.glob("*.jar")}
-        for jar in staging.glob("*.jar"):
-            if _artifact_name(jar) not in shipped:
-                shutil.move(str(jar), self.plugins_dir / jar.name)
-        shutil.rmtree(staging, ignore_errors=True)
-        return APOC_VERSION
-
-    def _maven_copy(
-        self,
-        mvn: Path,
-        java: Java,
-        artifact: str,
-        coordinates: list[tuple[str, str, str]],
-        target: Path,
-        *,
-        transitive: bool,
-    ) -> None:
-        build = self.home / "maven" / artifact
-        build.mkdir(parents=True, exist_ok=True)
-        dependencies = "\n".join(
-            _DEPENDENCY.format(group=g, artifact=a, version=v) for g, a, v in coordinates
-        )
-        (build / "pom.xml").write_text(
-            _POM.format(artifact=artifact, dependencies=dependencies), encoding="utf-8"
-        )
-        command = [
-            str(mvn),
-            "-B",
-            "-q",
-            "dependency:copy-dependencies",
-            f"-DoutputDirectory={target}",
-            "-DincludeScope=runtime",
-            f"-DexcludeTransitive={'false' if transitive else 'true'}",
-        ]
-        env = {**os.environ, "JAVA_HOME": str(java.home)}
-        log = self.home / "maven" / f"{artifact}.log"
-        with log.open("w", encoding="utf-8") as out:
-            result = subprocess.run(
-                command, cwd=build, env=env, stdout=out, stderr=subprocess.STDOUT, check=False
-            )
-        if result.returncode != 0:
-            tail = _tail(log, 5)
-            raise InstallError(
-                f"mvn could not fetch {', '.join(a for _, a, _ in coordinates)} "
-                f"(exit {result.returncode}): {tail}",
-                f"check that Maven Central is reachable; the full log is {log}",
-            )
+            if self.installed_version() == NEO4J_VERSION:
+                return False
+            versions = fetch_jars(self.home, self.lib_dir, self.plugins_dir, on_step)
+            for folder in ("conf", "data", "logs", "run", "import", "plugins"):
+                (self.home / folder).mkdir(exist_ok=True)
+            self.secure_folders()
+            write_marker(self.home, versions)
+            return True
 
     def write_config(self) -> Path:
         """Write conf/neo4j.conf from the settings and return its path."""
@@ -535,7 +318,7 @@ class LocalServer:
             (self.home / name).mkdir(parents=True, exist_ok=True)
         self.secure_folders()
         password = self._ensure_password(java, on_step)
-        _say(on_step, f"starting Neo4j {self.installed_version()} with Java {java.major}…")
+        say(on_step, f"starting Neo4j {self.installed_version()} with Java {java.major}…")
         command = [
             str(java.executable),
             f"-Xms{self.settings.heap}",
@@ -567,7 +350,7 @@ class LocalServer:
             setsid=True,
         )
         self.pid_file.write_text(f"{pid}\n", encoding="utf-8")
-        _say(
+        say(
             on_step,
             f"waiting for Bolt on 127.0.0.1:{self.settings.bolt_port} and HTTP on "
             f"127.0.0.1:{self.settings.http_port}…",
@@ -588,7 +371,7 @@ class LocalServer:
                 f"the server in {self.home} was started before, but {path} is gone",
                 f"restore that file, or remove {self.data_dir} to start over with an empty map",
             )
-        _say(on_step, f"setting the initial password (kept in {path}, mode 0600)…")
+        say(on_step, f"setting the initial password (kept in {path}, mode 0600)…")
         password = write_new_password(path)
         # picocli reads arguments from an @file: the password never appears in a process list.
         fd, argfile = tempfile.mkstemp(prefix="kg-pw-", dir=self.settings.home)
@@ -644,7 +427,7 @@ class LocalServer:
                 self.pid_file.unlink(missing_ok=True)
                 raise ServerError(
                     f"Neo4j exited during start with code {code}; "
-                    f"log tail: {_tail(self.log_file, 8)}",
+                    f"log tail: {log_tail(self.log_file, 8)}",
                     f"see {self.log_file} and {self.home / 'logs' / 'neo4j.log'}",
                 )
             if port_in_use(self.settings.bolt_port):
@@ -665,7 +448,7 @@ class LocalServer:
         self.stop()
         raise ServerError(
             f"Neo4j did not answer on Bolt within {timeout:.0f}s; "
-            f"log tail: {_tail(self.log_file, 8)}",
+            f"log tail: {log_tail(self.log_file, 8)}",
             "start it with a larger --timeout, or look at the log",
         )
 
@@ -681,7 +464,7 @@ class LocalServer:
         pid = self.pid()
         if pid is None:
             return False
-        _say(on_step, f"stopping Neo4j (pid {pid})…")
+        say(on_step, f"stopping Neo4j (pid {pid})…")
         os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -700,11 +483,7 @@ class LocalServer:
 
     def status(self) -> ServerStatus:
         """Return whether the server is installed and running, and where to reach it."""
-        marker = self.home / MARKER
-        apoc = False
-        if marker.exists():
-            with contextlib.suppress(ValueError):
-                apoc = bool(json.loads(marker.read_text(encoding="utf-8")).get("apoc"))
+        apoc = bool((installed_versions(self.home) or {}).get("apoc"))
         pid = self.pid()
         return ServerStatus(
             installed=self.installed_version() is not None,
@@ -758,16 +537,3 @@ def _alive(pid: int) -> bool:
         if os.waitpid(pid, os.WNOHANG)[0] == pid:
             return False
     return True
-
-
-def _artifact_name(jar: Path) -> str:
-    """Return a jar's artifact name without its version: ``asm-9.7.1.jar`` -> ``asm``."""
-    return re.sub(r"-\d[\w.\-]*$", "", jar.stem)
-
-
-def _tail(path: Path, lines: int) -> str:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except FileNotFoundError:
-        return "(no log)"
-    return " | ".join(line.strip() for line in text[-lines:] if line.strip()) or "(empty log)"

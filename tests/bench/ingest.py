@@ -40,7 +40,8 @@ from typing import Any, LiteralString
 
 from kg.database import Database
 from kg.server.config import Connection, LocalSettings
-from kg.server.local import NEO4J_VERSION, LocalServer, find_java
+from kg.server.install import NEO4J_VERSION, find_java
+from kg.server.local import LocalServer
 from tests.bench.synthetic import generate
 from tests.data import DATA_DIR
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from kg.cli import main
 from kg.database import Database
 from kg.server.config import Connection
-from kg.server.local import NEO4J_VERSION
+from kg.server.install import NEO4J_VERSION
 from tests.conftest import free_port
 
 

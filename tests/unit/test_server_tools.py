@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from kg.cli import main
 from kg.errors import ToolMissingError
-from kg.server.local import find_java, find_mvn
+from kg.server.install import find_java, find_mvn
 
 TEMURIN_25 = Path("/usr/lib/jvm/temurin-25-jdk-amd64")
 

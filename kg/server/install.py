@@ -1,0 +1,287 @@
+"""Installing the local Neo4j: Java and Maven found on this machine, and the server, Neo4j
+Browser and APOC fetched from Maven Central (or the local Maven cache) through a generated POM.
+
+The running of the server is ``kg.server.local``; this module only puts its jars in place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kg.errors import InstallError, ToolMissingError
+
+__all__ = [
+    "Java",
+    "fetch_jars",
+    "find_java",
+    "find_mvn",
+    "installed_versions",
+    "java_major",
+    "log_tail",
+    "say",
+    "write_marker",
+]
+
+NEO4J_VERSION = "5.26.30"
+BROWSER_VERSION = "5.24.0"
+APOC_VERSION = "5.26.19"
+SUPPORTED_JAVA = (17, 21)
+MARKER = "kg-install.json"
+
+Step = Callable[[str], None]
+"""A callback that is told, in a short line, each stage a long operation starts."""
+
+_POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>kg.local</groupId>
+  <artifactId>{artifact}</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>
+{dependencies}
+  </dependencies>
+</project>
+"""
+_DEPENDENCY = (
+    "    <dependency><groupId>{group}</groupId><artifactId>{artifact}</artifactId>"
+    "<version>{version}</version></dependency>"
+)
+
+
+@dataclass(frozen=True)
+class Java:
+    """A Java runtime: its ``java`` executable, home and major version."""
+
+    executable: Path
+    home: Path
+    major: int
+
+
+def say(on_step: Step | None, line: str) -> None:
+    """Tell ``on_step`` what starts now, when there is one to tell."""
+    if on_step is not None:
+        on_step(line)
+
+
+def java_major(executable: Path) -> int | None:
+    """Return the major version ``executable -version`` reports, or None if it does not run."""
+    try:
+        result = subprocess.run(
+            [str(executable), "-version"], capture_output=True, text=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.search(r'version "(\d+)(?:\.(\d+))?', result.stderr + result.stdout)
+    if not match:
+        return None
+    major = int(match.group(1))
+    return int(match.group(2) or 0) if major == 1 else major
+
+
+def _java_at(home: Path) -> Java | None:
+    executable = home / "bin" / "java"
+    if not executable.exists():
+        return None
+    major = java_major(executable)
+    return Java(executable, home, major) if major is not None else None
+
+
+def find_java() -> Java:
+    """Return a Java 17 or 21: JAVA_HOME if set, else ``java`` on PATH, else /usr/lib/jvm.
+
+    Raises ToolMissingError when JAVA_HOME holds another version, or when none is found.
+    """
+    explicit = os.environ.get("JAVA_HOME")
+    if explicit:
+        java = _java_at(Path(explicit))
+        if java is None:
+            raise ToolMissingError(
+                f"JAVA_HOME={explicit} has no working bin/java",
+                "point JAVA_HOME at a Java 17 or 21 JDK",
+            )
+        if java.major not in SUPPORTED_JAVA:
+            raise ToolMissingError(
+                f"JAVA_HOME={explicit} is Java {java.major}, and Neo4j 5.26 needs Java 17 or 21",
+                "point JAVA_HOME at a Java 17 or 21 JDK, or unset it",
+            )
+        return java
+    candidates: list[Path] = []
+    on_path = shutil.which("java")
+    if on_path:
+        candidates.append(Path(on_path).resolve().parent.parent)
+    jvm_root = Path("/usr/lib/jvm")
+    if jvm_root.is_dir():
+        candidates.extend(sorted(p for p in jvm_root.iterdir() if p.is_dir()))
+    seen: list[int] = []
+    for home in candidates:
+        java = _java_at(home)
+        if java is None:
+            continue
+        if java.major in SUPPORTED_JAVA:
+            return java
+        seen.append(java.major)
+    found = f" (found Java {', '.join(map(str, sorted(set(seen))))})" if seen else ""
+    raise ToolMissingError(
+        f"no Java 17 or 21 found{found}; Neo4j 5.26 needs one",
+        "install one (e.g. `apt-get install openjdk-17-jre-headless`) or set JAVA_HOME",
+    )
+
+
+def find_mvn() -> Path:
+    """Return the ``mvn`` executable. Raises ToolMissingError when it is not on PATH."""
+    found = shutil.which("mvn")
+    if not found:
+        raise ToolMissingError(
+            "mvn (Apache Maven) is not on PATH; it fetches Neo4j from Maven Central",
+            "install it (e.g. `apt-get install maven`)",
+        )
+    return Path(found)
+
+
+def installed_versions(home: Path) -> dict[str, str | None] | None:
+    """Return what the install marker in ``home`` records (neo4j, browser, apoc), or None."""
+    marker = home / MARKER
+    try:
+        versions = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return versions if isinstance(versions, dict) and "neo4j" in versions else None
+
+
+def write_marker(home: Path, versions: dict[str, str | None]) -> None:
+    """Record in ``home`` what was installed; written last, so a broken install has none."""
+    (home / MARKER).write_text(json.dumps(versions, indent=2) + "\n", encoding="utf-8")
+
+
+def fetch_jars(
+    home: Path, lib_dir: Path, plugins_dir: Path, on_step: Step | None = None
+) -> dict[str, str | None]:
+    """Fetch Neo4j and Neo4j Browser into ``lib_dir`` and APOC core (optional) into
+    ``plugins_dir``; return the versions for the marker (``apoc`` None when it failed).
+
+    Raises ToolMissingError (no mvn or Java) or InstallError (Maven failed).
+    """
+    java = find_java()
+    mvn = find_mvn()
+    home.mkdir(parents=True, exist_ok=True)
+    staging = home / "lib.partial"
+    shutil.rmtree(staging, ignore_errors=True)
+    say(
+        on_step,
+        f"fetching Neo4j {NEO4J_VERSION} and Neo4j Browser {BROWSER_VERSION} "
+        f"from Maven Central (or the local Maven cache)…",
+    )
+    _maven_copy(
+        home,
+        mvn,
+        java,
+        "neo4j-runtime",
+        [
+            ("org.neo4j", "neo4j", NEO4J_VERSION),
+            ("org.neo4j.client", "neo4j-browser", BROWSER_VERSION),
+        ],
+        staging,
+        transitive=True,
+    )
+    say(on_step, f"copying {sum(1 for _ in staging.glob('*.jar'))} jars into {lib_dir}…")
+    shutil.rmtree(lib_dir, ignore_errors=True)
+    staging.rename(lib_dir)
+    apoc = _install_apoc(home, lib_dir, plugins_dir, mvn, java, on_step)
+    return {"neo4j": NEO4J_VERSION, "browser": BROWSER_VERSION, "apoc": apoc}
+
+
+def _install_apoc(
+    home: Path, lib_dir: Path, plugins_dir: Path, mvn: Path, java: Java, on_step: Step | None
+) -> str | None:
+    plugins_dir.mkdir(parents=True, exist_ok=True)
+    staging = home / "plugins.partial"
+    shutil.rmtree(staging, ignore_errors=True)
+    say(on_step, f"fetching APOC core {APOC_VERSION} from Maven Central…")
+    try:
+        _maven_copy(
+            home,
+            mvn,
+            java,
+            "neo4j-plugins",
+            [
+                ("org.neo4j.procedure", "apoc-common", APOC_VERSION),
+                ("org.neo4j.procedure", "apoc-core", APOC_VERSION),
+            ],
+            staging,
+            transitive=True,
+        )
+    except InstallError:
+        say(on_step, "APOC core could not be fetched; going on without it (it is optional)")
+        return None  # APOC is optional: the project's queries never need it
+    say(on_step, f"copying plugins into {plugins_dir}…")
+    # Plugins share the server's classpath: a second, older copy of a library the
+    # server already ships (commons-lang3, slf4j) would shadow the server's own.
+    shipped = {_artifact_name(jar) for jar in lib_dir.glob("*.jar")}
+    for jar in staging.glob("*.jar"):
+        if _artifact_name(jar) not in shipped:
+            shutil.move(str(jar), plugins_dir / jar.name)
+    shutil.rmtree(staging, ignore_errors=True)
+    return APOC_VERSION
+
+
+def _maven_copy(
+    home: Path,
+    mvn: Path,
+    java: Java,
+    artifact: str,
+    coordinates: list[tuple[str, str, str]],
+    target: Path,
+    *,
+    transitive: bool,
+) -> None:
+    build = home / "maven" / artifact
+    build.mkdir(parents=True, exist_ok=True)
+    dependencies = "\n".join(
+        _DEPENDENCY.format(group=g, artifact=a, version=v) for g, a, v in coordinates
+    )
+    (build / "pom.xml").write_text(
+        _POM.format(artifact=artifact, dependencies=dependencies), encoding="utf-8"
+    )
+    command = [
+        str(mvn),
+        "-B",
+        "-q",
+        "dependency:copy-dependencies",
+        f"-DoutputDirectory={target}",
+        "-DincludeScope=runtime",
+        f"-DexcludeTransitive={'false' if transitive else 'true'}",
+    ]
+    env = {**os.environ, "JAVA_HOME": str(java.home)}
+    log = home / "maven" / f"{artifact}.log"
+    with log.open("w", encoding="utf-8") as out:
+        result = subprocess.run(
+            command, cwd=build, env=env, stdout=out, stderr=subprocess.STDOUT, check=False
+        )
+    if result.returncode != 0:
+        tail = log_tail(log, 5)
+        raise InstallError(
+            f"mvn could not fetch {', '.join(a for _, a, _ in coordinates)} "
+            f"(exit {result.returncode}): {tail}",
+            f"check that Maven Central is reachable; the full log is {log}",
+        )
+
+
+def _artifact_name(jar: Path) -> str:
+    """Return a jar's artifact name without its version: ``asm-9.7.1.jar`` -> ``asm``."""
+    return re.sub(r"-\d[\w.\-]*$", "", jar.stem)
+
+
+def log_tail(path: Path, lines: int) -> str:
+    """Return the last ``lines`` non-blank lines of a log, joined by " | ", for an error."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except FileNotFoundError:
+        return "(no log)"
+    return " | ".join(line.strip() for line in text[-lines:] if line.strip()) or "(empty log)"
