@@ -1,0 +1,167 @@
+"""The load pipeline and its row building, with no server: the per-file loop feeds the bulk
+import sink (a scratch SQLite store), whose import files say what the graph would hold."""
+
+from __future__ import annotations
+
+import csv
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from kg.errors import RecordRejected, SourceError
+from kg.load.import_sink import ImportFiles, ImportSink
+from kg.load.neo4j_sink import Batch, newest_per_key, paper_row, record_order, touched_titles
+from kg.load.pipeline import (
+    LoadSummary,
+    RejectsFile,
+    StreamSettings,
+    input_files,
+    input_format,
+    load_files,
+)
+from kg.loaders.records import CitationRecord, Origin, PaperRecord, PaperRef
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE_MAP = REPO / "examples" / "map"
+FIXTURES = REPO / "tests" / "fixtures"
+
+
+def load_offline(
+    paths: list[Path], tmp_path: Path, name: str = "run", **options: object
+) -> tuple[LoadSummary, ImportFiles, Path]:
+    """Run the pipeline over ``paths`` into an ImportSink; return the summary, the import
+    files and the folder of the CSVs."""
+    folder = tmp_path / name
+    folder.mkdir()
+    stream = StreamSettings(**options)  # type: ignore[arg-type]
+    inputs = input_files(paths)
+    formats = [input_format(item, "auto", stream.strict) for item in inputs]
+    summary = LoadSummary()
+    rejects = RejectsFile(folder / "rejects.jsonl")
+    sink = ImportSink(folder / "graph.sqlite")
+    try:
+        load_files(sink, inputs, formats, summary, rejects, stream)
+        files = sink.write_csv(folder / "csv")
+    finally:
+        sink.close()
+        rejects.close()
+    return summary, files, folder / "csv"
+
+
+def paper_keys(csv_folder: Path) -> set[str]:
+    with (csv_folder / "papers.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    column = next(i for i, name in enumerate(rows[0]) if name.startswith("key"))
+    return {row[column] for row in rows[1:]}
+
+
+def test_the_example_map_gives_the_same_graph_at_every_batch_size(tmp_path: Path) -> None:
+    results = [
+        load_offline([EXAMPLE_MAP], tmp_path, f"batch{size}", batch_size=size)
+        for size in (1, 7, 2000)
+    ]
+    summary, files, csv_folder = results[0]
+    assert [Path(f.path).name for f in summary.files] == sorted(
+        p.name for p in EXAMPLE_MAP.iterdir() if p.name != "README.md"
+    )
+    assert sum(f.papers for f in summary.files) >= 5
+    assert sum(f.citations for f in summary.files) > 20
+    assert files.node_counts["Paper"] == len(paper_keys(csv_folder)) >= 10
+    for other_summary, other_files, other_csv in results[1:]:
+        assert other_files.node_counts == files.node_counts
+        assert other_files.relationship_counts == files.relationship_counts
+        assert paper_keys(other_csv) == paper_keys(csv_folder)
+        assert [f.papers for f in other_summary.files] == [f.papers for f in summary.files]
+
+
+def test_a_file_named_twice_is_read_once(tmp_path: Path) -> None:
+    page = EXAMPLE_MAP / "bert.txt"
+    _, files_once, _ = load_offline([page], tmp_path, "once")
+    twice, files_twice, _ = load_offline([page, page], tmp_path, "twice")
+    assert [f.unchanged for f in twice.files] == [False, True]
+    assert twice.files[1].read == 0
+    assert files_twice.node_counts == files_once.node_counts
+    assert files_twice.relationship_counts == files_once.relationship_counts
+
+
+def test_an_unreadable_file_in_a_folder_fails_alone(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a_page.txt").write_bytes((EXAMPLE_MAP / "t5.txt").read_bytes())
+    (folder / "b_bad.bin").write_bytes(b"\x00\x01 not any format \xff" * 20)
+    summary, files, _ = load_offline([folder], tmp_path)
+    assert [(Path(f.path).name, f.error is None) for f in summary.files] == [
+        ("a_page.txt", True),
+        ("b_bad.bin", False),
+    ]
+    assert "cannot tell its format" in (summary.files[1].error or "")
+    assert files.node_counts["Paper"] > 1
+    with pytest.raises(SourceError, match="cannot tell its format"):
+        load_offline([folder], tmp_path, "strict", strict=True)
+
+
+def test_bad_records_go_to_the_rejects_file_and_the_rest_load(tmp_path: Path) -> None:
+    source = FIXTURES / "arxiv" / "malformed.jsonl"
+    summary, files, csv_folder = load_offline([source], tmp_path)
+    rejects = (tmp_path / "run" / "rejects.jsonl").read_text(encoding="utf-8").splitlines()
+    (only,) = summary.files
+    assert only.rejected == len(rejects) > 3
+    assert only.papers == files.node_counts["Paper"] >= 1
+    assert "0704.0002" in paper_keys(csv_folder)
+    assert all(f'"file": "{source}"' in line for line in rejects)
+    with pytest.raises(RecordRejected, match=r"malformed\.jsonl:2:"):
+        load_offline([source], tmp_path, "strict", strict=True)
+
+
+def _paper(key: str, as_of: date, line: int, **fields: object) -> PaperRecord:
+    return PaperRecord(
+        arxiv_id=key,
+        origin=Origin(path="p.jsonl", line=line),
+        snapshot="snap",
+        as_of=as_of,
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def test_rows_apply_oldest_first_and_a_whole_list_comes_from_the_newest() -> None:
+    newer = _paper("2101.00001", date(2024, 1, 1), 1, title="New", authors=("A", "B"))
+    older = _paper("2101.00001", date(2020, 1, 1), 2, title="Old", authors=("C",))
+    ordered = sorted([newer, older], key=record_order)
+    assert [p.title for p in ordered] == ["Old", "New"]
+    rows = [{"key": p.key, "authors": list(p.authors)} for p in ordered]
+    assert newest_per_key(rows) == [{"key": "2101.00001", "authors": ["A", "B"]}]
+
+
+def test_a_paper_row_carries_the_normalised_title_and_the_histogram_in_year_order() -> None:
+    record = _paper(
+        "arXiv:2101.00002v3",
+        date(2024, 1, 1),
+        1,
+        title="On $\\Gamma$-Convergence",
+        histogram={2023: 4, 2021: 1},
+    )
+    row = paper_row(record, record.key)
+    assert row["arxiv_id"] == "2101.00002"
+    assert row["norm_title"] == "on γ convergence"
+    assert row["histogram_years"] == [2021, 2023]
+    assert row["histogram_counts"] == [1, 4]
+    assert row["as_of"].startswith("2024-01-01|")
+
+
+def test_touched_titles_tell_title_only_papers_from_all() -> None:
+    origin = Origin(path="p.txt", line=1)
+    batch = Batch(
+        papers=[_paper("2101.00003", date(2024, 1, 1), 1, title="Known By Id")],
+        citations=[
+            CitationRecord(
+                origin=origin,
+                snapshot="snap",
+                citing=PaperRef(arxiv_id="2101.00003", title="Known By Id"),
+                cited=PaperRef(title="Only A Title", year=2017),
+            )
+        ],
+    )
+    title_only, every = touched_titles(batch)
+    assert title_only == ["only a title"]
+    assert every == ["known by id", "only a title"]
