@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, LiteralString, Self
+from typing import Any, LiteralString, Self, TypeVar
 
 import neo4j
 from neo4j import GraphDatabase, ManagedTransaction
@@ -35,7 +35,17 @@ from neo4j.exceptions import (
 from kg.errors import ConnectionFailed, KGError
 from kg.server import config
 
+__all__ = [
+    "MAX_RETRY_SECONDS",
+    "Database",
+    "QueryFailed",
+    "Row",
+    "quiet_driver_logs",
+    "translated_errors",
+]
+
 Row = dict[str, Any]
+T = TypeVar("T")
 
 MAX_RETRY_SECONDS = 15.0
 """How long ``execute_read``/``execute_write`` retry transient failures (driver default: 30 s)."""
@@ -140,25 +150,40 @@ class Database:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _managed(self, access: str, work: Callable[[ManagedTransaction], T]) -> T:
+        with translated_errors(self.uri), self.driver.session(database=self.database) as session:
+            if access == neo4j.WRITE_ACCESS:
+                return session.execute_write(work)
+            return session.execute_read(work)
+
+    def write_transaction(self, work: Callable[[ManagedTransaction], T]) -> T:
+        """Run ``work(tx)`` in one managed write transaction, retried as a whole on transient
+        errors, and return what it returns: for several statements that commit together."""
+        return self._managed(neo4j.WRITE_ACCESS, work)
+
     def read(self, query: LiteralString, params: Mapping[str, Any] | None = None) -> list[Row]:
         """Run ``query`` in a read transaction and return its rows as dicts."""
         values = dict(params or {})
-
-        def work(tx: ManagedTransaction) -> list[Row]:
-            return [record.data() for record in tx.run(query, values)]
-
-        with translated_errors(self.uri), self.driver.session(database=self.database) as session:
-            return session.execute_read(work)
+        return self._managed(
+            neo4j.READ_ACCESS, lambda tx: [record.data() for record in tx.run(query, values)]
+        )
 
     def write(self, query: LiteralString, params: Mapping[str, Any] | None = None) -> list[Row]:
         """Run ``query`` in a write transaction (retried on transient errors); return its rows."""
         values = dict(params or {})
+        return self._managed(
+            neo4j.WRITE_ACCESS, lambda tx: [record.data() for record in tx.run(query, values)]
+        )
 
-        def work(tx: ManagedTransaction) -> list[Row]:
-            return [record.data() for record in tx.run(query, values)]
-
-        with translated_errors(self.uri), self.driver.session(database=self.database) as session:
-            return session.execute_write(work)
+    def records(
+        self, query: LiteralString, params: Mapping[str, Any] | None = None, *, write: bool = False
+    ) -> list[neo4j.Record]:
+        """Run ``query`` in a read (with ``write``, a write) transaction and return the
+        driver's records as they come: for results of hundreds of thousands of values, which
+        ``Record.data()`` would walk again in Python."""
+        values = dict(params or {})
+        access = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
+        return self._managed(access, lambda tx: list(tx.run(query, values)))
 
     def write_counters(
         self, query: LiteralString, params: Mapping[str, Any] | None = None
@@ -182,8 +207,7 @@ class Database:
                 )
             }
 
-        with translated_errors(self.uri), self.driver.session(database=self.database) as session:
-            return session.execute_write(work)
+        return self._managed(neo4j.WRITE_ACCESS, work)
 
     def run_autocommit(
         self,

@@ -162,8 +162,7 @@ def ego(
 def rank_distribution(graph: Database, prop: str = "pagerank", bins: int = 50) -> Figure:
     """A histogram (log-log) of one value `kg rank --write` stored on the papers.
     Raises ParameterError when no paper holds it."""
-    query = queries.get("rank_values")
-    values = [row["value"] for row in graph.read(query.cypher, query.bind({"property": prop}))]
+    values = [row["value"] for row in queries.analytics.rank_values.run(graph, property=prop)]
     if not values:
         raise ParameterError(
             f"no paper holds {prop!r}", f"compute and store it first, e.g. kg rank {prop} --write"

@@ -1,4 +1,4 @@
-"""The named query library: every ``.cypher`` file in ``cypher/`` becomes one callable.
+"""The named query library: every ``.cypher`` file under ``cypher/`` is one query that runs itself.
 
 A file starts with a header of ``//`` comment lines, so it runs unchanged in Neo4j Browser:
 
@@ -9,13 +9,20 @@ A file starts with a header of ``//`` comment lines, so it runs unchanged in Neo
     // param limit: int = 20  how many to return
     MATCH ...
 
-``name`` is required and must match the file name. ``mode`` is ``read`` (default),
-``write``, ``auto`` (a write that batches itself with ``CALL { } IN TRANSACTIONS``, so it
-runs as an auto-commit transaction, ``:auto`` in Browser) or ``script`` (several statements
-separated by ``;``, no parameters).
-Every ``param`` line declares one ``$param``: its name, its type (str, int, float, bool,
-list[str], list[int], list[map]) and an optional default. The loader refuses, with ``file:line``,
-a file whose declared parameters differ from the ones its query uses.
+``name`` is required and must match the file name. ``mode`` is required and picks how the
+query runs (``Query.run``): ``read`` in a read transaction, ``write`` in a write
+transaction (which may be retried, so every write is idempotent), ``auto`` as an
+auto-commit transaction (a write that batches itself with ``CALL { } IN TRANSACTIONS``,
+``:auto`` in Browser) or ``script`` (several statements separated by ``;``, no parameters,
+each run as an auto-commit transaction). Every ``param`` line declares one ``$param``: its
+name, its type (str, int, float, bool, map, list[str], list[int], list[map]) and an optional
+default. The loader refuses, with ``file:line``, a file whose declared parameters differ from
+the ones its query uses.
+
+Subfolders are namespaces, as in aiosql: ``cypher/questions/cocited.cypher`` is the query
+``questions.cocited``, reached as ``queries.get("questions.cocited")`` or
+``queries.questions.cocited``; ``get`` also takes the short name ``cocited`` when no other
+folder has a query of that name.
 """
 
 from __future__ import annotations
@@ -27,17 +34,40 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal, LiteralString, cast
+from typing import TYPE_CHECKING, Any, Literal, LiteralString, cast
 
 from kg.errors import ParameterError, QueryFileError, QueryNotFound
 
+__all__ = [
+    "QUESTION_NAMESPACES",
+    "Mode",
+    "Namespace",
+    "Param",
+    "ParamType",
+    "Query",
+    "all_queries",
+    "cypher_dir",
+    "get",
+    "is_question",
+    "namespaces",
+    "parse_query_file",
+    "trusted",
+]
+
+if TYPE_CHECKING:
+    from neo4j import ManagedTransaction, Record, Result
+
+    from kg.database import Database, Row
+
 Mode = Literal["read", "write", "auto", "script"]
-ParamType = Literal["str", "int", "float", "bool", "list[str]", "list[int]", "list[map]"]
+ParamType = Literal["str", "int", "float", "bool", "map", "list[str]", "list[int]", "list[map]"]
+_MODES: tuple[Mode, ...] = ("read", "write", "auto", "script")
 _TYPES: tuple[ParamType, ...] = (
     "str",
     "int",
     "float",
     "bool",
+    "map",
     "list[str]",
     "list[int]",
     "list[map]",
@@ -114,6 +144,11 @@ def _coerce(kind: ParamType, value: Any) -> Any:
         if isinstance(value, bool):
             raise TypeError(value)
         return float(value)
+    if kind == "map":
+        mapping = json.loads(value) if isinstance(value, str) else value
+        if not isinstance(mapping, dict):
+            raise TypeError(value)
+        return mapping
     if kind == "list[map]":
         rows = json.loads(value) if isinstance(value, str) else value
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
@@ -130,7 +165,10 @@ def _coerce(kind: ParamType, value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Query:
-    """One named query: its text, declared parameters and documentation."""
+    """One named query: its text, declared mode and parameters, and documentation.
+
+    ``run`` executes it as its mode says; no caller picks a transaction.
+    """
 
     name: str
     path: Path
@@ -139,6 +177,71 @@ class Query:
     params: tuple[Param, ...]
     doc: str
     statements: tuple[str, ...] = field(default=())
+    namespace: str = ""
+
+    @property
+    def full_name(self) -> str:
+        """The name with its folder, e.g. ``questions.cocited`` (``schema`` at the top)."""
+        return f"{self.namespace}.{self.name}" if self.namespace else self.name
+
+    def run(self, db: Database, /, **params: Any) -> list[Row]:
+        """Bind ``params`` and run the query as its mode says; return its rows as dicts.
+
+        ``read`` runs in ``execute_read``, ``write`` in ``execute_write``; ``auto`` runs as
+        an auto-commit transaction, retried on transient errors (our ``auto`` statements
+        only remove values, which is safe to repeat); ``script`` runs each statement that way.
+        Raises ParameterError for bad parameters and QueryFailed when Neo4j refuses it.
+        """
+        bound = self.bind(params)
+        if self.mode == "read":
+            return db.read(self.cypher, bound)
+        if self.mode == "write":
+            return db.write(self.cypher, bound)
+        if self.mode == "auto":
+            return db.run_autocommit(self.cypher, bound, retry=True)
+        rows: list[Row] = []
+        for statement in self.script:
+            rows = db.run_autocommit(statement)
+        return rows
+
+    def run_records(self, db: Database, /, **params: Any) -> list[Record]:
+        """Run a ``read`` or ``write`` query like ``run`` and return the driver's records as
+        they come, without a dict per row: for results of hundreds of thousands of values.
+
+        Raises ParameterError for bad parameters or an ``auto`` or ``script`` query.
+        """
+        if self.mode not in ("read", "write"):
+            raise ParameterError(
+                f"query {self.full_name} runs as an auto-commit transaction",
+                "use run() for it",
+            )
+        return db.records(self.cypher, self.bind(params), write=self.mode == "write")
+
+    def run_counters(self, db: Database, /, **params: Any) -> dict[str, int]:
+        """Run a ``write`` query in ``execute_write``; return the server's update counters.
+
+        Raises ParameterError for bad parameters or a query of another mode.
+        """
+        if self.mode != "write":
+            raise ParameterError(
+                f"query {self.full_name} is a {self.mode} query, with no write counters",
+                "use run() for it",
+            )
+        return db.write_counters(self.cypher, self.bind(params))
+
+    def run_in(self, tx: ManagedTransaction, /, **params: Any) -> Result:
+        """Run the query inside the caller's transaction ``tx`` and return the driver's
+        result, for several statements that must commit together (the loader's batches).
+
+        Raises ParameterError for bad parameters, or for an ``auto`` or ``script`` query,
+        which cannot run inside a transaction.
+        """
+        if self.mode not in ("read", "write"):
+            raise ParameterError(
+                f"query {self.full_name} runs as an auto-commit transaction",
+                "use run() for it: it cannot run inside another transaction",
+            )
+        return tx.run(self.cypher, self.bind(params))
 
     def bind(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """Return the full parameter map for ``values``: defaults filled, types checked.
@@ -176,11 +279,14 @@ class Query:
         return [trusted(statement) for statement in self.statements]
 
 
-def parse_query_file(path: Path) -> Query:
-    """Parse one .cypher file. Raises QueryFileError naming ``file:line`` for a bad file."""
+def parse_query_file(path: Path, namespace: str = "") -> Query:
+    """Parse one .cypher file of the folder ``namespace`` ("" for the top).
+
+    Raises QueryFileError naming ``file:line`` for a bad file.
+    """
     lines = path.read_text(encoding="utf-8").splitlines()
     name: str | None = None
-    mode: Mode = "read"
+    mode: Mode | None = None
     params: list[Param] = []
     doc: list[str] = []
     body_start = len(lines)
@@ -198,7 +304,7 @@ def parse_query_file(path: Path) -> Query:
                     f"rename it to {path.stem!r}",
                 )
         elif match := _MODE_LINE.match(line):
-            if match.group(1) not in ("read", "write", "auto", "script"):
+            if match.group(1) not in _MODES:
                 raise QueryFileError(
                     f"{path}:{number}: mode {match.group(1)!r} is unknown",
                     "use read, write, auto or script",
@@ -214,6 +320,11 @@ def parse_query_file(path: Path) -> Query:
         raise QueryFileError(
             f"{path}:1: no `// name: {path.stem}` header line", "add one as the first line"
         )
+    if mode is None:
+        raise QueryFileError(
+            f"{path}:2: no `// mode:` header line",
+            "declare how it runs: `// mode: read`, write, auto or script",
+        )
     body = "\n".join(lines[body_start:]).strip()
     if not body:
         raise QueryFileError(f"{path}:{len(lines)}: the file has no query", "add the query text")
@@ -221,7 +332,7 @@ def parse_query_file(path: Path) -> Query:
     statements: tuple[str, ...] = ()
     if mode == "script":
         statements = tuple(s.strip() for s in re.split(r";\s*(?:\n|$)", body) if s.strip())
-    return Query(name, path, mode, body, tuple(params), " ".join(doc), statements)
+    return Query(name, path, mode, body, tuple(params), " ".join(doc), statements, namespace)
 
 
 def _parse_param(path: Path, number: int, match: re.Match[str]) -> Param:
@@ -269,35 +380,80 @@ def _check_params(path: Path, lines: list[str], body_start: int, params: list[Pa
 @cache
 def _library(folder: Path) -> dict[str, Query]:
     queries: dict[str, Query] = {}
-    for path in sorted(folder.glob("*.cypher")):
-        query = parse_query_file(path)
-        queries[query.name] = query
+    for path in sorted(folder.rglob("*.cypher")):
+        namespace = ".".join(path.relative_to(folder).parent.parts)
+        query = parse_query_file(path, namespace)
+        queries[query.full_name] = query
     return queries
 
 
 def all_queries() -> dict[str, Query]:
-    """Return every query of the library by name. Raises QueryFileError for a bad file."""
+    """Return every query of the library by full name (``questions.cocited``), sorted.
+
+    Raises QueryFileError for a bad file.
+    """
     return dict(_library(cypher_dir()))
 
 
+def namespaces() -> list[str]:
+    """Return the folders of the library, sorted ("" is the top folder)."""
+    return sorted({q.namespace for q in _library(cypher_dir()).values()})
+
+
 def get(name: str) -> Query:
-    """Return the query called ``name``. Raises QueryNotFound listing the known names."""
+    """Return the query called ``name``: a full name (``questions.cocited``) or a short name
+    (``cocited``) that only one folder holds.
+
+    Raises QueryNotFound for an unknown name, listing near ones, or an ambiguous short name,
+    listing its full names.
+    """
     library = _library(cypher_dir())
-    if name not in library:
-        near = difflib.get_close_matches(name, list(library), n=3, cutoff=0.5)
-        hint = (
-            f"Did you mean {' or '.join(near)}? `kg queries` lists them all"
-            if near
-            else "`kg queries` lists the questions; `kg queries --all` lists every query"
+    if name in library:
+        return library[name]
+    same = sorted(full for full, q in library.items() if q.name == name)
+    if len(same) == 1:
+        return library[same[0]]
+    if same:
+        raise QueryNotFound(
+            f"more than one query is named {name!r}: {', '.join(same)}",
+            "use the full name, with its folder",
         )
-        raise QueryNotFound(f"no query named {name!r}", hint)
-    return library[name]
+    known = list(library) + [q.name for q in library.values()]
+    near = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    hint = (
+        f"Did you mean {' or '.join(near)}? `kg queries` lists them all"
+        if near
+        else "`kg queries` lists the questions; `kg queries --all` lists every query"
+    )
+    raise QueryNotFound(f"no query named {name!r}", hint)
 
 
-INTERNAL_PREFIXES = ("load_", "analytics_", "merge_", "resolve_")
-"""Names of the queries the loader and the analytics run for themselves, not questions."""
+QUESTION_NAMESPACES = ("questions", "browser")
+"""The folders of the queries a user asks; the others hold the loader's, the analytics' and
+the exports' own queries, and the schema."""
 
 
-def is_question(name: str) -> bool:
-    """Return True for a query a user asks (not one of INTERNAL_PREFIXES, not the schema)."""
-    return not name.startswith(INTERNAL_PREFIXES) and name != "schema"
+def is_question(query: Query) -> bool:
+    """Return True for a query a user asks (one in QUESTION_NAMESPACES)."""
+    return query.namespace in QUESTION_NAMESPACES
+
+
+@dataclass(frozen=True)
+class Namespace:
+    """One folder of the library: its queries are attributes (``queries.questions.cocited``)."""
+
+    name: str
+
+    def __getattr__(self, name: str) -> Query:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return get(f"{self.name}.{name}")
+        except QueryNotFound as exc:
+            raise AttributeError(str(exc)) from exc
+
+
+def __getattr__(name: str) -> Namespace:
+    if not name.startswith("__") and name in namespaces():
+        return Namespace(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,9 +1,9 @@
 """The Graph Data Science engine of the analytics, for servers that have the GDS plugin.
 
 The papers in scope are projected into the GDS catalog with a Cypher projection
-(cypher/analytics_gds_projection.cypher, the same scope rules as the igraph engine), the
+(cypher/analytics/gds_projection.cypher, the same scope rules as the igraph engine), the
 algorithm streams its results through the ``graphdatascience`` client, node ids become
-Paper keys (cypher/analytics_gds_keys.cypher), and the in-memory graph is dropped.
+Paper keys (cypher/analytics/gds_keys.cypher), and the in-memory graph is dropped.
 
 The client is imported only here and only when GDS is used: it is not a dependency of the
 project (``pip install graphdatascience``, version 2 or later). Where GDS's definition
@@ -46,9 +46,8 @@ MIN_CLIENT_MAJOR = 2
 
 def gds_version(graph: Database) -> str | None:
     """Return the version of the server's GDS plugin, or None when the server has none."""
-    query = queries.get("analytics_gds_version")
     try:
-        rows = graph.read(query.cypher, query.bind({}))
+        rows = queries.analytics.gds_version.run(graph)
     except QueryFailed:
         return None
     return str(rows[0]["version"]) if rows else None
@@ -84,7 +83,8 @@ def _projected(
     graph: Database, gds: Any, scope: dict[str, Any], undirected: bool
 ) -> Iterator[tuple[Any, int, int]]:
     """Yield (the projected graph or None when the scope is empty, nodes, relationships)."""
-    query = queries.get("analytics_gds_projection")
+    # The GDS client runs the projection itself: it takes the text and the bound parameters.
+    query = queries.analytics.gds_projection
     params = query.bind(
         {
             **scope,
@@ -104,8 +104,7 @@ def _projected(
 
 
 def _keys(graph: Database, ids: Sequence[int]) -> list[str]:
-    query = queries.get("analytics_gds_keys")
-    rows = graph.read(query.cypher, query.bind({"ids": [int(i) for i in ids]}))
+    rows = queries.analytics.gds_keys.run(graph, ids=[int(i) for i in ids])
     by_id = {int(row["id"]): str(row["key"]) for row in rows}
     return [by_id[int(i)] for i in ids]
 

@@ -1,7 +1,7 @@
 """Graph analytics over the map: rank papers and find communities on the CITES graph.
 
 The default engine streams the citation graph of the papers in scope out of Neo4j in one
-read (cypher/analytics_projection.cypher), builds an igraph graph and computes in igraph's
+read (cypher/analytics/projection.cypher), builds an igraph graph and computes in igraph's
 C core (kg/analytics/igraph_engine.py says exactly what each algorithm computes). ``engine="gds"``
 runs the algorithm in the server's Graph Data Science plugin instead (kg/analytics/gds_engine.py);
 ``engine="auto"`` uses GDS when the server has it and the client is installed.
@@ -22,8 +22,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from neo4j import ManagedTransaction
-
 from kg import queries
 from kg.analytics import gds_engine as analytics_gds
 from kg.analytics.igraph_engine import (
@@ -43,7 +41,7 @@ from kg.analytics.igraph_engine import (
     top_indices,
 )
 from kg.analytics.igraph_engine import communities as detect_communities
-from kg.database import Database, translated_errors
+from kg.database import Database
 from kg.errors import AnalyticsError
 
 __all__ = [
@@ -79,11 +77,12 @@ ENGINES: tuple[Engine, ...] = ("auto", "igraph", "gds")
 DEFAULT_BATCH_SIZE = 10_000
 TOP1_SHARE = 0.01
 TOP10_SHARE = 0.10
-_MAIN_PROPERTY: dict[str, str] = {
-    **{name: PROPERTIES[name][0] for name in ALGORITHMS},
-    COMMUNITY_PROPERTY: COMMUNITY_PROPERTY,
+_STORED: dict[str, tuple[str, ...]] = {
+    **{name: PROPERTIES[name] for name in ALGORITHMS},
+    COMMUNITY_PROPERTY: (COMMUNITY_PROPERTY,),
 }
-"""What each write file stores (analytics_write_<name>.cypher), by name."""
+"""The Paper properties each algorithm (or "community") stores, by name: the only property
+names analytics/write_paper_values.cypher and clear_paper_values.cypher are ever given."""
 
 
 @dataclass(frozen=True)
@@ -329,19 +328,12 @@ class CommunityResult:
 
 
 def _read_projection(graph: Database, scope: Scope) -> tuple[list[str], list[list[str]]]:
-    query = queries.get("analytics_projection")
-    params = query.bind(scope.params())
-
-    def work(tx: ManagedTransaction) -> tuple[list[str], list[list[str]]]:
-        record = tx.run(query.cypher, params).single()
-        if record is None:
-            return [], []
-        return list(record["keys"]), list(record["cites"])
-
-    # Not Database.read: its Record.data() walks every one of the hundreds of thousands of
+    # Records, not dicts: Record.data() would walk every one of the hundreds of thousands of
     # cited keys in Python again; the two lists come out of the driver ready to use.
-    with translated_errors(graph.uri), graph.driver.session(database=graph.database) as session:
-        return session.execute_read(work)
+    records = queries.analytics.projection.run_records(graph, **scope.params())
+    if not records:
+        return [], []
+    return list(records[0]["keys"]), list(records[0]["cites"])
 
 
 def load_projection(graph: Database, scope: Scope | None = None) -> CitationGraph:
@@ -396,10 +388,7 @@ def _papers(
     wanted = [keys[i] for i in order]
     details: dict[str, dict[str, Any]] = {}
     if wanted:
-        query = queries.get("analytics_papers")
-        details = {
-            row["key"]: row for row in graph.read(query.cypher, query.bind({"keys": wanted}))
-        }
+        details = {row["key"]: row for row in queries.analytics.papers.run(graph, keys=wanted)}
     papers = []
     for place, i in enumerate(order, start=1):
         row = details.get(keys[i], {})
@@ -450,15 +439,16 @@ def pagerank_tiers(order: Sequence[int], count: int) -> list[int]:
 
 
 def _rows(name: str, keys: Sequence[str], values: Values) -> list[dict[str, Any]]:
-    if name == "hits":
-        return [
-            {"key": key, "authority": a, "hub": h}
-            for key, a, h in zip(keys, values["hits_authority"], values["hits_hub"], strict=True)
-        ]
-    column = values[_MAIN_PROPERTY[name]]
-    rows = [{"key": key, "value": v} for key, v in zip(keys, column, strict=True)]
+    """Return the write_paper_values rows of ``name``: each paper's key and its properties
+    (from our own table ``_STORED``), and for PageRank its tier."""
+    props = _STORED[name]
+    columns = [values[prop] for prop in props]
+    rows: list[dict[str, Any]] = [
+        {"key": key, "props": dict(zip(props, row_values, strict=True))}
+        for key, *row_values in zip(keys, *columns, strict=True)
+    ]
     if name == "pagerank":
-        order = top_indices(column, keys, len(keys))
+        order = top_indices(columns[0], keys, len(keys))
         for row, tier in zip(rows, pagerank_tiers(order, len(keys)), strict=True):
             row["tier"] = tier
     return rows
@@ -467,13 +457,14 @@ def _rows(name: str, keys: Sequence[str], values: Values) -> list[dict[str, Any]
 def _store(graph: Database, name: str, keys: Sequence[str], values: Values, batch_size: int) -> int:
     """Replace the stored values of ``name`` (an algorithm, or "community"): remove them
     from every paper, then write ``values`` in batches. Returns the papers written."""
-    clear = queries.get(f"analytics_clear_{name}")
-    # Removing a property is safe to repeat; a deadlock with a concurrent load is retried.
-    graph.run_autocommit(clear.cypher, clear.bind({"batch_size": batch_size}), retry=True)
-    write = queries.get(f"analytics_write_{name}")
+    assert name in _STORED, f"{name!r} is not one of the analytics' own stored names"
+    nulls = dict.fromkeys(_STORED[name])
+    queries.analytics.clear_paper_values.run(
+        graph, nulls=nulls, tiers=name == "pagerank", batch_size=batch_size
+    )
     written = 0
     for batch in chunks(_rows(name, keys, values), batch_size):
-        graph.write_counters(write.cypher, write.bind({"rows": list(batch)}))
+        queries.analytics.write_paper_values.run_counters(graph, rows=list(batch))
         written += len(batch)
     return written
 
@@ -488,7 +479,6 @@ def _record(
     edges: int,
     seconds: float,
 ) -> list[AnalyticsRun]:
-    query = queries.get("analytics_record_run")
     text = json.dumps(parameters, sort_keys=True)
     runs = [
         {
@@ -502,7 +492,7 @@ def _record(
         }
         for prop in properties
     ]
-    rows = graph.write(query.cypher, query.bind({"runs": runs}))
+    rows = queries.analytics.record_run.run(graph, runs=runs)
     return [AnalyticsRun.from_row(row) for row in rows]
 
 
@@ -716,5 +706,4 @@ def communities(
 
 def analytics_runs(graph: Database) -> list[AnalyticsRun]:
     """Return the recorded runs, one per stored property, ordered by property name."""
-    query = queries.get("analytics_runs")
-    return [AnalyticsRun.from_row(row) for row in graph.read(query.cypher, query.bind({}))]
+    return [AnalyticsRun.from_row(row) for row in queries.analytics.runs.run(graph)]

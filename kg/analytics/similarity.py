@@ -35,12 +35,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from neo4j import ManagedTransaction
-
 from kg import queries
 from kg.analytics import AnalyticsRun, Scope, load_projection
 from kg.analytics.igraph_engine import CitationGraph, chunks
-from kg.database import Database, translated_errors
+from kg.database import Database
 from kg.errors import SimilarityError
 
 if TYPE_CHECKING:
@@ -71,20 +69,20 @@ MEASURES: Final[tuple[Measure, ...]] = ("co-citation", "coupling")
 RUN_KEYS: Final[dict[Measure, str]] = {"co-citation": "co_cited", "coupling": "coupled"}
 """The AnalyticsRun key (and the relationship, upper-cased) of each measure."""
 _WRITE_QUERY: Final[dict[Measure, str]] = {
-    "co-citation": "analytics_similar_write_cocited",
-    "coupling": "analytics_similar_write_coupled",
+    "co-citation": "analytics.similar_write_cocited",
+    "coupling": "analytics.similar_write_coupled",
 }
 _STORED_LISTS_QUERY: Final[dict[Measure, str]] = {
-    "co-citation": "analytics_similar_stored_cocited",
-    "coupling": "analytics_similar_stored_coupled",
+    "co-citation": "analytics.similar_stored_cocited",
+    "coupling": "analytics.similar_stored_coupled",
 }
 _STORED_QUERY: Final[dict[Measure, str]] = {
-    "co-citation": "similar_cocited_stored",
-    "coupling": "similar_coupled_stored",
+    "co-citation": "questions.similar_cocited_stored",
+    "coupling": "questions.similar_coupled_stored",
 }
 _LIVE_QUERY: Final[dict[Measure, str]] = {
-    "co-citation": "similar_cocited_live",
-    "coupling": "similar_coupled_live",
+    "co-citation": "questions.similar_cocited_live",
+    "coupling": "questions.similar_coupled_live",
 }
 DEFAULT_K: Final = 20
 DEFAULT_BATCH_SIZE: Final = 1_000
@@ -229,17 +227,9 @@ class SimilarityRun:
 
 
 def _stored_lists(graph: Database, measure: Measure) -> dict[str, list[tuple[Any, ...]]]:
-    query = queries.get(_STORED_LISTS_QUERY[measure])
-
-    def work(tx: ManagedTransaction) -> dict[str, list[tuple[Any, ...]]]:
-        return {
-            record["key"]: [tuple(item) for item in record["similar"]]
-            for record in tx.run(query.cypher, query.bind({}))
-        }
-
-    # Not Database.read: Record.data() would walk the ~860,000 items again in Python.
-    with translated_errors(graph.uri), graph.driver.session(database=graph.database) as session:
-        return session.execute_read(work)
+    # Records, not dicts: Record.data() would walk the ~860,000 items again in Python.
+    records = queries.get(_STORED_LISTS_QUERY[measure]).run_records(graph)
+    return {record["key"]: [tuple(item) for item in record["similar"]] for record in records}
 
 
 def _rows(
@@ -293,8 +283,7 @@ def run_similarity(
     if batch_size < 1:
         raise SimilarityError(f"batch size {batch_size} is too small", "use 1 or more")
     began = time.perf_counter()
-    clock = queries.get("analytics_similar_clock")
-    computed_at = str(graph.read(clock.cypher)[0]["now"])
+    computed_at = str(queries.analytics.similar_clock.run(graph)[0]["now"])
     citation = load_projection(graph, Scope())
     timings = {"read": time.perf_counter() - began}
     lists: dict[Measure, list[list[Neighbour]]] = {}
@@ -308,17 +297,15 @@ def run_similarity(
     rewritten: dict[str, int] = {}
     if write:
         mark = time.perf_counter()
-        forget = queries.get("analytics_similar_forget_runs")
-        graph.write(forget.cypher, forget.bind({"keys": [RUN_KEYS[m] for m in measures]}))
-        id_query = queries.get("analytics_similar_ids")
-        ids = {row["key"]: row["id"] for row in graph.read(id_query.cypher)}
+        queries.analytics.similar_forget_runs.run(graph, keys=[RUN_KEYS[m] for m in measures])
+        ids = {row["key"]: row["id"] for row in queries.analytics.similar_ids.run(graph)}
         for measure in measures:
             query = queries.get(_WRITE_QUERY[measure])
             stored = _stored_lists(graph, measure)
             rows = list(_rows(citation.keys, ids, lists[measure], stored))
             rewritten[measure] = len(rows)
             for batch in chunks(rows, batch_size):
-                graph.write_counters(query.cypher, query.bind({"rows": list(batch)}))
+                query.run_counters(graph, rows=list(batch))
         timings["write"] = time.perf_counter() - mark
         runs = _record(graph, measures, k, citation, pairs, computed_at, began)
     timings["total"] = time.perf_counter() - began
@@ -346,7 +333,6 @@ def _record(
     computed_at: str,
     began: float,
 ) -> list[AnalyticsRun]:
-    query = queries.get("analytics_similar_record_run")
     runs = [
         {
             "key": RUN_KEYS[measure],
@@ -361,7 +347,7 @@ def _record(
         }
         for measure in measures
     ]
-    rows = graph.write(query.cypher, query.bind({"runs": runs, "computed_at": computed_at}))
+    rows = queries.analytics.similar_record_run.run(graph, runs=runs, computed_at=computed_at)
     return [AnalyticsRun.from_row(row) for row in rows]
 
 
@@ -379,10 +365,8 @@ class Freshness:
 def freshness(graph: Database, key: str, measure: Measure, limit: int) -> Freshness:
     """Return whether the stored lists of ``measure`` are fresh for the paper ``key`` and a
     question of ``limit`` papers (see similar_fresh.cypher)."""
-    query = queries.get("similar_fresh")
-    row = graph.read(
-        query.cypher, query.bind({"key": key, "run": RUN_KEYS[measure], "limit": limit})
-    )[0]
+    query = queries.questions.similar_fresh
+    row = query.run(graph, key=key, run=RUN_KEYS[measure], limit=limit)[0]
     k = row["k"]
     reason = None
     if not row["has_run"]:
@@ -430,12 +414,10 @@ def similar_rows(
     """
     verdict = freshness(graph, key, measure, limit) if prefer_stored else None
     if verdict is not None and verdict.fresh:
-        query = queries.get(_STORED_QUERY[measure])
-        return graph.read(query.cypher, query.bind({"key": key, "limit": limit})), verdict, None
-    query = queries.get(_LIVE_QUERY[measure])
-    found = graph.read(
-        query.cypher, query.bind({"key": key, "limit": limit, "max_paths": max_paths})
-    )
+        stored = queries.get(_STORED_QUERY[measure]).run(graph, key=key, limit=limit)
+        return stored, verdict, None
+    live = queries.get(_LIVE_QUERY[measure])
+    found = live.run(graph, key=key, limit=limit, max_paths=max_paths)
     if not found:
         return [], verdict, LiveBound(0, 0, 0, 0, max_paths)
     row = found[0]
@@ -457,11 +439,10 @@ class StoredRun:
 
 def stored_runs(graph: Database) -> list[StoredRun]:
     """Return the recorded similarity runs (none, one or both measures), co-citation first."""
-    query = queries.get("similar_runs")
     measure_of = {run_key: measure for measure, run_key in RUN_KEYS.items()}
     return [
         StoredRun(
             measure_of[row["key"]], AnalyticsRun.from_row(row), row["k"], row["relationships"]
         )
-        for row in graph.read(query.cypher, query.bind({}))
+        for row in queries.questions.similar_runs.run(graph)
     ]

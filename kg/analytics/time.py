@@ -2,7 +2,7 @@
 main paths, read from Neo4j and written back with a run record.
 
 Each analysis reads the papers in scope and the citations among them in one query
-(cypher/timeline_projection.cypher), computes with the pure functions of
+(cypher/analytics/timeline_projection.cypher), computes with the pure functions of
 kg.analytics.time_series and kg.analytics.mainpath, and lists the top papers.
 A paper's citations in year ``t`` are the papers in
 scope citing it whose year is ``t``; citing papers of unknown year are left out of every
@@ -24,13 +24,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from neo4j import ManagedTransaction
-
 from kg import queries
 from kg.analytics import AnalyticsRun, Scope, mainpath
 from kg.analytics import time_series as timeline
 from kg.analytics.igraph_engine import chunks
-from kg.database import Database, translated_errors
+from kg.database import Database
 from kg.errors import AnalyticsError
 
 __all__ = [
@@ -125,17 +123,9 @@ def load_timeline(graph: Database, scope: Scope | None = None) -> CitationTimeli
     one query. Raises AnalyticsError for a bad scope and the graph's errors when Neo4j fails."""
     chosen = scope or Scope()
     chosen.check()
-    query = queries.get("timeline_projection")
-    params = query.bind(chosen.params())
-
-    def work(tx: ManagedTransaction) -> tuple[list[list[Any]], list[list[str]]]:
-        record = tx.run(query.cypher, params).single()
-        if record is None:
-            return [], []
-        return list(record["papers"]), list(record["cites"])
-
-    with translated_errors(graph.uri), graph.driver.session(database=graph.database) as session:
-        papers, cites = session.execute_read(work)
+    records = queries.analytics.timeline_projection.run_records(graph, **chosen.params())
+    papers: list[list[Any]] = list(records[0]["papers"]) if records else []
+    cites: list[list[str]] = list(records[0]["cites"]) if records else []
     return CitationTimeline.build(papers, cites)
 
 
@@ -165,11 +155,8 @@ class TimelinePaper:
 def _listed(graph: Database, rows: Sequence[tuple[str, dict[str, Any]]]) -> list[TimelinePaper]:
     details: dict[str, dict[str, Any]] = {}
     if rows:
-        query = queries.get("analytics_papers")
         wanted = sorted({key for key, _ in rows})
-        details = {
-            row["key"]: row for row in graph.read(query.cypher, query.bind({"keys": wanted}))
-        }
+        details = {row["key"]: row for row in queries.analytics.papers.run(graph, keys=wanted)}
     listed = []
     for place, (key, values) in enumerate(rows, start=1):
         row = details.get(key, {})
@@ -193,23 +180,33 @@ def _check(limit: int, batch_size: int) -> None:
         raise AnalyticsError(f"batch size {batch_size} is too small", "use 1 or more")
 
 
-def _store(
-    graph: Database,
-    clear: str,
-    writes: Iterable[tuple[str, list[dict[str, Any]]]],
-    batch: int,
-    clear_params: Mapping[str, Any] | None = None,
+_STORED: dict[str, tuple[str, ...]] = {
+    "bursts": ("burst_strength", "burst_start", "burst_end"),
+    "beauty": ("beauty", "awakening"),
+    "traction": ("traction",),
+}
+"""The Paper properties each timeline analysis stores, by analysis: the only property names
+analytics/write_paper_values.cypher and clear_paper_values.cypher are given from here."""
+
+
+def _store_values(
+    graph: Database, name: str, values: Iterable[tuple[str, Sequence[Any]]], batch: int
 ) -> int:
-    """Run the ``clear`` query, then each (write query, rows) in batches; return rows written."""
-    cleared = queries.get(clear)
-    params = cleared.bind({**(clear_params or {}), "batch_size": batch})
-    graph.run_autocommit(cleared.cypher, params, retry=True)
+    """Remove the properties of ``name`` from every paper, then write each (key, values in
+    ``_STORED[name]`` order) in batches; return the rows written."""
+    assert name in _STORED, f"{name!r} is not one of the timeline's own stored names"
+    props = _STORED[name]
+    queries.analytics.clear_paper_values.run(graph, nulls=dict.fromkeys(props), batch_size=batch)
+    rows = [{"key": key, "props": dict(zip(props, row, strict=True))} for key, row in values]
+    return _write(graph, queries.analytics.write_paper_values, rows, batch)
+
+
+def _write(graph: Database, query: queries.Query, rows: list[dict[str, Any]], batch: int) -> int:
+    """Run the write ``query`` over ``rows`` in batches; return the rows written."""
     written = 0
-    for name, rows in writes:
-        query = queries.get(name)
-        for part in chunks(rows, batch):
-            graph.write_counters(query.cypher, query.bind({"rows": list(part)}))
-            written += len(part)
+    for part in chunks(rows, batch):
+        query.run_counters(graph, rows=list(part))
+        written += len(part)
     return written
 
 
@@ -222,7 +219,6 @@ def _record(
     edges: int,
     seconds: float,
 ) -> list[AnalyticsRun]:
-    query = queries.get("analytics_record_run")
     text = json.dumps(parameters, sort_keys=True)
     runs = [
         {
@@ -237,7 +233,7 @@ def _record(
         for prop in properties
     ]
     return [
-        AnalyticsRun.from_row(row) for row in graph.write(query.cypher, query.bind({"runs": runs}))
+        AnalyticsRun.from_row(row) for row in queries.analytics.record_run.run(graph, runs=runs)
     ]
 
 
@@ -387,13 +383,8 @@ def bursts(
     parameters: dict[str, Any] = {"s": s, "gamma": gamma, **chosen.describe()}
 
     def store() -> int:
-        written = [
-            {"key": key, "strength": b.strength, "start": b.start, "end": b.end}
-            for key, b in sorted(strongest.items())
-        ]
-        return _store(
-            graph, "timeline_clear_bursts", [("timeline_write_bursts", written)], batch_size
-        )
+        written = [(key, (b.strength, b.start, b.end)) for key, b in sorted(strongest.items())]
+        return _store_values(graph, "bursts", written, batch_size)
 
     run = _finish(
         graph,
@@ -402,7 +393,7 @@ def bursts(
         parameters,
         began,
         store if write else None,
-        ("burst_strength", "burst_start", "burst_end"),
+        _STORED["bursts"],
     )
     return BurstResult(run, len(strongest), len(found), len(matching), _listed(graph, rows))
 
@@ -477,12 +468,9 @@ def sleeping_beauties(
 
     def store() -> int:
         written = [
-            {"key": key, "beauty": beauty.coefficient, "awakening": year + beauty.awakening}
-            for key, beauty, year, _ in scored
+            (key, (beauty.coefficient, year + beauty.awakening)) for key, beauty, year, _ in scored
         ]
-        return _store(
-            graph, "timeline_clear_beauty", [("timeline_write_beauty", written)], batch_size
-        )
+        return _store_values(graph, "beauty", written, batch_size)
 
     run = _finish(
         graph,
@@ -491,7 +479,7 @@ def sleeping_beauties(
         parameters,
         began,
         store if write else None,
-        ("beauty", "awakening"),
+        _STORED["beauty"],
     )
     return BeautyResult(run, len(scored), _listed(graph, rows))
 
@@ -586,13 +574,11 @@ def traction(
     }
 
     def store() -> int:
-        written = [{"key": key, "value": t.ratio} for key, t in sorted(scores.items())]
-        return _store(
-            graph, "timeline_clear_traction", [("timeline_write_traction", written)], batch_size
-        )
+        written = [(key, (t.ratio,)) for key, t in sorted(scores.items())]
+        return _store_values(graph, "traction", written, batch_size)
 
     run = _finish(
-        graph, data, "traction", parameters, began, store if write else None, ("traction",)
+        graph, data, "traction", parameters, began, store if write else None, _STORED["traction"]
     )
     return TractionResult(run, end, window, len(scores), _listed(graph, rows))
 
@@ -701,12 +687,9 @@ def main_path(
             {"key": keys[v], "main_path": v in on_path, "key_route": v in on_route}
             for v in sorted(on_path | on_route)
         ]
-        return _store(
-            graph,
-            "mainpath_clear",
-            [("mainpath_write_spc", arcs), ("mainpath_write_papers", flags)],
-            batch_size,
-            chosen.params(),
+        queries.analytics.mainpath_clear.run(graph, **chosen.params(), batch_size=batch_size)
+        return _write(graph, queries.analytics.mainpath_write_spc, arcs, batch_size) + _write(
+            graph, queries.analytics.mainpath_write_papers, flags, batch_size
         )
 
     run = _finish(

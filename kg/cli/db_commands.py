@@ -165,7 +165,7 @@ def init(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def stats(ctx: click.Context, as_json: bool) -> None:
     """Count nodes per label and relationships per type. Example: kg stats --json"""
-    row = open_graph(ctx).read(queries.get("graph_stats").cypher)[0]
+    row = queries.questions.graph_stats.run(open_graph(ctx))[0]
     result = {
         "nodes": {k: v for k, v in row["nodes"].items() if v},
         "relationships": {k: v for k, v in row["relationships"].items() if v},

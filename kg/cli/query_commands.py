@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
 
 import click
 
@@ -33,23 +32,15 @@ def _parse_params(pairs: Iterable[str]) -> dict[str, str]:
 @json_option
 @click.pass_context
 def query(ctx: click.Context, name: str, pairs: tuple[str, ...], as_json: bool) -> None:
-    """Run a named query from cypher/ with parameters.
+    """Run a named query from cypher/ with parameters, as its file's mode says. NAME is the
+    full name (questions.cocited) or a short one only one folder holds (cocited).
 
     Example: kg query paper_by_key --param key=2110.03888
     """
     named = queries.get(name)
-    params = named.bind(_parse_params(pairs))
-    graph = open_graph(ctx)
-    if named.mode == "script":
-        rows: list[dict[str, Any]] = []
-        for statement in named.script:
-            rows = graph.run_autocommit(statement)
-    elif named.mode == "auto":
-        rows = graph.run_autocommit(named.cypher, params)
-    elif named.mode == "write":
-        rows = graph.write(named.cypher, params)
-    else:
-        rows = graph.read(named.cypher, params)
+    params = _parse_params(pairs)
+    named.bind(params)  # bad parameters fail before the connection opens
+    rows = named.run(open_graph(ctx), **params)
     if as_json:
         emit_json({"results": rows})
     else:
@@ -62,13 +53,14 @@ def query(ctx: click.Context, name: str, pairs: tuple[str, ...], as_json: bool) 
 )
 @json_option
 def list_queries(show_all: bool, as_json: bool) -> None:
-    """List the named questions with their parameters (--all: every query).
+    """List the named questions with their parameters, by folder (--all: every query).
 
     Example: kg queries
     """
     rows = [
         {
-            "name": q.name,
+            "name": q.full_name,
+            "folder": q.namespace,
             "mode": q.mode,
             "params": ", ".join(
                 f"{p.name}: {p.type}" + (f" = {p.default!r}" if p.has_default else "")
@@ -76,24 +68,40 @@ def list_queries(show_all: bool, as_json: bool) -> None:
             ),
             "doc": q.doc,
         }
-        for q in queries.all_queries().values()
-        if show_all or queries.is_question(q.name)
+        for q in sorted(queries.all_queries().values(), key=_listing_order)
+        if show_all or queries.is_question(q)
     ]
     if as_json:
         emit_json({"results": rows})
         return
-    print_table(
-        (
-            Column("name"),
-            Column("mode"),
-            Column("params", flex=True),
-            Column("what it answers", flex=True),
-        ),
-        ([r["name"], r["mode"], r["params"], r["doc"].split(". ")[0]] for r in rows),
-        title="Named queries" if show_all else "Questions (kg queries --all lists every query)",
-        footer="run one: kg query NAME --param key=value; in Browser: :param key => 'value', "
-        "then paste cypher/NAME.cypher",
-    )
+    folders = list(dict.fromkeys(r["folder"] for r in rows))
+    for folder in folders:
+        print_table(
+            (
+                Column("name"),
+                Column("mode"),
+                Column("params", flex=True),
+                Column("what it answers", flex=True),
+            ),
+            (
+                [r["name"], r["mode"], r["params"], r["doc"].split(". ")[0]]
+                for r in rows
+                if r["folder"] == folder
+            ),
+            title=f"cypher/{folder}/" if folder else "cypher/",
+            footer=None
+            if folder != folders[-1]
+            else "run one: kg query NAME --param key=value (NAME without its folder when no "
+            "other folder has it); in Browser: :param key => 'value', then paste "
+            "cypher/FOLDER/NAME.cypher" + ("" if show_all else "; --all lists every query"),
+        )
+
+
+def _listing_order(query: queries.Query) -> tuple[int, str]:
+    """The questions' folders first, in QUESTION_NAMESPACES order, then the others by name."""
+    folders = queries.QUESTION_NAMESPACES
+    rank = folders.index(query.namespace) if query.namespace in folders else len(folders)
+    return (rank, query.full_name)
 
 
 @main.command("cypher")

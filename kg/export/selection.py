@@ -129,10 +129,8 @@ def select_keys(graph: Database, selection: Selection) -> list[str] | None:
         if not 1 <= selection.hops <= 3:
             raise ParameterError(f"hops is {selection.hops}", "pass --hops from 1 to 3")
         centre = resolve(graph, selection.around)
-        query = queries.get("neighbourhood")
-        row = graph.read(
-            query.cypher,
-            query.bind({"key": centre.key, "hops": selection.hops, "limit": _EVERYTHING}),
+        row = queries.questions.neighbourhood.run(
+            graph, key=centre.key, hops=selection.hops, limit=_EVERYTHING
         )[0]
         keys = {centre.key, *(paper["key"] for paper in row["papers"])}
     filtered = any(
@@ -154,19 +152,14 @@ def select_keys(graph: Database, selection: Selection) -> list[str] | None:
                 f"{rank_by!r} is not a property `kg rank` writes",
                 f"pass one of {', '.join(sorted(_rank_properties()))}",
             )
-        query = queries.get("export_selection")
-        rows = graph.read(
-            query.cypher,
-            query.bind(
-                {
-                    "category": selection.category,
-                    "year_from": selection.year_from,
-                    "year_to": selection.year_to,
-                    "community": selection.community,
-                    "rank_by": rank_by,
-                    "top": selection.top,
-                }
-            ),
+        rows = queries.export.selection.run(
+            graph,
+            category=selection.category,
+            year_from=selection.year_from,
+            year_to=selection.year_to,
+            community=selection.community,
+            rank_by=rank_by,
+            top=selection.top,
         )
         found = {row["key"] for row in rows}
         keys = found if keys is None else keys & found
@@ -179,12 +172,9 @@ def _rank_properties() -> set[str]:
 
 def papers(graph: Database, keys: list[str] | None) -> Iterator[ExportedPaper]:
     """Yield the selected papers in key order, a page at a time."""
-    query = queries.get("export_papers")
     after = ""
     while True:
-        rows = graph.read(
-            query.cypher, query.bind({"after": after, "limit": _PAPERS_PAGE, "keys": keys})
-        )
+        rows = queries.export.papers.run(graph, after=after, limit=_PAPERS_PAGE, keys=keys)
         for row in rows:
             yield _paper(row)
         if len(rows) < _PAPERS_PAGE:
@@ -213,12 +203,9 @@ def _paper(row: dict[str, Any]) -> ExportedPaper:
 
 def citations(graph: Database, keys: list[str] | None) -> Iterator[tuple[str, str]]:
     """Yield (citing key, cited key) for every citation between selected papers, in order."""
-    query = queries.get("export_citations")
     after = ""
     while True:
-        rows = graph.read(
-            query.cypher, query.bind({"after": after, "limit": _CITING_PAGE, "keys": keys})
-        )
+        rows = queries.export.citations.run(graph, after=after, limit=_CITING_PAGE, keys=keys)
         for row in rows:
             for cited in row["cited"]:
                 yield row["citing"], cited

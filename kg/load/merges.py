@@ -105,11 +105,6 @@ def merge_rule(arxiv_id: str | None, year: int | None, alias: str) -> str:
     )
 
 
-def _read(graph: Database, name: str, **params: Any) -> list[dict[str, Any]]:
-    query = queries.get(name)
-    return graph.read(query.cypher, query.bind(params))
-
-
 def _record(row: dict[str, Any]) -> MergeRecord:
     aliases = sorted(row["aliases"] or [])
     return MergeRecord(
@@ -130,7 +125,7 @@ def merges(graph: Database, ref: str | None = None, limit: int = 100) -> list[Me
     if limit < 1:
         raise ParameterError("--limit must be 1 or more", "pass e.g. --limit 20")
     key = resolve(graph, ref).key if ref else None
-    rows = _read(graph, "merges", key=key, limit=limit)
+    rows = queries.load.merges.run(graph, key=key, limit=limit)
     return [_record(row) for row in rows]
 
 
@@ -142,7 +137,7 @@ def kept_apart(graph: Database) -> list[KeptApart]:
             keys=list(row["keys"] or []),
             recorded_at=str(row["recorded_at"]) if row["recorded_at"] is not None else None,
         )
-        for row in _read(graph, "kept_apart_all")
+        for row in queries.load.kept_apart_all.run(graph)
     ]
 
 
@@ -168,22 +163,18 @@ def unmerge(graph: Database, ref: str, aliases: list[str] | None = None) -> Unme
             f"{paper.key} holds no key {', '.join(unknown)}",
             f"its merged keys are {', '.join(held)}",
         )
-    sources = [SourceSnapshot(**row) for row in _read(graph, "paper_sources", key=paper.key)]
+    rows = queries.load.paper_sources.run(graph, key=paper.key)
+    sources = [SourceSnapshot(**row) for row in rows]
     norm_titles = sorted(
         {parsed[0] for key in chosen if (parsed := parse_title_key(key)) is not None}
         | ({normalize_title(paper.title)} if paper.title else set())
     )
-    query = queries.get("unmerge")
-    rows = graph.write(
-        query.cypher,
-        query.bind(
-            {
-                "key": paper.key,
-                "keys": chosen,
-                "norm_titles": norm_titles,
-                "sources": [s.key for s in sources],
-            }
-        ),
+    rows = queries.load.unmerge.run(
+        graph,
+        key=paper.key,
+        keys=chosen,
+        norm_titles=norm_titles,
+        sources=[s.key for s in sources],
     )
     return UnmergeResult(
         paper=paper,

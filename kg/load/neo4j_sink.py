@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from neo4j import ManagedTransaction
 
 from kg import __version__, queries
-from kg.database import Database, translated_errors
+from kg.database import Database
 from kg.loaders.identity import (
     TitleCandidate,
     canonical_arxiv_id,
@@ -329,6 +329,17 @@ def _counters(summary: Any) -> dict[str, int]:
     }
 
 
+_STATEMENT_QUERY: dict[str, str] = {
+    "load_papers": "load.papers",
+    "load_authors": "load.authors",
+    "load_categories": "load.categories",
+    "load_stubs": "load.stubs",
+    "load_citations": "load.citations",
+}
+"""The query each statement name of ``batch_statements`` runs (the import sink replays the
+same names)."""
+
+
 class GraphWriter:
     """Writes snapshots, then batches of papers and citations, to one Database."""
 
@@ -336,29 +347,25 @@ class GraphWriter:
         self.graph = graph
         self.counts = WriteCounts()
 
-    def _write(self, name: str, **params: Any) -> None:
-        query = queries.get(name)
-        self.counts.add(self.graph.write_counters(query.cypher, query.bind(params)))
-
     def _transaction(self, work: Callable[[ManagedTransaction], _T]) -> _T:
         """Run ``work(tx)`` in one managed write transaction (retried as a whole)."""
-        graph = self.graph
-        with translated_errors(graph.uri), graph.driver.session(database=graph.database) as session:
-            return session.execute_write(work)
+        return self.graph.write_transaction(work)
 
     def write_snapshot(self, snapshot: SnapshotRecord) -> None:
         """Upsert one Snapshot node; dates only ever widen."""
-        self._write("load_snapshots", rows=[snapshot_row(snapshot)])
+        self.counts.add(
+            queries.load.snapshots.run_counters(self.graph, rows=[snapshot_row(snapshot)])
+        )
 
     def loaded_whole(self, snapshot_key: str) -> bool:
         """Return True when this loader version loaded every record of the snapshot before."""
-        query = queries.get("snapshot_loaded_by")
-        rows = self.graph.read(query.cypher, query.bind({"key": snapshot_key}))
+        rows = queries.load.snapshot_loaded_by.run(self.graph, key=snapshot_key)
         return bool(rows) and rows[0]["loaded_by"] == LOADER_VERSION
 
     def mark_loaded_whole(self, snapshot_key: str) -> None:
         """Record on the Snapshot that every record of it is in, and by which loader."""
-        self._write("mark_snapshot_loaded", key=snapshot_key, loaded_by=LOADER_VERSION)
+        mark = queries.load.mark_snapshot_loaded
+        self.counts.add(mark.run_counters(self.graph, key=snapshot_key, loaded_by=LOADER_VERSION))
 
     def write_batch(self, batch: Batch) -> None:
         """Upsert the batch's papers, authors, categories, stubs and CITES in one transaction
@@ -367,27 +374,27 @@ class GraphWriter:
         statements = batch_statements(batch)
         title_only, every = touched_titles(batch)
         stripes = sorted({title_lock_stripe(norm) for norm in title_only})
-        lock = queries.get("lock_titles")
-        lock_papers = queries.get("lock_papers")
-        find = queries.get("alias_holders")
+        lock = queries.load.lock_titles
+        lock_papers = queries.load.lock_papers
+        find = queries.load.alias_holders
         refs = title_refs(batch)
         full = sorted({record.key for record in batch.papers})
 
         def work(tx: ManagedTransaction) -> list[dict[str, int]]:
             todo = statements
             if stripes:
-                tx.run(lock.cypher, lock.bind({"stripes": stripes})).consume()
+                lock.run_in(tx, stripes=stripes).consume()
             if full:
-                tx.run(lock_papers.cypher, lock_papers.bind({"keys": full})).consume()
+                lock_papers.run_in(tx, keys=full).consume()
             if refs:
                 holders: dict[str, str] = {}
-                for row in tx.run(find.cypher, find.bind({"refs": refs})):
+                for row in find.run_in(tx, refs=refs):
                     holders[row["key"]] = min(row["holder"], holders.get(row["key"], row["holder"]))
                 if holders:
                     todo = redirected(statements, holders)
             return [
-                _counters(tx.run(q.cypher, q.bind(params)).consume())
-                for q, params in ((queries.get(name), params) for name, params in todo)
+                _counters(queries.get(_STATEMENT_QUERY[name]).run_in(tx, **params).consume())
+                for name, params in todo
             ]
 
         for counters in self._transaction(work):
@@ -402,25 +409,25 @@ class GraphWriter:
         It reads what is committed; only when some title needs a merge does it lock the
         stripes of those titles (in order), read them again and merge by the rule.
         """
-        find = queries.get("reconcile_titles")
-        lock = queries.get("lock_titles")
-        merge = queries.get("merge_papers")
-        kept = queries.get("kept_apart")
+        find = queries.load.reconcile_titles
+        lock = queries.load.lock_titles
+        merge = queries.load.merge_papers
+        kept = queries.load.kept_apart
 
         def work(tx: ManagedTransaction) -> tuple[int, list[dict[str, int]]]:
-            rows = tx.run(find.cypher, find.bind({"norm_titles": norm_titles})).data()
+            rows = find.run_in(tx, norm_titles=norm_titles).data()
             needed = sorted(plan_merges(rows))
             if not needed:
                 return 0, []
             stripes = sorted({title_lock_stripe(norm) for norm in needed})
-            tx.run(lock.cypher, lock.bind({"stripes": stripes})).consume()
-            rows = tx.run(find.cypher, find.bind({"norm_titles": needed})).data()
-            apart = [row["key"] for row in tx.run(kept.cypher, kept.bind({"norm_titles": needed}))]
+            lock.run_in(tx, stripes=stripes).consume()
+            rows = find.run_in(tx, norm_titles=needed).data()
+            apart = [row["key"] for row in kept.run_in(tx, norm_titles=needed)]
             merged = 0
             counters = []
             for _norm, merges in sorted(plan_merges(rows, apart).items()):
                 for source, target in sorted(merges.items(), key=lambda m: (m[1], m[0])):
-                    result = tx.run(merge.cypher, merge.bind({"source": source, "target": target}))
+                    result = merge.run_in(tx, source=source, target=target)
                     merged += sum(int(r["merged"]) for r in result)
                     counters.append(_counters(result.consume()))
             return merged, counters

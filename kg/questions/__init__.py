@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from kg import queries
 from kg.analytics import similarity
@@ -37,7 +37,7 @@ from kg.answers import (
     SnapshotLink,
     YearCount,
 )
-from kg.database import Database, Row
+from kg.database import Database
 from kg.errors import AmbiguousAuthor, AuthorNotFound, CategoryNotFound, ParameterError
 from kg.loaders.identity import normalize_name
 from kg.loaders.taxonomy import load_taxonomy
@@ -52,10 +52,10 @@ _AUTHOR_CANDIDATES: Final = 10
 # Lucene scores are only comparable within one query, so the cut is relative.
 SEARCH_SCORE_CUTOFF: Final = 0.5
 _PATH_QUERIES: Final = {
-    (True, False): "shortest_path",
-    (False, False): "shortest_path_undirected",
-    (True, True): "all_shortest_paths",
-    (False, True): "all_shortest_paths_undirected",
+    (True, False): "questions.shortest_path",
+    (False, False): "questions.shortest_path_undirected",
+    (True, True): "questions.all_shortest_paths",
+    (False, True): "questions.all_shortest_paths_undirected",
 }
 
 __all__ = [
@@ -82,11 +82,6 @@ __all__ = [
 ]
 
 
-def _read(graph: Database, name: str, **params: Any) -> list[Row]:
-    query = queries.get(name)
-    return graph.read(query.cypher, query.bind(params))
-
-
 def _check_range(name: str, value: int, low: int, high: int | None = None) -> None:
     if value < low or (high is not None and value > high):
         bound = f"from {low} to {high}" if high is not None else f"at least {low}"
@@ -107,7 +102,7 @@ def paper_report(graph: Database, ref: str) -> PaperReport:
     beside stated ones, the citing-papers histogram both ways, references and citers sorted
     by cited-by. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
     key = resolve(graph, ref).key
-    row = _read(graph, "paper_report", key=key)[0]
+    row = queries.questions.paper_report.run(graph, key=key)[0]
     abstract, excerpt = row.pop("abstract"), row.pop("abstract_excerpt")
     stated = row.pop("stated_histogram")
     return PaperReport.model_validate(
@@ -116,14 +111,14 @@ def paper_report(graph: Database, ref: str) -> PaperReport:
             "abstract": abstract or excerpt,
             "abstract_is_excerpt": not abstract and bool(excerpt),
             "stated_citers_per_year": _histogram(stated),
-            "references": _read(graph, "paper_references", key=key),
-            "citers": _read(graph, "paper_citers", key=key),
+            "references": queries.questions.paper_references.run(graph, key=key),
+            "citers": queries.questions.paper_citers.run(graph, key=key),
         }
     )
 
 
 def _basis(graph: Database, key: str) -> SimilarityBasis:
-    return SimilarityBasis.model_validate(_read(graph, "similarity_basis", key=key)[0])
+    return SimilarityBasis.model_validate(queries.questions.similarity_basis.run(graph, key=key)[0])
 
 
 def _papers(count: int) -> str:
@@ -206,7 +201,7 @@ def shared_references(graph: Database, a: str, b: str) -> Overlap:
     """Return the papers both ``a`` and ``b`` cite, most cited first.
     Raises PaperNotFound or AmbiguousPaper for a bad REF."""
     first, second = resolve(graph, a), resolve(graph, b)
-    rows = _read(graph, "shared_references", a=first.key, b=second.key)
+    rows = queries.questions.shared_references.run(graph, a=first.key, b=second.key)
     note = None
     if not rows:
         refs_a, refs_b = _basis(graph, first.key).references, _basis(graph, second.key).references
@@ -227,7 +222,7 @@ def common_citers(graph: Database, a: str, b: str) -> Overlap:
     """Return the papers that cite both ``a`` and ``b``, most cited first.
     Raises PaperNotFound or AmbiguousPaper for a bad REF."""
     first, second = resolve(graph, a), resolve(graph, b)
-    rows = _read(graph, "common_citers", a=first.key, b=second.key)
+    rows = queries.questions.common_citers.run(graph, a=first.key, b=second.key)
     note = None
     if not rows:
         citers_a, citers_b = _basis(graph, first.key).citers, _basis(graph, second.key).citers
@@ -262,9 +257,8 @@ def citation_path(
     if start.key == end.key:
         paths = [CitationPath(papers=[start], directions=[])]
     else:
-        rows = _read(
+        rows = queries.get(_PATH_QUERIES[(directed, all_paths)]).run(
             graph,
-            _PATH_QUERIES[(directed, all_paths)],
             source=start.key,
             target=end.key,
             max_hops=max_hops,
@@ -289,7 +283,7 @@ def neighbourhood(graph: Database, ref: str, hops: int = 2, limit: int = 50) -> 
     _check_range("hops", hops, 1, MAX_NEAR_HOPS)
     _check_range("limit", limit, 1)
     paper = resolve(graph, ref)
-    row = _read(graph, "neighbourhood", key=paper.key, hops=hops, limit=limit)[0]
+    row = queries.questions.neighbourhood.run(graph, key=paper.key, hops=hops, limit=limit)[0]
     return Neighbourhood(
         paper=paper,
         hops=hops,
@@ -330,8 +324,8 @@ def author(graph: Database, name: str) -> AuthorReport:
     key = normalize_name(name)
     if not key:
         raise ParameterError("the author name is empty", "pass a name, e.g. 'Ang Wang'")
-    candidates = _read(
-        graph, "author_candidates", name_key=key, words=key.split(), limit=_AUTHOR_CANDIDATES
+    candidates = queries.questions.author_candidates.run(
+        graph, name_key=key, words=key.split(), limit=_AUTHOR_CANDIDATES
     )
     if not candidates:
         raise AuthorNotFound(
@@ -340,7 +334,7 @@ def author(graph: Database, name: str) -> AuthorReport:
         )
     if not candidates[0]["exact"] and len(candidates) > 1:
         raise AmbiguousAuthor(name, candidates)
-    row = _read(graph, "author_report", key=candidates[0]["key"])[0]
+    row = queries.questions.author_report.run(graph, key=candidates[0]["key"])[0]
     return AuthorReport.model_validate(row)
 
 
@@ -355,7 +349,7 @@ def category(graph: Database, code: str, limit: int = 50) -> CategoryReport:
     Raises CategoryNotFound, or ParameterError for a limit below 1."""
     _check_range("limit", limit, 1)
     canonical = _known_codes().get(code.strip().casefold(), code.strip())
-    rows = _read(graph, "category_report", code=canonical, limit=limit)
+    rows = queries.questions.category_report.run(graph, code=canonical, limit=limit)
     if not rows:
         raise CategoryNotFound(
             f"no category {canonical!r} in the graph",
@@ -372,8 +366,12 @@ def categories(graph: Database) -> CategoryOverview:
     """Return papers per category and the cross-listing matrix (how often papers with
     primary category X are cross-listed in Y)."""
     return CategoryOverview(
-        results=[CategoryCount.model_validate(r) for r in _read(graph, "category_counts")],
-        cross_listing=[CrossListing.model_validate(r) for r in _read(graph, "cross_listing")],
+        results=[
+            CategoryCount.model_validate(r) for r in queries.questions.category_counts.run(graph)
+        ],
+        cross_listing=[
+            CrossListing.model_validate(r) for r in queries.questions.cross_listing.run(graph)
+        ],
     )
 
 
@@ -381,5 +379,5 @@ def snapshots(graph: Database, ref: str) -> PaperSnapshots:
     """Return the snapshots that describe ``ref``'s paper, oldest data first, with the counts
     each one stated. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
     paper = resolve(graph, ref)
-    rows = _read(graph, "paper_snapshots", key=paper.key)
+    rows = queries.questions.paper_snapshots.run(graph, key=paper.key)
     return PaperSnapshots(paper=paper, results=[SnapshotLink.model_validate(r) for r in rows])

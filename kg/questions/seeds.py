@@ -1,14 +1,14 @@
 """Questions over a set of seed papers: the literature connector and recommendations.
 
 ``connect`` finds, for every pair of seeds, the shortest citation paths between them over
-CITES in either direction that pass through another paper (cypher/connect_paths.cypher:
+CITES in either direction that pass through another paper (cypher/questions/connect_paths.cypher:
 when two seeds cite each other directly, the two-hop paths), and ranks the papers on those paths
 by PageRank inside the subgraph of the seeds and those papers (their CITES among each
 other, computed in igraph as kg.analytics.igraph_engine does), ties by the number of paths through
 the paper, then key.
 
 ``recommend`` scores every paper linked to a seed through one intermediate paper, or
-directly, Adamic-Adar style (cypher/recommend.cypher): each shared citer or shared
+directly, Adamic-Adar style (cypher/questions/recommend.cypher): each shared citer or shared
 reference adds 1 / ln(its degree), each direct citation 1; each result carries its reasons
 per seed.
 """
@@ -84,10 +84,8 @@ def connect(
         raise SimilarityError("limit and paths per pair must be at least 1", "pass 1 or more")
     seeds = _seeds(graph, refs, 2)
     seed_keys = [seed.key for seed in seeds]
-    query = queries.get("connect_paths")
-    rows = graph.read(
-        query.cypher,
-        query.bind({"keys": seed_keys, "max_hops": max_hops, "max_paths": paths_per_pair}),
+    rows = queries.questions.connect_paths.run(
+        graph, keys=seed_keys, max_hops=max_hops, max_paths=paths_per_pair
     )
     paths = [
         SeedPath(
@@ -138,8 +136,7 @@ def _ranked(
     if not between:
         return []
     keys = sorted({*seed_keys, *between})
-    query = queries.get("connect_subgraph")
-    edges = graph.read(query.cypher, query.bind({"keys": keys}))
+    edges = queries.questions.connect_subgraph.run(graph, keys=keys)
     sub = CitationGraph.from_pairs(((e["citing"], e["cited"]) for e in edges), keys)
     scores = dict(zip(sub.keys, pagerank(sub.to_igraph()), strict=True))
     order = sorted(between, key=lambda key: (-scores[key], -through[key], key))
@@ -173,10 +170,8 @@ def recommend(
     if max_degree < 2:
         raise SimilarityError(f"max degree is {max_degree}", "pass 2 or more")
     seeds = _seeds(graph, refs, 1)
-    query = queries.get("recommend")
-    rows = graph.read(
-        query.cypher,
-        query.bind({"keys": [s.key for s in seeds], "limit": limit, "max_degree": max_degree}),
+    rows = queries.questions.recommend.run(
+        graph, keys=[s.key for s in seeds], limit=limit, max_degree=max_degree
     )
     hits: list[dict[str, Any]] = rows[0]["results"] if rows else []
     hubs_skipped = int(rows[0]["hubs_skipped"]) if rows else 0

@@ -29,7 +29,10 @@ __all__ = ["LAYERS", "Layer", "SimilarityMap", "similarity_map"]
 
 Layer = Literal["cocited", "coupled"]
 LAYERS: Final[dict[str, str]] = {"cocited": "co-citation", "coupled": "coupling"}
-_AMONG: Final[dict[Layer, str]] = {"cocited": "cocitation_among", "coupled": "coupling_among"}
+_AMONG: Final[dict[Layer, str]] = {
+    "cocited": "questions.cocitation_among",
+    "coupled": "questions.coupling_among",
+}
 _LABELLED: Final = 12
 
 
@@ -67,10 +70,9 @@ def similarity_map(
     ask = questions.cocited if layer == "cocited" else questions.coupled
     similarity = ask(graph, ref, limit)
     keys = sorted({similarity.paper.key, *(p.key for p in similarity.results)})
-    query = queries.get(_AMONG[layer])
     edges = [
         Edge(row["a"], row["b"], row["together"], row["cosine"])
-        for row in graph.read(query.cypher, query.bind({"keys": keys}))
+        for row in queries.get(_AMONG[layer]).run(graph, keys=keys)
     ]
     nodes = list(papers(graph, keys))
     return SimilarityMap(

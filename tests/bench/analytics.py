@@ -107,7 +107,7 @@ def _ensure_loaded(graph: Database) -> float | None:
 
 def _projection_server_time(graph: Database) -> tuple[float, float]:
     """Return the server's own (available-after, consumed-after) seconds for the projection."""
-    query = queries.get("analytics_projection")
+    query = queries.analytics.projection
     with graph.driver.session(database=graph.database) as session:
         result = session.run(query.cypher, query.bind({}))
         result.data()

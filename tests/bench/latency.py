@@ -77,15 +77,9 @@ def main() -> None:
             queries.get("shortest_path_undirected"),
         )
         cases: dict[str, Timed] = {
-            "co-citation top-20 (query)": lambda a, b: kg.read(
-                cocited.cypher, cocited.bind({"key": a, "limit": 20})
-            ),
-            "coupling top-20 (query)": lambda a, b: kg.read(
-                coupled.cypher, coupled.bind({"key": a, "limit": 20})
-            ),
-            "shortest path, undirected (query)": lambda a, b: kg.read(
-                path.cypher, path.bind({"source": a, "target": b})
-            ),
+            "co-citation top-20 (query)": lambda a, b: cocited.run(kg, key=a, limit=20),
+            "coupling top-20 (query)": lambda a, b: coupled.run(kg, key=a, limit=20),
+            "shortest path, undirected (query)": lambda a, b: path.run(kg, source=a, target=b),
             "co-citation top-20 (kg.cocited)": lambda a, b: kg.cocited(a, limit=20),
             "coupling top-20 (kg.coupled)": lambda a, b: kg.coupled(a, limit=20),
             "shortest path (kg.path, directed)": lambda a, b: kg.path(a, b, max_hops=10),

@@ -45,7 +45,8 @@ def _operators(plan: Any) -> list[str]:
 
 
 def _plan(graph: Database, name: str, params: dict[str, Any]) -> list[str]:
-    query = queries.get(name)
+    # Statement names as the loader gives them (load_papers) name cypher/load/ files (papers).
+    query = getattr(queries.load, name.removeprefix("load_"))
     with graph.driver.session(database=graph.database) as session:
         summary = session.run("EXPLAIN " + query.cypher, query.bind(params)).consume()
     assert summary.plan is not None, name

@@ -62,7 +62,7 @@ def _ensure_hepth(kg: KnowledgeGraph) -> None:
 
 def _rows(kg: KnowledgeGraph, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
     query = queries.get(name)
-    return [{c: r[c] for c in COLUMNS} for r in kg.read(query.cypher, query.bind(params))]
+    return [{c: r[c] for c in COLUMNS} for r in query.run(kg, **params)]
 
 
 def _timed(run: Callable[[str], object], keys: list[str], warm: list[str]) -> list[float]:
@@ -122,7 +122,7 @@ def _all_pairs_estimate(sample_size: int, seed: int) -> None:
         for name in ("cocited", "coupled"):
             query = queries.get(name)
             samples = _timed(
-                lambda key, q=query: kg.read(q.cypher, q.bind({"key": key, "limit": 20})),
+                lambda key, q=query: q.run(kg, key=key, limit=20),
                 sample,
                 sample[:30],
             )
@@ -196,17 +196,17 @@ def main() -> None:
             stored_q = queries.get(f"similar_{name}_stored")
             live_q = queries.get(name)
             bounded_q = queries.get(f"similar_{name}_live")
-            cases[f"{measure} top-20, stored query alone"] = lambda key, q=stored_q: kg.read(
-                q.cypher, q.bind({"key": key, "limit": 20})
+            cases[f"{measure} top-20, stored query alone"] = lambda key, q=stored_q: q.run(
+                kg, key=key, limit=20
             )
             cases[f"{measure} top-20, kg.{name} (materialised)"] = lambda key, n=name: getattr(
                 kg, n
             )(key, limit=20)
-            cases[f"{measure} top-20, bounded live query"] = lambda key, q=bounded_q: kg.read(
-                q.cypher, q.bind({"key": key, "limit": 20})
+            cases[f"{measure} top-20, bounded live query"] = lambda key, q=bounded_q: q.run(
+                kg, key=key, limit=20
             )
             cases[f"{measure} top-20, exact live query ({name}.cypher)"] = lambda key, q=live_q: (
-                kg.read(q.cypher, q.bind({"key": key, "limit": 20}))
+                q.run(kg, key=key, limit=20)
             )
         results = []
         sources = {kg.cocited(key, limit=20).source for key in sample[:100]}

@@ -195,8 +195,8 @@ def test_queries_lists_questions_first(neo4j_connection: Connection) -> None:
     listed = json.loads(_run(neo4j_connection, ["queries", "--json"]).stdout)["results"]
     everything = json.loads(_run(neo4j_connection, ["queries", "--all", "--json"]).stdout)
     names = {row["name"] for row in listed}
-    assert "cocited" in names
-    assert not any(name.startswith(("load_", "analytics_")) for name in names)
+    assert "questions.cocited" in names
+    assert {row["folder"] for row in listed} == {"questions", "browser"}
     assert len(everything["results"]) > len(listed)
 
 

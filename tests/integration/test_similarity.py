@@ -24,19 +24,21 @@ from kg.loaders.records import CitationRecord
 from kg.server.config import Connection
 from tests.data import HEPTH_EDGES
 
-MEASURES = {"co-citation": "cocited", "coupling": "coupled"}
+MEASURES = {"co-citation": "questions.cocited", "coupling": "questions.coupled"}
+STORED = {
+    "co-citation": "questions.similar_cocited_stored",
+    "coupling": "questions.similar_coupled_stored",
+}
 COLUMNS = ("key", "together", "size_a", "size_b", "cosine", "jaccard")
 
 
 def _live(graph: Database, measure: str, key: str, limit: int) -> list[dict[str, Any]]:
-    query = queries.get(MEASURES[measure])
-    rows = graph.read(query.cypher, query.bind({"key": key, "limit": limit}))
+    rows = queries.get(MEASURES[measure]).run(graph, key=key, limit=limit)
     return [{name: row[name] for name in COLUMNS} for row in rows]
 
 
 def _stored(graph: Database, measure: str, key: str, limit: int) -> list[dict[str, Any]]:
-    query = queries.get(f"similar_{MEASURES[measure]}_stored")
-    rows = graph.read(query.cypher, query.bind({"key": key, "limit": limit}))
+    rows = queries.get(STORED[measure]).run(graph, key=key, limit=limit)
     return [{name: row[name] for name in COLUMNS} for row in rows]
 
 

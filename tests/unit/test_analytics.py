@@ -19,7 +19,7 @@ from networkx.algorithms.link_analysis.hits_alg import _hits_python
 from networkx.algorithms.link_analysis.pagerank_alg import _pagerank_python
 
 from kg import analytics, queries
-from kg.analytics import AnalyticsError, CitationGraph, RankOptions, Scope
+from kg.analytics import AnalyticsError, CitationGraph, RankOptions, Scope, ranking
 from kg.analytics import gds_engine as analytics_gds
 from kg.analytics import igraph_engine as analytics_engine
 from kg.cli import main
@@ -311,28 +311,44 @@ def test_a_backwards_year_range_is_refused() -> None:
 
 def test_scope_is_what_the_projection_queries_take() -> None:
     scope = Scope(include_stubs=False, category="cs.LG", year_from=2019, year_to=2023)
-    for name in ("analytics_projection", "analytics_gds_projection"):
+    for name in ("analytics.projection", "analytics.gds_projection"):
         declared = {p.name for p in queries.get(name).params}
         assert set(scope.params()) <= declared
-    bound = queries.get("analytics_projection").bind({})
+    bound = queries.analytics.projection.bind({})
     assert bound == {"include_stubs": True, "category": None, "year_from": None, "year_to": None}
 
 
-def test_every_algorithm_has_its_write_and_clear_queries() -> None:
+def test_one_write_and_one_clear_query_take_every_stored_property() -> None:
+    write = queries.analytics.write_paper_values
+    clear = queries.analytics.clear_paper_values
+    assert write.mode == "write"
+    assert clear.mode == "auto"
+    assert [p.name for p in write.params] == ["rows"]
+    assert [p.name for p in clear.params] == ["nulls", "tiers", "batch_size"]
+    assert "IN TRANSACTIONS" in clear.text
+    # The property names travel as map keys, never in the query text.
+    assert "SET p += row.props" in write.text
+    assert "SET p += $nulls" in clear.text
+
+
+def test_every_stored_name_writes_its_own_properties_as_a_map() -> None:
     expected: dict[str, tuple[str, ...]] = {
         **analytics_engine.PROPERTIES,
         "community": ("community",),
     }
-    for name in (*analytics.ALGORITHMS, "community"):
-        write = queries.get(f"analytics_write_{name}")
-        clear = queries.get(f"analytics_clear_{name}")
-        assert write.mode == "write"
-        assert clear.mode == "auto"
-        assert [p.name for p in write.params] == ["rows"]
-        assert "IN TRANSACTIONS" in clear.text
-        for prop in expected[name]:
-            assert f"p.{prop} =" in write.text
-            assert f"p.{prop}" in clear.text
+    assert expected == ranking._STORED
+    keys = ["a", "b"]
+    for name, props in expected.items():
+        values = {prop: [1.0, 2.0] for prop in props}
+        rows = ranking._rows(name, keys, values)
+        assert [row["key"] for row in rows] == keys
+        assert [row["props"] for row in rows] == [
+            dict.fromkeys(props, 1.0),
+            dict.fromkeys(props, 2.0),
+        ]
+        assert ("tier" in rows[0]) == (name == "pagerank")
+    with pytest.raises(AssertionError, match="not one of the analytics' own stored names"):
+        ranking._store(None, "title", keys, {}, 10)  # type: ignore[arg-type]
 
 
 def test_missing_client_names_the_package_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -392,8 +408,8 @@ def test_browser_style_captions_and_sizes_papers() -> None:
 
 
 def test_pagerank_write_labels_the_tiers_the_style_sizes() -> None:
-    write = queries.get("analytics_write_pagerank").text
-    clear = queries.get("analytics_clear_pagerank").text
+    write = queries.analytics.write_paper_values.text
+    clear = queries.analytics.clear_paper_values.text
     for label in ("PageRankTop1", "PageRankTop10"):
         assert f"p:{label}" in write
         assert f"p:{label}" in clear

@@ -38,14 +38,14 @@ def test_wheel_installs_into_a_fresh_venv_with_its_queries(tmp_path: Path) -> No
     )
     assert "Usage: kg" in help_run.stdout
     probe = (
-        "from kg import queries; q = queries.get('paper_by_key'); "
+        "from kg import queries; q = queries.questions.paper_by_key; "
         "print(q.path); print(sorted(p.name for p in q.params))"
     )
     loaded = subprocess.run(
         [str(python), "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path
     )
     path_line, params_line = loaded.stdout.strip().splitlines()
-    assert "site-packages/kg/cypher/paper_by_key.cypher" in path_line
+    assert "site-packages/kg/cypher/questions/paper_by_key.cypher" in path_line
     assert params_line == "['key']"
     parsers = subprocess.run(
         [str(python), "-c", "from kg.loaders.taxonomy import category; print(category('hep-th'))"],

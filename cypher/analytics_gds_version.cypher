@@ -1,4 +1,0 @@
-// name: analytics_gds_version
-// The version of the Graph Data Science plugin. Fails with an unknown-function error
-// when the server does not have GDS, which is how the analytics tell it is absent.
-RETURN gds.version() AS version

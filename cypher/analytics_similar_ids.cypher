@@ -1,5 +1,0 @@
-// name: analytics_similar_ids
-// The element id of every paper, so that a similarity run writes its relationships by
-// id seeks instead of key index lookups (about 860,000 on cit-HepTh).
-MATCH (p:Paper)
-RETURN p.key AS key, elementId(p) AS id

@@ -1,0 +1,21 @@
+// name: merges
+// mode: read
+// The merge records: every paper that absorbed other keys (its aliases), with what the
+// identity rule (kg.loaders.identity.title_merges) saw, so that a wrong merge can be found and
+// explained, and the snapshots that name the merged paper. With $key, that paper only.
+// param key: str = null  node key of one paper; null for all
+// param limit: int = 100  how many merged papers to return
+MATCH (p:Paper)
+WHERE size(coalesce(p.aliases, [])) > 0 AND ($key IS NULL OR p.key = $key)
+WITH p ORDER BY p.key LIMIT $limit
+RETURN p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
+       p.norm_title AS norm_title, p.aliases AS aliases,
+       COLLECT {
+         MATCH (p)-[:DESCRIBED_IN]->(s:Snapshot)
+         RETURN DISTINCT s.key AS k ORDER BY k
+       } AS described_in,
+       COLLECT {
+         MATCH (p)-[r:CITES]-()
+         UNWIND r.snapshots AS k
+         RETURN DISTINCT k ORDER BY k
+       } AS cited_in

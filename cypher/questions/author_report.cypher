@@ -1,0 +1,32 @@
+// name: author_report
+// mode: read
+// One author: their papers (newest first, with their author position and both cited-by
+// counts), their co-authors with how many papers they share, and citation totals within
+// the map: incoming CITES summed over the papers, distinct citing papers, and the stated
+// cited-by-in-map counts summed.
+// param key: str  author key, the normalised name, e.g. 'ang wang'
+MATCH (a:Author {key: $key})
+WITH a, COLLECT {
+  MATCH (a)-[w:AUTHORED]->(p:Paper)
+  RETURN p {.key, .arxiv_id, .title, .year, stub: coalesce(p.stub, false),
+            position: w.position,
+            stated_cited_by: p.stated_cited_by,
+            stated_cited_by_in_map: p.stated_cited_by_in_map,
+            graph_cited_by: COUNT { (p)<-[:CITES]-() }}
+  ORDER BY p.year DESC, p.key
+} AS papers
+RETURN a.key AS key, a.name AS name, papers,
+       COLLECT {
+         MATCH (a)-[:AUTHORED]->(:Paper)<-[:AUTHORED]-(c:Author)
+         WHERE c <> a
+         WITH c, count(*) AS shared
+         RETURN {key: c.key, name: c.name, papers: shared}
+         ORDER BY shared DESC, c.key
+       } AS coauthors,
+       COUNT { (a)-[:AUTHORED]->(:Paper)<-[:CITES]-(:Paper) } AS citations_in_map,
+       COUNT {
+         MATCH (a)-[:AUTHORED]->(:Paper)<-[:CITES]-(c:Paper)
+         RETURN DISTINCT c
+       } AS distinct_citers,
+       reduce(total = 0, p IN papers | total + coalesce(p.stated_cited_by_in_map, 0))
+         AS stated_cited_by_in_map

@@ -1,0 +1,18 @@
+// name: paper_citers
+// mode: read
+// The papers in the map that cite a paper, most cited first. stated_cited_by is the count
+// the newest DESCRIBED_IN link of the citing paper states, else its own stated_cited_by;
+// graph_cited_by counts its incoming CITES; cited_by is the stated count when there is one,
+// else the graph's, and is what the list is sorted by.
+// param key: str  node key of the cited paper
+MATCH (:Paper {key: $key})<-[:CITES]-(c:Paper)
+WITH c, COUNT { (c)<-[:CITES]-() } AS graph_cited_by,
+     coalesce(COLLECT {
+       MATCH (c)-[d:DESCRIBED_IN]->(s:Snapshot)
+       WHERE d.stated_cited_by IS NOT NULL
+       RETURN d.stated_cited_by ORDER BY d.as_of IS NULL, d.as_of DESC, s.data_date DESC LIMIT 1
+     }[0], c.stated_cited_by) AS stated_cited_by
+RETURN c.key AS key, c.arxiv_id AS arxiv_id, c.title AS title, c.year AS year,
+       coalesce(c.stub, false) AS stub, stated_cited_by, graph_cited_by,
+       coalesce(stated_cited_by, graph_cited_by) AS cited_by
+ORDER BY cited_by DESC, year DESC, key

@@ -1,0 +1,27 @@
+// name: paper_lookup
+// mode: read
+// Candidate papers for a paper reference, in the order they are tried: tier 1 matches the
+// node key, tier 2 the canonical arXiv id, tier 3 the normalised title, tier 4 a key prefix
+// (a handle that a list cut short with an ellipsis). The caller takes
+// the first tier that matched; several papers in that tier make the reference ambiguous.
+// param key: str  the reference as typed (a node key such as 'title:attention is all you need:2017')
+// param arxiv_id: str  canonical arXiv id of the reference, or null when it is not one
+// param norm_title: str  normalised title of the reference (kg.loaders.identity.normalize_title)
+// param key_prefix: str  the handle without its trailing ellipsis, or null when it has none
+CALL () {
+  MATCH (p:Paper {key: $key})
+  RETURN p, 1 AS tier
+  UNION
+  MATCH (p:Paper {arxiv_id: $arxiv_id})
+  RETURN p, 2 AS tier
+  UNION
+  MATCH (p:Paper {norm_title: $norm_title})
+  RETURN p, 3 AS tier
+  UNION
+  MATCH (p:Paper)
+  WHERE $key_prefix IS NOT NULL AND p.key STARTS WITH $key_prefix
+  RETURN p, 4 AS tier
+}
+RETURN tier, p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
+       coalesce(p.stub, false) AS stub
+ORDER BY tier, year, key

@@ -1,0 +1,47 @@
+// name: similar_cocited_live
+// mode: read
+// Co-citation computed live with a bound on the work: cocited.cypher, except that when the
+// paths a -> citer -> other paper number more than $max_paths, only the citers with the
+// fewest references are counted, as many as fit the budget (a review citing hundreds of
+// papers is left out first). Within the budget the answer is exactly cocited.cypher's.
+// One row: size_a (all citers), counted (citers counted), paths (paths walked), all_paths
+// (paths through every citer) and results, best first, as cocited.cypher returns them.
+// The shared-citer count of the limit-th paper is a floor: papers below it are never in
+// the answer, so their citer counts are not looked up.
+// param key: str  node key of the paper
+// param limit: int = 20  how many papers to return
+// param max_paths: int = 250000  the most citer-to-paper paths to walk
+MATCH (a:Paper {key: $key})
+CALL (a) {
+  MATCH (a)<-[:CITES]-(c:Paper)
+  WITH c, COUNT { (c)-[:CITES]->() } AS fanout
+  ORDER BY fanout, c.key
+  RETURN collect(c) AS citers, collect(fanout) AS fanouts
+}
+WITH a, citers, fanouts,
+     reduce(acc = [0, 0], x IN fanouts |
+       CASE WHEN acc[0] + x <= $max_paths THEN [acc[0] + x, acc[1] + 1] ELSE acc END) AS kept
+WITH a, citers[0..kept[1]] AS counted, size(citers) AS size_a, kept[0] AS paths,
+     reduce(total = 0, x IN fanouts | total + x) AS all_paths
+CALL (a, counted, size_a) {
+  UNWIND counted AS c
+  MATCH (c)-[:CITES]->(b:Paper)
+  WHERE b <> a
+  WITH b, count(DISTINCT c) AS together
+  ORDER BY together DESC
+  WITH collect({b: b, together: together}) AS found
+  WITH found, CASE WHEN size(found) > $limit THEN found[$limit - 1].together ELSE 0 END AS floor
+  UNWIND found AS hit
+  WITH hit WHERE hit.together >= floor
+  WITH hit.b AS b, hit.together AS together
+  WITH b, together, COUNT { (b)<-[:CITES]-() } AS size_b
+  WITH b, together, size_b,
+       toFloat(together) / sqrt(toFloat(size_a) * size_b) AS cosine,
+       toFloat(together) / (size_a + size_b - together) AS jaccard
+  ORDER BY together DESC, cosine DESC, b.key
+  LIMIT $limit
+  RETURN collect({key: b.key, arxiv_id: b.arxiv_id, title: b.title, year: b.year,
+                  stub: coalesce(b.stub, false), together: together, size_a: size_a,
+                  size_b: size_b, cosine: cosine, jaccard: jaccard}) AS results
+}
+RETURN size_a, size(counted) AS counted, paths, all_paths, results

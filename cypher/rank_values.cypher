@@ -1,7 +1,0 @@
-// name: rank_values
-// Every value of one analytics property that `kg rank --write` stored on the papers (for a
-// distribution plot); no rows when the property was never written.
-// param property: str  the property, e.g. 'pagerank'
-MATCH (p:Paper)
-WHERE p[$property] IS NOT NULL
-RETURN toFloat(p[$property]) AS value
