@@ -1,247 +1,229 @@
-"""KnowledgeGraph: the one face of the library, a Database with the map's questions, loads,
-analytics and exports.
+"""KnowledgeGraph: the one face of the library, for scripts, the `kg` CLI and the web view.
 
-Each method runs one function of ``kg.questions`` on this connection and returns its typed
-model, so a script can ask questions without touching Cypher:
+A KnowledgeGraph is the connection (a ``Database``) with the map's questions, loads, merges
+and schema as methods, and three parts for the rest: ``.analytics`` (ranking, communities,
+similarity, time), ``.exports`` (files for other tools) and ``.plots`` (pictures)::
 
-    with KnowledgeGraph.connect() as kg:
-        report = kg.paper("2110.03888")
-        print(report.cited_by_in_map, report.stated_cited_by_in_map)
+    import kg
+
+    with kg.KnowledgeGraph.connect() as graph:
+        report = graph.paper("2110.03888")
+        print(report.cited_by_sentence())
+        top = graph.analytics.rank("pagerank", top=3).top
+
+Most methods are a function of ``kg.questions``, ``kg.analytics``, ``kg.load`` or
+``kg.export`` with this graph as its first argument: same parameters, same docstring, same
+typed answer. The pictures load matplotlib and igraph only when one is drawn.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from kg import analytics, export, questions
-from kg import refs as papers
+from kg import refs as user_refs
 from kg.analytics import similarity
-from kg.analytics import time as timeline_analytics
-from kg.answers import (
-    AuthorReport,
-    CategoryOverview,
-    CategoryReport,
-    ConnectResult,
-    Neighbourhood,
-    Overlap,
-    PaperReport,
-    PaperSnapshots,
-    PaperSummary,
-    PathResult,
-    RecommendResult,
-    SearchResult,
-    Similarity,
-)
+from kg.analytics import time as time_analytics
+from kg.analytics.ranking import parse_years
+from kg.answers import ConnectResult, RecommendResult
 from kg.database import Database
+from kg.export import selection
+from kg.load import bulk, pipeline, schema
 from kg.load import merges as merge_records
-from kg.load.merges import MergeRecord, UnmergeResult
-from kg.questions import seeds as seed_questions
+from kg.load.pipeline import expand_paths
+from kg.questions import seeds
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from kg.web.layers import Layer, SimilarityMap
+
+__all__ = ["Analytics", "Exports", "KnowledgeGraph", "Plots", "expand_paths", "parse_years"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-class Analytics:
-    """The analytics of one KnowledgeGraph: ``graph.analytics.rank("pagerank")``.
+class _On(Generic[P, R]):
+    """A library function ``f(graph, ...)`` as a method: ``graph.name(...)`` calls
+    ``f(graph, ...)``, with f's parameters, docstring and answer, written once."""
 
-    Each method is the function of ``kg.analytics`` with this graph bound; see there for
-    the options.
-    """
+    def __init__(self, function: Callable[Concatenate[Database, P], R]) -> None:
+        self.function = function
+        self.__doc__ = function.__doc__
 
-    def __init__(self, graph: Database) -> None:
-        self._graph = graph
+    @overload
+    def __get__(self, owner: None, kind: type) -> Self: ...
+    @overload
+    def __get__(self, owner: _Part | Database, kind: type) -> Callable[P, R]: ...
+    def __get__(self, owner: _Part | Database | None, kind: type) -> Self | Callable[P, R]:
+        if owner is None:
+            return self
+        graph = owner.graph if isinstance(owner, _Part) else owner
+        bound = functools.partial(self.function, graph)
+        bound.__doc__ = self.function.__doc__
+        return bound
 
-    def rank(
+
+class _Part:
+    """A part of the face (``graph.analytics``, ``graph.exports``): the graph it works on."""
+
+    def __init__(self, graph: KnowledgeGraph) -> None:
+        self.graph = graph
+
+
+class Analytics(_Part):
+    """Whole-map analytics of one graph: ``graph.analytics.rank("pagerank")``; see
+    ``kg.analytics`` (ranking, communities), ``kg.analytics.similarity`` and
+    ``kg.analytics.time`` for what each computes and stores with ``write=True``."""
+
+    rank = _On(analytics.rank)
+    communities = _On(analytics.communities)
+    runs = _On(analytics.analytics_runs)
+    similar = _On(similarity.run_similarity)
+    similarity_runs = _On(similarity.stored_runs)
+    bursts = _On(time_analytics.bursts)
+    beauties = _On(time_analytics.sleeping_beauties)
+    traction = _On(time_analytics.traction)
+    main_path = _On(time_analytics.main_path)
+
+
+class Exports(_Part):
+    """Papers and their citations for other tools: ``graph.exports.write("gexf", path)``;
+    ``FORMATS`` maps each format to its writer (see ``kg.export``)."""
+
+    FORMATS = export.FORMATS
+    write = _On(export.export)
+    select_keys = _On(selection.select_keys)
+    papers = _On(selection.papers)
+    citations = _On(selection.citations)
+
+
+class Plots(_Part):
+    """Pictures of the map as matplotlib figures (see ``kg.plots``); ``save`` writes one.
+    matplotlib and igraph load on the first picture, not with the face."""
+
+    def years(self, ref: str) -> Figure:
+        """Bars of the paper's citers per year, counted beside stated (kg.plots.years)."""
+        from kg import plots
+
+        return plots.years(self.graph, ref)
+
+    def ego(
         self,
-        algorithm: analytics.Algorithm,
-        *,
-        scope: analytics.Scope | None = None,
-        engine: analytics.Engine = "auto",
-        options: analytics.RankOptions | None = None,
-        top: int = 10,
-        write: bool = False,
-    ) -> analytics.RankResult:
-        """Rank the papers by ``algorithm`` (see kg.analytics.rank)."""
-        return analytics.rank(
-            self._graph,
-            algorithm,
-            scope=scope,
-            engine=engine,
-            options=options,
-            top=top,
-            write=write,
-        )
-
-    def communities(
-        self,
-        *,
-        scope: analytics.Scope | None = None,
-        engine: analytics.Engine = "auto",
-        method: analytics.CommunityMethod = "leiden",
+        ref: str,
+        hops: int = 1,
+        limit: int = 40,
         seed: int = 42,
-        top: int = 10,
-        write: bool = False,
-    ) -> analytics.CommunityResult:
-        """Partition the papers into communities (see kg.analytics.communities)."""
-        return analytics.communities(
-            self._graph, scope=scope, engine=engine, method=method, seed=seed, top=top, write=write
-        )
+        link: Callable[[str], str] | None = None,
+    ) -> Figure:
+        """The paper's neighbourhood, laid out (kg.plots.ego)."""
+        from kg import plots
 
-    def bursts(
+        return plots.ego(self.graph, ref, hops, limit, seed, link)
+
+    def rank_distribution(self, prop: str = "pagerank", bins: int = 50) -> Figure:
+        """A log-log histogram of a value `kg rank --write` stored (kg.plots.rank_distribution)."""
+        from kg import plots
+
+        return plots.rank_distribution(self.graph, prop, bins)
+
+    def similarity_map(
         self,
-        *,
-        scope: analytics.Scope | None = None,
-        since: int | None = None,
+        ref: str,
+        layer: Layer,
         limit: int = 20,
-        write: bool = False,
-    ) -> timeline_analytics.BurstResult:
-        """List citation bursts, strongest first (see kg.analytics.time.bursts)."""
-        return timeline_analytics.bursts(
-            self._graph, scope=scope, since=since, limit=limit, write=write
-        )
+        seed: int = 42,
+        link: Callable[[str], str] | None = None,
+    ) -> SimilarityMap:
+        """The paper and its top co-cited or coupled papers as a map
+        (kg.web.layers.similarity_map)."""
+        from kg.web import layers
 
-    def beauties(
-        self,
-        *,
-        scope: analytics.Scope | None = None,
-        min_citations: int = 10,
-        limit: int = 20,
-        write: bool = False,
-    ) -> timeline_analytics.BeautyResult:
-        """List sleeping beauties by beauty coefficient (see
-        kg.analytics.time.sleeping_beauties)."""
-        return timeline_analytics.sleeping_beauties(
-            self._graph, scope=scope, min_citations=min_citations, limit=limit, write=write
-        )
+        return layers.similarity_map(self.graph, ref, layer, limit, seed, link)
 
-    def traction(
-        self,
-        *,
-        scope: analytics.Scope | None = None,
-        as_of: int | None = None,
-        window: int = 3,
-        limit: int = 20,
-        write: bool = False,
-    ) -> timeline_analytics.TractionResult:
-        """List papers gaining traction (see kg.analytics.time.traction)."""
-        return timeline_analytics.traction(
-            self._graph, scope=scope, as_of=as_of, window=window, limit=limit, write=write
-        )
+    @staticmethod
+    def save(figure: Figure, path: Path) -> Path:
+        """Write ``figure`` as PNG, SVG or PDF by the suffix of ``path`` (kg.plots.save)."""
+        from kg import plots
 
-    def main_path(
-        self,
-        *,
-        scope: analytics.Scope | None = None,
-        key_routes: int = timeline_analytics.DEFAULT_KEY_ROUTES,
-        write: bool = False,
-    ) -> timeline_analytics.MainPathResult:
-        """Return the global and key-route main paths (see kg.analytics.time.main_path)."""
-        return timeline_analytics.main_path(
-            self._graph, scope=scope, key_routes=key_routes, write=write
-        )
+        return plots.save(figure, path)
 
 
 class KnowledgeGraph(Database):
-    """A Database that answers the map's questions; open it with ``KnowledgeGraph.connect()``."""
+    """The map's knowledge graph: open it with ``KnowledgeGraph.connect()``, close it or
+    use it as a context manager. Questions, loads, merges and the schema are methods;
+    ``analytics``, ``exports`` and ``plots`` hold the rest."""
 
-    def export(
-        self, fmt: str, path: Path, selection: export.Selection | None = None
-    ) -> export.ExportSummary:
-        """Write the selected papers and their citations to ``path`` in ``fmt`` (a key of
-        kg.export.FORMATS); see kg.export.export."""
-        return export.export(self, fmt, path, selection)
+    @classmethod
+    def on(cls, database: Database) -> Self:
+        """Return the face over an open Database's driver (closing either closes both)."""
+        return cls(database.driver, database.database, database.uri)
 
-    @property
+    @cached_property
     def analytics(self) -> Analytics:
-        """Ranking and communities over this graph: ``graph.analytics.rank("pagerank")``."""
+        """Ranking, communities, similarity and time analytics: ``graph.analytics.rank(...)``."""
         return Analytics(self)
 
-    def resolve(self, ref: str) -> PaperSummary:
-        """Return the paper ``ref`` names (node key, arXiv id or title).
-        Raises PaperNotFound (with near titles) or AmbiguousPaper (with candidates)."""
-        return papers.resolve(self, ref)
+    @cached_property
+    def exports(self) -> Exports:
+        """Exports for other tools: ``graph.exports.write("gexf", Path("map.gexf"))``."""
+        return Exports(self)
 
-    def paper(self, ref: str) -> PaperReport:
-        """Return the paper's map page rebuilt from the graph (see questions.paper_report)."""
-        return questions.paper_report(self, ref)
+    @cached_property
+    def plots(self) -> Plots:
+        """Pictures: ``graph.plots.years(REF)``, ``ego``, ``rank_distribution``."""
+        return Plots(self)
 
-    def cocited(self, ref: str, limit: int = questions.DEFAULT_LIMIT) -> Similarity:
-        """Return the papers most often cited together with the paper (co-citation)."""
-        return questions.cocited(self, ref, limit)
+    resolve = _On(user_refs.resolve)
+    paper = _On(questions.paper_report)
+    cocited = _On(questions.cocited)
+    coupled = _On(questions.coupled)
+    shared_references = _On(questions.shared_references)
+    common_citers = _On(questions.common_citers)
+    path = _On(questions.citation_path)
+    near = _On(questions.neighbourhood)
+    search = _On(questions.search)
+    author = _On(questions.author)
+    category = _On(questions.category)
+    categories = _On(questions.categories)
+    snapshots = _On(questions.snapshots)
 
-    def coupled(self, ref: str, limit: int = questions.DEFAULT_LIMIT) -> Similarity:
-        """Return the papers sharing the most references with the paper (coupling)."""
-        return questions.coupled(self, ref, limit)
-
-    def shared_references(self, a: str, b: str) -> Overlap:
-        """Return the papers both ``a`` and ``b`` cite."""
-        return questions.shared_references(self, a, b)
-
-    def common_citers(self, a: str, b: str) -> Overlap:
-        """Return the papers citing both ``a`` and ``b``."""
-        return questions.common_citers(self, a, b)
-
-    def path(
-        self,
-        source: str,
-        target: str,
-        *,
-        directed: bool = True,
-        all_paths: bool = False,
-        max_hops: int = questions.DEFAULT_MAX_HOPS,
-    ) -> PathResult:
-        """Return the shortest citation path(s) from ``source`` to ``target`` within
-        ``max_hops``; ``found`` is False when there is none."""
-        return questions.citation_path(
-            self, source, target, directed=directed, all_paths=all_paths, max_hops=max_hops
-        )
-
-    def near(self, ref: str, hops: int = 2, limit: int = 50) -> Neighbourhood:
-        """Return the papers within ``hops`` (1 to 3) citation hops, nearest first."""
-        return questions.neighbourhood(self, ref, hops, limit)
-
-    def search(self, text: str, limit: int = questions.DEFAULT_LIMIT) -> SearchResult:
-        """Return papers named exactly by ``text``, then full-text title matches."""
-        return questions.search(self, text, limit)
-
-    def author(self, name: str) -> AuthorReport:
-        """Return an author's papers, co-authors and citation totals within the map."""
-        return questions.author(self, name)
-
-    def category(self, code: str, limit: int = 50) -> CategoryReport:
-        """Return a category's paper counts and its most cited papers."""
-        return questions.category(self, code, limit)
-
-    def categories(self) -> CategoryOverview:
-        """Return papers per category and the cross-listing matrix."""
-        return questions.categories(self)
-
-    def snapshots(self, ref: str) -> PaperSnapshots:
-        """Return the snapshots describing the paper with the counts each stated."""
-        return questions.snapshots(self, ref)
-
-    def merges(self, ref: str | None = None, limit: int = 100) -> list[MergeRecord]:
-        """Return the merge records (see kg.load.merges.merges): papers that absorbed other keys."""
-        return merge_records.merges(self, ref, limit)
-
-    def unmerge(self, ref: str, aliases: list[str] | None = None) -> UnmergeResult:
-        """Split keys off a merged paper and keep them apart on every later load (see
-        kg.load.merges.unmerge); reload the sources the result lists to rebuild them."""
-        return merge_records.unmerge(self, ref, aliases)
-
-    def similar(
-        self, *, k: int = similarity.DEFAULT_K, write: bool = False
-    ) -> similarity.SimilarityRun:
-        """Compute every paper's top ``k`` co-cited and coupled papers; with ``write`` store
-        them as CO_CITED / COUPLED relationships, which cocited and coupled then read while
-        fresh (see kg.analytics.similarity.run_similarity)."""
-        return similarity.run_similarity(self, k=k, write=write)
-
+    # The multi-seed questions take the seeds as arguments, graph.recommend(A, B, C), where
+    # the functions take a list: written out rather than bound.
     def connector(
-        self, *refs: str, max_hops: int = seed_questions.DEFAULT_CONNECT_HOPS, limit: int = 20
+        self,
+        *refs: str,
+        max_hops: int = seeds.DEFAULT_CONNECT_HOPS,
+        limit: int = 20,
+        paths_per_pair: int = seeds.DEFAULT_PATHS_PER_PAIR,
     ) -> ConnectResult:
         """Return the papers on the shortest citation paths between the seed papers, ranked
         by PageRank among them, with the paths (see kg.questions.seeds.connect)."""
-        return seed_questions.connect(self, list(refs), max_hops=max_hops, limit=limit)
+        return seeds.connect(
+            self, list(refs), max_hops=max_hops, limit=limit, paths_per_pair=paths_per_pair
+        )
 
-    def recommend(self, *refs: str, limit: int = 20) -> RecommendResult:
+    def recommend(
+        self, *refs: str, limit: int = 20, max_degree: int = seeds.DEFAULT_MAX_DEGREE
+    ) -> RecommendResult:
         """Return the papers most related to the seeds by co-citation, coupling and direct
         citations, each with its reasons (see kg.questions.seeds.recommend)."""
-        return seed_questions.recommend(self, list(refs), limit=limit)
+        return seeds.recommend(self, list(refs), limit=limit, max_degree=max_degree)
+
+    similar = _On(similarity.run_similarity)  # graph.analytics.similar, for cocited/coupled
+
+    load = _On(pipeline.load_paths)
+    # A bulk load builds an empty local database offline, with the server stopped: it needs
+    # the settings, not an open connection.
+    bulk_load = staticmethod(bulk.bulk_load)
+    merges = _On(merge_records.merges)
+    kept_apart = _On(merge_records.kept_apart)
+    unmerge = _On(merge_records.unmerge)
+    apply_schema = _On(schema.apply_schema)
+    clear = _On(schema.clear_database)
+    is_empty = _On(schema.is_empty)

@@ -2,7 +2,9 @@
 
 Each function returns a matplotlib ``Figure`` (drawn without pyplot, so no global state and
 no display is needed); ``save`` writes it as PNG, SVG or PDF by the file's suffix. The data
-behind each picture comes from the same questions the CLI and the Python API answer.
+behind each picture comes from the same KnowledgeGraph the CLI and the web view ask
+(``graph.plots.years(REF)`` is the way in; this module loads matplotlib and igraph, so the
+face imports it only when a picture is drawn).
 """
 
 from __future__ import annotations
@@ -14,16 +16,26 @@ from pathlib import Path
 from typing import Final
 
 import igraph
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from kg import queries, questions
+from kg import queries
 from kg.answers import short_handle
-from kg.database import Database
 from kg.errors import ParameterError
-from kg.export.selection import citations, papers
+from kg.export import ExportedPaper
+from kg.knowledge_graph import KnowledgeGraph
 
-__all__ = ["FORMATS", "ego", "rank_distribution", "save", "years"]
+__all__ = [
+    "FORMATS",
+    "draw_papers",
+    "ego",
+    "lay_out",
+    "rank_distribution",
+    "save",
+    "short_title",
+    "years",
+]
 
 FORMATS: Final = (".png", ".svg", ".pdf")
 _LABELLED: Final = 12  # the most cited neighbours get a label; more would not be legible
@@ -47,10 +59,10 @@ def save(figure: Figure, path: Path) -> Path:
     return path
 
 
-def years(graph: Database, ref: str) -> Figure:
+def years(graph: KnowledgeGraph, ref: str) -> Figure:
     """Bars of the papers citing ``ref``'s paper per year: counted in the graph beside what
     the newest source stated. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
-    report = questions.paper_report(graph, ref)
+    report = graph.paper(ref)
     counted = {c.year: c.count for c in report.citers_per_year if c.year is not None}
     stated = {c.year: c.count for c in report.stated_citers_per_year if c.year is not None}
     all_years = sorted(set(counted) | set(stated))
@@ -73,13 +85,13 @@ def years(graph: Database, ref: str) -> Figure:
         )
     axes.set_xticks(list(positions), [str(y) for y in all_years], rotation=45)
     axes.set_ylabel("citing papers")
-    axes.set_title(_title(f"Citers per year: {report.title or report.key}"))
+    axes.set_title(short_title(f"Citers per year: {report.title or report.key}"))
     axes.legend()
     return figure
 
 
 def ego(
-    graph: Database,
+    graph: KnowledgeGraph,
     ref: str,
     hops: int = 1,
     limit: int = 40,
@@ -94,17 +106,14 @@ def ego(
     Raises PaperNotFound, AmbiguousPaper or ParameterError."""
     if limit < 1:
         raise ParameterError(f"limit is {limit}", "pass a limit of 1 or more")
-    near = questions.neighbourhood(graph, ref, hops, _NEIGHBOURS)
-    around = [p for p in papers(graph, sorted(p.key for p in near.results))]
+    near = graph.near(ref, hops, _NEIGHBOURS)
+    around = list(graph.exports.papers(sorted(p.key for p in near.results)))
     around.sort(key=lambda p: (-p.cited_by, p.key))
     keys = sorted({near.paper.key, *(p.key for p in around[:limit])})
-    nodes = list(papers(graph, keys))
+    nodes = list(graph.exports.papers(keys))
     index = {paper.key: number for number, paper in enumerate(nodes)}
-    edges = [(index[a], index[b]) for a, b in citations(graph, keys)]
-    network = igraph.Graph(n=len(nodes), edges=edges, directed=True)
-    random.seed(seed)  # igraph's layouts draw from Python's random module
-    layout = network.layout_fruchterman_reingold(niter=500)
-    xs, ys = [c[0] for c in layout.coords], [c[1] for c in layout.coords]
+    edges = [(index[a], index[b]) for a, b in graph.exports.citations(keys)]
+    xs, ys = lay_out(len(nodes), edges, seed, directed=True)
     figure = Figure(figsize=(9, 8))
     axes = figure.add_subplot()
     for a, b in edges:
@@ -114,52 +123,15 @@ def ego(
             xytext=(xs[a], ys[a]),
             arrowprops={"arrowstyle": "-|>", "color": "#9a9a9a", "lw": 0.6, "alpha": 0.7},
         )
-    known_years = [p.year for p in nodes if p.year is not None]
-    by_rank = all(p.pagerank is not None for p in nodes)
-    by_community = all(p.community is not None for p in nodes)
-    if by_rank:
-        top = max(p.pagerank or 0.0 for p in nodes) or 1.0
-        sizes = [30 + 900 * math.sqrt((p.pagerank or 0.0) / top) for p in nodes]
-    else:
-        sizes = [30 + 25 * math.sqrt(p.cited_by) for p in nodes]
-    if by_community:
-        colours = [float(p.community or 0) for p in nodes]
-    else:
-        colours = [float(p.year or min(known_years, default=0)) for p in nodes]
-    scatter = axes.scatter(
-        xs,
-        ys,
-        s=sizes,
-        c=colours,
-        cmap="tab20" if by_community else "viridis",
-        edgecolors=["#d62728" if p.key == near.paper.key else "white" for p in nodes],
-        linewidths=[2.5 if p.key == near.paper.key else 0.5 for p in nodes],
-        zorder=3,
-    )
-    if link is not None:
-        scatter.set_urls([link(p.key) for p in nodes])
-    if known_years and not by_community:
-        bar = figure.colorbar(scatter, ax=axes, label="year")
-        bar.ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    labelled = sorted(nodes, key=lambda p: (p.key != near.paper.key, -p.cited_by, p.key))
-    for paper in labelled[:_LABELLED]:
-        number = index[paper.key]
-        axes.annotate(
-            short_handle(paper.key, paper.arxiv_id),
-            (xs[number], ys[number]),
-            textcoords="offset points",
-            xytext=(6, 6),
-            fontsize=8,
-            zorder=4,
-        )
+    draw_papers(figure, axes, xs, ys, nodes, near.paper.key, link)
     axes.set_axis_off()
     shown = f"the {len(nodes) - 1:,} most cited of {near.total:,}" if near.total else "no papers"
     within = "1 hop" if hops == 1 else f"{hops} hops"
-    axes.set_title(_title(f"Within {within} of {near.paper.handle}: {shown}"))
+    axes.set_title(short_title(f"Within {within} of {near.paper.handle}: {shown}"))
     return figure
 
 
-def rank_distribution(graph: Database, prop: str = "pagerank", bins: int = 50) -> Figure:
+def rank_distribution(graph: KnowledgeGraph, prop: str = "pagerank", bins: int = 50) -> Figure:
     """A histogram (log-log) of one value `kg rank --write` stored on the papers.
     Raises ParameterError when no paper holds it."""
     values = [row["value"] for row in queries.analytics.rank_values.run(graph, property=prop)]
@@ -188,5 +160,75 @@ def rank_distribution(graph: Database, prop: str = "pagerank", bins: int = 50) -
     return figure
 
 
-def _title(text: str, width: int = 80) -> str:
+def lay_out(
+    count: int,
+    edges: list[tuple[int, int]],
+    seed: int,
+    *,
+    directed: bool,
+    weights: list[float] | None = None,
+) -> tuple[list[float], list[float]]:
+    """Return the x and y of ``count`` nodes joined by ``edges`` (pairs of node numbers),
+    laid out by Fruchterman-Reingold; the same seed gives the same picture."""
+    network = igraph.Graph(n=count, edges=edges, directed=directed)
+    random.seed(seed)  # igraph's layouts draw from Python's random module
+    layout = network.layout_fruchterman_reingold(weights=weights, niter=500)
+    return [c[0] for c in layout.coords], [c[1] for c in layout.coords]
+
+
+def draw_papers(
+    figure: Figure,
+    axes: Axes,
+    xs: list[float],
+    ys: list[float],
+    nodes: list[ExportedPaper],
+    centre: str,
+    link: Callable[[str], str] | None,
+) -> None:
+    """Draw the papers at their places: sized by PageRank when every paper shown has one
+    (else by in-graph citations), coloured by community when every one has one (else by
+    year, with a colour bar), ``centre`` ringed in red, the most cited labelled with their
+    handles; with ``link``, each node of an SVG links to ``link(key)``."""
+    known_years = [p.year for p in nodes if p.year is not None]
+    by_rank = all(p.pagerank is not None for p in nodes)
+    by_community = all(p.community is not None for p in nodes)
+    if by_rank:
+        top = max(p.pagerank or 0.0 for p in nodes) or 1.0
+        sizes = [30 + 900 * math.sqrt((p.pagerank or 0.0) / top) for p in nodes]
+    else:
+        sizes = [30 + 25 * math.sqrt(p.cited_by) for p in nodes]
+    if by_community:
+        colours = [float(p.community or 0) for p in nodes]
+    else:
+        colours = [float(p.year or min(known_years, default=0)) for p in nodes]
+    scatter = axes.scatter(
+        xs,
+        ys,
+        s=sizes,
+        c=colours,
+        cmap="tab20" if by_community else "viridis",
+        edgecolors=["#d62728" if p.key == centre else "white" for p in nodes],
+        linewidths=[2.5 if p.key == centre else 0.5 for p in nodes],
+        zorder=3,
+    )
+    if link is not None:
+        scatter.set_urls([link(p.key) for p in nodes])
+    if known_years and not by_community:
+        bar = figure.colorbar(scatter, ax=axes, label="year")
+        bar.ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    place = {p.key: (x, y) for p, x, y in zip(nodes, xs, ys, strict=True)}
+    labelled = sorted(nodes, key=lambda p: (p.key != centre, -p.cited_by, p.key))
+    for paper in labelled[:_LABELLED]:
+        axes.annotate(
+            short_handle(paper.key, paper.arxiv_id),
+            place[paper.key],
+            textcoords="offset points",
+            xytext=(6, 6),
+            fontsize=8,
+            zorder=4,
+        )
+
+
+def short_title(text: str, width: int = 80) -> str:
+    """Return ``text`` cut to ``width`` characters with an ellipsis, for a figure's title."""
     return text if len(text) <= width else text[: width - 1] + "…"

@@ -2,12 +2,40 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any, TypedDict, cast
+
 import click
 
-from kg import analytics
-from kg.analytics import Algorithm, CommunityMethod, Engine, RankOptions, Scope
+from kg.analytics import (
+    ALGORITHMS,
+    COMMUNITY_METHODS,
+    DEFAULT_BATCH_SIZE,
+    ENGINES,
+    Algorithm,
+    CommunityMethod,
+    CommunityResult,
+    Engine,
+    RankedPaper,
+    RankOptions,
+    RankResult,
+    Scope,
+)
+from kg.analytics.time import TimelinePaper
 from kg.answers import short_handle
-from kg.cli.app import Column, emit_json, json_option, main, open_graph, print_table
+from kg.cli.app import (
+    RANKED_COLUMNS,
+    Column,
+    F,
+    emit_json,
+    json_option,
+    main,
+    open_graph,
+    paper_cells,
+    print_table,
+)
+from kg.knowledge_graph import parse_years
 
 _ENGINE_HELP = (
     "igraph reads the graph out of Neo4j and computes in igraph; gds runs in the server's "
@@ -15,65 +43,114 @@ _ENGINE_HELP = (
     "both are there."
 )
 
-_NO_PAPERS = (
+NO_PAPERS = (
     "No papers in scope: nothing to compute. Check --category and --years, or drop "
     "--no-stubs (papers loaded only from edge lists are stubs)."
 )
 
 
-def _scope(no_stubs: bool, category: str | None, years: str | None) -> Scope:
-    first, last = analytics.parse_years(years) if years else (None, None)
-    return Scope(include_stubs=not no_stubs, category=category, year_from=first, year_to=last)
+class RunOptions(TypedDict):
+    """What --no-stubs, --category, --years, --write and --batch-size say, in the words the
+    analytics take: ``graph.analytics.rank(..., **run)``."""
+
+    scope: Scope
+    write: bool
+    batch_size: int
 
 
-def _scope_options(func: click.decorators.FC) -> click.decorators.FC:
-    for option in reversed(
-        [
-            click.option(
-                "--engine",
-                type=click.Choice(analytics.ENGINES),
-                default="auto",
-                show_default=True,
-                help=_ENGINE_HELP,
-            ),
-            click.option(
-                "--no-stubs", is_flag=True, help="Leave out stubs (papers known only as citations)."
-            ),
-            click.option(
-                "--category", metavar="CODE", help="Only papers of this primary category."
-            ),
-            click.option(
-                "--years",
-                metavar="FROM-TO",
-                help="Only papers of these years, e.g. 2019-2023, 2019- or -2023.",
-            ),
-            click.option(
-                "--write",
-                is_flag=True,
-                help="Store the values on the Paper nodes (replacing any from an earlier run) "
-                "and record the run as an AnalyticsRun node.",
-            ),
-            click.option(
-                "--batch-size",
-                default=analytics.DEFAULT_BATCH_SIZE,
-                show_default=True,
-                help="Papers per write transaction.",
-            ),
-        ]
-    ):
-        func = option(func)
-    return func
+def scope_options(
+    first: Callable[[Any], Any],
+    *,
+    years: str,
+    write: str,
+    batch_size: int,
+    batch: str,
+    batch_type: click.IntRange | None = None,
+) -> Callable[[F], F]:
+    """The options of every whole-map command, in --help order: ``first`` (--engine or
+    --limit), --no-stubs, --category, --years, --write and --batch-size, the last three with
+    the caller's help. All but ``first`` reach the command as one ``run: RunOptions``."""
+    options: list[Callable[[Any], Any]] = [
+        first,
+        click.option(
+            "--no-stubs", is_flag=True, help="Leave out stubs (papers known only as citations)."
+        ),
+        click.option("--category", metavar="CODE", help="Only papers of this primary category."),
+        click.option("--years", metavar="FROM-TO", help=years),
+        click.option("--write", is_flag=True, help=write),
+        click.option(
+            "--batch-size", default=batch_size, show_default=True, type=batch_type, help=batch
+        ),
+    ]
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def command(
+            *args: Any,
+            no_stubs: bool,
+            category: str | None,
+            years: str | None,
+            write: bool,
+            batch_size: int,
+            **kwargs: Any,
+        ) -> Any:
+            first, last = parse_years(years) if years else (None, None)
+            scope = Scope(
+                include_stubs=not no_stubs, category=category, year_from=first, year_to=last
+            )
+            run = RunOptions(scope=scope, write=write, batch_size=batch_size)
+            return func(*args, run=run, **kwargs)
+
+        for option in reversed(options):
+            command = option(command)
+        return cast(F, command)
+
+    return decorate
 
 
-def _footer(
-    what: str, nodes: int, edges: int, engine: str, timings: analytics.Timings, left_out: int
-) -> str:
-    t = timings
+def answered(result: Any, nodes: int, as_json: bool) -> bool:
+    """Print ``result`` as JSON, or say that no paper was in scope; return False when the
+    command is still to print its table."""
+    if as_json:
+        emit_json(result.as_dict())
+        return True
+    if not nodes:
+        click.echo(NO_PAPERS)
+        return True
+    return False
+
+
+def ranked_cells(paper: RankedPaper | TimelinePaper, *extra: object) -> list[object]:
+    """Return a ranked paper's #, ref, year and title cells (a stub's title reads "stub")."""
+    title = paper.title or ("stub" if paper.stub else "")
+    return [paper.rank, *paper_cells(short_handle(paper.key), paper.year, title, *extra)]
+
+
+_scope_options = scope_options(
+    click.option(
+        "--engine",
+        type=click.Choice(ENGINES),
+        default="auto",
+        show_default=True,
+        help=_ENGINE_HELP,
+    ),
+    years="Only papers of these years, e.g. 2019-2023, 2019- or -2023.",
+    write="Store the values on the Paper nodes (replacing any from an earlier run) "
+    "and record the run as an AnalyticsRun node.",
+    batch_size=DEFAULT_BATCH_SIZE,
+    batch="Papers per write transaction.",
+)
+
+
+def _footer(what: str, result: RankResult | CommunityResult) -> str:
+    t = result.timings
+    left_out = result.left_out
     late = (
         f"; {left_out:,} citations of papers added while it read were left out" if left_out else ""
     )
+    size = f"{result.nodes:,} papers and {result.edges:,} citations"
     return (
-        f"{what} over {nodes:,} papers and {edges:,} citations with {engine} in {t.total:.2f}s "
+        f"{what} over {size} with {result.engine} in {t.total:.2f}s "
         f"(read {t.projection:.2f}s, build {t.build:.2f}s, compute {t.compute:.2f}s, "
         f"write {t.write:.2f}s){late}"
     )
@@ -84,7 +161,7 @@ def _value(value: float) -> str:
 
 
 @main.command("rank")
-@click.argument("algorithm", type=click.Choice(analytics.ALGORITHMS))
+@click.argument("algorithm", type=click.Choice(ALGORITHMS))
 @click.option("--top", default=10, show_default=True, help="How many papers to list.")
 @_scope_options
 @click.option(
@@ -116,11 +193,7 @@ def rank(
     algorithm: Algorithm,
     top: int,
     engine: Engine,
-    no_stubs: bool,
-    category: str | None,
-    years: str | None,
-    write: bool,
-    batch_size: int,
+    run: RunOptions,
     damping: float,
     tolerance: float,
     max_iterations: int,
@@ -137,11 +210,8 @@ def rank(
 
     Example: kg rank pagerank --top 20 --no-stubs --years 2019-2023 --write
     """
-    scope = _scope(no_stubs, category, years)
-    result = analytics.rank(
-        open_graph(ctx),
+    result = open_graph(ctx).analytics.rank(
         algorithm,
-        scope=scope,
         engine=engine,
         options=RankOptions(
             damping=damping,
@@ -151,46 +221,20 @@ def rank(
             seed=seed,
         ),
         top=top,
-        write=write,
-        batch_size=batch_size,
+        **run,
     )
-    if as_json:
-        emit_json(result.as_dict())
-        return
-    if not result.nodes:
-        click.echo(_NO_PAPERS)
+    if answered(result, result.nodes, as_json):
         return
     print_table(
+        (*RANKED_COLUMNS, *(Column(p, "right") for p in result.properties)),
         (
-            Column("#", "right"),
-            Column("ref"),
-            Column("year", "right"),
-            Column("title", flex=True),
-            *(Column(p, "right") for p in result.properties),
-        ),
-        (
-            [
-                paper.rank,
-                short_handle(paper.key),
-                None if paper.year is None else str(paper.year),
-                paper.title or ("stub" if paper.stub else ""),
-                *(_value(paper.values[p]) for p in result.properties),
-            ]
+            ranked_cells(paper, *(_value(paper.values[p]) for p in result.properties))
             for paper in result.top
         ),
         title=f"{algorithm}: top {len(result.top)}",
     )
-    click.echo(
-        _footer(
-            algorithm,
-            result.nodes,
-            result.edges,
-            result.engine,
-            result.timings,
-            result.left_out,
-        )
-    )
-    if write:
+    click.echo(_footer(algorithm, result))
+    if run["write"]:
         click.echo(
             f"wrote {', '.join(result.properties)} on {result.written:,} papers; "
             f"recorded as AnalyticsRun {', '.join(r.key for r in result.runs)}"
@@ -203,7 +247,7 @@ def rank(
 @_scope_options
 @click.option(
     "--method",
-    type=click.Choice(analytics.COMMUNITY_METHODS),
+    type=click.Choice(COMMUNITY_METHODS),
     default="leiden",
     show_default=True,
     help="Leiden (modularity) or Louvain.",
@@ -219,11 +263,7 @@ def communities(
     top: int,
     papers: int,
     engine: Engine,
-    no_stubs: bool,
-    category: str | None,
-    years: str | None,
-    write: bool,
-    batch_size: int,
+    run: RunOptions,
     method: CommunityMethod,
     seed: int,
     resolution: float,
@@ -236,24 +276,16 @@ def communities(
 
     Example: kg communities --top 5 --papers 3 --seed 7 --write
     """
-    scope = _scope(no_stubs, category, years)
-    result = analytics.communities(
-        open_graph(ctx),
-        scope=scope,
+    result = open_graph(ctx).analytics.communities(
         engine=engine,
         method=method,
         seed=seed,
         resolution=resolution,
         top=top,
         papers=papers,
-        write=write,
-        batch_size=batch_size,
+        **run,
     )
-    if as_json:
-        emit_json(result.as_dict())
-        return
-    if not result.nodes:
-        click.echo(_NO_PAPERS)
+    if answered(result, result.nodes, as_json):
         return
     rows = []
     for community in result.communities:
@@ -279,11 +311,8 @@ def communities(
         title=f"{method}: {result.count:,} communities, top {len(result.communities)}",
     )
     quality = "" if result.modularity is None else f", modularity {result.modularity:.4f}"
-    footer = _footer(
-        method, result.nodes, result.edges, result.engine, result.timings, result.left_out
-    )
-    click.echo(footer + quality)
-    if write:
+    click.echo(_footer(method, result) + quality)
+    if run["write"]:
         click.echo(
             f"wrote community on {result.written:,} papers; recorded as AnalyticsRun community"
         )

@@ -13,8 +13,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kg.database import Database
 from kg.errors import KGError
+from kg.knowledge_graph import KnowledgeGraph
 
 F = TypeVar("F", bound=Callable[..., Any])
 Justify = Literal["left", "right"]
@@ -101,6 +101,33 @@ def print_table(
         out.print(Text(footer, style="dim"))
 
 
+PAPER_COLUMNS = (Column("ref"), Column("year", "right"), Column("title", flex=True))
+"""The ref, year and title columns every list of papers starts with (after its ``#``)."""
+RANKED_COLUMNS = (Column("#", "right"), *PAPER_COLUMNS)
+
+
+def paper_cells(handle: str, year: int | None, title: str | None, *extra: object) -> list[object]:
+    """Return a paper's ref, year and title cells, then ``extra``; the year is text so that
+    it prints as 1998, not 1,998."""
+    return [handle, None if year is None else str(year), title or "", *extra]
+
+
+def showing(shown: int, total: int | None, noun: str = "") -> str | None:
+    """Return the 'showing 20 of 2,587; --limit N to see more' line under a list, or None
+    when it shows all; with no ``total``, 'showing the top 20'."""
+    if total is not None and shown >= total:
+        return None
+    if total is None:
+        return f"showing the top {shown:,}{noun}; --limit N to see more"
+    return f"showing {shown:,} of {total:,}{noun}; --limit N to see more"
+
+
+def note(text: str | None) -> None:
+    """Print a dim line under a table (a footnote, a hint); nothing for None or ''."""
+    if text:
+        console().print(Text(clean(text), style="dim"))
+
+
 def render_rows(rows: list[dict[str, Any]], title: str | None = None) -> None:
     """Print dict rows as they came from a query: columns from the first row, each cut to
     fit the terminal, numbers as the query returned them (a year stays 1998)."""
@@ -182,12 +209,13 @@ def json_option(func: F) -> F:
     )(func)
 
 
-def open_graph(ctx: click.Context) -> Database:
-    """Return the process's one Database, opened on first use and closed when the command exits."""
+def open_graph(ctx: click.Context) -> KnowledgeGraph:
+    """Return the process's one KnowledgeGraph (the library's face, which every command
+    calls), opened on first use and closed when the command exits."""
     root = ctx.find_root()
-    graph: Database | None = root.meta.get("kg.database")
+    graph: KnowledgeGraph | None = root.meta.get("kg.database")
     if graph is None:
-        graph = root.with_resource(Database.connect())
+        graph = root.with_resource(KnowledgeGraph.connect())
         root.meta["kg.database"] = graph
     return graph
 

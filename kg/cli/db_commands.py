@@ -8,8 +8,10 @@ import click
 
 from kg import queries
 from kg.cli.app import KGGroup, emit_json, json_option, main, open_graph, render_mapping
-from kg.database import Database
-from kg.load.schema import apply_schema, clear_database
+from kg.knowledge_graph import KnowledgeGraph
+
+# `kg db` manages the local server, which is not the graph: it is the one command group that
+# imports the server's settings and tools rather than going through the KnowledgeGraph.
 from kg.server import config
 from kg.server.local import LocalServer
 
@@ -131,12 +133,12 @@ def db_reset(ctx: click.Context, yes: bool) -> None:
     click.echo(f"Deleted {_count(deleted, 'node')} from {graph.database!r}")
 
 
-def _reset(graph: Database) -> int:
+def _reset(graph: KnowledgeGraph) -> int:
     _step(f"counting what {graph.database!r} at {graph.uri} holds…")
     nodes = graph.read("MATCH (n) RETURN count(n) AS n")[0]["n"]
     relationships = graph.read("MATCH ()-[r]->() RETURN count(r) AS n")[0]["n"]
     _step(f"deleting {_count(relationships, 'relationship')}, then {_count(nodes, 'node')}…")
-    return clear_database(graph)
+    return graph.clear()
 
 
 def _count(n: int, noun: str) -> str:
@@ -151,7 +153,7 @@ def init(ctx: click.Context, as_json: bool) -> None:
 
     Idempotent. Example: kg init
     """
-    report = apply_schema(open_graph(ctx))
+    report = open_graph(ctx).apply_schema()
     if as_json:
         emit_json({"created": list(report.created), "existing": list(report.existing)})
         return

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from kg import analytics
 from kg.cli.app import emit_json, json_option, main, open_graph
-from kg.export import FORMATS, Selection, export
+from kg.export import FORMATS, Selection
+from kg.knowledge_graph import parse_years
 
 
 @main.command("export")
@@ -50,7 +50,7 @@ def export_command(
     bibtex, ris. Without a filter the whole graph is written, streamed page by page. Filters
     combine. Example: kg export gexf hepth.gexf --category hep-th --years 1997-1999
     """
-    first, last = analytics.parse_years(years) if years else (None, None)
+    first, last = parse_years(years) if years else (None, None)
     selection = Selection(
         around=around,
         hops=hops,
@@ -61,7 +61,7 @@ def export_command(
         top=top,
         rank_by=rank_by,
     )
-    summary = export(open_graph(ctx), fmt, path, selection)
+    summary = open_graph(ctx).exports.write(fmt, path, selection)
     if as_json:
         emit_json(summary.as_dict())
         return

@@ -6,7 +6,6 @@ import click
 from rich.text import Text
 
 from kg.cli.app import Column, clean, console, emit_json, json_option, main, open_graph, print_table
-from kg.load import merges as merge_records
 
 
 @main.command("merges")
@@ -27,7 +26,7 @@ def merges(
     """
     graph = open_graph(ctx)
     if kept_apart:
-        splits = merge_records.kept_apart(graph)
+        splits = graph.kept_apart()
         if as_json:
             emit_json([s.model_dump(mode="json") for s in splits])
             return
@@ -37,7 +36,7 @@ def merges(
             empty="no splits recorded (kg unmerge makes one)",
         )
         return
-    records = merge_records.merges(graph, ref, limit)
+    records = graph.merges(ref, limit)
     if as_json:
         emit_json([r.model_dump(mode="json") for r in records])
         return
@@ -80,7 +79,7 @@ def unmerge(ctx: click.Context, ref: str, keys: tuple[str, ...], yes: bool, as_j
             f"Remove {clean(ref)} and keep its merged keys apart (then reload its sources)?",
             abort=True,
         )
-    result = merge_records.unmerge(graph, ref, list(keys) or None)
+    result = graph.unmerge(ref, list(keys) or None)
     if as_json:
         emit_json({**result.model_dump(mode="json"), "hint": result.reload_hint()})
         return

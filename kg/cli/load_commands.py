@@ -6,6 +6,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.progress import (
@@ -19,15 +20,10 @@ from rich.progress import (
 )
 
 from kg.cli.app import Column, clean, console, emit_json, json_option, main, open_graph, print_table
-from kg.load.bulk import BulkSummary, bulk_load
-from kg.load.pipeline import (
-    DEFAULT_BATCH_SIZE,
-    FormatChoice,
-    LoadSummary,
-    expand_paths,
-    load_paths,
-)
-from kg.loaders.formats import FORMATS, IdScheme, format_names
+from kg.knowledge_graph import KnowledgeGraph, expand_paths
+from kg.load.bulk import BulkSummary
+from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice, LoadSummary
+from kg.loaders.formats import FORMATS, IdScheme
 
 
 @main.command("load")
@@ -35,7 +31,7 @@ from kg.loaders.formats import FORMATS, IdScheme, format_names
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["auto", *format_names()]),
+    type=click.Choice(["auto", *FORMATS]),
     default="auto",
     show_default=True,
     help="Input format; auto looks at the content, not the name. `kg formats` lists them.",
@@ -125,31 +121,24 @@ def load(
             completed = done_before + position if position is not None else None
             progress.update(task, records=records, completed=completed)
 
+        # What a load and a bulk load share; each adds its own progress hook.
+        options: dict[str, Any] = {
+            "fmt": fmt,
+            "batch_size": batch_size,
+            "strict": strict,
+            "id_scheme": id_scheme,
+            "rejects_path": rejects,
+            "on_progress": advance,
+        }
         if bulk:
-            bulk_summary = bulk_load(
+            bulk_summary = KnowledgeGraph.bulk_load(
                 list(paths),
-                fmt=fmt,
-                batch_size=batch_size,
-                strict=strict,
-                id_scheme=id_scheme,
-                rejects_path=rejects,
-                on_progress=advance,
                 on_stage=lambda stage: progress.update(task, description=stage),
+                **options,
             )
             summary = bulk_summary.load
         else:
-            summary = load_paths(
-                open_graph(ctx),
-                list(paths),
-                fmt=fmt,
-                batch_size=batch_size,
-                strict=strict,
-                id_scheme=id_scheme,
-                rejects_path=rejects,
-                on_progress=advance,
-                on_file=next_file,
-                force=force,
-            )
+            summary = open_graph(ctx).load(list(paths), on_file=next_file, force=force, **options)
     if as_json:
         emit_json(bulk_summary.as_dict() if bulk_summary else summary.as_dict())
     else:

@@ -42,9 +42,8 @@ def plot_years(ctx: click.Context, ref: str, out: Path, as_json: bool) -> None:
 
     Example: kg plot years 1810.04805 -o bert-years.svg
     """
-    from kg import plots  # matplotlib and igraph load only when a picture is drawn
-
-    _wrote(plots.save(plots.years(open_graph(ctx), ref), out), as_json)
+    plots = open_graph(ctx).plots  # matplotlib and igraph load only when a picture is drawn
+    _wrote(plots.save(plots.years(ref), out), as_json)
 
 
 @plot.command("ego")
@@ -64,9 +63,8 @@ def plot_ego(
 
     Example: kg plot ego hep-th/9711200 -o maldacena.png --limit 30
     """
-    from kg import plots
-
-    _wrote(plots.save(plots.ego(open_graph(ctx), ref, hops, limit, seed), out), as_json)
+    plots = open_graph(ctx).plots
+    _wrote(plots.save(plots.ego(ref, hops, limit, seed), out), as_json)
 
 
 @plot.command("rank")
@@ -81,6 +79,5 @@ def plot_rank(ctx: click.Context, out: Path, prop: str, as_json: bool) -> None:
 
     Example: kg plot rank -o pagerank.png
     """
-    from kg import plots
-
-    _wrote(plots.save(plots.rank_distribution(open_graph(ctx), prop), out), as_json)
+    plots = open_graph(ctx).plots
+    _wrote(plots.save(plots.rank_distribution(prop), out), as_json)

@@ -1,7 +1,7 @@
 """The question commands: paper, cocited, coupled, shared-refs, common-citers, path, near,
 search, author, category, categories and snapshots.
 
-Each one parses its arguments, calls one function of ``kg.questions`` and renders the
+Each one parses its arguments, calls one method of the ``KnowledgeGraph`` and renders the
 model it returns: rich tables for people, ``--json`` (the model's own fields, a list under
 ``"results"``) for scripts.
 """
@@ -14,7 +14,6 @@ from typing import Any
 import click
 from rich.text import Text
 
-from kg import questions
 from kg.answers import (
     CategoryOverview,
     CitedPaper,
@@ -27,6 +26,7 @@ from kg.answers import (
     short_handle,
 )
 from kg.cli.app import (
+    PAPER_COLUMNS,
     Column,
     F,
     clean,
@@ -34,21 +34,21 @@ from kg.cli.app import (
     emit_json,
     json_option,
     main,
+    note,
     open_graph,
+    paper_cells,
     print_table,
     render_mapping,
+    showing,
 )
+from kg.knowledge_graph import KnowledgeGraph
+from kg.questions import DEFAULT_LIMIT, DEFAULT_MAX_HOPS, MAX_HOPS, MAX_NEAR_HOPS
 
 _HOP_ARROWS = {"cites": "→ cites", "cited_by": "← cited by"}
-_REF = Column("ref")
-_YEAR = Column("year", "right")
-_TITLE = Column("title", flex=True)
 _CITED = (Column("cited by", "right"), Column("in graph", "right"))
 
 
-def _limit_option(
-    default: int | None = questions.DEFAULT_LIMIT, what: str = "rows"
-) -> Callable[[F], F]:
+def _limit_option(default: int | None = DEFAULT_LIMIT, what: str = "rows") -> Callable[[F], F]:
     """The --limit option of every list: how many rows to show."""
     shown = f"{default}" if default is not None else "all"
     return click.option(
@@ -59,28 +59,15 @@ def _limit_option(
     )
 
 
-def _showing(shown: int, total: int | None, noun: str = "") -> str | None:
-    """Return the 'showing 20 of 2,587; --limit N to see more' line, or None when all show."""
-    if total is not None and shown >= total:
-        return None
-    if total is None:
-        return f"showing the top {shown:,}{noun}; --limit N to see more"
-    return f"showing {shown:,} of {total:,}{noun}; --limit N to see more"
-
-
-def _year(year: int | None) -> str | None:
-    return None if year is None else str(year)
-
-
 def _paper_row(paper: PaperSummary, *extra: object) -> list[object]:
-    return [paper.handle, _year(paper.year), paper.title or "", *extra]
+    return paper_cells(paper.handle, paper.year, paper.title, *extra)
 
 
 def _print_cited(papers: Sequence[CitedPaper], limit: int, title: str, empty: str) -> None:
     """Print a reference or citer list; the stated 'cited by' column only when a source
     stated a count for one of them."""
     stated = any(p.stated_cited_by is not None for p in papers)
-    columns = (_REF, _YEAR, _TITLE, *(_CITED if stated else _CITED[1:]))
+    columns = (*PAPER_COLUMNS, *(_CITED if stated else _CITED[1:]))
     rows = (
         _paper_row(p, *((p.stated_cited_by,) if stated else ()), p.graph_cited_by)
         for p in papers[:limit]
@@ -89,18 +76,13 @@ def _print_cited(papers: Sequence[CitedPaper], limit: int, title: str, empty: st
         columns,
         rows,
         title=f"{title} · {len(papers):,}",
-        footer=_showing(min(limit, len(papers)), len(papers)),
+        footer=showing(min(limit, len(papers)), len(papers)),
         empty=empty,
     )
 
 
 def _years(counts: list[YearCount]) -> str:
     return "; ".join(f"{c.year if c.year is not None else 'no year'}: {c.count:,}" for c in counts)
-
-
-def _print_note(text: str | None) -> None:
-    if text:
-        console().print(Text(clean(text), style="dim"))
 
 
 def _render_report(report: PaperReport, limit: int) -> None:
@@ -111,7 +93,7 @@ def _render_report(report: PaperReport, limit: int) -> None:
         "ref": report.handle,
         "arXiv": report.arxiv_id or "no arXiv id in the graph",
         "first posted": report.published,
-        "year": _year(report.year),
+        "year": None if report.year is None else str(report.year),
         "categories": categories or None,
         "authors": ", ".join(a.name for a in report.authors) or None,
         "known as": report.identity_sentence(),
@@ -142,9 +124,7 @@ def _render_overlap(overlap: Overlap, limit: int) -> None:
 def _render_similarity(result: Similarity) -> None:
     print_table(
         (
-            _REF,
-            _YEAR,
-            _TITLE,
+            *PAPER_COLUMNS,
             Column("together", "right"),
             Column("cosine", "right"),
             Column("jaccard", "right"),
@@ -153,7 +133,7 @@ def _render_similarity(result: Similarity) -> None:
         title=f"{result.measure.capitalize()} of {result.paper.handle}: {result.paper.label()}",
         empty=result.note or "none",
     )
-    _print_note(result.source_sentence())
+    note(result.source_sentence())
 
 
 def _render_path(result: PathResult) -> None:
@@ -164,7 +144,7 @@ def _render_path(result: PathResult) -> None:
             hop = _HOP_ARROWS[path.directions[index - 1]] if index else ""
             rows.append([hop, *_paper_row(paper)])
         print_table(
-            (Column("hop"), _REF, _YEAR, _TITLE),
+            (Column("hop"), *PAPER_COLUMNS),
             rows,
             title=f"path {number}" if len(result.results) > 1 else None,
         )
@@ -210,7 +190,7 @@ def paper(ctx: click.Context, ref: str, limit: int | None, as_json: bool) -> Non
     REF is an arXiv id (2110.03888, arXiv:2110.03888v2, hep-th/9901001), a title, a node
     key or a handle from a list. Example: kg paper hep-th/9711200 --limit 5
     """
-    report = questions.paper_report(open_graph(ctx), ref)
+    report = open_graph(ctx).paper(ref)
     if as_json:
         if limit is not None:
             report = report.model_copy(
@@ -218,85 +198,90 @@ def paper(ctx: click.Context, ref: str, limit: int | None, as_json: bool) -> Non
             )
         emit_json(report.model_dump(mode="json"))
     else:
-        _render_report(report, limit or questions.DEFAULT_LIMIT)
+        _render_report(report, limit or DEFAULT_LIMIT)
 
 
-@main.command("cocited")
-@click.argument("ref")
-@_limit_option(what="papers")
-@json_option
-@click.pass_context
-def cocited(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
+def _similarity_command(
+    name: str, ask: Callable[[KnowledgeGraph, str, int], Similarity], ranked: str, doc: str
+) -> click.Command:
+    """Make `kg cocited` or `kg coupled`: one question, two measures, ``ranked`` saying
+    what the top list is ranked by."""
+
+    @main.command(name, help=doc)
+    @click.argument("ref")
+    @_limit_option(what="papers")
+    @json_option
+    @click.pass_context
+    def command(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
+        result = ask(open_graph(ctx), ref, limit)
+        if as_json:
+            emit_json(result.model_dump(mode="json"))
+        else:
+            _render_similarity(result)
+            if len(result.results) == limit:
+                note(showing(limit, None, f" by {ranked}"))
+
+    return command
+
+
+cocited = _similarity_command(
+    "cocited",
+    lambda graph, ref, limit: graph.cocited(ref, limit),
+    "papers citing both",
     """Papers most often cited together with a paper, with cosine and Jaccard scores.
 
     Example: kg cocited hep-th/9711200 --limit 10
-    """
-    result = questions.cocited(open_graph(ctx), ref, limit)
-    if as_json:
-        emit_json(result.model_dump(mode="json"))
-    else:
-        _render_similarity(result)
-        if len(result.results) == limit:
-            _print_note(_showing(limit, None, " by papers citing both"))
-
-
-@main.command("coupled")
-@click.argument("ref")
-@_limit_option(what="papers")
-@json_option
-@click.pass_context
-def coupled(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
+    """,
+)
+coupled = _similarity_command(
+    "coupled",
+    lambda graph, ref, limit: graph.coupled(ref, limit),
+    "shared references",
     """Papers sharing the most references with a paper (bibliographic coupling).
 
     Example: kg coupled hep-th/9711200 --limit 10
-    """
-    result = questions.coupled(open_graph(ctx), ref, limit)
-    if as_json:
-        emit_json(result.model_dump(mode="json"))
-    else:
-        _render_similarity(result)
-        if len(result.results) == limit:
-            _print_note(_showing(limit, None, " by shared references"))
+    """,
+)
 
 
-@main.command("shared-refs")
-@click.argument("a")
-@click.argument("b")
-@_limit_option(what="papers")
-@json_option
-@click.pass_context
-def shared_refs(ctx: click.Context, a: str, b: str, limit: int, as_json: bool) -> None:
+def _overlap_command(
+    name: str, ask: Callable[[KnowledgeGraph, str, str], Overlap], doc: str
+) -> click.Command:
+    """Make `kg shared-refs` or `kg common-citers`: the papers two papers share."""
+
+    @main.command(name, help=doc)
+    @click.argument("a")
+    @click.argument("b")
+    @_limit_option(what="papers")
+    @json_option
+    @click.pass_context
+    def command(ctx: click.Context, a: str, b: str, limit: int, as_json: bool) -> None:
+        result = ask(open_graph(ctx), a, b)
+        if as_json:
+            shown = result.model_copy(update={"results": result.results[:limit]})
+            emit_json(shown.model_dump(mode="json"))
+        else:
+            _render_overlap(result, limit)
+
+    return command
+
+
+shared_refs = _overlap_command(
+    "shared-refs",
+    lambda graph, a, b: graph.shared_references(a, b),
     """The papers both A and B cite, most cited first.
 
     Example: kg shared-refs hep-th/9711200 hep-th/9802150
-    """
-    result = questions.shared_references(open_graph(ctx), a, b)
-    if as_json:
-        emit_json(
-            result.model_copy(update={"results": result.results[:limit]}).model_dump(mode="json")
-        )
-    else:
-        _render_overlap(result, limit)
-
-
-@main.command("common-citers")
-@click.argument("a")
-@click.argument("b")
-@_limit_option(what="papers")
-@json_option
-@click.pass_context
-def common_citers(ctx: click.Context, a: str, b: str, limit: int, as_json: bool) -> None:
+    """,
+)
+common_citers = _overlap_command(
+    "common-citers",
+    lambda graph, a, b: graph.common_citers(a, b),
     """The papers that cite both A and B, most cited first.
 
     Example: kg common-citers "Attention Is All You Need" "BERT"
-    """
-    result = questions.common_citers(open_graph(ctx), a, b)
-    if as_json:
-        emit_json(
-            result.model_copy(update={"results": result.results[:limit]}).model_dump(mode="json")
-        )
-    else:
-        _render_overlap(result, limit)
+    """,
+)
 
 
 @main.command("path")
@@ -306,9 +291,9 @@ def common_citers(ctx: click.Context, a: str, b: str, limit: int, as_json: bool)
 @click.option("--all", "all_paths", is_flag=True, help="Every shortest path, not just one.")
 @click.option(
     "--max-hops",
-    default=questions.DEFAULT_MAX_HOPS,
+    default=DEFAULT_MAX_HOPS,
     show_default=True,
-    type=click.IntRange(1, questions.MAX_HOPS),
+    type=click.IntRange(1, MAX_HOPS),
     help="The longest path to accept.",
 )
 @_limit_option(default=10, what="paths (with --all)")
@@ -328,8 +313,8 @@ def path(
 
     Example: kg path hep-th/0002230 hep-th/9711200 --all --max-hops 4
     """
-    result = questions.citation_path(
-        open_graph(ctx), a, b, directed=not undirected, all_paths=all_paths, max_hops=max_hops
+    result = open_graph(ctx).path(
+        a, b, directed=not undirected, all_paths=all_paths, max_hops=max_hops
     )
     total = len(result.results)
     result = result.model_copy(update={"results": result.results[:limit]})
@@ -337,7 +322,7 @@ def path(
         emit_json(result.model_dump(mode="json"))
     else:
         _render_path(result)
-        _print_note(_showing(len(result.results), total, " paths"))
+        note(showing(len(result.results), total, " paths"))
 
 
 @main.command("near")
@@ -346,7 +331,7 @@ def path(
     "--hops",
     default=2,
     show_default=True,
-    type=click.IntRange(1, questions.MAX_NEAR_HOPS),
+    type=click.IntRange(1, MAX_NEAR_HOPS),
     help="How many citation hops to go out, either direction.",
 )
 @_limit_option(default=50, what="papers")
@@ -357,16 +342,16 @@ def near(ctx: click.Context, ref: str, hops: int, limit: int, as_json: bool) -> 
 
     Example: kg near hep-th/9711200 --hops 1 --limit 20
     """
-    result = questions.neighbourhood(open_graph(ctx), ref, hops, limit)
+    result = open_graph(ctx).near(ref, hops, limit)
     if as_json:
         emit_json(result.model_dump(mode="json"))
         return
     within = "1 hop" if hops == 1 else f"{hops} hops"
     print_table(
-        (Column("hops", "right"), _REF, _YEAR, _TITLE),
+        (Column("hops", "right"), *PAPER_COLUMNS),
         ([r.distance, *_paper_row(r)] for r in result.results),
         title=f"Within {within} of {result.paper.handle} · {result.total:,}",
-        footer=_showing(len(result.results), result.total),
+        footer=showing(len(result.results), result.total),
         empty=result.note or "none",
     )
 
@@ -382,18 +367,18 @@ def search(ctx: click.Context, text: str, limit: int, as_json: bool) -> None:
     Hits scoring under half the best hit's score are left out.
     Example: kg search "black hole entropy" --limit 5
     """
-    result = questions.search(open_graph(ctx), text, limit)
+    result = open_graph(ctx).search(text, limit)
     if as_json:
         emit_json(result.model_dump(mode="json"))
         return
     print_table(
-        (_REF, _YEAR, _TITLE, Column("score", "right")),
+        (*PAPER_COLUMNS, Column("score", "right")),
         (
             _paper_row(hit, "exact" if hit.score is None else f"{hit.score:.2f}")
             for hit in result.results
         ),
         title=f"Search: {text}",
-        footer=_showing(limit, None) if len(result.results) == limit else None,
+        footer=showing(limit, None) if len(result.results) == limit else None,
         empty=result.note or "none",
     )
 
@@ -409,7 +394,7 @@ def author(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
     NAME is matched on its normalised form, then as words of a name.
     Example: kg author "Juan Maldacena"
     """
-    report = questions.author(open_graph(ctx), name)
+    report = open_graph(ctx).author(name)
     if as_json:
         emit_json(report.model_dump(mode="json"))
         return
@@ -424,16 +409,16 @@ def author(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
         title=report.name,
     )
     print_table(
-        (Column("#", "right"), _REF, _YEAR, _TITLE, Column("in graph", "right")),
+        (Column("#", "right"), *PAPER_COLUMNS, Column("in graph", "right")),
         ([p.position, *_paper_row(p, p.graph_cited_by)] for p in report.papers[:limit]),
         title=f"Papers · {len(report.papers):,}",
-        footer=_showing(min(limit, len(report.papers)), len(report.papers)),
+        footer=showing(min(limit, len(report.papers)), len(report.papers)),
     )
     print_table(
         (Column("name", flex=True), Column("papers together", "right")),
         ([c.name, c.papers] for c in report.coauthors[:limit]),
         title=f"Co-authors · {len(report.coauthors):,}",
-        footer=_showing(min(limit, len(report.coauthors)), len(report.coauthors)),
+        footer=showing(min(limit, len(report.coauthors)), len(report.coauthors)),
         empty="no co-authors in the graph",
     )
 
@@ -448,19 +433,19 @@ def category(ctx: click.Context, code: str, limit: int, as_json: bool) -> None:
 
     Example: kg category hep-th --limit 20
     """
-    report = questions.category(open_graph(ctx), code, limit)
+    report = open_graph(ctx).category(code, limit)
     if as_json:
         emit_json(report.model_dump(mode="json"))
         return
     total = report.primary + report.cross_listed
     print_table(
-        (Column("role"), _REF, _YEAR, _TITLE, Column("in graph", "right")),
+        (Column("role"), *PAPER_COLUMNS, Column("in graph", "right")),
         ([p.role.replace("_", "-"), *_paper_row(p, p.graph_cited_by)] for p in report.results),
         title=(
             f"{report.code} {report.name or ''}: {report.primary:,} primary, "
             f"{report.cross_listed:,} cross-listed"
         ),
-        footer=_showing(len(report.results), total),
+        footer=showing(len(report.results), total),
     )
 
 
@@ -472,7 +457,7 @@ def categories(ctx: click.Context, as_json: bool) -> None:
 
     Example: kg categories --json
     """
-    overview = questions.categories(open_graph(ctx))
+    overview = open_graph(ctx).categories()
     if as_json:
         emit_json(overview.model_dump(mode="json"))
     else:
@@ -489,7 +474,7 @@ def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
 
     Example: kg snapshots 2110.03888
     """
-    result = questions.snapshots(open_graph(ctx), ref)
+    result = open_graph(ctx).snapshots(ref)
     if as_json:
         emit_json(result.model_dump(mode="json"))
         return
@@ -517,5 +502,5 @@ def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
             for s in shown
         ),
         title=f"Snapshots of {result.paper.handle}: {result.paper.label()}",
-        footer=_showing(len(shown), len(result.results)),
+        footer=showing(len(shown), len(result.results)),
     )

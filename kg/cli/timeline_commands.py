@@ -2,78 +2,44 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 import click
 
-from kg import analytics
-from kg.analytics import Scope
-from kg.analytics import time as timeline_analytics
-from kg.analytics import time_series as timeline
-from kg.analytics.time import TimelinePaper
-from kg.answers import short_handle
-from kg.cli.app import Column, emit_json, json_option, main, open_graph, print_table
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-_NO_PAPERS = (
-    "No papers in scope: nothing to compute. Check --category and --years, or drop "
-    "--no-stubs (papers loaded only from edge lists are stubs)."
+from kg.analytics.time import DEFAULT_BATCH_SIZE, DEFAULT_KEY_ROUTES
+from kg.analytics.time_series import DEFAULT_GAMMA, DEFAULT_S, DEFAULT_WINDOW
+from kg.cli.analytics_commands import RunOptions, answered, ranked_cells, scope_options
+from kg.cli.app import (
+    RANKED_COLUMNS,
+    Column,
+    F,
+    json_option,
+    main,
+    open_graph,
+    print_table,
+    showing,
 )
-
-
-def _scope(no_stubs: bool, category: str | None, years: str | None) -> Scope:
-    first, last = analytics.parse_years(years) if years else (None, None)
-    return Scope(include_stubs=not no_stubs, category=category, year_from=first, year_to=last)
 
 
 def _options(what: str) -> Callable[[F], F]:
     """The scope, --limit, --write and --batch-size options every time command shares."""
-
-    def decorate(func: F) -> F:
-        for option in reversed(
-            [
-                click.option(
-                    "--limit",
-                    default=20,
-                    show_default=True,
-                    type=click.IntRange(min=1),
-                    help="How many rows to list.",
-                ),
-                click.option(
-                    "--no-stubs",
-                    is_flag=True,
-                    help="Leave out stubs (papers known only as citations).",
-                ),
-                click.option(
-                    "--category", metavar="CODE", help="Only papers of this primary category."
-                ),
-                click.option(
-                    "--years",
-                    metavar="FROM-TO",
-                    help="Only papers of these years, e.g. 1995-2003; citations count only "
-                    "between papers in scope.",
-                ),
-                click.option(
-                    "--write",
-                    is_flag=True,
-                    help=f"Store {what} (replacing any from an earlier run) and record the run "
-                    "as AnalyticsRun nodes.",
-                ),
-                click.option(
-                    "--batch-size",
-                    default=timeline_analytics.DEFAULT_BATCH_SIZE,
-                    show_default=True,
-                    type=click.IntRange(min=1),
-                    help="Rows per write transaction.",
-                ),
-            ]
-        ):
-            func = option(func)
-        return func
-
-    return decorate
+    return scope_options(
+        click.option(
+            "--limit",
+            default=20,
+            show_default=True,
+            type=click.IntRange(min=1),
+            help="How many rows to list.",
+        ),
+        years="Only papers of these years, e.g. 1995-2003; citations count only between "
+        "papers in scope.",
+        write=f"Store {what} (replacing any from an earlier run) and record the run as "
+        "AnalyticsRun nodes.",
+        batch_size=DEFAULT_BATCH_SIZE,
+        batch="Rows per write transaction.",
+        batch_type=click.IntRange(min=1),
+    )
 
 
 def _footer(run: Any, noun: str) -> str:
@@ -97,28 +63,6 @@ def _wrote(run: Any) -> None:
         )
 
 
-def _year(year: int | None) -> str | None:
-    return None if year is None else str(year)
-
-
-def _paper_cells(paper: TimelinePaper) -> list[object]:
-    return [
-        paper.rank,
-        short_handle(paper.key),
-        _year(paper.year),
-        paper.title or ("stub" if paper.stub else ""),
-    ]
-
-
-_HEAD = (Column("#", "right"), Column("ref"), Column("year", "right"), Column("title", flex=True))
-
-
-def _showing(shown: int, total: int) -> str | None:
-    if shown >= total:
-        return None
-    return f"showing {shown:,} of {total:,}; --limit N to see more"
-
-
 @main.command("bursts")
 @click.option(
     "--since", type=int, metavar="YEAR", help="Only bursts lasting until this year or later."
@@ -126,13 +70,13 @@ def _showing(shown: int, total: int) -> str | None:
 @click.option(
     "--s",
     "s",
-    default=timeline.DEFAULT_S,
+    default=DEFAULT_S,
     show_default=True,
     help="The burst state's citation rate as a multiple of the paper's base rate.",
 )
 @click.option(
     "--gamma",
-    default=timeline.DEFAULT_GAMMA,
+    default=DEFAULT_GAMMA,
     show_default=True,
     help="Cost of entering a burst, times ln(years): higher finds fewer, stronger bursts.",
 )
@@ -145,11 +89,7 @@ def bursts(
     s: float,
     gamma: float,
     limit: int,
-    no_stubs: bool,
-    category: str | None,
-    years: str | None,
-    write: bool,
-    batch_size: int,
+    run: RunOptions,
     as_json: bool,
 ) -> None:
     """List citation bursts, strongest first: Kleinberg's two-state burst detection over
@@ -162,34 +102,27 @@ def bursts(
 
     Example: kg bursts --since 2000 --limit 10
     """
-    result = timeline_analytics.bursts(
-        open_graph(ctx),
-        scope=_scope(no_stubs, category, years),
+    result = open_graph(ctx).analytics.bursts(
         since=since,
         s=s,
         gamma=gamma,
         limit=limit,
-        write=write,
-        batch_size=batch_size,
+        **run,
     )
-    if as_json:
-        emit_json(result.as_dict())
-        return
-    if not result.run.nodes:
-        click.echo(_NO_PAPERS)
+    if answered(result, result.run.nodes, as_json):
         return
     print_table(
-        (*_HEAD, Column("burst", "right"), Column("strength", "right")),
+        (*RANKED_COLUMNS, Column("burst", "right"), Column("strength", "right")),
         (
-            [
-                *_paper_cells(p),
+            ranked_cells(
+                p,
                 f"{p.values['burst_start']}–{p.values['burst_end']}",
                 f"{p.values['strength']:.2f}",
-            ]
+            )
             for p in result.top
         ),
         title=f"citation bursts{'' if since is None else f' lasting until {since} or later'}",
-        footer=_showing(len(result.top), result.shown_of),
+        footer=showing(len(result.top), result.shown_of),
         empty="no bursts"
         + ("" if since is None else f" lasting until {since} or later")
         + ": try an earlier --since or a lower --gamma",
@@ -216,11 +149,7 @@ def beauties(
     ctx: click.Context,
     min_citations: int,
     limit: int,
-    no_stubs: bool,
-    category: str | None,
-    years: str | None,
-    write: bool,
-    batch_size: int,
+    run: RunOptions,
     as_json: bool,
 ) -> None:
     """List sleeping beauties: papers by the beauty coefficient B of Ke et al. (PNAS 2015).
@@ -232,40 +161,33 @@ def beauties(
 
     Example: kg beauties --min-citations 20 --limit 10
     """
-    result = timeline_analytics.sleeping_beauties(
-        open_graph(ctx),
-        scope=_scope(no_stubs, category, years),
+    result = open_graph(ctx).analytics.beauties(
         min_citations=min_citations,
         limit=limit,
-        write=write,
-        batch_size=batch_size,
+        **run,
     )
-    if as_json:
-        emit_json(result.as_dict())
-        return
-    if not result.run.nodes:
-        click.echo(_NO_PAPERS)
+    if answered(result, result.run.nodes, as_json):
         return
     print_table(
         (
-            *_HEAD,
+            *RANKED_COLUMNS,
             Column("B", "right"),
             Column("awakened", "right"),
             Column("peak", "right"),
             Column("cited", "right"),
         ),
         (
-            [
-                *_paper_cells(p),
+            ranked_cells(
+                p,
                 f"{p.values['beauty']:.2f}",
                 str(p.values["awakening"]),
                 str(p.values["peak"]),
                 p.values["citations"],
-            ]
+            )
             for p in result.top
         ),
         title="sleeping beauties",
-        footer=_showing(len(result.top), result.scored),
+        footer=showing(len(result.top), result.scored),
         empty=f"no paper in scope is cited {min_citations} times: try a lower --min-citations",
     )
     click.echo(_footer(result.run, "beauty coefficients") + f"; {result.scored:,} papers scored")
@@ -281,7 +203,7 @@ def beauties(
 )
 @click.option(
     "--window",
-    default=timeline.DEFAULT_WINDOW,
+    default=DEFAULT_WINDOW,
     show_default=True,
     type=click.IntRange(min=1),
     help="How many years count as recent.",
@@ -310,11 +232,7 @@ def traction(
     min_citations: int,
     min_cohort: int,
     limit: int,
-    no_stubs: bool,
-    category: str | None,
-    years: str | None,
-    write: bool,
-    batch_size: int,
+    run: RunOptions,
     as_json: bool,
 ) -> None:
     """List papers gaining traction: recent citations against what their age predicts.
@@ -325,40 +243,33 @@ def traction(
 
     Example: kg traction --as-of 2002 --window 3 --limit 10
     """
-    result = timeline_analytics.traction(
-        open_graph(ctx),
-        scope=_scope(no_stubs, category, years),
+    result = open_graph(ctx).analytics.traction(
         as_of=as_of,
         window=window,
         min_citations=min_citations,
         min_cohort=min_cohort,
         limit=limit,
-        write=write,
-        batch_size=batch_size,
+        **run,
     )
-    if as_json:
-        emit_json(result.as_dict())
-        return
-    if not result.run.nodes:
-        click.echo(_NO_PAPERS)
+    if answered(result, result.run.nodes, as_json):
         return
     span = "" if result.as_of is None else f" in {result.as_of - result.window + 1}–{result.as_of}"
     print_table(
         (
-            *_HEAD,
+            *RANKED_COLUMNS,
             Column("traction", "right"),
             Column("recent", "right"),
             Column("expected", "right"),
             Column("cohort", "right"),
         ),
         (
-            [
-                *_paper_cells(p),
+            ranked_cells(
+                p,
                 f"{p.values['traction']:.2f}",
                 p.values["recent"],
                 f"{p.values['expected']:.2f}",
                 p.values["cohort"],
-            ]
+            )
             for p in result.top
         ),
         title=f"traction: citations{span} against the same category and year",
@@ -368,14 +279,10 @@ def traction(
     _wrote(result.run)
 
 
-def _route_cells(papers: Sequence[TimelinePaper]) -> list[list[object]]:
-    return [[*_paper_cells(p)] for p in papers]
-
-
 @main.command("mainpath")
 @click.option(
     "--key-routes",
-    default=timeline_analytics.DEFAULT_KEY_ROUTES,
+    default=DEFAULT_KEY_ROUTES,
     show_default=True,
     type=click.IntRange(min=1),
     help="How many of the heaviest citations seed the key-route main path.",
@@ -387,11 +294,7 @@ def mainpath_command(
     ctx: click.Context,
     key_routes: int,
     limit: int,
-    no_stubs: bool,
-    category: str | None,
-    years: str | None,
-    write: bool,
-    batch_size: int,
+    run: RunOptions,
     as_json: bool,
 ) -> None:
     """Show the main path of the citations: search path count (SPC) weights, the global main
@@ -405,38 +308,31 @@ def mainpath_command(
 
     Example: kg mainpath --key-routes 5 --limit 30
     """
-    result = timeline_analytics.main_path(
-        open_graph(ctx),
-        scope=_scope(no_stubs, category, years),
+    result = open_graph(ctx).analytics.main_path(
         key_routes=key_routes,
-        write=write,
-        batch_size=batch_size,
+        **run,
     )
-    if as_json:
-        emit_json(result.as_dict())
-        return
-    if not result.run.nodes:
-        click.echo(_NO_PAPERS)
+    if answered(result, result.run.nodes, as_json):
         return
     print_table(
-        (*_HEAD, Column("SPC share in", "right")),
+        (*RANKED_COLUMNS, Column("SPC share in", "right")),
         (
-            [
-                *_paper_cells(p),
+            ranked_cells(
+                p,
                 "" if p.values["spc_in"] is None else f"{p.values['spc_in']:.4f}",
-            ]
+            )
             for p in result.path[:limit]
         ),
         title="global main path (oldest first)",
-        footer=_showing(min(limit, len(result.path)), len(result.path)),
+        footer=showing(min(limit, len(result.path)), len(result.path)),
         empty="no citations in scope: no path",
     )
     print_table(
-        _HEAD,
-        _route_cells(result.key_route[:limit]),
+        RANKED_COLUMNS,
+        (ranked_cells(p) for p in result.key_route[:limit]),
         title=f"key-route main path from {result.key_routes} key citations "
         f"({len(result.key_route):,} papers)",
-        footer=_showing(min(limit, len(result.key_route)), len(result.key_route)),
+        footer=showing(min(limit, len(result.key_route)), len(result.key_route)),
         empty="no key route",
     )
     flow = (

@@ -1,7 +1,7 @@
 """`kg serve`: the map as a local, read-only web app.
 
-Every page answers with the same questions the CLI and the Python API use (``kg.questions``,
-``kg.plots``), and no Cypher of its own. The app only reads: every route is a GET and every
+Every page asks the same KnowledgeGraph the CLI and scripts ask (its questions, exports and
+plots), and runs no Cypher of its own. The app only reads: every route is a GET and every
 query runs in a READ transaction. It binds to 127.0.0.1 unless told otherwise, and it needs
 no internet: its one stylesheet is served by the app itself.
 """
@@ -24,10 +24,11 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from kg import export, plots, queries, questions
+from kg import queries
 from kg.answers import short_handle
-from kg.database import Database
 from kg.errors import KGError, ParameterError
+from kg.export import Selection
+from kg.knowledge_graph import KnowledgeGraph
 from kg.web import layers
 
 __all__ = ["GUIDE", "create_app", "paper_url"]
@@ -87,10 +88,10 @@ def _environment() -> Environment:
     return environment
 
 
-def create_app(connect: Callable[[], Database] = Database.connect) -> Starlette:
-    """Return the web app; ``connect`` opens the Database it reads (once, at start-up)."""
+def create_app(connect: Callable[[], KnowledgeGraph] = KnowledgeGraph.connect) -> Starlette:
+    """Return the web app; ``connect`` opens the KnowledgeGraph it reads (once, at start-up)."""
     pages = _environment()
-    state: dict[str, Database] = {}
+    state: dict[str, KnowledgeGraph] = {}
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -103,7 +104,9 @@ def create_app(connect: Callable[[], Database] = Database.connect) -> Starlette:
     def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(pages.get_template(name).render(**context), status_code=status)
 
-    def page(handler: Callable[[Request, Database], Response]) -> Callable[[Request], Response]:
+    def page(
+        handler: Callable[[Request, KnowledgeGraph], Response],
+    ) -> Callable[[Request], Response]:
         def endpoint(request: Request) -> Response:
             try:
                 return handler(request, state["graph"])
@@ -112,20 +115,20 @@ def create_app(connect: Callable[[], Database] = Database.connect) -> Starlette:
 
         return endpoint
 
-    def home(request: Request, graph: Database) -> Response:
+    def home(request: Request, graph: KnowledgeGraph) -> Response:
         query = request.query_params.get("q", "").strip()
         if query:
             return RedirectResponse("/search?" + urlencode({"q": query}), status_code=303)
         return render("home.html")
 
-    def search(request: Request, graph: Database) -> Response:
+    def search(request: Request, graph: KnowledgeGraph) -> Response:
         text = request.query_params.get("q", "").strip()
-        result = questions.search(graph, text, 30) if text else None
+        result = graph.search(text, 30) if text else None
         return render("search.html", text=text, result=result)
 
-    def paper(request: Request, graph: Database) -> Response:
+    def paper(request: Request, graph: KnowledgeGraph) -> Response:
         ref = request.path_params["ref"]
-        report = questions.paper_report(graph, ref)
+        report = graph.paper(ref)
         counted = {c.year: c.count for c in report.citers_per_year}
         stated = {c.year: c.count for c in report.stated_citers_per_year}
         years = sorted({y for y in (*counted, *stated) if y is not None})
@@ -136,33 +139,33 @@ def create_app(connect: Callable[[], Database] = Database.connect) -> Starlette:
             years=[(y, counted.get(y, 0), stated.get(y)) for y in years],
             peak=peak,
             stated=bool(stated),
-            cocited=questions.cocited(graph, report.key, _SIMILAR),
-            coupled=questions.coupled(graph, report.key, _SIMILAR),
+            cocited=graph.cocited(report.key, _SIMILAR),
+            coupled=graph.coupled(report.key, _SIMILAR),
             shown=_LIST,
         )
 
-    def why(request: Request, graph: Database) -> Response:
+    def why(request: Request, graph: KnowledgeGraph) -> Response:
         measure = request.query_params.get("measure", "cocited")
         a, b = request.query_params.get("a", ""), request.query_params.get("b", "")
         if measure == "coupled":
-            overlap = questions.shared_references(graph, a, b)
+            overlap = graph.shared_references(a, b)
             sentence = "Both cite these papers"
         else:
-            overlap = questions.common_citers(graph, a, b)
+            overlap = graph.common_citers(a, b)
             sentence = "These papers cite both"
         return render("why.html", overlap=overlap, sentence=sentence, shown=_LIST)
 
-    def neighbourhood(request: Request, graph: Database) -> Response:
+    def neighbourhood(request: Request, graph: KnowledgeGraph) -> Response:
         ref = request.query_params.get("ref", "")
         hops = _int(request.query_params.get("hops"), 1, 1, 3)
         layer = request.query_params.get("layer", "citations")
         if layer not in ("citations", *layers.LAYERS):
             raise ParameterError(f"no graph layer {layer!r}", "use citations, cocited or coupled")
-        paper_ = questions.paper_report(graph, ref)
+        paper_ = graph.paper(ref)
         if layer in layers.LAYERS:
             limit = _int(request.query_params.get("limit"), 20, 1, 100)
             measure: layers.Layer = "cocited" if layer == "cocited" else "coupled"
-            drawn = layers.similarity_map(graph, paper_.key, measure, limit, link=paper_url)
+            drawn = graph.plots.similarity_map(paper_.key, measure, limit, link=paper_url)
             return render(
                 "graph.html",
                 report=paper_,
@@ -175,7 +178,7 @@ def create_app(connect: Callable[[], Database] = Database.connect) -> Starlette:
                 edges=drawn.edges,
             )
         limit = _int(request.query_params.get("limit"), 30, 1, 200)
-        figure = plots.ego(graph, paper_.key, hops, limit, link=paper_url)
+        figure = graph.plots.ego(paper_.key, hops, limit, link=paper_url)
         return render(
             "graph.html",
             report=paper_,
@@ -185,12 +188,12 @@ def create_app(connect: Callable[[], Database] = Database.connect) -> Starlette:
             layer=layer,
         )
 
-    def author(request: Request, graph: Database) -> Response:
-        report = questions.author(graph, request.query_params.get("name", ""))
+    def author(request: Request, graph: KnowledgeGraph) -> Response:
+        report = graph.author(request.query_params.get("name", ""))
         return render("author.html", report=report, shown=_LIST)
 
-    def category(request: Request, graph: Database) -> Response:
-        report = questions.category(graph, request.path_params["code"], _LIST)
+    def category(request: Request, graph: KnowledgeGraph) -> Response:
+        report = graph.category(request.path_params["code"], _LIST)
         return render("category.html", report=report)
 
     def guide(request: Request) -> Response:
@@ -210,19 +213,19 @@ def create_app(connect: Callable[[], Database] = Database.connect) -> Starlette:
         response.headers["Access-Control-Allow-Origin"] = "*"
         return response
 
-    def download(request: Request, graph: Database) -> Response:
+    def download(request: Request, graph: KnowledgeGraph) -> Response:
         fmt = request.query_params.get("format", "graphml")
         ref = request.query_params.get("around", "")
         hops = _int(request.query_params.get("hops"), 1, 1, 3)
-        writer = export.FORMATS.get(fmt)
+        writer = graph.exports.FORMATS.get(fmt)
         if writer is None or writer.folder:
-            files = ", ".join(name for name, w in export.FORMATS.items() if not w.folder)
+            files = ", ".join(name for name, w in graph.exports.FORMATS.items() if not w.folder)
             raise ParameterError(f"no single-file export format {fmt!r}", f"use one of {files}")
-        paper_ = questions.paper_report(graph, ref)
+        paper_ = graph.paper(ref)
         name = f"{paper_.handle.replace('/', '_').rstrip('…')}-{hops}hop.{_SUFFIXES[fmt]}"
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / name
-            export.export(graph, fmt, path, export.Selection(around=paper_.key, hops=hops))
+            graph.exports.write(fmt, path, Selection(around=paper_.key, hops=hops))
             body = path.read_bytes()
         return Response(
             body,

@@ -18,6 +18,7 @@ import uvicorn
 
 from kg import questions
 from kg.database import Database
+from kg.knowledge_graph import KnowledgeGraph
 from kg.server.config import Connection
 from kg.web import create_app
 from kg.web.app import GUIDE
@@ -69,7 +70,7 @@ def guide_map(graph: Database, tmp_path: Path) -> tuple[Database, str]:
 def guide_server(neo4j_connection: Connection) -> Iterator[str]:
     """`kg serve`'s app on a free loopback port, in a thread."""
     port = free_port()
-    app = create_app(lambda: Database.connect(neo4j_connection))
+    app = create_app(lambda: KnowledgeGraph.connect(neo4j_connection))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

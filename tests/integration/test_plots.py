@@ -1,4 +1,5 @@
-"""Pictures: valid PNG, SVG and PDF files, and figures that show the data asked for."""
+"""Pictures: valid PNG, SVG and PDF files, and figures that show the data asked for, drawn
+through the face (``graph.plots``)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,14 @@ import pytest
 from click.testing import CliRunner
 from matplotlib.collections import PathCollection
 
-from kg import analytics, plots, questions
+from kg import KnowledgeGraph, analytics, questions
 from kg.cli import main
 from kg.database import Database
 from kg.server.config import Connection
 
 
 def test_years_shows_counted_beside_stated(small_map: Database) -> None:
-    figure = plots.years(small_map, "2110.03888")
+    figure = KnowledgeGraph.on(small_map).plots.years("2110.03888")
     axes = figure.axes[0]
     counted, stated = axes.containers
     labels = [tick.get_text() for tick in axes.get_xticklabels()]
@@ -30,7 +31,7 @@ def test_years_shows_counted_beside_stated(small_map: Database) -> None:
 
 def test_ego_draws_the_neighbourhood(small_map: Database) -> None:
     near = questions.neighbourhood(small_map, "2110.03888", 1, 1000)
-    figure = plots.ego(small_map, "2110.03888", hops=1, limit=10)
+    figure = KnowledgeGraph.on(small_map).plots.ego("2110.03888", hops=1, limit=10)
     axes = figure.axes[0]
     (points,) = [c for c in axes.collections if isinstance(c, PathCollection)]
     assert len(points.get_offsets()) == min(10, near.total) + 1
@@ -41,16 +42,18 @@ def test_ego_draws_the_neighbourhood(small_map: Database) -> None:
 
 
 def test_rank_distribution_counts_every_paper(small_map: Database) -> None:
+    plots = KnowledgeGraph.on(small_map).plots
     with pytest.raises(Exception, match="no paper holds 'pagerank'"):
-        plots.rank_distribution(small_map)
+        plots.rank_distribution()
     result = analytics.rank(small_map, "pagerank", engine="igraph", write=True)
-    figure = plots.rank_distribution(small_map)
+    figure = plots.rank_distribution()
     heights = sum(patch.get_height() for patch in figure.axes[0].patches)
     assert heights == result.nodes
 
 
 def test_files_are_valid(small_map: Database, tmp_path: Path) -> None:
-    figure = plots.years(small_map, "1810.04805")
+    plots = KnowledgeGraph.on(small_map).plots
+    figure = plots.years("1810.04805")
     png = plots.save(figure, tmp_path / "years.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     svg = plots.save(figure, tmp_path / "years.svg")

@@ -21,6 +21,7 @@ from kg import questions
 from kg.answers import short_handle
 from kg.cli import main
 from kg.database import Database
+from kg.knowledge_graph import KnowledgeGraph
 from kg.server.config import Connection
 from kg.web import create_app
 from kg.web.app import paper_url
@@ -30,7 +31,7 @@ from tests.conftest import free_port
 
 @pytest.fixture
 def client(small_map: Database, neo4j_connection: Connection) -> Iterator[TestClient]:
-    with TestClient(create_app(lambda: Database.connect(neo4j_connection))) as web:
+    with TestClient(create_app(lambda: KnowledgeGraph.connect(neo4j_connection))) as web:
         yield web
 
 
@@ -89,7 +90,7 @@ def test_serve_binds_to_loopback_by_default() -> None:
 def served(small_map: Database, neo4j_connection: Connection) -> Iterator[str]:
     """The app on a free loopback port, in a thread, for the browser."""
     port = free_port()
-    app = create_app(lambda: Database.connect(neo4j_connection))
+    app = create_app(lambda: KnowledgeGraph.connect(neo4j_connection))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -255,9 +256,7 @@ def test_similarity_layer_draws_the_questions_answer(
 
 
 def test_similarity_layer_widths_follow_cosine(small_map: Database) -> None:
-    from kg.web.layers import similarity_map
-
-    drawn = similarity_map(small_map, "1810.04805", "cocited", 10)
+    drawn = KnowledgeGraph.on(small_map).plots.similarity_map("1810.04805", "cocited", 10)
     lines = {line.get_gid(): line for line in drawn.figure.axes[0].get_lines()}
     widths = [lines[f"edge-{n}"].get_linewidth() for n in range(len(drawn.edges))]
     assert len(widths) == len(drawn.edges) > 1
