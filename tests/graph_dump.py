@@ -8,9 +8,13 @@ and are left out.
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from kg.database import Database
+from kg.load.import_sink import ImportFiles
 
 _NODES = """
 MATCH (n) WHERE NOT n:TitleLock
@@ -37,6 +41,94 @@ def dump_graph(graph: Database) -> tuple[list[str], list[str]]:
     )
     relationships = sorted(_canonical(row) for row in graph.read(_RELATIONSHIPS))
     return nodes, relationships
+
+
+def dump_import_files(files: ImportFiles) -> tuple[list[str], list[str]]:
+    """Return the graph that ``neo4j-admin import`` would build from ``files``, dumped as
+    ``dump_graph`` dumps a live graph: the bulk path compared with the online one without a
+    server. Node ids become the nodes' keys (codes for categories)."""
+    keys: dict[tuple[str, str], str] = {}
+    nodes = []
+    for label, paths in files.nodes.items():
+        for path in paths:
+            for row in _import_rows(path):
+                node_id = row.pop(f":ID({label})")
+                keys[(label, node_id)] = str(row.get("key", row.get("code")))
+                nodes.append(_canonical({"labels": [label], "props": {**row, "changed_at": None}}))
+    relationships = []
+    for kind, paths in files.relationships.items():
+        for path in paths:
+            for row in _import_rows(path):
+                (start_column,) = [c for c in row if c.startswith(":START_ID(")]
+                (end_column,) = [c for c in row if c.startswith(":END_ID(")]
+                start = keys[(start_column[len(":START_ID(") : -1], row.pop(start_column))]
+                end = keys[(end_column[len(":END_ID(") : -1], row.pop(end_column))]
+                relationships.append(
+                    _canonical({"type": kind, "start": start, "end": end, "props": row})
+                )
+    return sorted(nodes), sorted(relationships)
+
+
+def _import_rows(path: Path) -> Iterator[dict[str, Any]]:
+    """Yield each row of an import CSV as {column: typed value}, leaving out empty cells
+    (no property); id columns keep their text."""
+    records = _csv_records(path.read_text(encoding="utf-8"))
+    header = [name for name, _ in next(records)]
+    for cells in records:
+        row: dict[str, Any] = {}
+        for column, (text, quoted) in zip(header, cells, strict=True):
+            if column.startswith(":"):
+                row[column] = text
+                continue
+            name, _, kind = column.partition(":")
+            if not quoted and text == "":
+                continue
+            row[name] = _typed(text, kind or "string")
+        yield row
+
+
+def _typed(text: str, kind: str) -> Any:
+    if kind.endswith("[]"):
+        return [_typed(item, kind[:-2]) for item in text.split(";")] if text else []
+    if kind in ("long", "int"):
+        return int(text)
+    if kind in ("double", "float"):
+        special = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+        return special[text] if text in special else float(text)
+    if kind == "boolean":
+        return text == "true"
+    return text  # string, and date (a date dumps as its ISO text)
+
+
+def _csv_records(text: str) -> Iterator[list[tuple[str, bool]]]:
+    """Split import CSV text into records of (cell text, whether it was quoted): an unquoted
+    empty cell is no property, a quoted one an empty string. Quoted cells may hold line
+    breaks and doubled quotes."""
+    cells: list[tuple[str, bool]] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] == '"':
+            j, parts = i + 1, []
+            while True:
+                k = text.index('"', j)
+                parts.append(text[j:k])
+                if k + 1 < n and text[k + 1] == '"':
+                    parts.append('"')
+                    j = k + 2
+                    continue
+                i = k + 1
+                break
+            cells.append(("".join(parts), True))
+        else:
+            k = i
+            while k < n and text[k] not in ",\n":
+                k += 1
+            cells.append((text[i:k], False))
+            i = k
+        if i >= n or text[i] == "\n":
+            yield cells
+            cells = []
+        i += 1
 
 
 def differences(
