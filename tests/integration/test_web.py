@@ -162,7 +162,7 @@ def test_browser_guide_lists_every_question_runnable(
         assert set(bound) == {p.name for p in query.params}
         for key, value in params.items():
             assert f":param {key} =&gt; {value!r}".replace("'", "&#39;") in page.text
-        small_map.read(query.cypher, bound)  # runs as written, APOC included
+        query.run(small_map, **params)  # runs as written, APOC included
 
 
 @pytest.mark.parametrize("name", ["cocited_graph", "coupled_graph"])
@@ -173,8 +173,8 @@ def test_similarity_draws_as_virtual_relationships(small_map: Database, name: st
     expected = {"cocited_graph": questions.cocited, "coupled_graph": questions.coupled}[name](
         small_map, "1810.04805", 20
     )
-    with small_map.driver.session(database=small_map.database) as session:
-        records = list(session.run(query.cypher, query.bind({"key": "1810.04805"})))
+    # The driver's records: a virtual relationship keeps its type only there, not in a dict.
+    records = query.run_records(small_map, key="1810.04805")
     drawn = [(r["b"]["key"], r.values()[2]["together"], r.values()[2].type) for r in records]
     relationship = "CO_CITED" if name == "cocited_graph" else "COUPLED"
     assert drawn == [(p.key, p.together, relationship) for p in expected.results]
@@ -236,8 +236,12 @@ def _layer_answer(graph: Database, ref: str, layer: str, limit: int) -> _Layer:
     ask = questions.cocited if layer == "cocited" else questions.coupled
     answer = ask(graph, ref, limit)
     keys = sorted({answer.paper.key, *(p.key for p in answer.results)})
-    among = queries.get("cocitation_among" if layer == "cocited" else "coupling_among")
-    return _Layer(keys, len(graph.read(among.cypher, among.bind({"keys": keys}))))
+    among = (
+        queries.questions.cocitation_among
+        if layer == "cocited"
+        else queries.questions.coupling_among
+    )
+    return _Layer(keys, len(among.run(graph, keys=keys)))
 
 
 @pytest.mark.parametrize("layer", ["cocited", "coupled"])
