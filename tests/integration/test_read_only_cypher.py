@@ -122,6 +122,22 @@ WRITES = [
     "CALL dbms.security.createUser('evil', 'evil-password-123', false)",
 ]
 
+# The few the server refuses before the write guard is reached, and why; every other attempt
+# must be refused by the guard itself (the READ transaction, or the TERMINATE check), so a
+# statement that fails for a typo cannot pass as a refusal.
+REFUSED_BEFORE_THE_GUARD = {
+    "USE system CREATE USER evil2 IF NOT EXISTS SET PASSWORD 'evil-password-123'": (
+        "The `USE` clause is not required for Administration Commands"
+    ),
+    "USE evil CREATE (:Evil)": "Graph not found: evil",
+    "CALL dbms.setConfigValue('db.logs.query.enabled', 'OFF')": (
+        "There is no procedure with the name `dbms.setConfigValue`"
+    ),
+    "CALL dbms.security.createUser('evil', 'evil-password-123', false)": (
+        "There is no procedure with the name `dbms.security.createUser`"
+    ),
+}
+
 
 @pytest.fixture(scope="module")
 def read_only_map(
@@ -163,6 +179,7 @@ def _counts(graph: Database) -> dict[str, Any]:
 
 def test_the_table_holds_57_distinct_attempts() -> None:
     assert len(set(WRITES)) == len(WRITES) >= 57
+    assert set(REFUSED_BEFORE_THE_GUARD) <= set(WRITES)
 
 
 @pytest.mark.parametrize("statement", WRITES)
@@ -180,6 +197,11 @@ def test_a_write_without_write_is_refused(
     assert isinstance(result.exception, SystemExit), result.exception
     assert result.output.startswith("Error: "), result.output
     assert "Traceback" not in result.output
+    if statement in REFUSED_BEFORE_THE_GUARD:
+        assert REFUSED_BEFORE_THE_GUARD[statement] in result.output, result.output
+    else:
+        assert len(result.output.strip().splitlines()) == 1, result.output
+        assert "a READ transaction" in result.output, result.output
     assert _counts(graph) == before
 
 
