@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, LiteralString, Self, TypeVar
+from typing import Any, Final, LiteralString, Self, TypeVar
 
 import neo4j
 from neo4j import GraphDatabase, ManagedTransaction
@@ -32,16 +32,18 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from kg.errors import ConnectionFailed, KGError
+from kg.errors import ConnectionFailed, QueryFailed
 from kg.server import config
 
 __all__ = [
+    "COUNTER_NAMES",
+    "GRAPH_COUNTERS",
     "MAX_RETRY_SECONDS",
     "Database",
-    "QueryFailed",
     "Row",
     "quiet_driver_logs",
     "translated_errors",
+    "update_counters",
 ]
 
 Row = dict[str, Any]
@@ -61,10 +63,6 @@ def quiet_driver_logs() -> None:
     driver_log = logging.getLogger("neo4j")
     if not any(isinstance(h, logging.NullHandler) for h in driver_log.handlers):
         driver_log.addHandler(logging.NullHandler())
-
-
-class QueryFailed(KGError):
-    """Neo4j rejected a query; the message carries the server's own words."""
 
 
 @contextmanager
@@ -106,6 +104,23 @@ def translated_errors(uri: str) -> Iterator[None]:
             f"Neo4j refused the query: {exc.message or exc}",
             "check the query and its parameters",
         ) from exc
+
+
+GRAPH_COUNTERS: Final = (
+    "nodes_created",
+    "nodes_deleted",
+    "relationships_created",
+    "relationships_deleted",
+    "properties_set",
+)
+"""The update counters of changes to the graph itself, which loads sum."""
+COUNTER_NAMES: Final = (*GRAPH_COUNTERS, "constraints_added", "indexes_added")
+"""The server's update counters the project reads, in one place."""
+
+
+def update_counters(summary: neo4j.ResultSummary) -> dict[str, int]:
+    """Return a finished statement's update counters (COUNTER_NAMES) as a dict."""
+    return {name: int(getattr(summary.counters, name)) for name in COUNTER_NAMES}
 
 
 class Database:
@@ -192,20 +207,7 @@ class Database:
         values = dict(params or {})
 
         def work(tx: ManagedTransaction) -> dict[str, int]:
-            summary = tx.run(query, values).consume()
-            counters = summary.counters
-            return {
-                name: int(getattr(counters, name))
-                for name in (
-                    "nodes_created",
-                    "nodes_deleted",
-                    "relationships_created",
-                    "relationships_deleted",
-                    "properties_set",
-                    "constraints_added",
-                    "indexes_added",
-                )
-            }
+            return update_counters(tx.run(query, values).consume())
 
         return self._managed(neo4j.WRITE_ACCESS, work)
 

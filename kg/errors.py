@@ -26,6 +26,7 @@ __all__ = [
     "PaperNotFound",
     "ParameterError",
     "PortInUseError",
+    "QueryFailed",
     "QueryFileError",
     "QueryNotFound",
     "RecordRejected",
@@ -172,3 +173,7 @@ class LoadInterrupted(KGError):
 def _describe(paper: PaperSummary) -> str:
     year = paper.year if paper.year is not None else "----"
     return f"{paper.key}  ({year})  {paper.title or ''}".rstrip()
+
+
+class QueryFailed(KGError):
+    """Neo4j rejected a query; the message carries the server's own words."""

@@ -37,8 +37,15 @@ from kg.analytics.igraph_engine import (
     Values,
     renumber,
 )
-from kg.database import Database, QueryFailed
-from kg.errors import AnalyticsError
+from kg.database import Database
+from kg.errors import AnalyticsError, QueryFailed
+
+__all__ = [
+    "client_installed",
+    "communities",
+    "gds_version",
+    "rank",
+]
 
 INSTALL_HINT = "pip install graphdatascience, or use --engine igraph"
 MIN_CLIENT_MAJOR = 2

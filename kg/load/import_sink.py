@@ -7,7 +7,7 @@ statements with the same rows from ``kg.load.neo4j_sink.batch_statements``. It a
 own semantics, and after each batch reconciles the titles it touched with the same identity
 rule (``kg.loaders.identity.title_merges``, through ``kg.load.neo4j_sink.plan_merges``) and the
 semantics of
-``cypher/merge_papers.cypher``. So newest-record-wins, gap filling, stubs and title-only
+``cypher/load/merge_papers.cypher``. So newest-record-wins, gap filling, stubs and title-only
 merges come out exactly as the online loader makes them.
 
 The scratch store keeps memory flat: only the current batch's nodes are held in Python.
@@ -56,7 +56,7 @@ _FILL_NEWER = (
     "stated_refs_total",
     "stated_refs_in_map",
 )
-# Properties merge_papers.cypher takes from the paper with the newer record.
+# Properties cypher/load/merge_papers.cypher takes from the paper with the newer record.
 _FROM_NEWER = ("title", "norm_title", "year", *_FILL_NEWER[3:])
 _DESCRIBED_FIXED = (
     "line",
@@ -133,7 +133,7 @@ CREATE TABLE title_cites (
     PRIMARY KEY (citing, cited)) WITHOUT ROWID;
 CREATE INDEX title_cites_cited ON title_cites (cited);
 """
-# load_citations.cypher as an upsert; snaps is the comma-joined list of snapshot numbers.
+# cypher/load/citations.cypher as an upsert; snaps is the comma-joined list of snapshot numbers.
 _UPSERT_CITES = """
 INSERT INTO {table} (citing, cited, snaps, first, last) VALUES (?, ?, ?, ?, ?)
 ON CONFLICT (citing, cited) DO UPDATE SET
@@ -292,7 +292,7 @@ class ImportSink:
         return node is not None and node.get("loaded_by") == LOADER_VERSION
 
     def mark_loaded_whole(self, snapshot_key: str) -> None:
-        """mark_snapshot_loaded.cypher."""
+        """cypher/load/mark_snapshot_loaded.cypher."""
         self._snapshots[snapshot_key]["loaded_by"] = LOADER_VERSION
 
     def write_batch(self, batch: Batch) -> None:
@@ -455,7 +455,7 @@ class ImportSink:
     # The statements.
 
     def _load_papers(self, rows: list[dict[str, Any]]) -> None:
-        """load_papers.cypher: ``newer`` is read for every row before any row writes."""
+        """cypher/load/papers.cypher: ``newer`` is read for every row before any row writes."""
         self._fetch(row["key"] for row in rows)
         nodes: list[tuple[_Node, bool]] = []
         for row in rows:
@@ -495,7 +495,7 @@ class ImportSink:
             self._save_described(node.id, snapshot, described)
 
     def _load_authors(self, rows: list[dict[str, Any]]) -> None:
-        """load_authors.cypher: every author named exists; filter and delete per row, then
+        """cypher/load/authors.cypher: every author named exists; filter and delete per row, then
         set, then link authors."""
         author_ids = self._author_ids([author for row in rows for author in row["authors"]])
         passing: list[tuple[_Node, dict[str, Any]]] = []
@@ -556,7 +556,7 @@ class ImportSink:
         return ids
 
     def _load_categories(self, rows: list[dict[str, Any]]) -> None:
-        """load_categories.cypher: every category named exists; filter and delete per row,
+        """cypher/load/categories.cypher: every category named exists; filter and delete per row,
         then primary, then cross-lists."""
         for row in rows:
             for named in (row["primary"], *row["cross"]):
@@ -595,7 +595,7 @@ class ImportSink:
 
     def _reconcile(self, norm_titles: list[str]) -> None:
         """GraphWriter.reconcile: the identity rule on every paper with these titles, then
-        merge_papers.cypher for each merge it asks for, in the same order."""
+        cypher/load/merge_papers.cypher for each merge it asks for, in the same order."""
         self._flush()
         rows: list[dict[str, Any]] = []
         for chunk in _chunks(norm_titles):
@@ -620,7 +620,7 @@ class ImportSink:
                 self._merge_pair(source, target)
 
     def _merge_pair(self, source_key: str, target_key: str) -> None:
-        """merge_papers.cypher for one pair."""
+        """cypher/load/merge_papers.cypher for one pair."""
         self._fetch([source_key, target_key])
         source, target = self._nodes[source_key], self._nodes[target_key]
         if source is None or target is None or source.id == target.id:
@@ -737,7 +737,7 @@ class ImportSink:
         self.db.execute("DELETE FROM title_cites WHERE citing = ? AND cited = ?", (citing, cited))
 
     def _load_stubs(self, rows: list[dict[str, Any]]) -> None:
-        """load_stubs.cypher: papers named by citations exist; new ones are stubs; a stub's
+        """cypher/load/stubs.cypher: papers named by citations exist; new ones are stubs; a stub's
         title and year come from its best reference (ref_as_of)."""
         plain = [row for row in rows if _is_plain_stub(row)]
         rich = [row for row in rows if not _is_plain_stub(row)]
@@ -782,7 +782,7 @@ class ImportSink:
                 self._save_described(node.id, snapshot, described)
 
     def _load_citations(self, rows: list[dict[str, Any]]) -> None:
-        """load_citations.cypher: one CITES per pair, with its snapshots and seen dates."""
+        """cypher/load/citations.cypher: one CITES per pair, with its snapshots and seen dates."""
         plain: list[tuple[int, int, str, str | None, str | None]] = []
         titled: list[tuple[int, int, str, str | None, str | None]] = []
         for row in rows:

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from neo4j import ManagedTransaction
 
 from kg import __version__, queries
-from kg.database import Database
+from kg.database import GRAPH_COUNTERS, Database, update_counters
 from kg.loaders.identity import (
     TitleCandidate,
     canonical_arxiv_id,
@@ -37,6 +37,26 @@ from kg.loaders.identity import (
 )
 from kg.loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
 from kg.loaders.taxonomy import category
+
+__all__ = [
+    "Batch",
+    "GraphWriter",
+    "WriteCounts",
+    "as_of_key",
+    "batch_statements",
+    "candidates_by_title",
+    "newest_per_key",
+    "paper_row",
+    "plan_merges",
+    "record_order",
+    "redirected",
+    "ref_as_of",
+    "snapshot_row",
+    "sorted_stubs",
+    "stub_row",
+    "title_refs",
+    "touched_titles",
+]
 
 _T = TypeVar("_T")
 _NO_DATE = "0000-00-00"
@@ -57,13 +77,7 @@ class WriteCounts:
 
     def add(self, counters: dict[str, int]) -> None:
         """Add one statement's counters."""
-        for name in (
-            "nodes_created",
-            "nodes_deleted",
-            "relationships_created",
-            "relationships_deleted",
-            "properties_set",
-        ):
+        for name in GRAPH_COUNTERS:
             setattr(self, name, getattr(self, name) + counters.get(name, 0))
 
 
@@ -315,20 +329,6 @@ def plan_merges(
     return plans
 
 
-def _counters(summary: Any) -> dict[str, int]:
-    counters = summary.counters
-    return {
-        name: int(getattr(counters, name))
-        for name in (
-            "nodes_created",
-            "nodes_deleted",
-            "relationships_created",
-            "relationships_deleted",
-            "properties_set",
-        )
-    }
-
-
 _STATEMENT_QUERY: dict[str, str] = {
     "load_papers": "load.papers",
     "load_authors": "load.authors",
@@ -393,7 +393,7 @@ class GraphWriter:
                 if holders:
                     todo = redirected(statements, holders)
             return [
-                _counters(queries.get(_STATEMENT_QUERY[name]).run_in(tx, **params).consume())
+                update_counters(queries.get(_STATEMENT_QUERY[name]).run_in(tx, **params).consume())
                 for name, params in todo
             ]
 
@@ -429,7 +429,7 @@ class GraphWriter:
                 for source, target in sorted(merges.items(), key=lambda m: (m[1], m[0])):
                     result = merge.run_in(tx, source=source, target=target)
                     merged += sum(int(r["merged"]) for r in result)
-                    counters.append(_counters(result.consume()))
+                    counters.append(update_counters(result.consume()))
             return merged, counters
 
         merged, counters = self._transaction(work)

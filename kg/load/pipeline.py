@@ -24,8 +24,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Literal, Protocol
 
-from kg.database import Database, QueryFailed
-from kg.errors import ConnectionFailed, LoadInterrupted, RecordRejected, SourceError
+from kg.database import Database
+from kg.errors import (
+    ConnectionFailed,
+    LoadInterrupted,
+    QueryFailed,
+    RecordRejected,
+    SourceError,
+)
 from kg.load.neo4j_sink import Batch, GraphWriter, WriteCounts
 from kg.load.schema import apply_schema
 from kg.loaders.detect import detect_format

@@ -10,7 +10,8 @@ import pytest
 from neo4j import ManagedTransaction
 
 from kg import queries
-from kg.database import Database, QueryFailed
+from kg.database import Database
+from kg.errors import QueryFailed
 
 PAPERS = [
     {"key": "a", "props": {"pagerank": 0.5, "indegree": 3.0}, "tier": 1},
