@@ -21,8 +21,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from functools import cached_property
-from pathlib import Path
-from typing import TYPE_CHECKING, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from kg import analytics, export, questions
 from kg import refs as user_refs
@@ -38,9 +38,26 @@ from kg.load.pipeline import expand_paths
 from kg.questions import seeds
 
 if TYPE_CHECKING:
-    from matplotlib.figure import Figure
+    from kg.plots import ego as _ego
+    from kg.plots import rank_distribution as _rank_distribution
+    from kg.plots import save as _save
+    from kg.plots import years as _years
+    from kg.web.layers import similarity_map as _similarity_map
+else:
+    # matplotlib and igraph load on the first picture, not with the face: at run time each
+    # of these imports its module when called (mypy reads the functions themselves).
+    def _later(module: str, name: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return getattr(import_module(module), name)(*args, **kwargs)
 
-    from kg.web.layers import Layer, SimilarityMap
+        call.__doc__ = f"See {module}.{name}."
+        return call
+
+    _years = _later("kg.plots", "years")
+    _ego = _later("kg.plots", "ego")
+    _rank_distribution = _later("kg.plots", "rank_distribution")
+    _save = _later("kg.plots", "save")
+    _similarity_map = _later("kg.web.layers", "similarity_map")
 
 __all__ = ["Analytics", "Exports", "KnowledgeGraph", "Plots", "expand_paths", "parse_years"]
 
@@ -52,7 +69,7 @@ class _On(Generic[P, R]):
     """A library function ``f(graph, ...)`` as a method: ``graph.name(...)`` calls
     ``f(graph, ...)``, with f's parameters, docstring and answer, written once."""
 
-    def __init__(self, function: Callable[Concatenate[Database, P], R]) -> None:
+    def __init__(self, function: Callable[Concatenate[Any, P], R]) -> None:
         self.function = function
         self.__doc__ = function.__doc__
 
@@ -104,54 +121,15 @@ class Exports(_Part):
 
 
 class Plots(_Part):
-    """Pictures of the map as matplotlib figures (see ``kg.plots``); ``save`` writes one.
-    matplotlib and igraph load on the first picture, not with the face."""
+    """Pictures of the map as matplotlib figures: ``graph.plots.years(REF)``, ``ego``,
+    ``rank_distribution`` and the web view's ``similarity_map`` (see ``kg.plots`` and
+    ``kg.web.layers``); ``save`` writes one as PNG, SVG or PDF."""
 
-    def years(self, ref: str) -> Figure:
-        """Bars of the paper's citers per year, counted beside stated (kg.plots.years)."""
-        from kg import plots
-
-        return plots.years(self.graph, ref)
-
-    def ego(
-        self,
-        ref: str,
-        hops: int = 1,
-        limit: int = 40,
-        seed: int = 42,
-        link: Callable[[str], str] | None = None,
-    ) -> Figure:
-        """The paper's neighbourhood, laid out (kg.plots.ego)."""
-        from kg import plots
-
-        return plots.ego(self.graph, ref, hops, limit, seed, link)
-
-    def rank_distribution(self, prop: str = "pagerank", bins: int = 50) -> Figure:
-        """A log-log histogram of a value `kg rank --write` stored (kg.plots.rank_distribution)."""
-        from kg import plots
-
-        return plots.rank_distribution(self.graph, prop, bins)
-
-    def similarity_map(
-        self,
-        ref: str,
-        layer: Layer,
-        limit: int = 20,
-        seed: int = 42,
-        link: Callable[[str], str] | None = None,
-    ) -> SimilarityMap:
-        """The paper and its top co-cited or coupled papers as a map
-        (kg.web.layers.similarity_map)."""
-        from kg.web import layers
-
-        return layers.similarity_map(self.graph, ref, layer, limit, seed, link)
-
-    @staticmethod
-    def save(figure: Figure, path: Path) -> Path:
-        """Write ``figure`` as PNG, SVG or PDF by the suffix of ``path`` (kg.plots.save)."""
-        from kg import plots
-
-        return plots.save(figure, path)
+    years = _On(_years)
+    ego = _On(_ego)
+    rank_distribution = _On(_rank_distribution)
+    similarity_map = _On(_similarity_map)
+    save = staticmethod(_save)
 
 
 class KnowledgeGraph(Database):

@@ -14,7 +14,6 @@ from kg.cli import (
     query_commands,
     question_commands,
     serve_commands,
-    similarity_commands,
     timeline_commands,
 )
 from kg.cli.app import main
@@ -30,6 +29,5 @@ __all__ = [
     "query_commands",
     "question_commands",
     "serve_commands",
-    "similarity_commands",
     "timeline_commands",
 ]

@@ -1,4 +1,4 @@
-"""`kg rank` and `kg communities`: graph analytics over the CITES graph."""
+"""`kg rank`, `kg communities` and `kg similar`: graph analytics over the CITES graph."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ from kg.analytics import (
     RankResult,
     Scope,
 )
+from kg.analytics.similarity import DEFAULT_BATCH_SIZE as SIMILARITY_BATCH_SIZE
+from kg.analytics.similarity import DEFAULT_K, StoredRun
 from kg.analytics.time import TimelinePaper
 from kg.answers import short_handle
 from kg.cli.app import (
@@ -37,6 +39,11 @@ from kg.cli.app import (
 )
 from kg.knowledge_graph import parse_years
 
+# Each command declares its own click options, one decorator per flag, and passes them on
+# by keyword (RankOptions(damping=damping, ...)): blocks alike in shape, not in name,
+# default or help, so they are left as click reads them, as is each command's own parse,
+# call, answered-or-table shape. What every whole-map command shares is declared once, in
+# scope_options, answered and ranked_cells.
 _ENGINE_HELP = (
     "igraph reads the graph out of Neo4j and computes in igraph; gds runs in the server's "
     "Graph Data Science plugin (needs `pip install graphdatascience`); auto uses GDS when "
@@ -316,3 +323,84 @@ def communities(
         click.echo(
             f"wrote community on {result.written:,} papers; recorded as AnalyticsRun community"
         )
+
+
+def _stored_json(runs: list[StoredRun]) -> list[dict[str, object]]:
+    return [
+        {
+            "key": stored.run.key,
+            "measure": stored.measure,
+            "k": stored.k,
+            "relationships": stored.relationships,
+            "computed_at": stored.run.computed_at,
+            "seconds": stored.run.seconds,
+            "nodes": stored.run.nodes,
+            "edges": stored.run.edges,
+        }
+        for stored in runs
+    ]
+
+
+@main.command("similar")
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Compute every paper's top-k co-cited and coupled papers and store them as "
+    "CO_CITED and COUPLED relationships (replacing the old ones), with a run record.",
+)
+@click.option(
+    "--k",
+    "k",
+    default=DEFAULT_K,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="How many similar papers each paper keeps; questions asking for more run live.",
+)
+@click.option(
+    "--batch-size",
+    default=SIMILARITY_BATCH_SIZE,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Papers per write transaction.",
+)
+@json_option
+@click.pass_context
+def similar(ctx: click.Context, write: bool, k: int, batch_size: int, as_json: bool) -> None:
+    """The stored co-citation and coupling lists; with --write, compute and store them.
+
+    `kg cocited` and `kg coupled` read the stored lists for a paper when no load has touched
+    it or its neighbours since the run, and compute live otherwise.
+    Example: kg similar --write --k 20
+    """
+    graph = open_graph(ctx)
+    run = graph.analytics.similar(k=k, write=True, batch_size=batch_size) if write else None
+    stored = graph.analytics.similarity_runs()
+    if as_json:
+        emit_json({"run": run.as_dict() if run else None, "stored": _stored_json(stored)})
+        return
+    if run is not None:
+        t = run.timings
+        click.echo(
+            f"wrote {run.pairs.get('co-citation', 0):,} CO_CITED and "
+            f"{run.pairs.get('coupling', 0):,} COUPLED relationships (top {run.k}) over "
+            f"{run.nodes:,} papers and {run.edges:,} citations in {t['total']:.1f}s "
+            f"(read {t['read']:.1f}s, compute {t['compute']:.1f}s, write {t['write']:.1f}s)"
+        )
+    if not stored:
+        click.echo("No similarity run is stored: kg cocited and kg coupled compute live.")
+        click.echo("`kg similar --write` computes every paper's lists and stores them.")
+        return
+    print_table(
+        (
+            Column("relationship"),
+            Column("k", "right"),
+            Column("stored", "right"),
+            Column("read the graph at"),
+            Column("seconds", "right"),
+        ),
+        (
+            [s.run.key.upper(), s.k, s.relationships, s.run.computed_at, s.run.seconds]
+            for s in stored
+        ),
+        title="Stored similarity runs",
+    )

@@ -50,6 +50,8 @@ def export_command(
     bibtex, ris. Without a filter the whole graph is written, streamed page by page. Filters
     combine. Example: kg export gexf hepth.gexf --category hep-th --years 1997-1999
     """
+    # Option by option into the Selection, by keyword: alike in shape to other keyword
+    # calls, and the one place the options meet the library's names.
     first, last = parse_years(years) if years else (None, None)
     selection = Selection(
         around=around,

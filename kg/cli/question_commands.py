@@ -1,5 +1,5 @@
 """The question commands: paper, cocited, coupled, shared-refs, common-citers, path, near,
-search, author, category, categories and snapshots.
+search, author, category, categories and snapshots, and the multi-seed connect and recommend.
 
 Each one parses its arguments, calls one method of the ``KnowledgeGraph`` and renders the
 model it returns: rich tables for people, ``--json`` (the model's own fields, a list under
@@ -27,6 +27,7 @@ from kg.answers import (
 )
 from kg.cli.app import (
     PAPER_COLUMNS,
+    RANKED_COLUMNS,
     Column,
     F,
     clean,
@@ -43,7 +44,16 @@ from kg.cli.app import (
 )
 from kg.knowledge_graph import KnowledgeGraph
 from kg.questions import DEFAULT_LIMIT, DEFAULT_MAX_HOPS, MAX_HOPS, MAX_NEAR_HOPS
+from kg.questions.seeds import (
+    DEFAULT_CONNECT_HOPS,
+    DEFAULT_MAX_DEGREE,
+    DEFAULT_PATHS_PER_PAIR,
+    MAX_CONNECT_HOPS,
+)
 
+# The commands below share one shape on purpose, as sqlite-utils' do: decorators, a call to
+# the face, then --json or a table. A duplicate scan pairs them by that shape alone; what
+# differs (the question, its columns) is each command's own, so they stay written out.
 _HOP_ARROWS = {"cites": "→ cites", "cited_by": "← cited by"}
 _CITED = (Column("cited by", "right"), Column("in graph", "right"))
 
@@ -504,3 +514,123 @@ def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
         title=f"Snapshots of {result.paper.handle}: {result.paper.label()}",
         footer=showing(len(shown), len(result.results)),
     )
+
+
+_HOPS = {"cites": "→", "cited_by": "←"}
+
+
+def _seeds_limit(what: str) -> Callable[[F], F]:
+    # Unlike the lists above, a seed question's --limit shows its default: same help as before.
+    return click.option(
+        "--limit",
+        default=20,
+        show_default=True,
+        type=click.IntRange(min=1),
+        help=f"How many {what}.",
+    )
+
+
+@main.command("connect")
+@click.argument("refs", nargs=-1, required=True)
+@click.option(
+    "--max-hops",
+    default=DEFAULT_CONNECT_HOPS,
+    show_default=True,
+    type=click.IntRange(2, MAX_CONNECT_HOPS),
+    help="The longest path between two seeds to follow, either direction.",
+)
+@_seeds_limit("papers between the seeds to list")
+@click.option(
+    "--paths",
+    "paths_per_pair",
+    default=DEFAULT_PATHS_PER_PAIR,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="The most shortest paths to keep per pair of seeds.",
+)
+@json_option
+@click.pass_context
+def connect(
+    ctx: click.Context,
+    refs: tuple[str, ...],
+    max_hops: int,
+    limit: int,
+    paths_per_pair: int,
+    as_json: bool,
+) -> None:
+    """The literature connector: papers on the shortest citation paths between the seeds
+    (REF A, REF B, ...), either direction, ranked by PageRank among the seeds and them.
+
+    Example: kg connect hep-th/9711200 hep-th/0002230 --max-hops 3 --limit 10
+    """
+    result = open_graph(ctx).connector(
+        *refs, max_hops=max_hops, limit=limit, paths_per_pair=paths_per_pair
+    )
+    if as_json:
+        emit_json(result.model_dump(mode="json"))
+        return
+    print_table(
+        (*RANKED_COLUMNS, Column("pagerank", "right"), Column("paths", "right")),
+        (
+            [p.rank, *paper_cells(p.handle, p.year, p.title, p.pagerank, p.paths)]
+            for p in result.results
+        ),
+        title="Between " + ", ".join(seed.handle for seed in result.seeds),
+        empty=result.note or "none",
+    )
+    handles = {seed.key: seed.handle for seed in result.seeds}
+    shown = result.paths[:limit]
+    for seed_path in shown:
+        steps = [seed_path.path.papers[0].handle]
+        for paper, hop in zip(seed_path.path.papers[1:], seed_path.path.directions, strict=True):
+            steps.append(f"{_HOPS[hop]} {paper.handle}")
+        _line(f"{handles[seed_path.source]} … {handles[seed_path.target]}: " + " ".join(steps))
+    if len(result.paths) > len(shown):
+        note(f"showing {len(shown)} of {len(result.paths)} paths; --json lists them all")
+    for a, b in result.unconnected:
+        note(f"no citation path within {result.max_hops} hops joins {handles[a]} and {handles[b]}")
+
+
+def _line(text: str) -> None:
+    console().print(Text(clean(text)))
+
+
+@main.command("recommend")
+@click.argument("refs", nargs=-1, required=True)
+@_seeds_limit("papers to recommend")
+@click.option(
+    "--max-degree",
+    default=DEFAULT_MAX_DEGREE,
+    show_default=True,
+    type=click.IntRange(min=2),
+    help="Leave out links through papers with more citations than this (hubs).",
+)
+@json_option
+@click.pass_context
+def recommend(
+    ctx: click.Context, refs: tuple[str, ...], limit: int, max_degree: int, as_json: bool
+) -> None:
+    """Papers most related to the seeds (REF ...) by co-citation, coupling and direct
+    citations together (Adamic-Adar over the seed set), each with its reasons.
+
+    Example: kg recommend hep-th/9711200 hep-th/9802150 --limit 10
+    """
+    result = open_graph(ctx).recommend(*refs, limit=limit, max_degree=max_degree)
+    if as_json:
+        emit_json(result.model_dump(mode="json"))
+        return
+    handles = {seed.key: seed.handle for seed in result.seeds}
+    print_table(
+        (*RANKED_COLUMNS, Column("score", "right")),
+        ([r.rank, *paper_cells(r.handle, r.year, r.title, r.score)] for r in result.results),
+        title="Related to " + ", ".join(seed.handle for seed in result.seeds),
+        empty=result.note or "none",
+    )
+    for r in result.results:
+        why = " | ".join(reason.sentence(handles[reason.seed]) for reason in r.reasons)
+        _line(f"{r.rank}. {r.handle}: {why}")
+    if result.hubs_skipped:
+        note(
+            f"{result.hubs_skipped:,} links through papers with more than "
+            f"{result.max_degree:,} citations were left out (--max-degree)"
+        )

@@ -22,6 +22,8 @@ from kg.cli.app import (
 )
 
 
+# Each time command declares its own options (--since, --min-citations, ...) one decorator
+# per flag, as analytics_commands does: blocks alike in shape only, left as click reads them.
 def _options(what: str) -> Callable[[F], F]:
     """The scope, --limit, --write and --batch-size options every time command shares."""
     return scope_options(
