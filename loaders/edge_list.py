@@ -147,19 +147,20 @@ def _arxiv_id(token: str, scheme: IdScheme, role: str) -> str:
             return hepth_id(token)
         except ValueError:
             raise _BadLine(
-                f"{role} id {token!r} is not a SNAP hep-th number (up to 7 digits, e.g. 9201001); "
-                "use --id-scheme arxiv for lists of arXiv ids"
+                f"{role} id {token[:60]!r} is not a SNAP hep-th number "
+                "(up to 7 digits, e.g. 9201001); use --id-scheme arxiv for lists of arXiv ids"
             ) from None
     parsed = arxiv_id_and_version(token)  # never raises, however long the version
     if parsed is not None:
         return parsed[0]
     if token.isdigit():
         raise _BadLine(
-            f"{role} id {token!r} is a bare number, not an arXiv id; if this is the SNAP "
+            f"{role} id {token[:60]!r} is a bare number, not an arXiv id; if this is the SNAP "
             "cit-HepTh list, load it with --id-scheme snap-hepth"
         )
     raise _BadLine(
-        f"{role} id {token!r} is not an arXiv id; expected e.g. '2110.03888' or 'hep-th/9901001'"
+        f"{role} id {token[:60]!r} is not an arXiv id; "
+        "expected e.g. '2110.03888' or 'hep-th/9901001'"
     )
 
 

@@ -269,24 +269,9 @@ def test_hostile_file(case: Case) -> None:
         assert case.rejects[reject.origin.line] in reject.reason
 
 
-# The edge-list parser quotes a bad id whole in its reason: a 5,000-digit number gives a
-# reason of 5,119 characters and a 100,000-character field one of 100,079 (and as much in
-# every line of the rejects file and on the terminal). A bug in loaders/edge_list.py
-# (`_arxiv_id` formats the token with !r, unshortened); left to its owner.
-_DUMPED_REASON = pytest.mark.xfail(
-    strict=True, reason="loaders/edge_list.py quotes the whole bad id in a reject's reason"
-)
-
-
 @pytest.mark.parametrize(
     "name",
-    [
-        pytest.param(c.name, marks=_DUMPED_REASON)
-        if c.name in ("edges_huge_ids.tsv", "edges_long_field.tsv")
-        else c.name
-        for c in CASES
-        if c.error is None
-    ],
+    [c.name for c in CASES if c.error is None],
 )
 def test_a_reason_quotes_never_dumps_the_bad_value(name: str) -> None:
     items = PARSERS[name.split("_", 1)[0]](HOSTILE / name)
