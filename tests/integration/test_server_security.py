@@ -253,10 +253,10 @@ def test_the_password_is_in_no_output_log_or_process_list(server: Server) -> Non
 # to start with. With `client.allow_telemetry=false` no usage event is sent. Nothing of the
 # map leaves the machine; any other outside request fails this test.
 BROWSER_ASSETS_ON_OPEN = ("https://fonts.googleapis.com/css2",)
-# Seen once in a run on a loaded machine: after login the Browser sent an error report to
-# Sentry although telemetry is off (its crash reporter is not governed by the setting on
-# Community). It is listed so that the test still fails on any other outside request;
-# README and docs/RELIABILITY.md say so.
+# Seen in runs on a loaded machine, after login and once (1 December 2026) on opening the
+# page: the Browser sent an error report to Sentry although telemetry is off (its crash
+# reporter is not governed by the setting on Community). It is listed, at either moment, so
+# that the test still fails on any other outside request; docs/RELIABILITY.md says so.
 BROWSER_CRASH_REPORTS = ("https://o110884.ingest.sentry.io/",)
 BROWSER_ASSETS_AFTER_LOGIN = (
     "https://cdn.segment.com/analytics.js/",
@@ -301,7 +301,8 @@ def test_browser_requests_stay_on_this_machine(server: Server) -> None:
         after_login = requested_urls(driver)
         assert server.password not in driver.page_source
     assert any(f":{server.http_port}/browser" in url for url in opening)
-    assert {u for u in _outside(opening) if not u.startswith(BROWSER_ASSETS_ON_OPEN)} == set()
+    on_open = (*BROWSER_ASSETS_ON_OPEN, *BROWSER_CRASH_REPORTS)
+    assert {u for u in _outside(opening) if not u.startswith(on_open)} == set()
     assert any(f":{server.bolt_port}" in url for url in after_login)
     known = (*BROWSER_ASSETS_ON_OPEN, *BROWSER_ASSETS_AFTER_LOGIN, *BROWSER_CRASH_REPORTS)
     unexpected = {u for u in _outside(after_login) if not u.startswith(known)}
