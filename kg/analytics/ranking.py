@@ -15,7 +15,6 @@ name. Between the removal and the last batch, readers see the property on only s
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -34,13 +33,14 @@ from kg.analytics.igraph_engine import (
     CommunityMethod,
     RankOptions,
     Values,
-    chunks,
     compute,
     indegree,
     modularity,
     top_indices,
 )
 from kg.analytics.igraph_engine import communities as detect_communities
+from kg.analytics.stored import record_runs, write_rows
+from kg.answers import AnalyticsRun
 from kg.database import Database
 from kg.errors import AnalyticsError
 
@@ -174,7 +174,7 @@ class RankedPaper:
     title: str | None
     year: int | None
     stub: bool
-    values: dict[str, float]
+    values: dict[str, Any]
 
     def as_dict(self) -> dict[str, Any]:
         """Return the paper as one flat JSON-ready row."""
@@ -186,47 +186,6 @@ class RankedPaper:
             "stub": self.stub,
             **self.values,
         }
-
-
-@dataclass(frozen=True)
-class AnalyticsRun:
-    """The record of one written property: what computed it, on what, and when."""
-
-    key: str
-    algorithm: str
-    property: str
-    parameters: dict[str, Any]
-    engine: str
-    nodes: int
-    edges: int
-    snapshot: str | None
-    seconds: float
-    computed_at: str
-
-    @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> AnalyticsRun:
-        """Return the run described by a row of analytics_runs or analytics_record_run."""
-        snapshot = row.get("snapshot")
-        computed = row.get("computed_at")
-        return cls(
-            key=str(row["key"]),
-            algorithm=str(row["algorithm"]),
-            property=str(row["property"]),
-            parameters=json.loads(row["parameters"]) if row.get("parameters") else {},
-            engine=str(row["engine"]),
-            nodes=int(row["nodes"]),
-            edges=int(row["edges"]),
-            snapshot=_iso(snapshot),
-            seconds=float(row["seconds"]),
-            computed_at=_iso(computed) or "",
-        )
-
-
-def _iso(value: object) -> str | None:
-    if value is None:
-        return None
-    iso_format = getattr(value, "iso_format", None)
-    return str(iso_format()) if callable(iso_format) else str(value)
 
 
 @dataclass(frozen=True)
@@ -462,38 +421,48 @@ def _store(graph: Database, name: str, keys: Sequence[str], values: Values, batc
     queries.analytics.clear_paper_values.run(
         graph, nulls=nulls, tiers=name == "pagerank", batch_size=batch_size
     )
-    written = 0
-    for batch in chunks(_rows(name, keys, values), batch_size):
-        queries.analytics.write_paper_values.run_counters(graph, rows=list(batch))
-        written += len(batch)
-    return written
+    return write_rows(
+        graph, queries.analytics.write_paper_values, _rows(name, keys, values), batch_size
+    )
 
 
-def _record(
+@dataclass(frozen=True)
+class _Stored:
+    """What a run stores: under which name (an algorithm, or "community"), recorded as which
+    algorithm, its properties, and every paper's values."""
+
+    name: str
+    algorithm: str
+    properties: tuple[str, ...]
+    keys: Sequence[str]
+    values: Values
+
+
+def _write_back(
     graph: Database,
-    algorithm: str,
-    properties: Sequence[str],
+    stored: _Stored,
     parameters: Mapping[str, Any],
     engine: EngineName,
     nodes: int,
     edges: int,
-    seconds: float,
-) -> list[AnalyticsRun]:
-    text = json.dumps(parameters, sort_keys=True)
-    runs = [
-        {
-            "key": prop,
-            "algorithm": algorithm,
-            "parameters": text,
-            "engine": engine,
-            "nodes": nodes,
-            "edges": edges,
-            "seconds": round(seconds, 3),
-        }
-        for prop in properties
-    ]
-    rows = queries.analytics.record_run.run(graph, runs=runs)
-    return [AnalyticsRun.from_row(row) for row in rows]
+    began: float,
+    batch_size: int,
+) -> tuple[int, list[AnalyticsRun], float]:
+    """Store a run's values and record an AnalyticsRun per property, for rank and
+    communities alike; return the papers written, the runs and the seconds it took."""
+    mark = time.perf_counter()
+    written = _store(graph, stored.name, stored.keys, stored.values, batch_size)
+    runs = record_runs(
+        graph,
+        stored.algorithm,
+        stored.properties,
+        parameters,
+        engine,
+        nodes,
+        edges,
+        time.perf_counter() - began,
+    )
+    return written, runs, time.perf_counter() - mark
 
 
 def rank(
@@ -550,23 +519,13 @@ def rank(
     order = top_indices(values[properties[0]], all_keys, top) if all_keys else []
     listed = _papers(graph, all_keys, values, order)
     parameters = _parameters(algorithm, chosen_scope, chosen_options, used)
-    written = 0
+    written, write_s = 0, 0.0
     runs: list[AnalyticsRun] = []
-    write_s = 0.0
     if write:
-        mark = time.perf_counter()
-        written = _store(graph, algorithm, all_keys, values, batch_size)
-        runs = _record(
-            graph,
-            algorithm,
-            properties,
-            parameters,
-            used,
-            nodes,
-            edges,
-            time.perf_counter() - began,
+        stored = _Stored(algorithm, algorithm, properties, all_keys, values)
+        written, runs, write_s = _write_back(
+            graph, stored, parameters, used, nodes, edges, began, batch_size
         )
-        write_s = time.perf_counter() - mark
     timings = Timings(projection_s, build_s, compute_s, write_s, time.perf_counter() - began)
     return RankResult(
         algorithm=algorithm,
@@ -666,25 +625,19 @@ def communities(
         "resolution": resolution,
         **chosen_scope.describe(),
     }
-    written = 0
+    written, write_s = 0, 0.0
     runs: list[AnalyticsRun] = []
-    write_s = 0.0
     if write:
-        mark = time.perf_counter()
-        written = _store(
-            graph, COMMUNITY_PROPERTY, all_keys, {COMMUNITY_PROPERTY: membership}, batch_size
-        )
-        runs = _record(
-            graph,
+        stored = _Stored(
+            COMMUNITY_PROPERTY,
             method,
             (COMMUNITY_PROPERTY,),
-            parameters,
-            used,
-            nodes,
-            edges,
-            time.perf_counter() - began,
+            all_keys,
+            {COMMUNITY_PROPERTY: membership},
         )
-        write_s = time.perf_counter() - mark
+        written, runs, write_s = _write_back(
+            graph, stored, parameters, used, nodes, edges, began, batch_size
+        )
     timings = Timings(projection_s, build_s, compute_s, write_s, time.perf_counter() - began)
     return CommunityResult(
         method=method,

@@ -17,17 +17,16 @@ written in batches, and each property gets an ``AnalyticsRun`` record keyed by i
 
 from __future__ import annotations
 
-import json
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from kg import queries
-from kg.analytics import AnalyticsRun, Scope, mainpath
+from kg.analytics import AnalyticsRun, RankedPaper, Scope, mainpath
 from kg.analytics import time_series as timeline
-from kg.analytics.igraph_engine import chunks
+from kg.analytics.stored import record_runs, write_rows
 from kg.database import Database
 from kg.errors import AnalyticsError
 
@@ -38,7 +37,6 @@ __all__ = [
     "BurstResult",
     "CitationTimeline",
     "MainPathResult",
-    "TimelinePaper",
     "TractionResult",
     "bursts",
     "load_timeline",
@@ -129,30 +127,7 @@ def load_timeline(graph: Database, scope: Scope | None = None) -> CitationTimeli
     return CitationTimeline.build(papers, cites)
 
 
-@dataclass(frozen=True)
-class TimelinePaper:
-    """One listed paper: its place, identity and the values the analysis found for it."""
-
-    rank: int
-    key: str
-    title: str | None
-    year: int | None
-    stub: bool
-    values: dict[str, Any]
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the paper as one flat JSON-ready row."""
-        return {
-            "rank": self.rank,
-            "key": self.key,
-            "title": self.title,
-            "year": self.year,
-            "stub": self.stub,
-            **self.values,
-        }
-
-
-def _listed(graph: Database, rows: Sequence[tuple[str, dict[str, Any]]]) -> list[TimelinePaper]:
+def _listed(graph: Database, rows: Sequence[tuple[str, dict[str, Any]]]) -> list[RankedPaper]:
     details: dict[str, dict[str, Any]] = {}
     if rows:
         wanted = sorted({key for key, _ in rows})
@@ -161,7 +136,7 @@ def _listed(graph: Database, rows: Sequence[tuple[str, dict[str, Any]]]) -> list
     for place, (key, values) in enumerate(rows, start=1):
         row = details.get(key, {})
         listed.append(
-            TimelinePaper(
+            RankedPaper(
                 rank=place,
                 key=key,
                 title=row.get("title"),
@@ -198,43 +173,7 @@ def _store_values(
     props = _STORED[name]
     queries.analytics.clear_paper_values.run(graph, nulls=dict.fromkeys(props), batch_size=batch)
     rows = [{"key": key, "props": dict(zip(props, row, strict=True))} for key, row in values]
-    return _write(graph, queries.analytics.write_paper_values, rows, batch)
-
-
-def _write(graph: Database, query: queries.Query, rows: list[dict[str, Any]], batch: int) -> int:
-    """Run the write ``query`` over ``rows`` in batches; return the rows written."""
-    written = 0
-    for part in chunks(rows, batch):
-        query.run_counters(graph, rows=list(part))
-        written += len(part)
-    return written
-
-
-def _record(
-    graph: Database,
-    algorithm: str,
-    properties: Sequence[str],
-    parameters: Mapping[str, Any],
-    nodes: int,
-    edges: int,
-    seconds: float,
-) -> list[AnalyticsRun]:
-    text = json.dumps(parameters, sort_keys=True)
-    runs = [
-        {
-            "key": prop,
-            "algorithm": algorithm,
-            "parameters": text,
-            "engine": _ENGINE,
-            "nodes": nodes,
-            "edges": edges,
-            "seconds": round(seconds, 3),
-        }
-        for prop in properties
-    ]
-    return [
-        AnalyticsRun.from_row(row) for row in queries.analytics.record_run.run(graph, runs=runs)
-    ]
+    return write_rows(graph, queries.analytics.write_paper_values, rows, batch)
 
 
 @dataclass(frozen=True)
@@ -276,11 +215,12 @@ def _finish(
     runs: list[AnalyticsRun] = []
     if write is not None:
         written = write()
-        runs = _record(
+        runs = record_runs(
             graph,
             algorithm,
             properties,
             parameters,
+            _ENGINE,
             data.node_count,
             data.edge_count,
             time.perf_counter() - began,
@@ -305,7 +245,7 @@ class BurstResult:
     papers_with_bursts: int
     bursts_found: int
     shown_of: int
-    top: list[TimelinePaper] = field(default_factory=list)
+    top: list[RankedPaper] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the run and its bursts (under "results") as JSON-ready data."""
@@ -404,7 +344,7 @@ class BeautyResult:
 
     run: _Run
     scored: int
-    top: list[TimelinePaper] = field(default_factory=list)
+    top: list[RankedPaper] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the run and its papers (under "results") as JSON-ready data."""
@@ -492,7 +432,7 @@ class TractionResult:
     as_of: int | None
     window: int
     scored: int
-    top: list[TimelinePaper] = field(default_factory=list)
+    top: list[RankedPaper] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the run and its papers (under "results") as JSON-ready data."""
@@ -596,8 +536,8 @@ class MainPathResult:
     cyclic_components: int
     largest_component: int
     key_routes: int
-    path: list[TimelinePaper] = field(default_factory=list)
-    key_route: list[TimelinePaper] = field(default_factory=list)
+    path: list[RankedPaper] = field(default_factory=list)
+    key_route: list[RankedPaper] = field(default_factory=list)
     key_route_arcs: list[tuple[str, str]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
@@ -688,9 +628,9 @@ def main_path(
             for v in sorted(on_path | on_route)
         ]
         queries.analytics.mainpath_clear.run(graph, **chosen.params(), batch_size=batch_size)
-        return _write(graph, queries.analytics.mainpath_write_spc, arcs, batch_size) + _write(
-            graph, queries.analytics.mainpath_write_papers, flags, batch_size
-        )
+        return write_rows(
+            graph, queries.analytics.mainpath_write_spc, arcs, batch_size
+        ) + write_rows(graph, queries.analytics.mainpath_write_papers, flags, batch_size)
 
     run = _finish(
         graph,

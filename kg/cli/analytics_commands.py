@@ -24,7 +24,6 @@ from kg.analytics import (
 )
 from kg.analytics.similarity import DEFAULT_BATCH_SIZE as SIMILARITY_BATCH_SIZE
 from kg.analytics.similarity import DEFAULT_K, StoredRun
-from kg.analytics.time import TimelinePaper
 from kg.answers import short_handle
 from kg.cli.app import (
     RANKED_COLUMNS,
@@ -127,7 +126,7 @@ def answered(result: Any, nodes: int, as_json: bool) -> bool:
     return False
 
 
-def ranked_cells(paper: RankedPaper | TimelinePaper, *extra: object) -> list[object]:
+def ranked_cells(paper: RankedPaper, *extra: object) -> list[object]:
     """Return a ranked paper's #, ref, year and title cells (a stub's title reads "stub")."""
     title = paper.title or ("stub" if paper.stub else "")
     return [paper.rank, *paper_cells(short_handle(paper.key), paper.year, title, *extra)]

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from kg.analytics import RankedPaper
 from kg.analytics import time as timeline_analytics
 from kg.database import Database
 from kg.load.pipeline import load_paths
@@ -64,7 +65,7 @@ def _runs(func: Callable[[], Any], repeat: int) -> tuple[Any, float, list[float]
     return result, seconds[0], seconds[1:]
 
 
-def _top(papers: list[timeline_analytics.TimelinePaper], fields: list[str]) -> list[str]:
+def _top(papers: list[RankedPaper], fields: list[str]) -> list[str]:
     lines = ["| # | paper | year | " + " | ".join(fields) + " | title |"]
     lines.append("| ---: | --- | ---: | " + " | ".join("---:" for _ in fields) + " | --- |")
     for p in papers:
