@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
-from typing import Any, TypedDict, cast
+from typing import Any, TypedDict
 
 import click
 
@@ -29,20 +28,18 @@ from kg.cli.app import (
     RANKED_COLUMNS,
     Column,
     F,
-    emit_json,
-    json_option,
-    main,
+    emitted,
+    json_command,
+    number_option,
     open_graph,
+    options_into,
     paper_cells,
     print_table,
 )
 from kg.knowledge_graph import parse_years
 
-# Each command declares its own click options, one decorator per flag, and passes them on
-# by keyword (RankOptions(damping=damping, ...)): blocks alike in shape, not in name,
-# default or help, so they are left as click reads them, as is each command's own parse,
-# call, answered-or-table shape. What every whole-map command shares is declared once, in
-# scope_options, answered and ranked_cells.
+# What every whole-map command shares is declared once: its scope and write options
+# (scope_options), the answer or the no-papers line (answered), a ranked paper's cells.
 _ENGINE_HELP = (
     "igraph reads the graph out of Neo4j and computes in igraph; gds runs in the server's "
     "Graph Data Science plugin (needs `pip install graphdatascience`); auto uses GDS when "
@@ -64,6 +61,14 @@ class RunOptions(TypedDict):
     batch_size: int
 
 
+def _run_options(
+    no_stubs: bool, category: str | None, years: str | None, write: bool, batch_size: int
+) -> RunOptions:
+    first, last = parse_years(years) if years else (None, None)
+    scope = Scope(include_stubs=not no_stubs, category=category, year_from=first, year_to=last)
+    return RunOptions(scope=scope, write=write, batch_size=batch_size)
+
+
 def scope_options(
     first: Callable[[Any], Any],
     *,
@@ -76,8 +81,9 @@ def scope_options(
     """The options of every whole-map command, in --help order: ``first`` (--engine or
     --limit), --no-stubs, --category, --years, --write and --batch-size, the last three with
     the caller's help. All but ``first`` reach the command as one ``run: RunOptions``."""
-    options: list[Callable[[Any], Any]] = [
-        first,
+    scoped = options_into(
+        "run",
+        _run_options,
         click.option(
             "--no-stubs", is_flag=True, help="Leave out stubs (papers known only as citations)."
         ),
@@ -87,29 +93,10 @@ def scope_options(
         click.option(
             "--batch-size", default=batch_size, show_default=True, type=batch_type, help=batch
         ),
-    ]
+    )
 
     def decorate(func: F) -> F:
-        @functools.wraps(func)
-        def command(
-            *args: Any,
-            no_stubs: bool,
-            category: str | None,
-            years: str | None,
-            write: bool,
-            batch_size: int,
-            **kwargs: Any,
-        ) -> Any:
-            first, last = parse_years(years) if years else (None, None)
-            scope = Scope(
-                include_stubs=not no_stubs, category=category, year_from=first, year_to=last
-            )
-            run = RunOptions(scope=scope, write=write, batch_size=batch_size)
-            return func(*args, run=run, **kwargs)
-
-        for option in reversed(options):
-            command = option(command)
-        return cast(F, command)
+        return first(scoped(func))  # type: ignore[no-any-return]
 
     return decorate
 
@@ -117,8 +104,7 @@ def scope_options(
 def answered(result: Any, nodes: int, as_json: bool) -> bool:
     """Print ``result`` as JSON, or say that no paper was in scope; return False when the
     command is still to print its table."""
-    if as_json:
-        emit_json(result.as_dict())
+    if emitted(result, as_json):
         return True
     if not nodes:
         click.echo(NO_PAPERS)
@@ -166,45 +152,51 @@ def _value(value: float) -> str:
     return f"{value:.6g}" if isinstance(value, float) else str(value)
 
 
-@main.command("rank")
-@click.argument("algorithm", type=click.Choice(ALGORITHMS))
-@click.option("--top", default=10, show_default=True, help="How many papers to list.")
-@_scope_options
-@click.option(
-    "--damping", default=0.85, show_default=True, help="PageRank: probability of following a link."
+_rank_options = options_into(
+    "options",
+    RankOptions,
+    click.option(
+        "--damping",
+        default=0.85,
+        show_default=True,
+        help="PageRank: probability of following a link.",
+    ),
+    click.option(
+        "--tolerance",
+        default=1e-7,
+        show_default=True,
+        help="PageRank with GDS: stop when scores change less. igraph always solves to 1e-10.",
+    ),
+    click.option(
+        "--max-iterations",
+        default=100,
+        show_default=True,
+        help="PageRank and HITS with GDS: iteration limit.",
+    ),
+    click.option(
+        "--samples",
+        type=int,
+        default=None,
+        help="Betweenness: estimate from this many random source papers instead of all.",
+    ),
+    click.option("--seed", default=42, show_default=True, help="Betweenness: seed of the sample."),
 )
-@click.option(
-    "--tolerance",
-    default=1e-7,
-    show_default=True,
-    help="PageRank with GDS: stop when scores change less. igraph always solves to 1e-10.",
+
+
+@json_command(
+    "rank",
+    click.argument("algorithm", type=click.Choice(ALGORITHMS)),
+    click.option("--top", default=10, show_default=True, help="How many papers to list."),
+    _scope_options,
+    _rank_options,
 )
-@click.option(
-    "--max-iterations",
-    default=100,
-    show_default=True,
-    help="PageRank and HITS with GDS: iteration limit.",
-)
-@click.option(
-    "--samples",
-    type=int,
-    default=None,
-    help="Betweenness: estimate from this many random source papers instead of all.",
-)
-@click.option("--seed", default=42, show_default=True, help="Betweenness: seed of the sample.")
-@json_option
-@click.pass_context
 def rank(
     ctx: click.Context,
     algorithm: Algorithm,
     top: int,
     engine: Engine,
     run: RunOptions,
-    damping: float,
-    tolerance: float,
-    max_iterations: int,
-    samples: int | None,
-    seed: int,
+    options: RankOptions,
     as_json: bool,
 ) -> None:
     """Rank papers by pagerank, betweenness, indegree, outdegree, hits or kcore.
@@ -217,17 +209,7 @@ def rank(
     Example: kg rank pagerank --top 20 --no-stubs --years 2019-2023 --write
     """
     result = open_graph(ctx).analytics.rank(
-        algorithm,
-        engine=engine,
-        options=RankOptions(
-            damping=damping,
-            tolerance=tolerance,
-            max_iterations=max_iterations,
-            samples=samples,
-            seed=seed,
-        ),
-        top=top,
-        **run,
+        algorithm, engine=engine, options=options, top=top, **run
     )
     if answered(result, result.nodes, as_json):
         return
@@ -247,23 +229,27 @@ def rank(
         )
 
 
-@main.command("communities")
-@click.option("--top", default=10, show_default=True, help="How many of the largest to list.")
-@click.option("--papers", default=3, show_default=True, help="Most cited papers shown for each.")
-@_scope_options
-@click.option(
-    "--method",
-    type=click.Choice(COMMUNITY_METHODS),
-    default="leiden",
-    show_default=True,
-    help="Leiden (modularity) or Louvain.",
+@json_command(
+    "communities",
+    click.option("--top", default=10, show_default=True, help="How many of the largest to list."),
+    click.option(
+        "--papers", default=3, show_default=True, help="Most cited papers shown for each."
+    ),
+    _scope_options,
+    click.option(
+        "--method",
+        type=click.Choice(COMMUNITY_METHODS),
+        default="leiden",
+        show_default=True,
+        help="Leiden (modularity) or Louvain.",
+    ),
+    click.option(
+        "--seed", default=42, show_default=True, help="The same seed gives the same split."
+    ),
+    click.option(
+        "--resolution", default=1.0, show_default=True, help="Higher gives smaller communities."
+    ),
 )
-@click.option("--seed", default=42, show_default=True, help="The same seed gives the same split.")
-@click.option(
-    "--resolution", default=1.0, show_default=True, help="Higher gives smaller communities."
-)
-@json_option
-@click.pass_context
 def communities(
     ctx: click.Context,
     top: int,
@@ -340,30 +326,24 @@ def _stored_json(runs: list[StoredRun]) -> list[dict[str, object]]:
     ]
 
 
-@main.command("similar")
-@click.option(
-    "--write",
-    is_flag=True,
-    help="Compute every paper's top-k co-cited and coupled papers and store them as "
-    "CO_CITED and COUPLED relationships (replacing the old ones), with a run record.",
+@json_command(
+    "similar",
+    click.option(
+        "--write",
+        is_flag=True,
+        help="Compute every paper's top-k co-cited and coupled papers and store them as "
+        "CO_CITED and COUPLED relationships (replacing the old ones), with a run record.",
+    ),
+    number_option(
+        "--k",
+        "k",
+        default=DEFAULT_K,
+        help="How many similar papers each paper keeps; questions asking for more run live.",
+    ),
+    number_option(
+        "--batch-size", default=SIMILARITY_BATCH_SIZE, help="Papers per write transaction."
+    ),
 )
-@click.option(
-    "--k",
-    "k",
-    default=DEFAULT_K,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="How many similar papers each paper keeps; questions asking for more run live.",
-)
-@click.option(
-    "--batch-size",
-    default=SIMILARITY_BATCH_SIZE,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Papers per write transaction.",
-)
-@json_option
-@click.pass_context
 def similar(ctx: click.Context, write: bool, k: int, batch_size: int, as_json: bool) -> None:
     """The stored co-citation and coupling lists; with --write, compute and store them.
 
@@ -374,8 +354,7 @@ def similar(ctx: click.Context, write: bool, k: int, batch_size: int, as_json: b
     graph = open_graph(ctx)
     run = graph.analytics.similar(k=k, write=True, batch_size=batch_size) if write else None
     stored = graph.analytics.similarity_runs()
-    if as_json:
-        emit_json({"run": run.as_dict() if run else None, "stored": _stored_json(stored)})
+    if emitted({"run": run, "stored": _stored_json(stored)}, as_json):
         return
     if run is not None:
         t = run.timings

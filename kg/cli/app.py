@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import IO, Any, Literal, TypeVar
+from typing import IO, Any, Literal, TypeVar, cast
 
 import click
 from rich.console import Console
@@ -184,6 +185,8 @@ def _json_default(value: object) -> object:
         return value.iso_format()
     if hasattr(value, "model_dump"):
         return value.model_dump(mode="json")
+    if hasattr(value, "as_dict"):  # the analytics and export answers are dataclasses
+        return value.as_dict()
     return str(value)
 
 
@@ -207,6 +210,61 @@ def json_option(func: F) -> F:
         callback=_remember_json,
         help='Print JSON instead of a table (errors too, as {"error": {...}}).',
     )(func)
+
+
+def emitted(answer: object, as_json: bool) -> bool:
+    """Print ``answer`` (a typed answer of kg.answers) as JSON when --json is on and return
+    True: the command is done; else return False, for the command to render it."""
+    if as_json:
+        emit_json(answer)
+    return as_json
+
+
+def number_option(
+    *names: str, default: int | None, help: str, low: int | None = 1, high: int | None = None
+) -> Callable[[F], F]:
+    """A whole-number option from ``low`` to ``high`` (None: unbounded) with its default
+    shown in --help: --limit, --hops, --window and their kin."""
+    return click.option(
+        *names, default=default, show_default=True, type=click.IntRange(low, high), help=help
+    )
+
+
+def options_into(
+    name: str, build: Callable[..., Any], *options: Callable[[Any], Any]
+) -> Callable[[F], F]:
+    """Declare ``options`` (in --help order) and hand their values to the command as one
+    argument, ``name=build(**values)``: a Scope, a Selection, the RankOptions."""
+
+    def decorate(func: F) -> F:
+        before = len(getattr(func, "__click_params__", ()))
+
+        @functools.wraps(func)
+        def command(*args: Any, **kwargs: Any) -> Any:
+            values = {key: kwargs.pop(key) for key in names}
+            return func(*args, **{name: build(**values)}, **kwargs)
+
+        for option in reversed(options):
+            command = option(command)
+        names = [param.name for param in command.__click_params__[before:]]  # type: ignore[attr-defined]
+        return cast(F, command)
+
+    return decorate
+
+
+def json_command(
+    name: str, *params: Callable[[Any], Any]
+) -> Callable[[Callable[..., None]], click.Command]:
+    """Register `kg NAME` with ``params`` (its click arguments and options, in --help
+    order) and --json; the function takes the click context first, then the values."""
+
+    def register(func: Callable[..., None]) -> click.Command:
+        command: Callable[..., Any] = json_option(click.pass_context(func))
+        for param in reversed(params):
+            command = param(command)
+        return main.command(name)(command)
+
+    return register
 
 
 def open_graph(ctx: click.Context) -> KnowledgeGraph:

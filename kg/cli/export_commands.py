@@ -3,46 +3,54 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from kg.cli.app import emit_json, json_option, main, open_graph
+from kg.cli.app import emitted, json_command, number_option, open_graph, options_into
 from kg.export import FORMATS, Selection
 from kg.knowledge_graph import parse_years
 
 
-@main.command("export")
-@click.argument("fmt", metavar="FORMAT", type=click.Choice(list(FORMATS)))
-@click.argument("path", type=click.Path(path_type=Path))
-@click.option("--around", metavar="REF", help="Only the papers near this one (see --hops).")
-@click.option(
-    "--hops", default=1, show_default=True, type=click.IntRange(1, 3), help="With --around."
+def _selection(years: str | None, **chosen: Any) -> Selection:
+    """The Selection the filter options name; --years is parsed here, so that a bad range is
+    an `Error:` (or a JSON error) like any other."""
+    first, last = parse_years(years) if years else (None, None)
+    return Selection(year_from=first, year_to=last, **chosen)
+
+
+# The options are named as Selection's fields (but --years, which gives two of them).
+_selection_options = options_into(
+    "selection",
+    _selection,
+    click.option("--around", metavar="REF", help="Only the papers near this one (see --hops)."),
+    number_option("--hops", default=1, high=3, help="With --around."),
+    click.option(
+        "--category", help="Only papers in this arXiv category (primary or cross-listed)."
+    ),
+    click.option("--years", help="Only papers of these years: 1997-1999, 1997-, -1999 or 1998."),
+    click.option(
+        "--community", type=int, help="Only this community (from kg communities --write)."
+    ),
+    click.option("--top", type=click.IntRange(min=1), help="Only the top N by --by."),
+    click.option(
+        "--by",
+        "rank_by",
+        default="pagerank",
+        show_default=True,
+        help="The property --top ranks by, written by kg rank --write.",
+    ),
 )
-@click.option("--category", help="Only papers in this arXiv category (primary or cross-listed).")
-@click.option("--years", help="Only papers of these years: 1997-1999, 1997-, -1999 or 1998.")
-@click.option("--community", type=int, help="Only this community (from kg communities --write).")
-@click.option("--top", type=click.IntRange(min=1), help="Only the top N by --by.")
-@click.option(
-    "--by",
-    "rank_by",
-    default="pagerank",
-    show_default=True,
-    help="The property --top ranks by, written by kg rank --write.",
+
+
+@json_command(
+    "export",
+    click.argument("fmt", metavar="FORMAT", type=click.Choice(list(FORMATS))),
+    click.argument("path", type=click.Path(path_type=Path)),
+    _selection_options,
 )
-@json_option
-@click.pass_context
 def export_command(
-    ctx: click.Context,
-    fmt: str,
-    path: Path,
-    around: str | None,
-    hops: int,
-    category: str | None,
-    years: str | None,
-    community: int | None,
-    top: int | None,
-    rank_by: str,
-    as_json: bool,
+    ctx: click.Context, fmt: str, path: Path, selection: Selection, as_json: bool
 ) -> None:
     """Write papers and their citations as GraphML, GEXF, Pajek, CSV, VOSviewer, BibTeX or RIS.
 
@@ -50,22 +58,8 @@ def export_command(
     bibtex, ris. Without a filter the whole graph is written, streamed page by page. Filters
     combine. Example: kg export gexf hepth.gexf --category hep-th --years 1997-1999
     """
-    # Option by option into the Selection, by keyword: alike in shape to other keyword
-    # calls, and the one place the options meet the library's names.
-    first, last = parse_years(years) if years else (None, None)
-    selection = Selection(
-        around=around,
-        hops=hops,
-        category=category,
-        year_from=first,
-        year_to=last,
-        community=community,
-        top=top,
-        rank_by=rank_by,
-    )
     summary = open_graph(ctx).exports.write(fmt, path, selection)
-    if as_json:
-        emit_json(summary.as_dict())
+    if emitted(summary, as_json):
         return
     network = "" if fmt in ("bibtex", "ris") else f" and {summary.citations:,} citations"
     click.echo(

@@ -32,10 +32,10 @@ from kg.cli.app import (
     F,
     clean,
     console,
-    emit_json,
-    json_option,
-    main,
+    emitted,
+    json_command,
     note,
+    number_option,
     open_graph,
     paper_cells,
     print_table,
@@ -51,9 +51,8 @@ from kg.questions.seeds import (
     MAX_CONNECT_HOPS,
 )
 
-# The commands below share one shape on purpose, as sqlite-utils' do: decorators, a call to
-# the face, then --json or a table. A duplicate scan pairs them by that shape alone; what
-# differs (the question, its columns) is each command's own, so they stay written out.
+# Every command has one shape, as sqlite-utils' do: json_command declares it with its
+# arguments and options, the body calls the face, then prints --json (emitted) or a table.
 _HOP_ARROWS = {"cites": "→ cites", "cited_by": "← cited by"}
 _CITED = (Column("cited by", "right"), Column("in graph", "right"))
 
@@ -185,15 +184,15 @@ def _render_categories(overview: CategoryOverview) -> None:
     )
 
 
-@main.command("paper")
-@click.argument("ref")
-@click.option(
-    "--limit",
-    type=click.IntRange(min=1),
-    help="How many references and citers to list [default: 20; with --json, all].",
+@json_command(
+    "paper",
+    click.argument("ref"),
+    click.option(
+        "--limit",
+        type=click.IntRange(min=1),
+        help="How many references and citers to list [default: 20; with --json, all].",
+    ),
 )
-@json_option
-@click.pass_context
 def paper(ctx: click.Context, ref: str, limit: int | None, as_json: bool) -> None:
     """The map page of a paper rebuilt from the graph: graph counts beside stated ones.
 
@@ -201,13 +200,12 @@ def paper(ctx: click.Context, ref: str, limit: int | None, as_json: bool) -> Non
     key or a handle from a list. Example: kg paper hep-th/9711200 --limit 5
     """
     report = open_graph(ctx).paper(ref)
-    if as_json:
-        if limit is not None:
-            report = report.model_copy(
-                update={"references": report.references[:limit], "citers": report.citers[:limit]}
-            )
-        emit_json(report.model_dump(mode="json"))
-    else:
+    shown = report
+    if limit is not None:
+        shown = report.model_copy(
+            update={"references": report.references[:limit], "citers": report.citers[:limit]}
+        )
+    if not emitted(shown, as_json):
         _render_report(report, limit or DEFAULT_LIMIT)
 
 
@@ -217,21 +215,15 @@ def _similarity_command(
     """Make `kg cocited` or `kg coupled`: one question, two measures, ``ranked`` saying
     what the top list is ranked by."""
 
-    @main.command(name, help=doc)
-    @click.argument("ref")
-    @_limit_option(what="papers")
-    @json_option
-    @click.pass_context
     def command(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
         result = ask(open_graph(ctx), ref, limit)
-        if as_json:
-            emit_json(result.model_dump(mode="json"))
-        else:
+        if not emitted(result, as_json):
             _render_similarity(result)
             if len(result.results) == limit:
                 note(showing(limit, None, f" by {ranked}"))
 
-    return command
+    command.__doc__ = doc
+    return json_command(name, click.argument("ref"), _limit_option(what="papers"))(command)
 
 
 cocited = _similarity_command(
@@ -259,21 +251,15 @@ def _overlap_command(
 ) -> click.Command:
     """Make `kg shared-refs` or `kg common-citers`: the papers two papers share."""
 
-    @main.command(name, help=doc)
-    @click.argument("a")
-    @click.argument("b")
-    @_limit_option(what="papers")
-    @json_option
-    @click.pass_context
     def command(ctx: click.Context, a: str, b: str, limit: int, as_json: bool) -> None:
         result = ask(open_graph(ctx), a, b)
-        if as_json:
-            shown = result.model_copy(update={"results": result.results[:limit]})
-            emit_json(shown.model_dump(mode="json"))
-        else:
+        if not emitted(result.model_copy(update={"results": result.results[:limit]}), as_json):
             _render_overlap(result, limit)
 
-    return command
+    command.__doc__ = doc
+    return json_command(
+        name, click.argument("a"), click.argument("b"), _limit_option(what="papers")
+    )(command)
 
 
 shared_refs = _overlap_command(
@@ -294,21 +280,17 @@ common_citers = _overlap_command(
 )
 
 
-@main.command("path")
-@click.argument("a")
-@click.argument("b")
-@click.option("--undirected", is_flag=True, help="Follow CITES both ways, not only forward.")
-@click.option("--all", "all_paths", is_flag=True, help="Every shortest path, not just one.")
-@click.option(
-    "--max-hops",
-    default=DEFAULT_MAX_HOPS,
-    show_default=True,
-    type=click.IntRange(1, MAX_HOPS),
-    help="The longest path to accept.",
+@json_command(
+    "path",
+    click.argument("a"),
+    click.argument("b"),
+    click.option("--undirected", is_flag=True, help="Follow CITES both ways, not only forward."),
+    click.option("--all", "all_paths", is_flag=True, help="Every shortest path, not just one."),
+    number_option(
+        "--max-hops", default=DEFAULT_MAX_HOPS, high=MAX_HOPS, help="The longest path to accept."
+    ),
+    _limit_option(default=10, what="paths (with --all)"),
 )
-@_limit_option(default=10, what="paths (with --all)")
-@json_option
-@click.pass_context
 def path(
     ctx: click.Context,
     a: str,
@@ -328,33 +310,29 @@ def path(
     )
     total = len(result.results)
     result = result.model_copy(update={"results": result.results[:limit]})
-    if as_json:
-        emit_json(result.model_dump(mode="json"))
-    else:
+    if not emitted(result, as_json):
         _render_path(result)
         note(showing(len(result.results), total, " paths"))
 
 
-@main.command("near")
-@click.argument("ref")
-@click.option(
-    "--hops",
-    default=2,
-    show_default=True,
-    type=click.IntRange(1, MAX_NEAR_HOPS),
-    help="How many citation hops to go out, either direction.",
+@json_command(
+    "near",
+    click.argument("ref"),
+    number_option(
+        "--hops",
+        default=2,
+        high=MAX_NEAR_HOPS,
+        help="How many citation hops to go out, either direction.",
+    ),
+    _limit_option(default=50, what="papers"),
 )
-@_limit_option(default=50, what="papers")
-@json_option
-@click.pass_context
 def near(ctx: click.Context, ref: str, hops: int, limit: int, as_json: bool) -> None:
     """The papers within K citation hops of a paper, nearest first.
 
     Example: kg near hep-th/9711200 --hops 1 --limit 20
     """
     result = open_graph(ctx).near(ref, hops, limit)
-    if as_json:
-        emit_json(result.model_dump(mode="json"))
+    if emitted(result, as_json):
         return
     within = "1 hop" if hops == 1 else f"{hops} hops"
     print_table(
@@ -366,11 +344,7 @@ def near(ctx: click.Context, ref: str, hops: int, limit: int, as_json: bool) -> 
     )
 
 
-@main.command("search")
-@click.argument("text")
-@_limit_option(what="papers")
-@json_option
-@click.pass_context
+@json_command("search", click.argument("text"), _limit_option(what="papers"))
 def search(ctx: click.Context, text: str, limit: int, as_json: bool) -> None:
     """Find papers by title words (full-text index), arXiv id or node key.
 
@@ -378,8 +352,7 @@ def search(ctx: click.Context, text: str, limit: int, as_json: bool) -> None:
     Example: kg search "black hole entropy" --limit 5
     """
     result = open_graph(ctx).search(text, limit)
-    if as_json:
-        emit_json(result.model_dump(mode="json"))
+    if emitted(result, as_json):
         return
     print_table(
         (*PAPER_COLUMNS, Column("score", "right")),
@@ -393,11 +366,7 @@ def search(ctx: click.Context, text: str, limit: int, as_json: bool) -> None:
     )
 
 
-@main.command("author")
-@click.argument("name")
-@_limit_option(what="papers and co-authors")
-@json_option
-@click.pass_context
+@json_command("author", click.argument("name"), _limit_option(what="papers and co-authors"))
 def author(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
     """An author's papers, co-authors and citation totals within the map.
 
@@ -405,8 +374,7 @@ def author(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
     Example: kg author "Juan Maldacena"
     """
     report = open_graph(ctx).author(name)
-    if as_json:
-        emit_json(report.model_dump(mode="json"))
+    if emitted(report, as_json):
         return
     render_mapping(
         {
@@ -433,19 +401,14 @@ def author(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
     )
 
 
-@main.command("category")
-@click.argument("code")
-@_limit_option(what="papers")
-@json_option
-@click.pass_context
+@json_command("category", click.argument("code"), _limit_option(what="papers"))
 def category(ctx: click.Context, code: str, limit: int, as_json: bool) -> None:
     """A category's paper counts and its papers, most cited in the map first.
 
     Example: kg category hep-th --limit 20
     """
     report = open_graph(ctx).category(code, limit)
-    if as_json:
-        emit_json(report.model_dump(mode="json"))
+    if emitted(report, as_json):
         return
     total = report.primary + report.cross_listed
     print_table(
@@ -459,34 +422,25 @@ def category(ctx: click.Context, code: str, limit: int, as_json: bool) -> None:
     )
 
 
-@main.command("categories")
-@json_option
-@click.pass_context
+@json_command("categories")
 def categories(ctx: click.Context, as_json: bool) -> None:
     """Papers per category, and how often papers of one primary are cross-listed in another.
 
     Example: kg categories --json
     """
     overview = open_graph(ctx).categories()
-    if as_json:
-        emit_json(overview.model_dump(mode="json"))
-    else:
+    if not emitted(overview, as_json):
         _render_categories(overview)
 
 
-@main.command("snapshots")
-@click.argument("ref")
-@_limit_option(what="snapshots")
-@json_option
-@click.pass_context
+@json_command("snapshots", click.argument("ref"), _limit_option(what="snapshots"))
 def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
     """The snapshots that describe a paper, oldest first, with the counts each one stated.
 
     Example: kg snapshots 2110.03888
     """
     result = open_graph(ctx).snapshots(ref)
-    if as_json:
-        emit_json(result.model_dump(mode="json"))
+    if emitted(result, as_json):
         return
     shown = result.results[:limit]
     print_table(
@@ -521,35 +475,27 @@ _HOPS = {"cites": "→", "cited_by": "←"}
 
 def _seeds_limit(what: str) -> Callable[[F], F]:
     # Unlike the lists above, a seed question's --limit shows its default: same help as before.
-    return click.option(
-        "--limit",
-        default=20,
-        show_default=True,
-        type=click.IntRange(min=1),
-        help=f"How many {what}.",
-    )
+    return number_option("--limit", default=20, help=f"How many {what}.")
 
 
-@main.command("connect")
-@click.argument("refs", nargs=-1, required=True)
-@click.option(
-    "--max-hops",
-    default=DEFAULT_CONNECT_HOPS,
-    show_default=True,
-    type=click.IntRange(2, MAX_CONNECT_HOPS),
-    help="The longest path between two seeds to follow, either direction.",
+@json_command(
+    "connect",
+    click.argument("refs", nargs=-1, required=True),
+    number_option(
+        "--max-hops",
+        default=DEFAULT_CONNECT_HOPS,
+        low=2,
+        high=MAX_CONNECT_HOPS,
+        help="The longest path between two seeds to follow, either direction.",
+    ),
+    _seeds_limit("papers between the seeds to list"),
+    number_option(
+        "--paths",
+        "paths_per_pair",
+        default=DEFAULT_PATHS_PER_PAIR,
+        help="The most shortest paths to keep per pair of seeds.",
+    ),
 )
-@_seeds_limit("papers between the seeds to list")
-@click.option(
-    "--paths",
-    "paths_per_pair",
-    default=DEFAULT_PATHS_PER_PAIR,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="The most shortest paths to keep per pair of seeds.",
-)
-@json_option
-@click.pass_context
 def connect(
     ctx: click.Context,
     refs: tuple[str, ...],
@@ -566,8 +512,7 @@ def connect(
     result = open_graph(ctx).connector(
         *refs, max_hops=max_hops, limit=limit, paths_per_pair=paths_per_pair
     )
-    if as_json:
-        emit_json(result.model_dump(mode="json"))
+    if emitted(result, as_json):
         return
     print_table(
         (*RANKED_COLUMNS, Column("pagerank", "right"), Column("paths", "right")),
@@ -595,18 +540,17 @@ def _line(text: str) -> None:
     console().print(Text(clean(text)))
 
 
-@main.command("recommend")
-@click.argument("refs", nargs=-1, required=True)
-@_seeds_limit("papers to recommend")
-@click.option(
-    "--max-degree",
-    default=DEFAULT_MAX_DEGREE,
-    show_default=True,
-    type=click.IntRange(min=2),
-    help="Leave out links through papers with more citations than this (hubs).",
+@json_command(
+    "recommend",
+    click.argument("refs", nargs=-1, required=True),
+    _seeds_limit("papers to recommend"),
+    number_option(
+        "--max-degree",
+        default=DEFAULT_MAX_DEGREE,
+        low=2,
+        help="Leave out links through papers with more citations than this (hubs).",
+    ),
 )
-@json_option
-@click.pass_context
 def recommend(
     ctx: click.Context, refs: tuple[str, ...], limit: int, max_degree: int, as_json: bool
 ) -> None:
@@ -616,8 +560,7 @@ def recommend(
     Example: kg recommend hep-th/9711200 hep-th/9802150 --limit 10
     """
     result = open_graph(ctx).recommend(*refs, limit=limit, max_degree=max_degree)
-    if as_json:
-        emit_json(result.model_dump(mode="json"))
+    if emitted(result, as_json):
         return
     handles = {seed.key: seed.handle for seed in result.seeds}
     print_table(

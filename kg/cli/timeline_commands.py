@@ -14,26 +14,18 @@ from kg.cli.app import (
     RANKED_COLUMNS,
     Column,
     F,
-    json_option,
-    main,
+    json_command,
+    number_option,
     open_graph,
     print_table,
     showing,
 )
 
 
-# Each time command declares its own options (--since, --min-citations, ...) one decorator
-# per flag, as analytics_commands does: blocks alike in shape only, left as click reads them.
 def _options(what: str) -> Callable[[F], F]:
     """The scope, --limit, --write and --batch-size options every time command shares."""
     return scope_options(
-        click.option(
-            "--limit",
-            default=20,
-            show_default=True,
-            type=click.IntRange(min=1),
-            help="How many rows to list.",
-        ),
+        number_option("--limit", default=20, help="How many rows to list."),
         years="Only papers of these years, e.g. 1995-2003; citations count only between "
         "papers in scope.",
         write=f"Store {what} (replacing any from an earlier run) and record the run as "
@@ -65,26 +57,26 @@ def _wrote(run: Any) -> None:
         )
 
 
-@main.command("bursts")
-@click.option(
-    "--since", type=int, metavar="YEAR", help="Only bursts lasting until this year or later."
+@json_command(
+    "bursts",
+    click.option(
+        "--since", type=int, metavar="YEAR", help="Only bursts lasting until this year or later."
+    ),
+    click.option(
+        "--s",
+        "s",
+        default=DEFAULT_S,
+        show_default=True,
+        help="The burst state's citation rate as a multiple of the paper's base rate.",
+    ),
+    click.option(
+        "--gamma",
+        default=DEFAULT_GAMMA,
+        show_default=True,
+        help="Cost of entering a burst, times ln(years): higher finds fewer, stronger bursts.",
+    ),
+    _options("each paper's strongest burst (burst_strength, burst_start, burst_end)"),
 )
-@click.option(
-    "--s",
-    "s",
-    default=DEFAULT_S,
-    show_default=True,
-    help="The burst state's citation rate as a multiple of the paper's base rate.",
-)
-@click.option(
-    "--gamma",
-    default=DEFAULT_GAMMA,
-    show_default=True,
-    help="Cost of entering a burst, times ln(years): higher finds fewer, stronger bursts.",
-)
-@_options("each paper's strongest burst (burst_strength, burst_start, burst_end)")
-@json_option
-@click.pass_context
 def bursts(
     ctx: click.Context,
     since: int | None,
@@ -136,17 +128,11 @@ def bursts(
     _wrote(result.run)
 
 
-@main.command("beauties")
-@click.option(
-    "--min-citations",
-    default=10,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Only papers cited at least this often.",
+@json_command(
+    "beauties",
+    number_option("--min-citations", default=10, help="Only papers cited at least this often."),
+    _options("beauty and awakening (a year) on every paper scored"),
 )
-@_options("beauty and awakening (a year) on every paper scored")
-@json_option
-@click.pass_context
 def beauties(
     ctx: click.Context,
     min_citations: int,
@@ -196,37 +182,28 @@ def beauties(
     _wrote(result.run)
 
 
-@main.command("traction")
-@click.option(
-    "--as-of",
-    type=int,
-    metavar="YEAR",
-    help="The last year of the window [default: the last year of the data].",
+@json_command(
+    "traction",
+    click.option(
+        "--as-of",
+        type=int,
+        metavar="YEAR",
+        help="The last year of the window [default: the last year of the data].",
+    ),
+    number_option("--window", default=DEFAULT_WINDOW, help="How many years count as recent."),
+    number_option(
+        "--min-citations",
+        default=5,
+        low=0,
+        help="Only list papers cited at least this often in the window.",
+    ),
+    number_option(
+        "--min-cohort",
+        default=5,
+        help="Only score papers whose category and year hold at least this many papers.",
+    ),
+    _options("traction on every paper scored"),
 )
-@click.option(
-    "--window",
-    default=DEFAULT_WINDOW,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="How many years count as recent.",
-)
-@click.option(
-    "--min-citations",
-    default=5,
-    show_default=True,
-    type=click.IntRange(min=0),
-    help="Only list papers cited at least this often in the window.",
-)
-@click.option(
-    "--min-cohort",
-    default=5,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Only score papers whose category and year hold at least this many papers.",
-)
-@_options("traction on every paper scored")
-@json_option
-@click.pass_context
 def traction(
     ctx: click.Context,
     as_of: int | None,
@@ -281,17 +258,15 @@ def traction(
     _wrote(result.run)
 
 
-@main.command("mainpath")
-@click.option(
-    "--key-routes",
-    default=DEFAULT_KEY_ROUTES,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="How many of the heaviest citations seed the key-route main path.",
+@json_command(
+    "mainpath",
+    number_option(
+        "--key-routes",
+        default=DEFAULT_KEY_ROUTES,
+        help="How many of the heaviest citations seed the key-route main path.",
+    ),
+    _options("spc on every citation used and the main_path and key_route flags on papers"),
 )
-@_options("spc on every citation used and the main_path and key_route flags on papers")
-@json_option
-@click.pass_context
 def mainpath_command(
     ctx: click.Context,
     key_routes: int,
