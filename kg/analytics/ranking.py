@@ -19,7 +19,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from kg import queries
 from kg.analytics import gds_engine as analytics_gds
@@ -43,6 +43,9 @@ from kg.analytics.stored import record_runs, write_rows
 from kg.answers import AnalyticsRun
 from kg.database import Database
 from kg.errors import AnalyticsError
+
+if TYPE_CHECKING:
+    import igraph
 
 __all__ = [
     "ALGORITHMS",
@@ -438,31 +441,94 @@ class _Stored:
     values: Values
 
 
-def _write_back(
-    graph: Database,
-    stored: _Stored,
-    parameters: Mapping[str, Any],
-    engine: EngineName,
-    nodes: int,
-    edges: int,
-    began: float,
-    batch_size: int,
-) -> tuple[int, list[AnalyticsRun], float]:
-    """Store a run's values and record an AnalyticsRun per property, for rank and
-    communities alike; return the papers written, the runs and the seconds it took."""
+@dataclass(frozen=True)
+class _Read:
+    """The papers a run computed over, and the seconds the igraph engine took to read them
+    out of Neo4j and build its graph (none on GDS, which reads on the server)."""
+
+    keys: tuple[str, ...]
+    nodes: int
+    edges: int
+    left_out: int = 0
+    projection: float = 0.0
+    build: float = 0.0
+
+
+def _network(graph: Database, scope: Scope, began: float) -> tuple[_Read, igraph.Graph]:
+    """Read the citation graph of the papers in ``scope`` and build it in igraph, for rank
+    and communities alike."""
+    keys, cites = _read_projection(graph, scope)
+    projection = time.perf_counter() - began
     mark = time.perf_counter()
-    written = _store(graph, stored.name, stored.keys, stored.values, batch_size)
-    runs = record_runs(
-        graph,
-        stored.algorithm,
-        stored.properties,
-        parameters,
-        engine,
-        nodes,
-        edges,
-        time.perf_counter() - began,
+    citation = CitationGraph.from_projection(keys, cites)
+    del cites
+    network = citation.to_igraph()
+    read = _Read(
+        citation.keys,
+        citation.node_count,
+        citation.edge_count,
+        citation.left_out,
+        projection,
+        time.perf_counter() - mark,
     )
-    return written, runs, time.perf_counter() - mark
+    return read, network
+
+
+class _RunFields(TypedDict):
+    """What a ranking and a partition report alike, besides their own answer."""
+
+    engine: EngineName
+    parameters: dict[str, Any]
+    nodes: int
+    edges: int
+    keys: tuple[str, ...]
+    timings: Timings
+    written: int
+    runs: list[AnalyticsRun]
+    left_out: int
+
+
+def _finish(
+    graph: Database,
+    read: _Read,
+    stored: _Stored | None,
+    parameters: dict[str, Any],
+    engine: EngineName,
+    *,
+    began: float,
+    compute_s: float,
+    batch_size: int,
+) -> _RunFields:
+    """Store a run's values and record an AnalyticsRun per property when ``stored`` says
+    what (with write), for rank and communities alike; return what both report."""
+    written, write_s = 0, 0.0
+    runs: list[AnalyticsRun] = []
+    if stored is not None:
+        mark = time.perf_counter()
+        written = _store(graph, stored.name, stored.keys, stored.values, batch_size)
+        runs = record_runs(
+            graph,
+            stored.algorithm,
+            stored.properties,
+            parameters,
+            engine,
+            read.nodes,
+            read.edges,
+            time.perf_counter() - began,
+        )
+        write_s = time.perf_counter() - mark
+    total = time.perf_counter() - began
+    return _RunFields(
+        engine=engine,
+        parameters=parameters,
+        nodes=read.nodes,
+        edges=read.edges,
+        keys=read.keys,
+        timings=Timings(read.projection, read.build, compute_s, write_s, total),
+        written=written,
+        runs=runs,
+        left_out=read.left_out,
+    )
 
 
 def rank(
@@ -493,55 +559,33 @@ def rank(
     _check_common(top, batch_size)
     began = time.perf_counter()
     used = choose_engine(graph, engine)
-    projection_s = build_s = 0.0
-    left_out = 0
     if used == "igraph":
-        keys, cites = _read_projection(graph, chosen_scope)
-        projection_s = time.perf_counter() - began
-        mark = time.perf_counter()
-        citation = CitationGraph.from_projection(keys, cites)
-        del cites
-        network = citation.to_igraph()
-        build_s = time.perf_counter() - mark
+        read, network = _network(graph, chosen_scope, began)
         mark = time.perf_counter()
         values = compute(network, algorithm, chosen_options)
-        compute_s = time.perf_counter() - mark
-        all_keys, nodes, edges = citation.keys, citation.node_count, citation.edge_count
-        left_out = citation.left_out
     else:
         mark = time.perf_counter()
         gds_keys, values, nodes, edges = analytics_gds.rank(
             graph, algorithm, chosen_scope.params(), chosen_options
         )
-        all_keys = tuple(gds_keys)
-        compute_s = time.perf_counter() - mark
+        read = _Read(tuple(gds_keys), nodes, edges)
+    compute_s = time.perf_counter() - mark
     properties = PROPERTIES[algorithm]
-    order = top_indices(values[properties[0]], all_keys, top) if all_keys else []
-    listed = _papers(graph, all_keys, values, order)
+    order = top_indices(values[properties[0]], read.keys, top) if read.keys else []
+    listed = _papers(graph, read.keys, values, order)
     parameters = _parameters(algorithm, chosen_scope, chosen_options, used)
-    written, write_s = 0, 0.0
-    runs: list[AnalyticsRun] = []
-    if write:
-        stored = _Stored(algorithm, algorithm, properties, all_keys, values)
-        written, runs, write_s = _write_back(
-            graph, stored, parameters, used, nodes, edges, began, batch_size
-        )
-    timings = Timings(projection_s, build_s, compute_s, write_s, time.perf_counter() - began)
-    return RankResult(
-        algorithm=algorithm,
-        engine=used,
-        parameters=parameters,
-        nodes=nodes,
-        edges=edges,
-        properties=properties,
-        keys=all_keys,
-        values=values,
-        top=listed,
-        timings=timings,
-        written=written,
-        runs=runs,
-        left_out=left_out,
+    stored = _Stored(algorithm, algorithm, properties, read.keys, values) if write else None
+    run = _finish(
+        graph,
+        read,
+        stored,
+        parameters,
+        used,
+        began=began,
+        compute_s=compute_s,
+        batch_size=batch_size,
     )
+    return RankResult(algorithm=algorithm, properties=properties, values=values, top=listed, **run)
 
 
 def communities(
@@ -577,24 +621,13 @@ def communities(
         raise AnalyticsError(f"resolution {resolution} is not positive", "use e.g. 1.0")
     began = time.perf_counter()
     used = choose_engine(graph, engine)
-    projection_s = build_s = 0.0
-    left_out = 0
     quality: float | None = None
     if used == "igraph":
-        keys, cites = _read_projection(graph, chosen_scope)
-        projection_s = time.perf_counter() - began
-        mark = time.perf_counter()
-        citation = CitationGraph.from_projection(keys, cites)
-        del cites
-        network = citation.to_igraph()
-        build_s = time.perf_counter() - mark
+        read, network = _network(graph, chosen_scope, began)
         mark = time.perf_counter()
         membership = detect_communities(network, method, seed, resolution)
         quality = modularity(network, membership, resolution)
         cited: Sequence[float] = indegree(network)
-        compute_s = time.perf_counter() - mark
-        all_keys, nodes, edges = citation.keys, citation.node_count, citation.edge_count
-        left_out = citation.left_out
     else:
         mark = time.perf_counter()
         gds_keys, membership, nodes, edges = analytics_gds.communities(
@@ -608,16 +641,16 @@ def communities(
                 "the graph changed between two GDS projections", "run the command again"
             )
         cited = degrees["indegree"]
-        all_keys = tuple(gds_keys)
-        compute_s = time.perf_counter() - mark
+        read = _Read(tuple(gds_keys), nodes, edges)
+    compute_s = time.perf_counter() - mark
     members: dict[int, list[int]] = {}
     for node, label in enumerate(membership):
         members.setdefault(label, []).append(node)
     shown = []
     for label in sorted(members)[:top]:
         nodes_in = members[label]
-        best = sorted(nodes_in, key=lambda i: (-cited[i], all_keys[i]))[:papers]
-        listed = _papers(graph, all_keys, {"indegree": cited}, best)
+        best = sorted(nodes_in, key=lambda i: (-cited[i], read.keys[i]))[:papers]
+        listed = _papers(graph, read.keys, {"indegree": cited}, best)
         shown.append(Community(label, len(nodes_in), listed))
     parameters: dict[str, Any] = {
         "method": method,
@@ -625,35 +658,25 @@ def communities(
         "resolution": resolution,
         **chosen_scope.describe(),
     }
-    written, write_s = 0, 0.0
-    runs: list[AnalyticsRun] = []
-    if write:
-        stored = _Stored(
-            COMMUNITY_PROPERTY,
-            method,
-            (COMMUNITY_PROPERTY,),
-            all_keys,
-            {COMMUNITY_PROPERTY: membership},
-        )
-        written, runs, write_s = _write_back(
-            graph, stored, parameters, used, nodes, edges, began, batch_size
-        )
-    timings = Timings(projection_s, build_s, compute_s, write_s, time.perf_counter() - began)
+    values: Values = {COMMUNITY_PROPERTY: membership}
+    stored = _Stored(COMMUNITY_PROPERTY, method, (COMMUNITY_PROPERTY,), read.keys, values)
+    run = _finish(
+        graph,
+        read,
+        stored if write else None,
+        parameters,
+        used,
+        began=began,
+        compute_s=compute_s,
+        batch_size=batch_size,
+    )
     return CommunityResult(
         method=method,
-        engine=used,
-        parameters=parameters,
-        nodes=nodes,
-        edges=edges,
         count=len(members),
         modularity=quality,
-        keys=all_keys,
         membership=membership,
         communities=shown,
-        timings=timings,
-        written=written,
-        runs=runs,
-        left_out=left_out,
+        **run,
     )
 
 
