@@ -1,0 +1,49 @@
+"""A paper's own facts: its map page rebuilt from the graph, and the snapshots that describe it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from kg import queries
+from kg.answers import PaperReport, PaperSnapshots, SnapshotLink, YearCount
+from kg.database import Database
+from kg.refs import resolve
+
+__all__ = ["paper_report", "snapshots"]
+
+
+def _histogram(stated: Mapping[str, list[int]] | None) -> list[YearCount]:
+    if not stated:
+        return []
+    return [
+        YearCount(year=year, count=count)
+        for year, count in zip(stated["years"], stated["counts"], strict=True)
+    ]
+
+
+def paper_report(graph: Database, ref: str) -> PaperReport:
+    """Return the map page of the paper ``ref`` names, rebuilt from the graph: graph counts
+    beside stated ones, the citing-papers histogram both ways, references and citers sorted
+    by cited-by. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
+    key = resolve(graph, ref).key
+    row = queries.questions.paper_report.run(graph, key=key)[0]
+    abstract, excerpt = row.pop("abstract"), row.pop("abstract_excerpt")
+    stated = row.pop("stated_histogram")
+    return PaperReport.model_validate(
+        {
+            **row,
+            "abstract": abstract or excerpt,
+            "abstract_is_excerpt": not abstract and bool(excerpt),
+            "stated_citers_per_year": _histogram(stated),
+            "references": queries.questions.paper_references.run(graph, key=key),
+            "citers": queries.questions.paper_citers.run(graph, key=key),
+        }
+    )
+
+
+def snapshots(graph: Database, ref: str) -> PaperSnapshots:
+    """Return the snapshots that describe ``ref``'s paper, oldest data first, with the counts
+    each one stated. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
+    paper = resolve(graph, ref)
+    rows = queries.questions.paper_snapshots.run(graph, key=paper.key)
+    return PaperSnapshots(paper=paper, results=[SnapshotLink.model_validate(r) for r in rows])
