@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from kg import queries
@@ -40,13 +40,22 @@ from kg.analytics.igraph_engine import (
 )
 from kg.analytics.igraph_engine import communities as detect_communities
 from kg.analytics.stored import record_runs, write_rows
-from kg.answers import AnalyticsRun
+from kg.answers import (
+    AnalyticsRun,
+    Community,
+    CommunityResult,
+    RankedPaper,
+    RankResult,
+    Timings,
+)
 from kg.database import Database
 from kg.errors import AnalyticsError
 
 if TYPE_CHECKING:
     import igraph
 
+# The answers of rank and communities are defined in kg.answers; they are listed here too
+# because scripts and the benchmarks name them as kg.analytics.RankResult and the like.
 __all__ = [
     "ALGORITHMS",
     "COMMUNITY_METHODS",
@@ -111,13 +120,9 @@ class Scope:
             )
 
     def params(self) -> dict[str, Any]:
-        """Return the scope as the parameters of the projection queries."""
-        return {
-            "include_stubs": self.include_stubs,
-            "category": self.category,
-            "year_from": self.year_from,
-            "year_to": self.year_to,
-        }
+        """Return the scope as the parameters of the projection queries, which are named
+        as its fields."""
+        return asdict(self)
 
     def describe(self) -> dict[str, Any]:
         """Return the scope as recorded with a run."""
@@ -144,149 +149,6 @@ def parse_years(text: str) -> tuple[int | None, int | None]:
     last = int(parts[1]) if parts[1] else None
     Scope(year_from=first, year_to=last).check()
     return first, last
-
-
-@dataclass(frozen=True)
-class Timings:
-    """Where the seconds of a run went: reading the graph out of Neo4j, building the
-    igraph graph, computing, and storing the results; ``total`` includes the rest."""
-
-    projection: float = 0.0
-    build: float = 0.0
-    compute: float = 0.0
-    write: float = 0.0
-    total: float = 0.0
-
-    def as_dict(self) -> dict[str, float]:
-        """Return the timings in seconds, rounded to the millisecond."""
-        return {
-            "projection": round(self.projection, 3),
-            "build": round(self.build, 3),
-            "compute": round(self.compute, 3),
-            "write": round(self.write, 3),
-            "total": round(self.total, 3),
-        }
-
-
-@dataclass(frozen=True)
-class RankedPaper:
-    """One listed paper: its place, identity and the values the run computed for it."""
-
-    rank: int
-    key: str
-    title: str | None
-    year: int | None
-    stub: bool
-    values: dict[str, Any]
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the paper as one flat JSON-ready row."""
-        return {
-            "rank": self.rank,
-            "key": self.key,
-            "title": self.title,
-            "year": self.year,
-            "stub": self.stub,
-            **self.values,
-        }
-
-
-@dataclass(frozen=True)
-class RankResult:
-    """A ranking: every paper's values, the top papers, and what the run did."""
-
-    algorithm: Algorithm
-    engine: EngineName
-    parameters: dict[str, Any]
-    nodes: int
-    edges: int
-    properties: tuple[str, ...]
-    keys: tuple[str, ...]
-    values: Values
-    top: list[RankedPaper]
-    timings: Timings
-    written: int = 0
-    runs: list[AnalyticsRun] = field(default_factory=list)
-    left_out: int = 0
-    """Citations of papers a concurrent load added while the graph was read (not counted)."""
-
-    def scores(self, prop: str | None = None) -> dict[str, float]:
-        """Return ``{key: value}`` of one property (default: the one papers are ranked by)."""
-        column = self.values[prop or self.properties[0]]
-        return dict(zip(self.keys, column, strict=True))
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the run and its top papers (under "results") as JSON-ready data."""
-        return {
-            "algorithm": self.algorithm,
-            "engine": self.engine,
-            "parameters": self.parameters,
-            "nodes": self.nodes,
-            "edges": self.edges,
-            "properties": list(self.properties),
-            "written": self.written,
-            "left_out": self.left_out,
-            "timings": self.timings.as_dict(),
-            "results": [paper.as_dict() for paper in self.top],
-        }
-
-
-@dataclass(frozen=True)
-class Community:
-    """One community: its number (0 is the largest), size and most cited papers."""
-
-    id: int
-    size: int
-    top: list[RankedPaper]
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the community as JSON-ready data."""
-        return {
-            "community": self.id,
-            "size": self.size,
-            "papers": [paper.as_dict() for paper in self.top],
-        }
-
-
-@dataclass(frozen=True)
-class CommunityResult:
-    """A partition of the papers in scope into communities, and what the run did."""
-
-    method: CommunityMethod
-    engine: EngineName
-    parameters: dict[str, Any]
-    nodes: int
-    edges: int
-    count: int
-    modularity: float | None
-    keys: tuple[str, ...]
-    membership: list[int]
-    communities: list[Community]
-    timings: Timings
-    written: int = 0
-    runs: list[AnalyticsRun] = field(default_factory=list)
-    left_out: int = 0
-    """Citations of papers a concurrent load added while the graph was read (not counted)."""
-
-    def community_of(self) -> dict[str, int]:
-        """Return ``{key: community number}`` for every paper in scope."""
-        return dict(zip(self.keys, self.membership, strict=True))
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the run and its largest communities (under "results") as JSON-ready data."""
-        return {
-            "method": self.method,
-            "engine": self.engine,
-            "parameters": self.parameters,
-            "nodes": self.nodes,
-            "edges": self.edges,
-            "communities": self.count,
-            "modularity": None if self.modularity is None else round(self.modularity, 6),
-            "written": self.written,
-            "left_out": self.left_out,
-            "timings": self.timings.as_dict(),
-            "results": [community.as_dict() for community in self.communities],
-        }
 
 
 def _read_projection(graph: Database, scope: Scope) -> tuple[list[str], list[list[str]]]:

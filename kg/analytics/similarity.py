@@ -32,12 +32,13 @@ import json
 import math
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from kg import queries
-from kg.analytics import AnalyticsRun, Scope, load_projection
+from kg.analytics import Scope, load_projection
 from kg.analytics.igraph_engine import CitationGraph, chunks
+from kg.answers import AnalyticsRun, SimilarityRun, StoredRun
 from kg.database import Database
 from kg.errors import SimilarityError
 
@@ -55,8 +56,6 @@ __all__ = [
     "LiveBound",
     "Measure",
     "Neighbour",
-    "SimilarityRun",
-    "StoredRun",
     "freshness",
     "run_similarity",
     "similar_rows",
@@ -189,41 +188,6 @@ def _check(measure: str, k: int) -> None:
         raise SimilarityError(f"unknown measure {measure!r}", f"use one of {', '.join(MEASURES)}")
     if k < 1:
         raise SimilarityError(f"k is {k}", "keep at least 1 similar paper per paper")
-
-
-@dataclass(frozen=True)
-class SimilarityRun:
-    """What one `kg similar` run computed (and, with write, stored)."""
-
-    k: int
-    nodes: int
-    edges: int
-    pairs: dict[str, int]
-    """Listed pairs per measure (the relationships written, with write)."""
-    papers_with: dict[str, int]
-    """Papers with at least one similar paper, per measure."""
-    timings: dict[str, float]
-    written: bool
-    computed_at: str | None = None
-    runs: list[AnalyticsRun] = field(default_factory=list)
-    left_out: int = 0
-    rewritten: dict[str, int] = field(default_factory=dict)
-    """Papers whose stored list changed and was rewritten, per measure (with write)."""
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the run as JSON-ready data."""
-        return {
-            "k": self.k,
-            "nodes": self.nodes,
-            "edges": self.edges,
-            "pairs": self.pairs,
-            "papers_with": self.papers_with,
-            "timings": {name: round(value, 3) for name, value in self.timings.items()},
-            "written": self.written,
-            "computed_at": self.computed_at,
-            "left_out": self.left_out,
-            "rewritten": self.rewritten,
-        }
 
 
 def _stored_lists(graph: Database, measure: Measure) -> dict[str, list[tuple[Any, ...]]]:
@@ -425,16 +389,6 @@ def similar_rows(
         int(row["size_a"]), int(row["counted"]), int(row["paths"]), int(row["all_paths"]), max_paths
     )
     return list(row["results"]), verdict, bound
-
-
-@dataclass(frozen=True)
-class StoredRun:
-    """A recorded similarity run as `kg similar` shows it."""
-
-    measure: Measure
-    run: AnalyticsRun
-    k: int | None
-    relationships: int | None
 
 
 def stored_runs(graph: Database) -> list[StoredRun]:

@@ -20,24 +20,29 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from kg import queries
-from kg.analytics import AnalyticsRun, RankedPaper, Scope, mainpath
+from kg.analytics import Scope, mainpath
 from kg.analytics import time_series as timeline
 from kg.analytics.stored import record_runs, write_rows
+from kg.answers import (
+    AnalyticsRun,
+    BeautyResult,
+    BurstResult,
+    MainPathResult,
+    RankedPaper,
+    TimeRun,
+    TractionResult,
+)
 from kg.database import Database
 from kg.errors import AnalyticsError
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
     "DEFAULT_KEY_ROUTES",
-    "BeautyResult",
-    "BurstResult",
     "CitationTimeline",
-    "MainPathResult",
-    "TractionResult",
     "bursts",
     "load_timeline",
     "main_path",
@@ -148,11 +153,18 @@ def _listed(graph: Database, rows: Sequence[tuple[str, dict[str, Any]]]) -> list
     return listed
 
 
-def _check(limit: int, batch_size: int) -> None:
+def _begin(
+    graph: Database, scope: Scope | None, limit: int, batch_size: int
+) -> tuple[Scope, float, CitationTimeline]:
+    """Check the options every time analysis takes, then read the timeline of ``scope``;
+    return the scope, when the run began and the timeline."""
     if limit < 0:
         raise AnalyticsError(f"limit {limit} is negative", "use 0 or more")
     if batch_size < 1:
         raise AnalyticsError(f"batch size {batch_size} is too small", "use 1 or more")
+    chosen = scope or Scope()
+    began = time.perf_counter()
+    return chosen, began, load_timeline(graph, chosen)
 
 
 _STORED: dict[str, tuple[str, ...]] = {
@@ -176,32 +188,6 @@ def _store_values(
     return write_rows(graph, queries.analytics.write_paper_values, rows, batch)
 
 
-@dataclass(frozen=True)
-class _Run:
-    """What every time analysis reports besides its papers."""
-
-    parameters: dict[str, Any]
-    nodes: int
-    edges: int
-    undated: int
-    left_out: int
-    seconds: float
-    written: int
-    runs: list[AnalyticsRun]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "parameters": self.parameters,
-            "nodes": self.nodes,
-            "edges": self.edges,
-            "undated_citations": self.undated,
-            "left_out": self.left_out,
-            "seconds": round(self.seconds, 3),
-            "written": self.written,
-            "runs": [run.key for run in self.runs],
-        }
-
-
 def _finish(
     graph: Database,
     data: CitationTimeline,
@@ -210,7 +196,7 @@ def _finish(
     began: float,
     write: Callable[[], int] | None,
     properties: Sequence[str],
-) -> _Run:
+) -> TimeRun:
     written = 0
     runs: list[AnalyticsRun] = []
     if write is not None:
@@ -225,7 +211,7 @@ def _finish(
             data.edge_count,
             time.perf_counter() - began,
         )
-    return _Run(
+    return TimeRun(
         parameters,
         data.node_count,
         data.edge_count,
@@ -235,27 +221,6 @@ def _finish(
         written,
         runs,
     )
-
-
-@dataclass(frozen=True)
-class BurstResult:
-    """Citation bursts: the bursts listed (strongest first) and what the run did."""
-
-    run: _Run
-    papers_with_bursts: int
-    bursts_found: int
-    shown_of: int
-    top: list[RankedPaper] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the run and its bursts (under "results") as JSON-ready data."""
-        return {
-            **self.run.as_dict(),
-            "papers_with_bursts": self.papers_with_bursts,
-            "bursts": self.bursts_found,
-            "matching": self.shown_of,
-            "results": [paper.as_dict() for paper in self.top],
-        }
 
 
 def _series(data: CitationTimeline, i: int, last: int) -> tuple[int, list[int]]:
@@ -295,10 +260,7 @@ def bursts(
         )
     if gamma < 0:
         raise AnalyticsError(f"gamma {gamma} is negative", "use 0 or more, e.g. 1")
-    _check(limit, batch_size)
-    chosen = scope or Scope()
-    began = time.perf_counter()
-    data = load_timeline(graph, chosen)
+    chosen, began, data = _begin(graph, scope, limit, batch_size)
     last = data.last_year
     found: list[tuple[float, str, int, int]] = []
     strongest: dict[str, timeline.Burst] = {}
@@ -338,23 +300,6 @@ def bursts(
     return BurstResult(run, len(strongest), len(found), len(matching), _listed(graph, rows))
 
 
-@dataclass(frozen=True)
-class BeautyResult:
-    """Sleeping beauties: the papers of highest beauty coefficient and what the run did."""
-
-    run: _Run
-    scored: int
-    top: list[RankedPaper] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the run and its papers (under "results") as JSON-ready data."""
-        return {
-            **self.run.as_dict(),
-            "scored": self.scored,
-            "results": [paper.as_dict() for paper in self.top],
-        }
-
-
 def sleeping_beauties(
     graph: Database,
     *,
@@ -374,10 +319,7 @@ def sleeping_beauties(
     """
     if min_citations < 1:
         raise AnalyticsError(f"min citations {min_citations} is too small", "use 1 or more")
-    _check(limit, batch_size)
-    chosen = scope or Scope()
-    began = time.perf_counter()
-    data = load_timeline(graph, chosen)
+    chosen, began, data = _begin(graph, scope, limit, batch_size)
     last = data.last_year
     scored: list[tuple[str, timeline.Beauty, int, int]] = []
     if last is not None:
@@ -424,27 +366,6 @@ def sleeping_beauties(
     return BeautyResult(run, len(scored), _listed(graph, rows))
 
 
-@dataclass(frozen=True)
-class TractionResult:
-    """Gaining traction: the papers most above their cohort and what the run did."""
-
-    run: _Run
-    as_of: int | None
-    window: int
-    scored: int
-    top: list[RankedPaper] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the run and its papers (under "results") as JSON-ready data."""
-        return {
-            **self.run.as_dict(),
-            "as_of": self.as_of,
-            "window": self.window,
-            "scored": self.scored,
-            "results": [paper.as_dict() for paper in self.top],
-        }
-
-
 def traction(
     graph: Database,
     *,
@@ -473,10 +394,7 @@ def traction(
         raise AnalyticsError(
             "min citations must be 0 or more and min cohort 1 or more", "e.g. 5 and 5"
         )
-    _check(limit, batch_size)
-    chosen = scope or Scope()
-    began = time.perf_counter()
-    data = load_timeline(graph, chosen)
+    chosen, began, data = _begin(graph, scope, limit, batch_size)
     end = as_of if as_of is not None else data.last_year
     recent: dict[str, int] = {}
     cohorts: dict[str, tuple[str | None, int]] = {}
@@ -523,43 +441,6 @@ def traction(
     return TractionResult(run, end, window, len(scores), _listed(graph, rows))
 
 
-@dataclass(frozen=True)
-class MainPathResult:
-    """Main path analysis: the global main path in order, the key-route main path's papers,
-    how cycles were broken, and what the run did."""
-
-    run: _Run
-    total_flow_log10: float | None
-    arcs: int
-    dropped: int
-    mutual_pairs: int
-    cyclic_components: int
-    largest_component: int
-    key_routes: int
-    path: list[RankedPaper] = field(default_factory=list)
-    key_route: list[RankedPaper] = field(default_factory=list)
-    key_route_arcs: list[tuple[str, str]] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the run, the global main path (under "results", oldest first) and the
-        key-route main path as JSON-ready data."""
-        return {
-            **self.run.as_dict(),
-            "total_flow_log10": self.total_flow_log10,
-            "arcs": self.arcs,
-            "dropped_arcs": self.dropped,
-            "mutual_pairs": self.mutual_pairs,
-            "cyclic_components": self.cyclic_components,
-            "largest_cyclic_component": self.largest_component,
-            "key_routes": self.key_routes,
-            "results": [paper.as_dict() for paper in self.path],
-            "key_route": [paper.as_dict() for paper in self.key_route],
-            "key_route_citations": [
-                {"cited": cited, "citing": citing} for cited, citing in self.key_route_arcs
-            ],
-        }
-
-
 def _time_rank(data: CitationTimeline) -> list[int]:
     """Return each paper's place in time: first-posted date, else the end of its year,
     else last; then key."""
@@ -591,10 +472,7 @@ def main_path(
     """
     if key_routes < 1:
         raise AnalyticsError(f"key routes {key_routes} is too small", "use 1 or more")
-    _check(0, batch_size)
-    chosen = scope or Scope()
-    began = time.perf_counter()
-    data = load_timeline(graph, chosen)
+    chosen, began, data = _begin(graph, scope, 0, batch_size)
     n = data.node_count
     flow = [(cited, citing) for citing, targets in enumerate(data.cites) for cited in targets]
     acyclic = mainpath.break_cycles(n, flow, _time_rank(data))

@@ -14,16 +14,13 @@ from kg.analytics import (
     ENGINES,
     Algorithm,
     CommunityMethod,
-    CommunityResult,
     Engine,
-    RankedPaper,
     RankOptions,
-    RankResult,
     Scope,
 )
 from kg.analytics.similarity import DEFAULT_BATCH_SIZE as SIMILARITY_BATCH_SIZE
-from kg.analytics.similarity import DEFAULT_K, StoredRun
-from kg.answers import short_handle
+from kg.analytics.similarity import DEFAULT_K
+from kg.answers import CommunityResult, RankedPaper, RankResult, StoredRun, short_handle
 from kg.cli.app import (
     RANKED_COLUMNS,
     Column,

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kg.answers import ExportSummary
 from kg.database import Database
 from kg.errors import ParameterError
 from kg.export.selection import (
     ExportedPaper,
-    ExportSummary,
     Selection,
     citations,
     papers,
@@ -23,7 +23,6 @@ from kg.export.writers import FORMATS, Source
 
 __all__ = [
     "FORMATS",
-    "ExportSummary",
     "ExportedPaper",
     "Selection",
     "citations",

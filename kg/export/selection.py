@@ -9,7 +9,7 @@ streams in constant memory; a selection other than the whole graph holds its key
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -19,7 +19,7 @@ from kg.database import Database
 from kg.errors import ParameterError
 from kg.refs import resolve
 
-__all__ = ["ExportSummary", "ExportedPaper", "Selection", "citations", "papers", "select_keys"]
+__all__ = ["ExportedPaper", "Selection", "citations", "papers", "select_keys"]
 
 _PAPERS_PAGE = 5000
 _CITING_PAGE = 2000
@@ -91,29 +91,6 @@ class ExportedPaper:
     def label(self) -> str:
         """The title, else the key."""
         return self.title or self.key
-
-
-@dataclass
-class ExportSummary:
-    """What an export wrote."""
-
-    format: str
-    path: str
-    selection: str
-    papers: int = 0
-    citations: int = 0
-    files: list[str] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, object]:
-        """Return the summary as a JSON-ready dict."""
-        return {
-            "format": self.format,
-            "path": self.path,
-            "selection": self.selection,
-            "papers": self.papers,
-            "citations": self.citations,
-            "files": self.files,
-        }
 
 
 def select_keys(graph: Database, selection: Selection) -> list[str] | None:

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import IO, Final
 from xml.sax.saxutils import escape, quoteattr
 
-from kg.export.selection import ExportedPaper, ExportSummary
+from kg.answers import ExportSummary
+from kg.export.selection import ExportedPaper
 
 __all__ = [
     "FORMATS",

@@ -1,4 +1,4 @@
-"""The typed answers of the question layer: one pydantic model per kind of result.
+"""The answers to the questions about papers (kg.questions): one pydantic model per kind.
 
 Every model forbids unknown fields, so a query that returns a column the model does not
 know fails loudly instead of dropping it. A result that is a list keeps it in ``results``,
@@ -8,16 +8,12 @@ which is also where the CLI's ``--json`` puts it. Dates arrive from the driver a
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import date
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 __all__ = [
-    "AnalyticsRun",
     "AuthorPaper",
     "AuthorRef",
     "AuthorReport",
@@ -32,6 +28,7 @@ __all__ = [
     "ConnectResult",
     "ConnectorPaper",
     "CrossListing",
+    "Date",
     "Model",
     "NearPaper",
     "Neighbourhood",
@@ -541,44 +538,3 @@ class RecommendResult(Model):
     )
     max_degree: int
     note: str | None = Field(default=None, description="why there are no results, if none")
-
-
-@dataclass(frozen=True)
-class AnalyticsRun:
-    """The record of one written property: what computed it, on what, and when."""
-
-    key: str
-    algorithm: str
-    property: str
-    parameters: dict[str, Any]
-    engine: str
-    nodes: int
-    edges: int
-    snapshot: str | None
-    seconds: float
-    computed_at: str
-
-    @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> AnalyticsRun:
-        """Return the run described by a row of analytics_runs or analytics_record_run."""
-        snapshot = row.get("snapshot")
-        computed = row.get("computed_at")
-        return cls(
-            key=str(row["key"]),
-            algorithm=str(row["algorithm"]),
-            property=str(row["property"]),
-            parameters=json.loads(row["parameters"]) if row.get("parameters") else {},
-            engine=str(row["engine"]),
-            nodes=int(row["nodes"]),
-            edges=int(row["edges"]),
-            snapshot=_iso(snapshot),
-            seconds=float(row["seconds"]),
-            computed_at=_iso(computed) or "",
-        )
-
-
-def _iso(value: object) -> str | None:
-    if value is None:
-        return None
-    iso_format = getattr(value, "iso_format", None)
-    return str(iso_format()) if callable(iso_format) else str(value)
