@@ -33,7 +33,7 @@ import math
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple
 
 from kg import queries
 from kg.analytics import Scope, load_projection
@@ -67,21 +67,31 @@ Measure = Literal["co-citation", "coupling"]
 MEASURES: Final[tuple[Measure, ...]] = ("co-citation", "coupling")
 RUN_KEYS: Final[dict[Measure, str]] = {"co-citation": "co_cited", "coupling": "coupled"}
 """The AnalyticsRun key (and the relationship, upper-cased) of each measure."""
-_WRITE_QUERY: Final[dict[Measure, str]] = {
-    "co-citation": "analytics.similar_write_cocited",
-    "coupling": "analytics.similar_write_coupled",
-}
-_STORED_LISTS_QUERY: Final[dict[Measure, str]] = {
-    "co-citation": "analytics.similar_stored_cocited",
-    "coupling": "analytics.similar_stored_coupled",
-}
-_STORED_QUERY: Final[dict[Measure, str]] = {
-    "co-citation": "questions.similar_cocited_stored",
-    "coupling": "questions.similar_coupled_stored",
-}
-_LIVE_QUERY: Final[dict[Measure, str]] = {
-    "co-citation": "questions.similar_cocited_live",
-    "coupling": "questions.similar_coupled_live",
+
+
+class _Queries(NamedTuple):
+    """The named queries of one measure: a run's write and the lists it stored, and a
+    question's answer from the stored relationships or computed live."""
+
+    write: str
+    stored_lists: str
+    stored: str
+    live: str
+
+
+_QUERIES: Final[dict[Measure, _Queries]] = {
+    "co-citation": _Queries(
+        write="analytics.similar_write_cocited",
+        stored_lists="analytics.similar_stored_cocited",
+        stored="questions.similar_cocited_stored",
+        live="questions.similar_cocited_live",
+    ),
+    "coupling": _Queries(
+        write="analytics.similar_write_coupled",
+        stored_lists="analytics.similar_stored_coupled",
+        stored="questions.similar_coupled_stored",
+        live="questions.similar_coupled_live",
+    ),
 }
 DEFAULT_K: Final = 20
 DEFAULT_BATCH_SIZE: Final = 1_000
@@ -192,7 +202,7 @@ def _check(measure: str, k: int) -> None:
 
 def _stored_lists(graph: Database, measure: Measure) -> dict[str, list[tuple[Any, ...]]]:
     # Records, not dicts: Record.data() would walk the ~860,000 items again in Python.
-    records = queries.get(_STORED_LISTS_QUERY[measure]).run_records(graph)
+    records = queries.get(_QUERIES[measure].stored_lists).run_records(graph)
     return {record["key"]: [tuple(item) for item in record["similar"]] for record in records}
 
 
@@ -264,7 +274,7 @@ def run_similarity(
         queries.analytics.similar_forget_runs.run(graph, keys=[RUN_KEYS[m] for m in measures])
         ids = {row["key"]: row["id"] for row in queries.analytics.similar_ids.run(graph)}
         for measure in measures:
-            query = queries.get(_WRITE_QUERY[measure])
+            query = queries.get(_QUERIES[measure].write)
             stored = _stored_lists(graph, measure)
             rows = list(_rows(citation.keys, ids, lists[measure], stored))
             rewritten[measure] = len(rows)
@@ -378,9 +388,9 @@ def similar_rows(
     """
     verdict = freshness(graph, key, measure, limit) if prefer_stored else None
     if verdict is not None and verdict.fresh:
-        stored = queries.get(_STORED_QUERY[measure]).run(graph, key=key, limit=limit)
+        stored = queries.get(_QUERIES[measure].stored).run(graph, key=key, limit=limit)
         return stored, verdict, None
-    live = queries.get(_LIVE_QUERY[measure])
+    live = queries.get(_QUERIES[measure].live)
     found = live.run(graph, key=key, limit=limit, max_paths=max_paths)
     if not found:
         return [], verdict, LiveBound(0, 0, 0, 0, max_paths)

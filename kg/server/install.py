@@ -171,25 +171,16 @@ def fetch_jars(
     java = find_java()
     mvn = find_mvn()
     home.mkdir(parents=True, exist_ok=True)
-    staging = home / "lib.partial"
-    shutil.rmtree(staging, ignore_errors=True)
     say(
         on_step,
         f"fetching Neo4j {NEO4J_VERSION} and Neo4j Browser {BROWSER_VERSION} "
         f"from Maven Central (or the local Maven cache)…",
     )
-    _maven_copy(
-        home,
-        mvn,
-        java,
-        "neo4j-runtime",
-        [
-            ("org.neo4j", "neo4j", NEO4J_VERSION),
-            ("org.neo4j.client", "neo4j-browser", BROWSER_VERSION),
-        ],
-        staging,
-        transitive=True,
-    )
+    runtime = [
+        ("org.neo4j", "neo4j", NEO4J_VERSION),
+        ("org.neo4j.client", "neo4j-browser", BROWSER_VERSION),
+    ]
+    staging = _maven_copy(home, mvn, java, "neo4j-runtime", runtime, lib_dir)
     say(on_step, f"copying {sum(1 for _ in staging.glob('*.jar'))} jars into {lib_dir}…")
     shutil.rmtree(lib_dir, ignore_errors=True)
     staging.rename(lib_dir)
@@ -201,22 +192,13 @@ def _install_apoc(
     home: Path, lib_dir: Path, plugins_dir: Path, mvn: Path, java: Java, on_step: Step | None
 ) -> str | None:
     plugins_dir.mkdir(parents=True, exist_ok=True)
-    staging = home / "plugins.partial"
-    shutil.rmtree(staging, ignore_errors=True)
     say(on_step, f"fetching APOC core {APOC_VERSION} from Maven Central…")
+    apoc = [
+        ("org.neo4j.procedure", "apoc-common", APOC_VERSION),
+        ("org.neo4j.procedure", "apoc-core", APOC_VERSION),
+    ]
     try:
-        _maven_copy(
-            home,
-            mvn,
-            java,
-            "neo4j-plugins",
-            [
-                ("org.neo4j.procedure", "apoc-common", APOC_VERSION),
-                ("org.neo4j.procedure", "apoc-core", APOC_VERSION),
-            ],
-            staging,
-            transitive=True,
-        )
+        staging = _maven_copy(home, mvn, java, "neo4j-plugins", apoc, plugins_dir)
     except InstallError:
         say(on_step, "APOC core could not be fetched; going on without it (it is optional)")
         return None  # APOC is optional: the project's queries never need it
@@ -237,10 +219,13 @@ def _maven_copy(
     java: Java,
     artifact: str,
     coordinates: list[tuple[str, str, str]],
-    target: Path,
-    *,
-    transitive: bool,
-) -> None:
+    bound_for: Path,
+) -> Path:
+    """Copy the jars of ``coordinates`` and all their dependencies into a fresh staging
+    folder beside ``bound_for`` (``lib.partial`` for ``lib``), built as the Maven project
+    ``artifact`` in ``home``; return the folder. Raises InstallError when mvn fails."""
+    target = home / f"{bound_for.name}.partial"
+    shutil.rmtree(target, ignore_errors=True)
     build = home / "maven" / artifact
     build.mkdir(parents=True, exist_ok=True)
     dependencies = "\n".join(
@@ -256,7 +241,7 @@ def _maven_copy(
         "dependency:copy-dependencies",
         f"-DoutputDirectory={target}",
         "-DincludeScope=runtime",
-        f"-DexcludeTransitive={'false' if transitive else 'true'}",
+        "-DexcludeTransitive=false",
     ]
     env = {**os.environ, "JAVA_HOME": str(java.home)}
     log = home / "maven" / f"{artifact}.log"
@@ -271,6 +256,7 @@ def _maven_copy(
             f"(exit {result.returncode}): {tail}",
             f"check that Maven Central is reachable; the full log is {log}",
         )
+    return target
 
 
 def _artifact_name(jar: Path) -> str:
