@@ -111,6 +111,8 @@ def lookup(graph: Database, ref: str) -> list[PaperSummary]:
     normalised title); an empty list when none does. Raises ParameterError for an empty ref.
     """
     parsed = parse_ref(ref)
+    # Each tier by name as the query's $params: a keyword call alike in shape to the export
+    # selection's, and clearer spelled out than unpacked from the dataclass.
     rows = queries.questions.paper_lookup.run(
         graph,
         key=parsed.key,

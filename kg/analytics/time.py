@@ -153,6 +153,8 @@ def _listed(graph: Database, rows: Sequence[tuple[str, dict[str, Any]]]) -> list
     return listed
 
 
+# Every analysis, here and in kg.analytics.ranking, takes scope, write and batch_size by
+# keyword after its own options: public signatures alike by design.
 def _begin(
     graph: Database, scope: Scope | None, limit: int, batch_size: int
 ) -> tuple[Scope, float, CitationTimeline]:

@@ -230,6 +230,8 @@ class SimilarPaper(PaperSummary):
     jaccard: float = Field(description="together / |union|")
 
 
+# Field(default=None, description=...) declarations stand alike here and in every model
+# below: a field and its meaning, written once each.
 class Similarity(Model):
     """Co-citation or bibliographic coupling of one paper, best first."""
 

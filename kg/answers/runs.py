@@ -38,6 +38,8 @@ __all__ = [
 ]
 
 
+# Each report spells out its own fields and its own JSON (as_dict): alike in shape from
+# report to report, and each the one place its names are written.
 @dataclass(frozen=True)
 class AnalyticsRun:
     """The record of one written property: what computed it, on what, and when."""

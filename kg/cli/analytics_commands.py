@@ -226,13 +226,18 @@ def rank(
         )
 
 
-@json_command(
-    "communities",
-    click.option("--top", default=10, show_default=True, help="How many of the largest to list."),
-    click.option(
-        "--papers", default=3, show_default=True, help="Most cited papers shown for each."
-    ),
-    _scope_options,
+class _Partition(TypedDict):
+    """What --method, --seed and --resolution say: how the papers are split, as the RankOptions
+    are how they are ranked."""
+
+    method: CommunityMethod
+    seed: int
+    resolution: float
+
+
+_partition_options = options_into(
+    "partition",
+    _Partition,
     click.option(
         "--method",
         type=click.Choice(COMMUNITY_METHODS),
@@ -247,15 +252,24 @@ def rank(
         "--resolution", default=1.0, show_default=True, help="Higher gives smaller communities."
     ),
 )
+
+
+@json_command(
+    "communities",
+    click.option("--top", default=10, show_default=True, help="How many of the largest to list."),
+    click.option(
+        "--papers", default=3, show_default=True, help="Most cited papers shown for each."
+    ),
+    _scope_options,
+    _partition_options,
+)
 def communities(
     ctx: click.Context,
     top: int,
     papers: int,
     engine: Engine,
     run: RunOptions,
-    method: CommunityMethod,
-    seed: int,
-    resolution: float,
+    partition: _Partition,
     as_json: bool,
 ) -> None:
     """Find communities of papers on the undirected citation graph.
@@ -266,13 +280,7 @@ def communities(
     Example: kg communities --top 5 --papers 3 --seed 7 --write
     """
     result = open_graph(ctx).analytics.communities(
-        engine=engine,
-        method=method,
-        seed=seed,
-        resolution=resolution,
-        top=top,
-        papers=papers,
-        **run,
+        engine=engine, top=top, papers=papers, **partition, **run
     )
     if answered(result, result.nodes, as_json):
         return
@@ -297,10 +305,10 @@ def communities(
             Column("most cited papers", flex=True),
         ),
         rows,
-        title=f"{method}: {result.count:,} communities, top {len(result.communities)}",
+        title=f"{partition['method']}: {result.count:,} communities, top {len(result.communities)}",
     )
     quality = "" if result.modularity is None else f", modularity {result.modularity:.4f}"
-    click.echo(_footer(method, result) + quality)
+    click.echo(_footer(partition["method"], result) + quality)
     if run["write"]:
         click.echo(
             f"wrote community on {result.written:,} papers; recorded as AnalyticsRun community"

@@ -22,6 +22,8 @@ from kg.cli.app import (
 )
 
 
+# Each command hands its own options to its analysis by name (since=since, s=s, ...): a
+# keyword call alike in shape from command to command, kept as Python reads it.
 def _options(what: str) -> Callable[[F], F]:
     """The scope, --limit, --write and --batch-size options every time command shares."""
     return scope_options(

@@ -129,6 +129,7 @@ def select_keys(graph: Database, selection: Selection) -> list[str] | None:
                 f"{rank_by!r} is not a property `kg rank` writes",
                 f"pass one of {', '.join(sorted(_rank_properties()))}",
             )
+        # Each filter by name as the query's $params (alike in shape to kg.refs.lookup's call).
         rows = queries.export.selection.run(
             graph,
             category=selection.category,
