@@ -116,6 +116,7 @@ def connect(
     note = None
     if not results:
         note = f"no citation path within {max_hops} hops joins any two of the seeds"
+    # The answer field by field, by name: alike in shape to other keyword constructions.
     return ConnectResult(
         seeds=seeds,
         max_hops=max_hops,
