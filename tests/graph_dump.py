@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -43,47 +44,69 @@ def dump_graph(graph: Database) -> tuple[list[str], list[str]]:
     return nodes, relationships
 
 
-def dump_import_files(files: ImportFiles) -> tuple[list[str], list[str]]:
-    """Return the graph that ``neo4j-admin import`` would build from ``files``, dumped as
-    ``dump_graph`` dumps a live graph: the bulk path compared with the online one without a
-    server. Node ids become the nodes' keys (codes for categories)."""
-    keys: dict[tuple[str, str], str] = {}
-    nodes = []
+def create_from_import_files(graph: Database, files: ImportFiles) -> None:
+    """Create in ``graph`` what ``neo4j-admin import`` would build from ``files``, reading
+    the CSVs with the import tool's typing: the bulk path without stopping a server, for
+    tests that compare it with the online loader many times. (The real import tool runs in
+    tests/integration/test_bulk.py.)"""
+    id_property: dict[str, str] = {}
     for label, paths in files.nodes.items():
+        if label not in _LABELS:
+            raise ValueError(f"unexpected label {label!r}")
         for path in paths:
-            for row in _import_rows(path):
-                node_id = row.pop(f":ID({label})")
-                keys[(label, node_id)] = str(row.get("key", row.get("code")))
-                nodes.append(_canonical({"labels": [label], "props": {**row, "changed_at": None}}))
-    relationships = []
+            rows = list(_import_rows(path, real_dates=True))
+            for row in rows:
+                (column,) = [c for c in row if c.endswith(f":ID({label})")]
+                name = column.split(":", 1)[0]
+                id_property[label] = name
+                row[name] = row.pop(column)
+            graph.write(f"UNWIND $rows AS row CREATE (n:{label}) SET n = row", {"rows": rows})
     for kind, paths in files.relationships.items():
+        if kind not in _TYPES:
+            raise ValueError(f"unexpected relationship type {kind!r}")
         for path in paths:
-            for row in _import_rows(path):
-                (start_column,) = [c for c in row if c.startswith(":START_ID(")]
-                (end_column,) = [c for c in row if c.startswith(":END_ID(")]
-                start = keys[(start_column[len(":START_ID(") : -1], row.pop(start_column))]
-                end = keys[(end_column[len(":END_ID(") : -1], row.pop(end_column))]
-                relationships.append(
-                    _canonical({"type": kind, "start": start, "end": end, "props": row})
-                )
-    return sorted(nodes), sorted(relationships)
+            rows = list(_import_rows(path, real_dates=True))
+            if not rows:
+                continue
+            (start_column,) = [c for c in rows[0] if c.startswith(":START_ID(")]
+            (end_column,) = [c for c in rows[0] if c.startswith(":END_ID(")]
+            start = start_column[len(":START_ID(") : -1]
+            end = end_column[len(":END_ID(") : -1]
+            if start not in _LABELS or end not in _LABELS:
+                raise ValueError(f"unexpected id spaces {start!r}, {end!r}")
+            items = [
+                {"start": row.pop(start_column), "end": row.pop(end_column), "props": row}
+                for row in rows
+            ]
+            graph.write(
+                f"UNWIND $rows AS row "
+                f"MATCH (a:{start} {{{id_property[start]}: row.start}}) "
+                f"MATCH (b:{end} {{{id_property[end]}: row.end}}) "
+                f"CREATE (a)-[r:{kind}]->(b) SET r = row.props",
+                {"rows": items},
+            )
 
 
-def _import_rows(path: Path) -> Iterator[dict[str, Any]]:
+_LABELS = ("Paper", "Author", "Category", "Snapshot")
+_TYPES = ("CITES", "AUTHORED", "PRIMARY_CATEGORY", "CROSS_LISTED", "DESCRIBED_IN")
+
+
+def _import_rows(path: Path, real_dates: bool = False) -> Iterator[dict[str, Any]]:
     """Yield each row of an import CSV as {column: typed value}, leaving out empty cells
-    (no property); id columns keep their text."""
+    (no property); id columns keep their text; dates are ISO text unless ``real_dates``."""
     records = _csv_records(path.read_text(encoding="utf-8"))
     header = [name for name, _ in next(records)]
     for cells in records:
         row: dict[str, Any] = {}
         for column, (text, quoted) in zip(header, cells, strict=True):
-            if column.startswith(":"):
+            if column.startswith(":") or ":ID(" in column:
                 row[column] = text
                 continue
             name, _, kind = column.partition(":")
             if not quoted and text == "":
                 continue
-            row[name] = _typed(text, kind or "string")
+            value = _typed(text, kind or "string")
+            row[name] = date.fromisoformat(value) if real_dates and kind == "date" else value
         yield row
 
 

@@ -2,18 +2,11 @@
 // mode: write
 // Replace a paper's ordered author list when this record is at least as new as the one
 // that set it. AUTHORED keeps each author's 1-based position. Authors are keyed by their
-// normalised full name; there is no disambiguation beyond the name. Every author any
-// record names exists, with the smallest spelling of the name seen, whatever the order.
-// A paper whose list already is this one, from this record, is left as it is.
+// normalised full name; there is no disambiguation beyond the name. The authors exist
+// already (author_names runs first, in the same transaction). A paper whose list already
+// is this one, from this record, is left as it is.
 // param rows: list[map]  one map per paper: key, as_of, authors (a list of {key, name})
 UNWIND $rows AS row
-CALL (row) {
-  UNWIND row.authors AS author
-  MERGE (a:Author {key: author.key})
-  ON CREATE SET a.name = author.name
-  WITH a, author WHERE author.name < a.name
-  SET a.name = author.name
-}
 MATCH (p:Paper {key: row.key})
 WITH p, row WHERE p.authors_as_of IS NULL OR row.as_of > p.authors_as_of
    OR row.as_of = p.authors_as_of

@@ -1,11 +1,14 @@
 """Bulk mode: load files into an empty local database with ``neo4j-admin database import``.
 
-The files are parsed, validated and deduplicated exactly as ``kg.load.pipeline.load_paths`` does
-(same parsers, same batches, same rows), but the graph writer's statements are replayed on a
-scratch SQLite file (``kg.load.import_sink.ImportSink``) instead of Neo4j. The finished graph is
-written as import CSVs; the local server is stopped, ``import full`` builds the store, the
-server starts again and the schema is applied. The result is the graph the online loader
-makes from the same files in the same order.
+The files are parsed and validated exactly as ``kg.load.pipeline.load_paths`` does (same
+parsers, same batches), into a scratch staging store (``kg.load.import_sink.ImportSink``).
+What no load rule can touch (papers with one record that nothing else names richly, edges
+asserted once between them) is written as import CSVs; the local server is stopped,
+``import full`` builds the store, the server starts again and the schema is applied. Then
+the rest (title-only papers, papers with several records, richer references, repeated
+edges), the snapshots and the "loaded whole" marks go through the online writer,
+``kg.load.neo4j_sink.GraphWriter``: the rules are the online loader's own statements, so the
+result is the graph the online loader makes from the same files.
 
 It needs the managed local server (the admin tool runs on its files while it is stopped),
 and an empty database: it refuses a database that holds any node.
@@ -27,6 +30,7 @@ from pathlib import Path
 from kg.database import Database
 from kg.errors import ConfigError, NotEmptyError, ServerError, SourceError
 from kg.load.import_sink import ImportSink
+from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
     DEFAULT_BATCH_SIZE,
     FormatChoice,
@@ -68,6 +72,10 @@ class BulkSummary:
     stages: dict[str, float] = field(default_factory=dict)
     csv_dir: str | None = None
     import_arguments: list[str] = field(default_factory=list)
+    online_papers: int = 0
+    """Papers the online writer wrote after the import (a rule could touch them)."""
+    online_citations: int = 0
+    """Citations the online writer wrote after the import."""
 
     def as_dict(self) -> dict[str, object]:
         """Return the summary as a JSON-ready dict."""
@@ -78,17 +86,20 @@ class BulkSummary:
             "stages": {name: round(seconds, 3) for name, seconds in self.stages.items()},
             "csv_dir": self.csv_dir,
             "import_arguments": self.import_arguments,
+            "online_papers": self.online_papers,
+            "online_citations": self.online_citations,
         }
         return summary
 
 
 STAGE_NAMES = {
-    "parse": "parsing and merging records",
+    "parse": "parsing and staging records",
     "csv": "writing the import files",
     "stop": "stopping the local server",
     "import": "importing with neo4j-admin",
     "start": "starting the local server",
     "schema": "applying the schema",
+    "online": "writing what a rule touches through the online writer",
 }
 
 
@@ -152,7 +163,7 @@ def import_command(
         "full",
         database,
         "--overwrite-destination=true",
-        "--id-type=integer",
+        "--id-type=string",
         f"--report-file={report}",
         *file_arguments,
     ]
@@ -256,8 +267,6 @@ def bulk_load(
             load_files(offline, inputs, formats, summary.load, rejects, stream)
         with _stage(stages, "csv", on_stage):
             import_files = offline.write_csv(scratch / "csv")
-        offline.close()
-        (scratch / "graph.sqlite").unlink()
         with _stage(stages, "stop", on_stage):
             stopper.join()
             server.stop()
@@ -271,6 +280,19 @@ def bulk_load(
             Database.connect(_local_connection(settings, database)) as graph,
         ):
             apply_schema(graph)
+        with (
+            _stage(stages, "online", on_stage),
+            Database.connect(_local_connection(settings, database)) as graph,
+        ):
+            writer = GraphWriter(graph)
+            for snapshot in offline.snapshots:
+                writer.write_snapshot(snapshot)
+            for rows in offline.author_spellings():
+                writer.write_author_names(rows)
+            for batch in offline.online_batches(batch_size):
+                writer.write_batch(batch)
+            for key in offline.marked:
+                writer.mark_loaded_whole(key)
     finally:
         rejects.close()
         offline.close()
@@ -284,9 +306,12 @@ def bulk_load(
     summary.nodes = import_files.node_counts
     summary.relationships = import_files.relationship_counts
     counts = summary.load.counts
-    counts.nodes_created = sum(summary.nodes.values())
-    counts.relationships_created = sum(summary.relationships.values())
-    counts.merged = offline.merged
+    counts.add(vars(writer.counts))
+    counts.nodes_created += sum(summary.nodes.values())
+    counts.relationships_created += sum(summary.relationships.values())
+    counts.merged = writer.counts.merged
+    summary.online_papers = offline.online_keys
+    summary.online_citations = offline.online_citations
     summary.csv_dir = str(scratch / "csv") if keep_csv else None
     summary.import_arguments = import_files.import_arguments() if keep_csv else []
     summary.load.rejects_file = str(rejects_path) if rejects.handle is not None else None

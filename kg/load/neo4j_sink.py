@@ -43,8 +43,10 @@ __all__ = [
     "GraphWriter",
     "WriteCounts",
     "as_of_key",
+    "author_names",
     "batch_statements",
     "candidates_by_title",
+    "category_row",
     "newest_per_key",
     "paper_row",
     "plan_merges",
@@ -111,20 +113,28 @@ def snapshot_row(snapshot: SnapshotRecord) -> dict[str, Any]:
     }
 
 
-def _category_row(code: str) -> dict[str, Any]:
+def category_row(code: str) -> dict[str, Any]:
+    """Return the row of a category as the load statements name it: code, name, archive."""
     known = category(code)
     return {"code": known.code, "name": known.name, "archive": known.archive}
+
+
+def _named_row(named: PaperRecord | PaperRef, key: str) -> dict[str, Any]:
+    """The row fields that name a paper: its key, arXiv id, title and year."""
+    return {
+        "key": key,
+        "arxiv_id": canonical_arxiv_id(named.arxiv_id) if named.arxiv_id else None,
+        "title": named.title,
+        "norm_title": normalize_title(named.title) if named.title else None,
+        "year": named.year,
+    }
 
 
 def paper_row(record: PaperRecord, key: str) -> dict[str, Any]:
     """Return the load_papers row of a full paper record stored under ``key``."""
     years = sorted(record.histogram)
     return {
-        "key": key,
-        "arxiv_id": canonical_arxiv_id(record.arxiv_id) if record.arxiv_id else None,
-        "title": record.title,
-        "norm_title": normalize_title(record.title) if record.title else None,
-        "year": record.year,
+        **_named_row(record, key),
         "published": record.published,
         "abstract": record.abstract,
         "abstract_excerpt": record.abstract_excerpt,
@@ -169,6 +179,12 @@ def newest_per_key(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Keep the last row of each key (rows come oldest first): a list replaced as a whole
     (authors, categories) comes from the newest record alone."""
     return list({row["key"]: row for row in rows}.values())
+
+
+def author_names(records: Iterable[PaperRecord]) -> list[dict[str, str]]:
+    """Return the author_names rows of records: every spelling of every author, by key."""
+    spellings = {(normalize_name(name), name) for r in records for name in r.authors}
+    return [{"key": key, "name": name} for key, name in sorted(spellings)]
 
 
 def title_refs(batch: Batch) -> list[dict[str, str]]:
@@ -223,15 +239,16 @@ def batch_statements(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
             ]
         )
         if authored:
+            statements.append(("load_author_names", {"rows": author_names(full)}))
             statements.append(("load_authors", {"rows": authored}))
         categorised = newest_per_key(
             [
                 {
                     "key": r.key,
                     "as_of": as_of_key(r.as_of, r.snapshot),
-                    "primary": _category_row(r.primary_category),
+                    "primary": category_row(r.primary_category),
                     "cross": [
-                        _category_row(c) for c in r.cross_categories if c != r.primary_category
+                        category_row(c) for c in r.cross_categories if c != r.primary_category
                     ],
                 }
                 for r in full
@@ -331,6 +348,7 @@ def plan_merges(
 
 _STATEMENT_QUERY: dict[str, str] = {
     "load_papers": "load.papers",
+    "load_author_names": "load.author_names",
     "load_authors": "load.authors",
     "load_categories": "load.categories",
     "load_stubs": "load.stubs",
@@ -356,6 +374,10 @@ class GraphWriter:
         self.counts.add(
             queries.load.snapshots.run_counters(self.graph, rows=[snapshot_row(snapshot)])
         )
+
+    def write_author_names(self, rows: list[dict[str, str]]) -> None:
+        """Make sure these authors exist, each with its smallest spelling (rows: key, name)."""
+        self.counts.add(queries.load.author_names.run_counters(self.graph, rows=rows))
 
     def loaded_whole(self, snapshot_key: str) -> bool:
         """Return True when this loader version loaded every record of the snapshot before."""
@@ -442,11 +464,7 @@ class GraphWriter:
 def stub_row(ref: PaperRef, key: str, citation: CitationRecord) -> dict[str, Any]:
     """Return the load_stubs row of a paper a citation names, stored under ``key``."""
     return {
-        "key": key,
-        "arxiv_id": canonical_arxiv_id(ref.arxiv_id) if ref.arxiv_id else None,
-        "title": ref.title,
-        "norm_title": normalize_title(ref.title) if ref.title else None,
-        "year": ref.year,
+        **_named_row(ref, key),
         "ref_as_of": ref_as_of(ref, citation.as_of, citation.snapshot),
         "snapshot": citation.snapshot,
         "stated_cited_by": ref.stated_cited_by,

@@ -25,6 +25,7 @@ from tests.data import EXAMPLES, FIXTURES
 WRITE_STATEMENTS = (
     "load_snapshots",
     "load_papers",
+    "load_author_names",
     "load_authors",
     "load_categories",
     "load_stubs",

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from kg.database import Database
 from kg.load.import_sink import ImportSink
+from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
     LoadSummary,
     RejectsFile,
@@ -37,7 +38,7 @@ from kg.load.pipeline import (
 from kg.load.schema import clear_database
 from kg.loaders.identity import normalize_title, paper_key
 from kg.server.config import Connection
-from tests.graph_dump import differences, dump_graph, dump_import_files
+from tests.graph_dump import create_from_import_files, differences, dump_graph
 
 # Each base title with spellings that must all be read as the same title.
 TITLES: tuple[tuple[str, ...], ...] = (
@@ -208,8 +209,12 @@ def expected_papers(records: RecordSet) -> set[str]:
     return keys
 
 
-def _bulk_dump(files: list[Path], batch_size: int, folder: Path) -> tuple[list[str], list[str]]:
-    """Return the graph `kg load --bulk` would import from ``files``, dumped."""
+def _bulk_dump(
+    graph: Database, files: list[Path], batch_size: int, folder: Path
+) -> tuple[list[str], list[str]]:
+    """Return the graph `kg load --bulk` builds from ``files``, dumped: the pipeline into the
+    import sink, its import files created in the emptied ``graph`` as the import tool would,
+    then the rest through the online writer."""
     folder.mkdir()
     inputs = input_files(files)
     formats = [input_format(item, "auto", False) for item in inputs]
@@ -217,7 +222,19 @@ def _bulk_dump(files: list[Path], batch_size: int, folder: Path) -> tuple[list[s
     rejects = RejectsFile(folder / "rejects.jsonl")
     try:
         load_files(sink, inputs, formats, LoadSummary(), rejects, StreamSettings(batch_size))
-        return dump_import_files(sink.write_csv(folder / "csv"))
+        import_files = sink.write_csv(folder / "csv")
+        clear_database(graph)
+        create_from_import_files(graph, import_files)
+        writer = GraphWriter(graph)
+        for snapshot in sink.snapshots:
+            writer.write_snapshot(snapshot)
+        for rows in sink.author_spellings(chunk=2):
+            writer.write_author_names(rows)
+        for batch in sink.online_batches(batch_size):
+            writer.write_batch(batch)
+        for key in sink.marked:
+            writer.mark_loaded_whole(key)
+        return dump_graph(graph)
     finally:
         sink.close()
         rejects.close()
@@ -309,7 +326,7 @@ def test_any_order_grouping_and_batch_size_gives_one_graph(
         shuffled = list(files)
         random.Random(order_seed).shuffle(shuffled)
         # The bulk path (the same pipeline into the import sink) builds the same graph.
-        bulk = _bulk_dump(shuffled, batch_sizes[0], folder / "bulk")
+        bulk = _bulk_dump(graph, shuffled, batch_sizes[0], folder / "bulk")
         assert bulk == expected, differences(bulk, expected)
         split = cut % (len(shuffled) + 1)
         clear_database(graph)

@@ -20,7 +20,7 @@ from kg.load.pipeline import (
     input_format,
     load_files,
 )
-from kg.loaders.records import CitationRecord, Origin, PaperRecord, PaperRef
+from kg.loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_MAP = REPO / "examples" / "map"
@@ -29,9 +29,9 @@ FIXTURES = REPO / "tests" / "fixtures"
 
 def load_offline(
     paths: list[Path], tmp_path: Path, name: str = "run", **options: object
-) -> tuple[LoadSummary, ImportFiles, Path]:
+) -> tuple[LoadSummary, ImportFiles, Path, list[str]]:
     """Run the pipeline over ``paths`` into an ImportSink; return the summary, the import
-    files and the folder of the CSVs."""
+    files, the folder of the CSVs and what goes to the online writer (one line a record)."""
     folder = tmp_path / name
     folder.mkdir()
     stream = StreamSettings(**options)  # type: ignore[arg-type]
@@ -43,10 +43,20 @@ def load_offline(
     try:
         load_files(sink, inputs, formats, summary, rejects, stream)
         files = sink.write_csv(folder / "csv")
+        online = online_lines(sink)
     finally:
         sink.close()
         rejects.close()
-    return summary, files, folder / "csv"
+    return summary, files, folder / "csv", online
+
+
+def online_lines(sink: ImportSink) -> list[str]:
+    """What the sink hands the online writer, one sorted line a record."""
+    lines = []
+    for batch in sink.online_batches(3):
+        lines += [f"paper {r.key} {r.snapshot} {r.origin.line}" for r in batch.papers]
+        lines += [f"cites {c.citing.key} {c.cited.key} {c.snapshot}" for c in batch.citations]
+    return sorted(lines)
 
 
 def paper_keys(csv_folder: Path) -> set[str]:
@@ -61,28 +71,32 @@ def test_the_example_map_gives_the_same_graph_at_every_batch_size(tmp_path: Path
         load_offline([EXAMPLE_MAP], tmp_path, f"batch{size}", batch_size=size)
         for size in (1, 7, 2000)
     ]
-    summary, files, csv_folder = results[0]
+    summary, files, csv_folder, online = results[0]
     assert [Path(f.path).name for f in summary.files] == sorted(
         p.name for p in EXAMPLE_MAP.iterdir() if p.name != "README.md"
     )
     assert sum(f.papers for f in summary.files) >= 5
     assert sum(f.citations for f in summary.files) > 20
-    assert files.node_counts["Paper"] == len(paper_keys(csv_folder)) >= 10
-    for other_summary, other_files, other_csv in results[1:]:
+    assert files.node_counts["Paper"] == len(paper_keys(csv_folder))
+    # Pages name most papers by title and year: those references go to the online writer.
+    assert sum(line.startswith("cites ") for line in online) > 20
+    for other_summary, other_files, other_csv, other_online in results[1:]:
         assert other_files.node_counts == files.node_counts
         assert other_files.relationship_counts == files.relationship_counts
         assert paper_keys(other_csv) == paper_keys(csv_folder)
+        assert other_online == online
         assert [f.papers for f in other_summary.files] == [f.papers for f in summary.files]
 
 
 def test_a_file_named_twice_is_read_once(tmp_path: Path) -> None:
     page = EXAMPLE_MAP / "bert.txt"
-    _, files_once, _ = load_offline([page], tmp_path, "once")
-    twice, files_twice, _ = load_offline([page, page], tmp_path, "twice")
+    _, files_once, _, online_once = load_offline([page], tmp_path, "once")
+    twice, files_twice, _, online_twice = load_offline([page, page], tmp_path, "twice")
     assert [f.unchanged for f in twice.files] == [False, True]
     assert twice.files[1].read == 0
     assert files_twice.node_counts == files_once.node_counts
     assert files_twice.relationship_counts == files_once.relationship_counts
+    assert online_twice == online_once
 
 
 def test_an_unreadable_file_in_a_folder_fails_alone(tmp_path: Path) -> None:
@@ -90,20 +104,20 @@ def test_an_unreadable_file_in_a_folder_fails_alone(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "a_page.txt").write_bytes((EXAMPLE_MAP / "t5.txt").read_bytes())
     (folder / "b_bad.bin").write_bytes(b"\x00\x01 not any format \xff" * 20)
-    summary, files, _ = load_offline([folder], tmp_path)
+    summary, _, _, online = load_offline([folder], tmp_path)
     assert [(Path(f.path).name, f.error is None) for f in summary.files] == [
         ("a_page.txt", True),
         ("b_bad.bin", False),
     ]
     assert "cannot tell its format" in (summary.files[1].error or "")
-    assert files.node_counts["Paper"] > 1
+    assert len(online) > 1
     with pytest.raises(SourceError, match="cannot tell its format"):
         load_offline([folder], tmp_path, "strict", strict=True)
 
 
 def test_bad_records_go_to_the_rejects_file_and_the_rest_load(tmp_path: Path) -> None:
     source = FIXTURES / "arxiv" / "malformed.jsonl"
-    summary, files, csv_folder = load_offline([source], tmp_path)
+    summary, files, csv_folder, _ = load_offline([source], tmp_path)
     rejects = (tmp_path / "run" / "rejects.jsonl").read_text(encoding="utf-8").splitlines()
     (only,) = summary.files
     assert only.rejected == len(rejects) > 3
@@ -165,3 +179,70 @@ def test_touched_titles_tell_title_only_papers_from_all() -> None:
     title_only, every = touched_titles(batch)
     assert title_only == ["only a title"]
     assert every == ["known by id", "only a title"]
+
+
+def _cite(citing: PaperRef, cited: PaperRef, snapshot: str, line: int) -> CitationRecord:
+    return CitationRecord(
+        origin=Origin(path=f"{snapshot}.txt", line=line),
+        snapshot=snapshot,
+        as_of=date(2024, 1, 1),
+        citing=citing,
+        cited=cited,
+    )
+
+
+def test_the_import_takes_only_what_no_rule_touches(tmp_path: Path) -> None:
+    """One record and plain references are imported; a second record, a title-only or
+    richer reference, an author named twice in one list or an edge stated twice goes online;
+    an author spelled two ways is imported, and the online writer gets every spelling."""
+    sink = ImportSink(tmp_path / "graph.sqlite")
+    for name in ("s1", "s2"):
+        sink.write_snapshot(
+            SnapshotRecord(key=name, kind="edge_list", source=f"{name}.txt", sha256="0" * 64)
+        )
+    alone = _paper("2101.00001", date(2024, 1, 1), 1, title="Alone", authors=("Ann Lee",))
+    twice = _paper("2101.00002", date(2024, 1, 1), 2, title="Twice")
+    twice_again = _paper("2101.00002", date(2023, 1, 1), 3, title="Twice, older")
+    spelled = _paper("2101.00003", date(2024, 1, 1), 4, title="Spelled", authors=("Bo Li",))
+    spelled_again = _paper("2101.00004", date(2024, 1, 1), 5, title="Again", authors=("bo li",))
+    named_twice = _paper("2101.00007", date(2024, 1, 1), 6, title="X", authors=("Al", "Al"))
+    plain = [PaperRef(arxiv_id=f"2101.0000{i}") for i in range(1, 7)]
+    titled = PaperRef(title="Deep Learning", year=2015)
+    richer = PaperRef(arxiv_id="2101.00006", title="Named with a title")
+    sink.write_batch(Batch(papers=[alone, twice, spelled]))
+    sink.write_batch(
+        Batch(
+            papers=[twice_again, spelled_again, named_twice],
+            citations=[
+                _cite(plain[0], plain[4], "s1", 1),  # alone -> a plain stub: imported
+                _cite(plain[0], plain[1], "s1", 2),  # to a paper with two records: online
+                _cite(plain[0], titled, "s1", 3),  # title-only: online
+                _cite(plain[4], richer, "s1", 4),  # a richer reference: online
+                _cite(plain[0], plain[5], "s1", 5),  # plain, but to the richly named paper
+                _cite(plain[4], plain[0], "s1", 6),  # stated twice: online
+                _cite(plain[4], plain[0], "s2", 7),
+            ],
+        )
+    )
+    files = sink.write_csv(tmp_path / "csv")
+    online = online_lines(sink)
+    spellings = list(sink.author_spellings(chunk=1))
+    sink.close()
+    assert paper_keys(tmp_path / "csv") == {"2101.00001", "2101.00003", "2101.00004", "2101.00005"}
+    assert files.relationship_counts["CITES"] == 1
+    assert files.relationship_counts["AUTHORED"] == 3
+    assert files.node_counts["Author"] == 3  # ann lee, bo li, al
+    assert spellings == [[{"key": "bo li", "name": "Bo Li"}], [{"key": "bo li", "name": "bo li"}]]
+    assert online == sorted(
+        [
+            "paper 2101.00002 snap 2",
+            "paper 2101.00002 snap 3",
+            "paper 2101.00007 snap 6",
+            "cites 2101.00001 2101.00002 s1",
+            f"cites 2101.00001 {titled.key} s1",
+            "cites 2101.00005 2101.00006 s1",
+            "cites 2101.00001 2101.00006 s1",
+            "cites 2101.00005 2101.00001 s1",
+            "cites 2101.00005 2101.00001 s2",
+        ]
+    )
