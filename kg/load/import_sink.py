@@ -96,8 +96,10 @@ CREATE TABLE online_cites (citing TEXT NOT NULL, cited TEXT NOT NULL, snap INTEG
 CREATE TABLE online_keys (key TEXT PRIMARY KEY) WITHOUT ROWID;
 """
 
-# Edge lists name the same papers over and over: remember recent canonical ids.
+# Edge lists name the same papers over and over, and papers the same authors: remember
+# recent canonical ids and name keys.
 _canonical = lru_cache(maxsize=1 << 16)(canonical_arxiv_id)
+_name_key = lru_cache(maxsize=1 << 16)(normalize_name)
 
 
 @dataclass
@@ -193,7 +195,7 @@ class ImportSink:
             )
             self.db.executemany(
                 "INSERT OR IGNORE INTO names (key, name) VALUES (?, ?)",
-                [(normalize_name(n), n) for r in batch.papers for n in r.authors],
+                [(_name_key(n), n) for r in batch.papers for n in r.authors],
             )
         plain: list[tuple[str, str, int, str | None]] = []
         rich: list[CitationRecord] = []
@@ -298,7 +300,7 @@ class ImportSink:
                 if key in online:
                     continue
                 record: PaperRecord = pickle.loads(blob)
-                authors = [normalize_name(name) for name in record.authors]
+                authors = [_name_key(name) for name in record.authors]
                 if key.startswith(_TITLE_PREFIX) or len(set(authors)) != len(authors):
                     online.add(key)
                     continue
@@ -372,16 +374,16 @@ class ImportSink:
             "FROM cites GROUP BY citing, cited"
         )
         while rows := cursor.fetchmany(50_000):
+            lines: list[str] = []
             for citing, cited, count, snap, as_of, every in rows:
                 if count == 1 and citing not in online and cited not in online:
                     day = as_of or ""
-                    out.relationship(
-                        "CITES", [_string(citing), _string(cited), quoted[snap], day, day]
-                    )
+                    lines.append(f"{_string(citing)},{_string(cited)},{quoted[snap]},{day},{day}")
                     continue
                 for item in every.split(","):
                     number, _, seen = item.partition("|")
                     later.append((citing, cited, int(number), seen or None))
+            out.relationship_lines("CITES", lines)
             if later:
                 self.db.executemany(
                     "INSERT INTO online_cites (citing, cited, snap, as_of) VALUES (?, ?, ?, ?)",
@@ -505,6 +507,18 @@ class _Writer:
     def relationship(self, kind: str, cells: list[str]) -> None:
         self._line(kind, cells)
         self.files.relationship_counts[kind] += 1
+
+    def relationship_lines(self, kind: str, lines: list[str]) -> None:
+        """Write many relationship lines at once (their cells already joined)."""
+        if not lines:
+            return
+        path, handle = self._handles[kind]
+        text = "\n".join(lines) + "\n"
+        multiline = text.count("\n") != len(lines) or "\r" in text
+        if multiline and path not in self.files.multiline:
+            self.files.multiline.append(path)
+        handle.write(text)
+        self.files.relationship_counts[kind] += len(lines)
 
     def described(self, paper: str, snapshot: str, props: dict[str, Any]) -> None:
         fixed = {name for name, _ in _DESCRIBED_COLUMNS}
