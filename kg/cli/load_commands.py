@@ -19,10 +19,10 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
+from kg.answers import BulkSummary, LoadSummary
 from kg.cli.app import Column, clean, console, emit_json, json_option, main, open_graph, print_table
 from kg.knowledge_graph import KnowledgeGraph, expand_paths
-from kg.load.bulk import BulkSummary
-from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice, LoadSummary
+from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice
 from kg.loaders.formats import FORMATS, IdScheme
 
 

@@ -24,9 +24,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from kg.answers.loads import BulkSummary, LoadSummary
 from kg.database import Database
 from kg.errors import ConfigError, NotEmptyError, ServerError, SourceError
 from kg.load.import_sink import ImportSink
@@ -34,7 +34,6 @@ from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
     DEFAULT_BATCH_SIZE,
     FormatChoice,
-    LoadSummary,
     RejectsFile,
     StreamSettings,
     input_files,
@@ -60,36 +59,6 @@ _JVM_OPTIONS = (
     "--add-opens=java.base/java.lang=ALL-UNNAMED",
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
 )
-
-
-@dataclass
-class BulkSummary:
-    """What a bulk load did: the load summary, node and relationship counts, stage times."""
-
-    load: LoadSummary
-    nodes: dict[str, int] = field(default_factory=dict)
-    relationships: dict[str, int] = field(default_factory=dict)
-    stages: dict[str, float] = field(default_factory=dict)
-    csv_dir: str | None = None
-    import_arguments: list[str] = field(default_factory=list)
-    online_papers: int = 0
-    """Papers the online writer wrote after the import (a rule could touch them)."""
-    online_citations: int = 0
-    """Citations the online writer wrote after the import."""
-
-    def as_dict(self) -> dict[str, object]:
-        """Return the summary as a JSON-ready dict."""
-        summary = self.load.as_dict()
-        summary["bulk"] = {
-            "nodes": self.nodes,
-            "relationships": self.relationships,
-            "stages": {name: round(seconds, 3) for name, seconds in self.stages.items()},
-            "csv_dir": self.csv_dir,
-            "import_arguments": self.import_arguments,
-            "online_papers": self.online_papers,
-            "online_citations": self.online_citations,
-        }
-        return summary
 
 
 STAGE_NAMES = {

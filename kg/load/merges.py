@@ -13,73 +13,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
-
 from kg import queries
-from kg.answers import Date, Model, PaperSummary
+from kg.answers.loads import KeptApart, MergedKey, MergeRecord, SourceSnapshot, UnmergeResult
 from kg.database import Database
 from kg.errors import ParameterError
 from kg.loaders.identity import normalize_title, parse_title_key
 from kg.refs import resolve
 
 __all__ = [
-    "KeptApart",
-    "MergeRecord",
-    "MergedKey",
-    "SourceSnapshot",
-    "UnmergeResult",
     "kept_apart",
     "merge_rule",
     "merges",
     "unmerge",
 ]
-
-
-class MergedKey(Model):
-    """One key that became part of a paper, and the rule that joined it."""
-
-    key: str
-    rule: str
-
-
-class MergeRecord(PaperSummary):
-    """A paper that absorbed other keys: which keys, by which rule, named in which snapshots."""
-
-    merged: list[MergedKey]
-    snapshots: list[str] = Field(description="snapshot keys that describe or cite the paper")
-
-
-class SourceSnapshot(Model):
-    """A snapshot that states something about a paper: its key, kind, file name and date."""
-
-    key: str
-    kind: str | None = None
-    source: str | None = None
-    data_date: Date | None = None
-
-
-class UnmergeResult(Model):
-    """What ``unmerge`` did: the keys kept apart, and the sources to reload."""
-
-    paper: PaperSummary
-    kept_apart: list[str]
-    removed: bool
-    sources: list[SourceSnapshot]
-
-    def reload_hint(self) -> str:
-        """Return the sentence that says how to rebuild the split papers."""
-        names = sorted({s.source for s in self.sources if s.source})
-        if not names:
-            return "no loaded source names this paper; nothing to reload"
-        return "reload these sources to write each key as its own paper: " + ", ".join(names)
-
-
-class KeptApart(Model):
-    """A split a user made: the keys kept apart and the paper they were split from."""
-
-    split_from: str | None = None
-    keys: list[str]
-    recorded_at: str | None = None
 
 
 def merge_rule(arxiv_id: str | None, year: int | None, alias: str) -> str:

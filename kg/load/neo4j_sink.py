@@ -26,7 +26,8 @@ from typing import Any, TypeVar
 from neo4j import ManagedTransaction
 
 from kg import __version__, queries
-from kg.database import GRAPH_COUNTERS, Database, update_counters
+from kg.answers.loads import WriteCounts
+from kg.database import Database, update_counters
 from kg.loaders.identity import (
     TitleCandidate,
     canonical_arxiv_id,
@@ -41,7 +42,6 @@ from kg.loaders.taxonomy import category
 __all__ = [
     "Batch",
     "GraphWriter",
-    "WriteCounts",
     "as_of_key",
     "author_names",
     "batch_statements",
@@ -64,23 +64,6 @@ _T = TypeVar("_T")
 _NO_DATE = "0000-00-00"
 LOADER_VERSION = f"kg {__version__}"
 """Marks a snapshot loaded whole; a file is skipped only when the same version loaded it."""
-
-
-@dataclass
-class WriteCounts:
-    """What the writes did, summed over batches, from the server's own counters."""
-
-    nodes_created: int = 0
-    nodes_deleted: int = 0
-    relationships_created: int = 0
-    relationships_deleted: int = 0
-    properties_set: int = 0
-    merged: int = 0
-
-    def add(self, counters: dict[str, int]) -> None:
-        """Add one statement's counters."""
-        for name in GRAPH_COUNTERS:
-            setattr(self, name, getattr(self, name) + counters.get(name, 0))
 
 
 @dataclass

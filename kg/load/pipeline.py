@@ -20,10 +20,11 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal, Protocol
 
+from kg.answers.loads import FileSummary, LoadSummary
 from kg.database import Database
 from kg.errors import (
     ConnectionFailed,
@@ -32,7 +33,7 @@ from kg.errors import (
     RecordRejected,
     SourceError,
 )
-from kg.load.neo4j_sink import Batch, GraphWriter, WriteCounts
+from kg.load.neo4j_sink import Batch, GraphWriter
 from kg.load.schema import apply_schema
 from kg.loaders.detect import detect_format
 from kg.loaders.formats import FormatName, IdScheme, parse_file
@@ -46,9 +47,7 @@ from kg.loaders.records import (
 )
 
 __all__ = [
-    "FileSummary",
     "InputFile",
-    "LoadSummary",
     "RecordSink",
     "RejectsFile",
     "StreamSettings",
@@ -63,102 +62,6 @@ __all__ = [
 FormatChoice = FormatName | Literal["auto"]
 DEFAULT_BATCH_SIZE = 2000
 _SKIPPED_NAMES = ("readme", ".")
-
-
-@dataclass
-class FileSummary:
-    """What one input file gave."""
-
-    path: str
-    format: str
-    read: int = 0
-    papers: int = 0
-    citations: int = 0
-    rejected: int = 0
-    skipped: dict[str, int] = field(default_factory=dict)
-    error: str | None = None
-    """Why the file failed (it could not be read or recognised), or None."""
-    unchanged: bool = False
-    """True when the file was skipped: this exact content was loaded whole before."""
-
-
-@dataclass
-class LoadSummary:
-    """What a load did: per file, in total, and the server's write counters."""
-
-    files: list[FileSummary] = field(default_factory=list)
-    counts: WriteCounts = field(default_factory=WriteCounts)
-    rejects_file: str | None = None
-    seconds: float = 0.0
-    reject_messages: list[str] = field(default_factory=list)
-    written: int = 0
-    """Records in batches the graph has taken (committed)."""
-
-    @property
-    def failed(self) -> list[FileSummary]:
-        """The files that could not be read or recognised."""
-        return [f for f in self.files if f.error is not None]
-
-    def failed_messages(self) -> list[str]:
-        """Return one ``file: reason`` line per failed file."""
-        return [f"{f.path}: {f.error}" for f in self.failed]
-
-    @property
-    def read(self) -> int:
-        """Records read, rejected ones included."""
-        return sum(f.read for f in self.files)
-
-    @property
-    def unchanged(self) -> list[str]:
-        """The files skipped because this exact content was loaded whole before."""
-        return [f.path for f in self.files if f.unchanged]
-
-    @property
-    def rejected(self) -> int:
-        """Records rejected."""
-        return sum(f.rejected for f in self.files)
-
-    @property
-    def skipped(self) -> dict[str, int]:
-        """Records skipped as facts of the data the graph does not keep, by kind."""
-        totals: dict[str, int] = {}
-        for f in self.files:
-            for kind, count in f.skipped.items():
-                totals[kind] = totals.get(kind, 0) + count
-        return totals
-
-    def skipped_sentence(self) -> str | None:
-        """Return e.g. '39 self-citations skipped', or None when nothing was skipped."""
-        parts = [
-            f"{count:,} {kind}{'' if count == 1 else 's'} skipped"
-            for kind, count in sorted(self.skipped.items())
-        ]
-        return "; ".join(parts) or None
-
-    def as_dict(self) -> dict[str, object]:
-        """Return the summary as a JSON-ready dict."""
-        return {
-            "read": self.read,
-            "papers": sum(f.papers for f in self.files),
-            "citations": sum(f.citations for f in self.files),
-            "rejected": self.rejected,
-            "skipped": self.skipped,
-            "created": {
-                "nodes": self.counts.nodes_created,
-                "relationships": self.counts.relationships_created,
-            },
-            "updated": {"properties_set": self.counts.properties_set},
-            "merged": self.counts.merged,
-            "deleted": {
-                "nodes": self.counts.nodes_deleted,
-                "relationships": self.counts.relationships_deleted,
-            },
-            "files": [asdict(f) for f in self.files],
-            "failed": [{"file": f.path, "reason": f.error} for f in self.failed],
-            "unchanged": self.unchanged,
-            "rejects_file": self.rejects_file,
-            "seconds": round(self.seconds, 3),
-        }
 
 
 @dataclass(frozen=True)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import LiteralString
 
 from kg import queries
+from kg.answers.loads import SchemaReport
 from kg.database import Database
 
 __all__ = [
-    "SchemaReport",
     "apply_schema",
     "clear_database",
     "is_empty",
@@ -21,14 +20,6 @@ _SHOW_INDEXES: LiteralString = (
     "SHOW INDEXES YIELD name, owningConstraint, entityType, type "
     "WHERE owningConstraint IS NULL AND type <> 'LOOKUP' RETURN name"
 )
-
-
-@dataclass(frozen=True)
-class SchemaReport:
-    """What applying the schema did: the names it created and those already there."""
-
-    created: tuple[str, ...]
-    existing: tuple[str, ...]
 
 
 def schema_names(graph: Database) -> set[str]:

@@ -13,13 +13,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from kg.answers.loads import FileSummary, LoadSummary
 from kg.cli import main
 from kg.database import Database
 from kg.errors import SourceError
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
-    FileSummary,
-    LoadSummary,
     RejectsFile,
     StreamSettings,
     load_paths,

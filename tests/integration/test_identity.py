@@ -23,11 +23,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from kg.answers.loads import LoadSummary
 from kg.database import Database
 from kg.load.import_sink import ImportSink
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
-    LoadSummary,
     RejectsFile,
     StreamSettings,
     input_files,

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from kg.answers.loads import LoadSummary
 from kg.errors import RecordRejected, SourceError
 from kg.load.import_sink import ImportFiles, ImportSink
 from kg.load.neo4j_sink import Batch, newest_per_key, paper_row, record_order, touched_titles
 from kg.load.pipeline import (
-    LoadSummary,
     RejectsFile,
     StreamSettings,
     input_files,
