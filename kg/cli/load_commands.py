@@ -86,8 +86,8 @@ def load(
     file:line: reason and go to the rejects file; the exit code is 1 if any were rejected.
     A file whose exact content was loaded whole before is skipped (--force loads it again).
 
-    With --bulk the files go through the same parsing and merging into neo4j-admin import
-    CSVs, and the import tool builds the store: for a first load of a large set.
+    With --bulk (a first load of a large set into an empty database) the import tool builds
+    the store from what no load rule touches, and the online writer adds the rest.
 
     Example: kg load examples/map ../shared/seeds/*.txt
     """
@@ -146,6 +146,13 @@ def load(
         if bulk_summary:
             stages = ", ".join(f"{k} {v:.1f}s" for k, v in bulk_summary.stages.items())
             click.echo(f"bulk import: {stages}")
+            click.echo(
+                f"imported {sum(bulk_summary.nodes.values()):,} nodes and "
+                f"{sum(bulk_summary.relationships.values()):,} relationships; "
+                f"{bulk_summary.online_papers:,} papers and "
+                f"{bulk_summary.online_citations:,} citations went through the online writer "
+                "(a load rule applies to them)"
+            )
     if summary.rejected or summary.failed:
         ctx.exit(1)
 

@@ -244,24 +244,19 @@ def bulk_load(
             run_import(server, import_files.import_arguments(), database, scratch / "import.log")
         with _stage(stages, "start", on_stage):
             server.start(timeout=timeout)
-        with (
-            _stage(stages, "schema", on_stage),
-            Database.connect(_local_connection(settings, database)) as graph,
-        ):
-            apply_schema(graph)
-        with (
-            _stage(stages, "online", on_stage),
-            Database.connect(_local_connection(settings, database)) as graph,
-        ):
-            writer = GraphWriter(graph)
-            for snapshot in offline.snapshots:
-                writer.write_snapshot(snapshot)
-            for rows in offline.author_spellings():
-                writer.write_author_names(rows)
-            for batch in offline.online_batches(batch_size):
-                writer.write_batch(batch)
-            for key in offline.marked:
-                writer.mark_loaded_whole(key)
+        with Database.connect(_local_connection(settings, database)) as graph:
+            with _stage(stages, "schema", on_stage):
+                apply_schema(graph)
+            with _stage(stages, "online", on_stage):
+                writer = GraphWriter(graph)
+                for snapshot in offline.snapshots:
+                    writer.write_snapshot(snapshot)
+                for rows in offline.author_spellings():
+                    writer.write_author_names(rows)
+                for batch in offline.online_batches(batch_size):
+                    writer.write_batch(batch)
+                for key in offline.marked:
+                    writer.mark_loaded_whole(key)
     finally:
         rejects.close()
         offline.close()

@@ -308,13 +308,22 @@ def test_bulk_loads_a_folder_whose_one_file_is_unreadable(
         encoding="utf-8",
     )
     (folder / "b_bad.bin").write_bytes(b"\x00\x01\x02 not any format \xff" * 10)
-    summary = bulk_load([folder], settings=bulk_server.settings, rejects_path=tmp_path / "r")
+    result = CliRunner().invoke(
+        main,
+        ["load", "--bulk", str(folder), "--rejects", str(tmp_path / "r"), "--json"],
+        env=_cli_env(bulk_server.settings),
+    )
+    assert result.exit_code == 1, result.output  # one file failed
+    summary = json.loads(result.output)
     # In input order, as the online load lists them: both run the same per-file loop.
-    assert [(Path(f.path).name, f.error is not None) for f in summary.load.files] == [
+    assert [(Path(f["path"]).name, f["error"] is not None) for f in summary["files"]] == [
         ("a_good.jsonl", False),
         ("b_bad.bin", True),
     ]
-    assert "cannot tell its format" in (summary.load.failed[0].error or "")
+    assert "cannot tell its format" in summary["failed"][0]["reason"]
+    # One arXiv record that nothing else names: imported, nothing for the online writer.
+    assert summary["bulk"]["nodes"]["Paper"] == 1
+    assert summary["bulk"]["online_papers"] == summary["bulk"]["online_citations"] == 0
     with _connect(bulk_server.settings) as graph:
         assert graph.read("MATCH (p:Paper) RETURN p.key AS key") == [{"key": "2101.00001"}]
     _empty(bulk_server)
