@@ -4,10 +4,10 @@
 // least as new as the one that set them. Every category any record names exists, with
 // its name and archive from the shipped arXiv taxonomy, whatever the order. What already
 // holds these values is not written again.
-// param rows: list[map]  one map per paper: key, as_of, primary ({code, name, archive}), cross (a list of such maps)
+// param rows: list[map]  one map per paper: key, as_of, primary ({code, name, archive}), cross (a list of such maps), named (every category the batch's records of the paper name, older ones included)
 UNWIND $rows AS row
 CALL (row) {
-  UNWIND [row.primary] + row.cross AS named
+  UNWIND row.named AS named
   MERGE (c:Category {code: named.code})
   WITH c, named
   WHERE NOT coalesce(c.name = coalesce(named.name, c.name), c.name IS NULL AND named.name IS NULL)

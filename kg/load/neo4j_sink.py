@@ -224,20 +224,26 @@ def batch_statements(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
         if authored:
             statements.append(("load_author_names", {"rows": author_names(full)}))
             statements.append(("load_authors", {"rows": authored}))
-        categorised = newest_per_key(
-            [
-                {
-                    "key": r.key,
-                    "as_of": as_of_key(r.as_of, r.snapshot),
-                    "primary": category_row(r.primary_category),
-                    "cross": [
-                        category_row(c) for c in r.cross_categories if c != r.primary_category
-                    ],
-                }
-                for r in full
-                if r.primary_category
-            ]
-        )
+        every_category: list[dict[str, Any]] = [
+            {
+                "key": r.key,
+                "as_of": as_of_key(r.as_of, r.snapshot),
+                "primary": category_row(r.primary_category),
+                "cross": [category_row(c) for c in r.cross_categories if c != r.primary_category],
+            }
+            for r in full
+            if r.primary_category
+        ]
+        # Every category any record names exists, in any grouping: the newest row of a paper
+        # sets its links, and names the categories of its batch's older rows too.
+        named: dict[str, dict[str, dict[str, Any]]] = {}
+        for entry in every_category:
+            for each in (entry["primary"], *entry["cross"]):
+                named.setdefault(entry["key"], {})[each["code"]] = each
+        categorised = [
+            {**entry, "named": [named[entry["key"]][code] for code in sorted(named[entry["key"]])]}
+            for entry in newest_per_key(every_category)
+        ]
         if categorised:
             statements.append(("load_categories", {"rows": categorised}))
     if batch.citations:
