@@ -81,6 +81,7 @@ class _IntegritySummary(_Input):
 class _Integrity(_Input):
     clean: bool | None = None
     available: bool | None = None
+    endpoint: str | None = None
     summary: _IntegritySummary | None = None
     snapshot_sha256: str | None = None
 
@@ -300,6 +301,25 @@ def _published(submitted_at: str | None) -> date | str | None:
         )
 
 
+def _text(value: str | None) -> str | None:
+    """Return a stated text without its surrounding spaces, or None if it states nothing."""
+    return (value or "").strip() or None
+
+
+def _submitted_at(submitted_at: str | None) -> str | None:
+    """Return the submission moment as an ISO timestamp in UTC (``2021-10-08T04:24:51Z``),
+    keeping the time of day that ``published`` drops; None for a bare date or none at all.
+
+    Call it on a value ``_published`` accepted."""
+    text = (submitted_at or "").strip()
+    if len(text) <= len("2021-10-08"):
+        return None
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        return moment.isoformat()  # no offset stated: kept as given, not guessed
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
 def _extra(doc: _PaperJson, in_lines: bool, et_al: bool) -> dict[str, _Scalar]:
     """Return the flat summary facts of an object, leaving out those it does not state."""
     integrity = doc.integrity or _Integrity()
@@ -308,7 +328,11 @@ def _extra(doc: _PaperJson, in_lines: bool, et_al: bool) -> dict[str, _Scalar]:
     references = doc.references or _References()
     canon = doc.formal_canon or _FormalCanon()
     author_claims = doc.author_claims or _AuthorClaims()
+    source = doc.source or _Source()
     facts: dict[str, _Scalar] = {
+        "source_kind": _text(source.kind),
+        "submitted_at": _submitted_at((doc.paper or _Paper()).submitted_at),
+        "integrity_endpoint": _text(integrity.endpoint),
         "integrity_clean": integrity.clean,
         "integrity_available": integrity.available,
         "integrity_critical": summary.critical,

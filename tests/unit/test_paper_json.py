@@ -73,6 +73,9 @@ def test_seed_record_gives_the_papers_facts(record: Path, excerpt_starts: str) -
     assert paper.as_of == date(2026, 5, 17)
     assert paper.origin.line == 1
     assert paper.extra == {
+        "source_kind": "arxiv",
+        "submitted_at": "2021-10-08T04:24:51Z",
+        "integrity_endpoint": "/pith/2110.03888/integrity.json",
         "integrity_clean": True,
         "integrity_available": True,
         "integrity_critical": 0,
@@ -224,6 +227,24 @@ def test_offset_timestamp_is_dated_in_utc(tmp_path: Path) -> None:
     paper = _papers(_parse(path))[0]
     assert paper.published == date(2024, 1, 2)
     assert paper.year == 2024
+    assert paper.extra["submitted_at"] == "2024-01-02T03:30:00Z"  # the time of day is kept
+
+
+@pytest.mark.parametrize(
+    ("stated", "kept"),
+    [
+        ("2024-01-01T22:30:00", "2024-01-01T22:30:00"),  # no offset: kept as given
+        ("2024-01-01 22:30:00+00:00", "2024-01-01T22:30:00Z"),
+        ("2024-01-01", None),  # a bare date has no time of day; `published` holds it
+        ("  ", None),
+    ],
+)
+def test_submission_time_of_day_is_kept(tmp_path: Path, stated: str, kept: str | None) -> None:
+    path = _write(
+        tmp_path / "t.json", {"source": {"id": "2401.00012"}, "paper": {"submitted_at": stated}}
+    )
+    paper = _papers(_parse(path))[0]
+    assert paper.extra.get("submitted_at") == kept
 
 
 def test_gzipped_record_is_read_by_content(tmp_path: Path) -> None:
