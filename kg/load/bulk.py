@@ -28,7 +28,7 @@ from pathlib import Path
 
 from kg.answers.loads import BulkSummary, LoadSummary
 from kg.database import Database
-from kg.errors import ConfigError, NotEmptyError, ServerError, SourceError
+from kg.errors import ConfigError, NotEmptyError, ServerError
 from kg.load.import_sink import ImportSink
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
@@ -36,9 +36,8 @@ from kg.load.pipeline import (
     FormatChoice,
     RejectsFile,
     StreamSettings,
-    input_files,
-    input_format,
     load_files,
+    plan_inputs,
 )
 from kg.load.schema import apply_schema, is_empty
 from kg.loaders.formats import IdScheme
@@ -196,8 +195,14 @@ def bulk_load(
     ``on_stage`` is called with each stage's description (STAGE_NAMES) as it begins.
     """
     _refuse_remote()
-    if batch_size < 1:
-        raise SourceError(f"batch size {batch_size} is too small", "use 1 or more")
+    # load_paths' stream options, handed on by name as it hands them on (see there).
+    stream = StreamSettings(
+        batch_size=batch_size,
+        strict=strict,
+        id_scheme=id_scheme,
+        on_progress=on_progress,
+        keep_messages=keep_messages,
+    )
     settings = settings or config.local_settings()
     database = database or os.environ.get("NEO4J_DATABASE") or config.DEFAULT_DATABASE
     server = LocalServer(settings)
@@ -206,11 +211,10 @@ def bulk_load(
             f"Neo4j is not installed in {server.home}", "run `kg db start` once to install it"
         )
     began = time.monotonic()
-    inputs = input_files(paths)
-    RejectsFile(rejects_path).check([item.path for item in inputs])
+    rejects = RejectsFile(rejects_path)
     # The same per-file rule as the online load: a file in a folder that cannot be read or
     # recognised fails on its own (reported, exit 1) and the others load.
-    formats = [input_format(item, fmt, strict) for item in inputs]
+    inputs, formats = plan_inputs(paths, fmt, strict, rejects)
     was_running = server.pid() is not None
     _check_empty(server, database, timeout)
     # The server is not needed again until the import: let it shut down while parsing.
@@ -222,17 +226,9 @@ def bulk_load(
     scratch = Path(tempfile.mkdtemp(prefix="kg-bulk-", dir=base))
     summary = BulkSummary(load=LoadSummary())
     stages = summary.stages
-    rejects = RejectsFile(rejects_path)
     offline = ImportSink(scratch / "graph.sqlite")
     try:
         with _stage(stages, "parse", on_stage):
-            stream = StreamSettings(
-                batch_size=batch_size,
-                strict=strict,
-                id_scheme=id_scheme,
-                on_progress=on_progress,
-                keep_messages=keep_messages,
-            )
             load_files(offline, inputs, formats, summary.load, rejects, stream)
         with _stage(stages, "csv", on_stage):
             import_files = offline.write_csv(scratch / "csv")
@@ -278,6 +274,6 @@ def bulk_load(
     summary.online_citations = offline.online_citations
     summary.csv_dir = str(scratch / "csv") if keep_csv else None
     summary.import_arguments = import_files.import_arguments() if keep_csv else []
-    summary.load.rejects_file = str(rejects_path) if rejects.handle is not None else None
+    summary.load.rejects_file = rejects.written()
     summary.load.seconds = time.monotonic() - began
     return summary

@@ -57,6 +57,7 @@ __all__ = [
     "load_files",
     "load_paths",
     "load_stream",
+    "plan_inputs",
 ]
 
 FormatChoice = FormatName | Literal["auto"]
@@ -147,6 +148,20 @@ def input_format(
         return None, _reason(item.path, exc)
 
 
+def plan_inputs(
+    paths: list[Path], fmt: FormatChoice, strict: bool, rejects: RejectsFile
+) -> tuple[list[InputFile], list[tuple[FormatName | None, str | None]]]:
+    """Return the inputs of ``paths`` and the format of each (``input_format``'s answers):
+    what every load, online or bulk, settles before it writes anything.
+
+    Raises SourceError for a missing path, a rejects file that could not be written (see
+    ``RejectsFile.check``), or an input that ``input_format`` refuses.
+    """
+    inputs = input_files(paths)
+    rejects.check([item.path for item in inputs])
+    return inputs, [input_format(item, fmt, strict) for item in inputs]
+
+
 class RejectsFile:
     """The rejects file, opened on the first reject only, each reject flushed as written so
     that a killed load leaves every reject it saw."""
@@ -177,6 +192,10 @@ class RejectsFile:
                 f"--rejects {self.path}: cannot write in {folder}",
                 "name a file in a folder you can write to",
             )
+
+    def written(self) -> str | None:
+        """Return the rejects file's path when a reject was written to it, else None."""
+        return str(self.path) if self.handle is not None else None
 
     def add(self, rejected: Rejected) -> None:
         """Write one reject as a JSON line."""
@@ -230,16 +249,9 @@ def load_paths(
     cannot be told (with ``strict``: for any file that cannot be read), and LoadInterrupted
     when Neo4j fails mid-load.
     """
-    if batch_size < 1:
-        raise SourceError(f"batch size {batch_size} is too small", "use 1 or more")
-    began = time.monotonic()
-    inputs = input_files(paths)
-    rejects = RejectsFile(rejects_path)
-    rejects.check([item.path for item in inputs])
-    formats = [input_format(item, fmt, strict) for item in inputs]
-    apply_schema(graph)
-    writer = GraphWriter(graph)
-    summary = LoadSummary(counts=writer.counts)
+    # The options handed on by name, as bulk_load hands on the same ones: both keep every
+    # option in their public signature; the checks and planning they share are
+    # StreamSettings' and plan_inputs'.
     stream = StreamSettings(
         batch_size=batch_size,
         strict=strict,
@@ -249,13 +261,19 @@ def load_paths(
         force=force,
         on_file=on_file,
     )
+    began = time.monotonic()
+    rejects = RejectsFile(rejects_path)
+    inputs, formats = plan_inputs(paths, fmt, strict, rejects)
+    apply_schema(graph)
+    writer = GraphWriter(graph)
+    summary = LoadSummary(counts=writer.counts)
     try:
         load_files(writer, inputs, formats, summary, rejects, stream)
     except (ConnectionFailed, QueryFailed) as exc:
         raise LoadInterrupted(exc, summary.written, summary.read) from exc
     finally:
         rejects.close()
-    summary.rejects_file = str(rejects_path) if rejects.handle is not None else None
+    summary.rejects_file = rejects.written()
     summary.seconds = time.monotonic() - began
     return summary
 
@@ -279,7 +297,10 @@ class RecordSink(Protocol):
 
 @dataclass(frozen=True)
 class StreamSettings:
-    """How a load reads and batches its files: the options every sink's load shares."""
+    """How a load reads and batches its files: the options every sink's load shares.
+
+    Raises SourceError for a batch size under 1.
+    """
 
     batch_size: int = DEFAULT_BATCH_SIZE
     strict: bool = False
@@ -292,6 +313,10 @@ class StreamSettings:
     """Read a file even when its exact content was loaded whole before."""
     on_file: Callable[[Path], None] | None = None
     """Called as each file starts."""
+
+    def __post_init__(self) -> None:
+        if self.batch_size < 1:
+            raise SourceError(f"batch size {self.batch_size} is too small", "use 1 or more")
 
 
 def load_files(
