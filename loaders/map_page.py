@@ -33,6 +33,8 @@ from .records import (
     Rejected,
     SnapshotRecord,
 )
+
+# The same source_file helpers as the other line parsers (arxiv_oai): a list of names.
 from .source_file import (
     MAX_CATEGORY_CHARS,
     MAX_INT,
@@ -68,6 +70,7 @@ _DATE = (
     r"|\d{1,2}\s+[A-Za-z]{3,9}\.?,?\s+\d{4}"
     r"|[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4})"
 )
+# The patterns of a page's lines, one constant each: a table whose rows share a shape.
 _ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
 _DAY_MONTH_YEAR = re.compile(r"(\d{1,2})\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})")
 _MONTH_DAY_YEAR = re.compile(r"([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})")
@@ -248,6 +251,8 @@ class _Item(NamedTuple):
     ref: PaperRef
 
 
+# One field a fact a page can state, as PaperRecord has one a fact a source gives:
+# declarations alike in shape to the records' and paper JSON's models, not logic.
 @dataclass
 class _Page:
     """The facts a page states about its own paper, gathered while scanning."""

@@ -67,6 +67,8 @@ class _Paper(_Input):
     abstract_excerpt: str | None = None
 
 
+# The format's parts below, field for field as it names them: its schema as data, so the
+# parts that state the same kind of facts (counts, a snapshot_sha256) read alike.
 class _Claims(_Input):
     count: int | None = Field(default=None, ge=0, le=MAX_INT)
     snapshot_sha256: str | None = None

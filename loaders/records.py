@@ -97,6 +97,8 @@ class PaperRef(NamedPaper):
     stated_cited_by: int | None = Field(default=None, ge=0)
 
 
+# One field a fact a source can state: declarations alike in shape to the facts a parser
+# gathers (map_page._Page) and to the input formats' own models, data rather than logic.
 class PaperRecord(NamedPaper):
     """Everything one source states about one paper, as of ``as_of``."""
 
