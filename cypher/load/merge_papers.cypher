@@ -1,11 +1,11 @@
 // name: merge_papers
 // mode: write
 // Entity resolution: fold one paper into another that the identity rule says is the same
-// paper (kg.loaders.identity.title_merges picks the target). Its relationships move to the target;
-// each property, the author list and the categories come from whichever of the two has
-// the newer record (as_of, then for papers known only from references ref_as_of), the
-// other filling what is missing; CITES snapshot lists stay sorted sets; the target keeps
-// every key it was known by in `aliases` (sorted); the source is deleted. The result does
+// paper (kg.loaders.identity.title_merges picks the target). Its relationships move to
+// the target; each property comes from whichever of the two got it from the newer record,
+// as in papers.cypher; the author list and the categories from whichever has the newer
+// list; CITES snapshot lists stay sorted sets; the target keeps every key it was known by
+// in `aliases` (sorted); the source is deleted. The result does
 // not depend on which merge ran first. The target, and any paper that gains an edge to it,
 // get a new changed_at (stored similarity is stale for them).
 // param source: str  key of the paper that merges away
@@ -50,12 +50,7 @@ CALL (s, t) {
 }
 WITH s, t,
      s.authors_as_of IS NOT NULL AND (t.authors_as_of IS NULL OR s.authors_as_of > t.authors_as_of) AS newer_authors,
-     s.categories_as_of IS NOT NULL AND (t.categories_as_of IS NULL OR s.categories_as_of > t.categories_as_of) AS newer_categories,
-     CASE
-       WHEN s.as_of IS NOT NULL OR t.as_of IS NOT NULL
-       THEN s.as_of IS NOT NULL AND (t.as_of IS NULL OR s.as_of > t.as_of)
-       ELSE s.ref_as_of IS NOT NULL AND (t.ref_as_of IS NULL OR s.ref_as_of > t.ref_as_of)
-     END AS s_wins
+     s.categories_as_of IS NOT NULL AND (t.categories_as_of IS NULL OR s.categories_as_of > t.categories_as_of) AS newer_categories
 CALL (s, t, newer_authors) {
   WITH s, t, newer_authors WHERE newer_authors
   CALL (t) {
@@ -81,24 +76,48 @@ CALL (s, t, newer_categories) {
     MERGE (t)-[:CROSS_LISTED]->(c)
   }
 }
-SET t.stub = t.stub AND s.stub,
+// Each property comes from whichever of the two got it from the newer record (filled_as_of
+// and as_of say which; '' for a reference, two of those ordered by ref_as_of)
+WITH s, t, newer_authors, newer_categories,
+     ['title', 'norm_title', 'year', 'published', 'abstract', 'abstract_excerpt', 'license',
+      'version', 'doi', 'journal_ref', 'comments', 'stated_cited_by', 'stated_cited_by_in_map',
+      'stated_refs_total', 'stated_refs_in_map'] AS names,
+     coalesce(s.as_of, '') AS s_top, coalesce(t.as_of, '') AS t_top
+WITH s, t, newer_authors, newer_categories, names, s_top, t_top, range(0, size(names) - 1) AS at,
+     CASE WHEN s_top > t_top THEN s_top ELSE t_top END AS newest,
+     [k IN names | coalesce(head([f IN coalesce(s.filled_as_of, []) WHERE f STARTS WITH k + '=' | substring(f, size(k) + 1)]), s_top)] AS s_held,
+     [k IN names | coalesce(head([f IN coalesce(t.filled_as_of, []) WHERE f STARTS WITH k + '=' | substring(f, size(k) + 1)]), t_top)] AS t_held
+WITH s, t, newer_authors, newer_categories, names, at, newest, s_held, t_held,
+     [i IN at | s[names[i]] IS NOT NULL AND (t[names[i]] IS NULL OR s_held[i] > t_held[i] OR
+       s_held[i] = t_held[i] AND CASE WHEN s_held[i] = '' THEN coalesce(s.ref_as_of, '') > coalesce(t.ref_as_of, '') ELSE s_top > t_top END)] AS from_s
+WITH s, t, newer_authors, newer_categories, names, at, newest,
+     [i IN at | CASE WHEN from_s[i] THEN s[names[i]] ELSE t[names[i]] END] AS value,
+     [i IN at | CASE WHEN from_s[i] THEN s_held[i] ELSE t_held[i] END] AS source
+WITH s, t, newer_authors, newer_categories, value, COLLECT {
+       UNWIND [i IN at WHERE value[i] IS NOT NULL AND source[i] <> newest | names[i] + '=' + source[i]] AS f
+       RETURN f ORDER BY f
+     } AS filled
+SET t += {
+      title: value[0],
+      norm_title: value[1],
+      year: value[2],
+      published: value[3],
+      abstract: value[4],
+      abstract_excerpt: value[5],
+      license: value[6],
+      version: value[7],
+      doi: value[8],
+      journal_ref: value[9],
+      comments: value[10],
+      stated_cited_by: value[11],
+      stated_cited_by_in_map: value[12],
+      stated_refs_total: value[13],
+      stated_refs_in_map: value[14],
+      filled_as_of: CASE WHEN filled = [] THEN null ELSE filled END
+    },
+    t.stub = t.stub AND s.stub,
     t.changed_at = datetime.transaction(),
     t.arxiv_id = coalesce(t.arxiv_id, s.arxiv_id),
-    t.title = CASE WHEN s_wins THEN coalesce(s.title, t.title) ELSE coalesce(t.title, s.title) END,
-    t.norm_title = CASE WHEN s_wins THEN coalesce(s.norm_title, t.norm_title) ELSE coalesce(t.norm_title, s.norm_title) END,
-    t.year = CASE WHEN s_wins THEN coalesce(s.year, t.year) ELSE coalesce(t.year, s.year) END,
-    t.published = CASE WHEN s_wins THEN coalesce(s.published, t.published) ELSE coalesce(t.published, s.published) END,
-    t.abstract = CASE WHEN s_wins THEN coalesce(s.abstract, t.abstract) ELSE coalesce(t.abstract, s.abstract) END,
-    t.abstract_excerpt = CASE WHEN s_wins THEN coalesce(s.abstract_excerpt, t.abstract_excerpt) ELSE coalesce(t.abstract_excerpt, s.abstract_excerpt) END,
-    t.license = CASE WHEN s_wins THEN coalesce(s.license, t.license) ELSE coalesce(t.license, s.license) END,
-    t.version = CASE WHEN s_wins THEN coalesce(s.version, t.version) ELSE coalesce(t.version, s.version) END,
-    t.doi = CASE WHEN s_wins THEN coalesce(s.doi, t.doi) ELSE coalesce(t.doi, s.doi) END,
-    t.journal_ref = CASE WHEN s_wins THEN coalesce(s.journal_ref, t.journal_ref) ELSE coalesce(t.journal_ref, s.journal_ref) END,
-    t.comments = CASE WHEN s_wins THEN coalesce(s.comments, t.comments) ELSE coalesce(t.comments, s.comments) END,
-    t.stated_cited_by = CASE WHEN s_wins THEN coalesce(s.stated_cited_by, t.stated_cited_by) ELSE coalesce(t.stated_cited_by, s.stated_cited_by) END,
-    t.stated_cited_by_in_map = CASE WHEN s_wins THEN coalesce(s.stated_cited_by_in_map, t.stated_cited_by_in_map) ELSE coalesce(t.stated_cited_by_in_map, s.stated_cited_by_in_map) END,
-    t.stated_refs_total = CASE WHEN s_wins THEN coalesce(s.stated_refs_total, t.stated_refs_total) ELSE coalesce(t.stated_refs_total, s.stated_refs_total) END,
-    t.stated_refs_in_map = CASE WHEN s_wins THEN coalesce(s.stated_refs_in_map, t.stated_refs_in_map) ELSE coalesce(t.stated_refs_in_map, s.stated_refs_in_map) END,
     t.as_of = CASE WHEN s.as_of > t.as_of OR t.as_of IS NULL THEN s.as_of ELSE t.as_of END,
     t.ref_as_of = CASE WHEN s.ref_as_of > t.ref_as_of OR t.ref_as_of IS NULL THEN s.ref_as_of ELSE t.ref_as_of END,
     t.authors_as_of = CASE WHEN newer_authors THEN s.authors_as_of ELSE t.authors_as_of END,

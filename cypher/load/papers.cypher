@@ -1,12 +1,15 @@
 // name: papers
 // mode: write
-// Upsert full paper records. A property takes the value of the newest snapshot that
-// states it (ordered by the record's as_of key, never by load order); an older record
-// only fills what is still missing. An abstract excerpt never replaces a full abstract.
-// The stated counts of each record are kept on its DESCRIBED_IN link to the snapshot; when
-// one snapshot holds several records of the paper, the link keeps the newest (by data
-// date, then the last in the file). A paper or link that already holds these values is
-// not written, so loading the same data again sets nothing.
+// Upsert full paper records. Each property takes the value of the newest record that
+// states it (ordered by the record's as_of key, never by load order): a newer record sets
+// what it states, and an older one sets what the paper lacks or holds from a still older
+// record (or from a reference). filled_as_of remembers, for each property the newest record
+// did not state, which record gave it ('<name>=<as_of>', sorted; '<name>=' for a
+// reference), so this holds whatever the order. An abstract excerpt never replaces a full
+// abstract. The stated counts of each record are kept on its DESCRIBED_IN link to the
+// snapshot; when one snapshot holds several records of the paper, the link keeps the
+// newest (by data date, then the last in the file). A paper or link that already holds
+// these values is not written, so loading the same data again sets nothing.
 // param rows: list[map]  one map per paper record (see kg/load/neo4j_sink.py: paper_row)
 UNWIND $rows AS row
 MERGE (p:Paper {key: row.key})
@@ -14,26 +17,42 @@ WITH p, row
 // Each row reads the paper as the rows before it left it (two records of one paper can
 // share a batch), so the reading and the writing happen together, row by row.
 CALL (p, row) {
-  WITH p, row, (p.as_of IS NULL OR row.as_of >= p.as_of) AS newer
+  WITH p, row, coalesce(p.as_of, '') AS top,
+       ['title', 'norm_title', 'year', 'published', 'abstract', 'abstract_excerpt', 'license',
+        'version', 'doi', 'journal_ref', 'comments', 'stated_cited_by', 'stated_cited_by_in_map',
+        'stated_refs_total', 'stated_refs_in_map'] AS names
+  // held[i]: the as_of of the record that gave the paper names[i] ('' for a reference)
+  WITH p, row, top, names, range(0, size(names) - 1) AS at,
+       [k IN names | coalesce(head([f IN coalesce(p.filled_as_of, []) WHERE f STARTS WITH k + '=' | substring(f, size(k) + 1)]), top)] AS held
+  WITH p, row, names, at, held, CASE WHEN row.as_of >= top THEN row.as_of ELSE top END AS newest,
+       [i IN at | row[names[i]] IS NOT NULL AND (p[names[i]] IS NULL OR row.as_of >= held[i])] AS take
+  WITH p, row, names, at, newest,
+       [i IN at | CASE WHEN take[i] THEN row[names[i]] ELSE p[names[i]] END] AS value,
+       [i IN at | CASE WHEN take[i] THEN row.as_of ELSE held[i] END] AS source
+  WITH p, row, newest, value, COLLECT {
+         UNWIND [i IN at WHERE value[i] IS NOT NULL AND source[i] <> newest | names[i] + '=' + source[i]] AS f
+         RETURN f ORDER BY f
+       } AS filled
   WITH p, {
     stub: false,
     arxiv_id: coalesce(row.arxiv_id, p.arxiv_id),
-    title: CASE WHEN newer OR p.title IS NULL THEN coalesce(row.title, p.title) ELSE p.title END,
-    norm_title: CASE WHEN newer OR p.norm_title IS NULL THEN coalesce(row.norm_title, p.norm_title) ELSE p.norm_title END,
-    year: CASE WHEN newer OR p.year IS NULL THEN coalesce(row.year, p.year) ELSE p.year END,
-    published: CASE WHEN newer OR p.published IS NULL THEN coalesce(row.published, p.published) ELSE p.published END,
-    abstract: CASE WHEN newer OR p.abstract IS NULL THEN coalesce(row.abstract, p.abstract) ELSE p.abstract END,
-    abstract_excerpt: CASE WHEN newer OR p.abstract_excerpt IS NULL THEN coalesce(row.abstract_excerpt, p.abstract_excerpt) ELSE p.abstract_excerpt END,
-    license: CASE WHEN newer OR p.license IS NULL THEN coalesce(row.license, p.license) ELSE p.license END,
-    version: CASE WHEN newer OR p.version IS NULL THEN coalesce(row.version, p.version) ELSE p.version END,
-    doi: CASE WHEN newer OR p.doi IS NULL THEN coalesce(row.doi, p.doi) ELSE p.doi END,
-    journal_ref: CASE WHEN newer OR p.journal_ref IS NULL THEN coalesce(row.journal_ref, p.journal_ref) ELSE p.journal_ref END,
-    comments: CASE WHEN newer OR p.comments IS NULL THEN coalesce(row.comments, p.comments) ELSE p.comments END,
-    stated_cited_by: CASE WHEN newer OR p.stated_cited_by IS NULL THEN coalesce(row.stated_cited_by, p.stated_cited_by) ELSE p.stated_cited_by END,
-    stated_cited_by_in_map: CASE WHEN newer OR p.stated_cited_by_in_map IS NULL THEN coalesce(row.stated_cited_by_in_map, p.stated_cited_by_in_map) ELSE p.stated_cited_by_in_map END,
-    stated_refs_total: CASE WHEN newer OR p.stated_refs_total IS NULL THEN coalesce(row.stated_refs_total, p.stated_refs_total) ELSE p.stated_refs_total END,
-    stated_refs_in_map: CASE WHEN newer OR p.stated_refs_in_map IS NULL THEN coalesce(row.stated_refs_in_map, p.stated_refs_in_map) ELSE p.stated_refs_in_map END,
-    as_of: CASE WHEN newer THEN row.as_of ELSE p.as_of END
+    title: value[0],
+    norm_title: value[1],
+    year: value[2],
+    published: value[3],
+    abstract: value[4],
+    abstract_excerpt: value[5],
+    license: value[6],
+    version: value[7],
+    doi: value[8],
+    journal_ref: value[9],
+    comments: value[10],
+    stated_cited_by: value[11],
+    stated_cited_by_in_map: value[12],
+    stated_refs_total: value[13],
+    stated_refs_in_map: value[14],
+    as_of: newest,
+    filled_as_of: CASE WHEN filled = [] THEN null ELSE filled END
   } AS next
   WHERE any(k IN keys(next) WHERE NOT coalesce(p[k] = next[k], p[k] IS NULL AND next[k] IS NULL))
   SET p += next

@@ -3,8 +3,8 @@
 // Make sure every paper a citation names exists. One not seen before becomes a stub: a
 // paper known only from reference lists or edge lists. A stub's title, normalised title
 // and year come from the best reference to it: the newest data date, then the snapshot
-// key, then the spelling (ref_as_of), whatever the order of loading. A full record only
-// gains from references what it lacks. A stated cited-by count is kept on the paper's
+// key, then the spelling (ref_as_of), whatever the order of loading. A paper with full
+// records takes from its best reference only what no record states (see papers.cypher). A stated cited-by count is kept on the paper's
 // DESCRIBED_IN link to the snapshot (the largest, when a list names it twice).
 // param rows: list[map]  one map per paper reference: key, arxiv_id, title, norm_title, year, ref_as_of, snapshot, stated_cited_by, as_of
 UNWIND $rows AS row
@@ -19,10 +19,21 @@ CALL (p, row) {
 CALL (p, row) {
   WITH p, row
   WHERE row.ref_as_of IS NOT NULL AND (p.ref_as_of IS NULL OR row.ref_as_of > p.ref_as_of)
+  // A stub takes the best reference's title and year as a whole; a paper with records takes
+  // only what no record stated: what it lacks, or holds from a reference ('<name>=' in
+  // filled_as_of, which then marks what it took)
+  WITH p, row, coalesce(p.filled_as_of, []) AS filled,
+       [k IN ['title', 'norm_title', 'year'] WHERE p.stub OR p[k] IS NULL OR k + '=' IN coalesce(p.filled_as_of, [])] AS taken
+  WITH p, row, taken, CASE WHEN p.stub THEN filled ELSE COLLECT {
+         UNWIND [f IN filled WHERE NOT any(k IN taken WHERE f STARTS WITH k + '=')]
+                + [k IN taken WHERE row[k] IS NOT NULL | k + '='] AS f
+         RETURN f ORDER BY f
+       } END AS filled
   SET p.ref_as_of = row.ref_as_of,
-      p.title = CASE WHEN p.stub OR p.title IS NULL THEN row.title ELSE p.title END,
-      p.norm_title = CASE WHEN p.stub OR p.norm_title IS NULL THEN row.norm_title ELSE p.norm_title END,
-      p.year = CASE WHEN p.stub OR p.year IS NULL THEN row.year ELSE p.year END
+      p.title = CASE WHEN 'title' IN taken THEN row.title ELSE p.title END,
+      p.norm_title = CASE WHEN 'norm_title' IN taken THEN row.norm_title ELSE p.norm_title END,
+      p.year = CASE WHEN 'year' IN taken THEN row.year ELSE p.year END,
+      p.filled_as_of = CASE WHEN filled = [] THEN null ELSE filled END
 }
 WITH p, row WHERE row.stated_cited_by IS NOT NULL
 MATCH (s:Snapshot {key: row.snapshot})
