@@ -160,8 +160,8 @@ def differences(
     """Return what is only in one of two dumps, a few lines a side, for an assert message."""
     lines = []
     for what, got, want in (
-        ("nodes", *map(set, (actual[0], expected[0]))),
-        ("relationships", *map(set, (actual[1], expected[1]))),
+        ("nodes", set(actual[0]), set(expected[0])),
+        ("relationships", set(actual[1]), set(expected[1])),
     ):
         paired = _paired(got - want, want - got)
         if paired:

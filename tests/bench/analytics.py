@@ -116,7 +116,8 @@ def _projection_server_time(graph: Database) -> tuple[float, float]:
 
 
 def _median(runs: list[analytics.Timings], name: str) -> float:
-    return statistics.median(getattr(t, name) for t in runs)
+    values: list[float] = [getattr(t, name) for t in runs]
+    return statistics.median(values)
 
 
 def _scipy_version() -> str | None:

@@ -204,8 +204,9 @@ def _child(spec: dict[str, Any]) -> None:
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         report["import_tool_peak_rss_mb"] = children / 1024
     elif spec["mode"] == "parse":
-        from kg.load.pipeline import expand_paths, parse_file
+        from kg.load.pipeline import expand_paths
         from kg.loaders.detect import detect_format
+        from kg.loaders.formats import parse_file
 
         began = time.monotonic()
         items = 0

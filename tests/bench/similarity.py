@@ -65,6 +65,24 @@ def _rows(kg: KnowledgeGraph, name: str, params: dict[str, Any]) -> list[dict[st
     return [{c: r[c] for c in COLUMNS} for r in query.run(kg, **params)]
 
 
+def _query_case(kg: KnowledgeGraph, query: queries.Query) -> Callable[[str], object]:
+    """Return what runs ``query`` for one paper's key, top 20."""
+
+    def case(key: str) -> object:
+        return query.run(kg, key=key, limit=20)
+
+    return case
+
+
+def _method_case(kg: KnowledgeGraph, name: str) -> Callable[[str], object]:
+    """Return what calls ``kg.<name>`` for one paper's key, top 20."""
+
+    def case(key: str) -> object:
+        return getattr(kg, name)(key, limit=20)
+
+    return case
+
+
 def _timed(run: Callable[[str], object], keys: list[str], warm: list[str]) -> list[float]:
     for key in warm:
         run(key)
@@ -102,7 +120,7 @@ def _scale10() -> tuple[int, int, dict[str, float], dict[str, int]]:
         "co-citation": sum(d * d for d in out_degree.values()),
         "coupling": sum(d * d for d in in_degree.values()),
     }
-    seconds = {}
+    seconds: dict[str, float] = {}
     for measure in similarity.MEASURES:
         if paths[measure] > MAX_PATHS_10X:
             continue
@@ -121,11 +139,7 @@ def _all_pairs_estimate(sample_size: int, seed: int) -> None:
         print(f"load average {os.getloadavg()[0]:.1f}, {len(keys):,} papers")
         for name in ("cocited", "coupled"):
             query = queries.get(name)
-            samples = _timed(
-                lambda key, q=query: q.run(kg, key=key, limit=20),
-                sample,
-                sample[:30],
-            )
+            samples = _timed(_query_case(kg, query), sample, sample[:30])
             mean = statistics.fmean(samples)
             print(f"{name}.cypher: mean {mean * 1000:.1f} ms -> {mean * len(keys) / 60:.1f} min")
 
@@ -196,18 +210,10 @@ def main() -> None:
             stored_q = queries.get(f"similar_{name}_stored")
             live_q = queries.get(name)
             bounded_q = queries.get(f"similar_{name}_live")
-            cases[f"{measure} top-20, stored query alone"] = lambda key, q=stored_q: q.run(
-                kg, key=key, limit=20
-            )
-            cases[f"{measure} top-20, kg.{name} (materialised)"] = lambda key, n=name: getattr(
-                kg, n
-            )(key, limit=20)
-            cases[f"{measure} top-20, bounded live query"] = lambda key, q=bounded_q: q.run(
-                kg, key=key, limit=20
-            )
-            cases[f"{measure} top-20, exact live query ({name}.cypher)"] = lambda key, q=live_q: (
-                q.run(kg, key=key, limit=20)
-            )
+            cases[f"{measure} top-20, stored query alone"] = _query_case(kg, stored_q)
+            cases[f"{measure} top-20, kg.{name} (materialised)"] = _method_case(kg, name)
+            cases[f"{measure} top-20, bounded live query"] = _query_case(kg, bounded_q)
+            cases[f"{measure} top-20, exact live query ({name}.cypher)"] = _query_case(kg, live_q)
         results = []
         sources = {kg.cocited(key, limit=20).source for key in sample[:100]}
         for name, case in cases.items():

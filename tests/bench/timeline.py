@@ -27,6 +27,7 @@ from typing import Any
 
 from kg.analytics import RankedPaper
 from kg.analytics import time as timeline_analytics
+from kg.answers import MainPathResult
 from kg.database import Database
 from kg.load.pipeline import load_paths
 from tests.bench.analytics import _neo4j_version, _peak_rss_mib, _server
@@ -104,7 +105,7 @@ def run(repeat: int) -> list[str]:
         )
         timings["traction"] = cold, warm
 
-        def fresh_main_path() -> timeline_analytics.MainPathResult:
+        def fresh_main_path() -> MainPathResult:
             # Setting a property to the value it has changes nothing, so a warm run would
             # write nothing: remove the weights first (untimed), as a first run finds them.
             graph.run_autocommit(_REMOVE_SPC)

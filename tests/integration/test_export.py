@@ -6,10 +6,10 @@ import csv
 import json
 from pathlib import Path
 
-import bibtexparser
 import networkx as nx
 import pytest
 import rispy
+from bibtexparser.entrypoint import parse_string
 from click.testing import CliRunner
 
 from kg import analytics
@@ -71,7 +71,7 @@ def test_csv_reads_back(small_map: Database, tmp_path: Path) -> None:
 def test_bibtex_and_ris_read_back(small_map: Database, tmp_path: Path) -> None:
     papers, _ = _counts(small_map)
     export(small_map, "bibtex", tmp_path / "map.bib")
-    library = bibtexparser.parse_string((tmp_path / "map.bib").read_text(encoding="utf-8"))
+    library = parse_string((tmp_path / "map.bib").read_text(encoding="utf-8"))
     assert library.failed_blocks == []
     assert len(library.entries) == papers
     assert len({entry.key for entry in library.entries}) == papers

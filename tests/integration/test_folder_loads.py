@@ -23,8 +23,8 @@ from kg.load.pipeline import (
     StreamSettings,
     load_paths,
     load_stream,
-    parse_file,
 )
+from kg.loaders.formats import parse_file
 from kg.loaders.records import ParsedItem
 from kg.server.config import Connection
 

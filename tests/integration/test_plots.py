@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from matplotlib.collections import PathCollection
+from matplotlib.patches import Rectangle
 
 from kg import KnowledgeGraph, analytics, questions
 from kg.cli import main
@@ -34,10 +35,11 @@ def test_ego_draws_the_neighbourhood(small_map: Database) -> None:
     figure = KnowledgeGraph.on(small_map).plots.ego("2110.03888", hops=1, limit=10)
     axes = figure.axes[0]
     (points,) = [c for c in axes.collections if isinstance(c, PathCollection)]
-    assert len(points.get_offsets()) == min(10, near.total) + 1
+    # matplotlib annotates get_offsets as any ArrayLike; it returns an (N, 2) ndarray.
+    assert len(points.get_offsets()) == min(10, near.total) + 1  # type: ignore[arg-type]
     labels = {text.get_text() for text in axes.texts if text.get_text()}  # arrows have none
     assert "2110.03888" in labels
-    assert len(labels) == min(12, len(points.get_offsets()))
+    assert len(labels) == min(12, len(points.get_offsets()))  # type: ignore[arg-type]
     assert "Within 1 hop of 2110.03888" in axes.get_title()
 
 
@@ -47,7 +49,10 @@ def test_rank_distribution_counts_every_paper(small_map: Database) -> None:
         plots.rank_distribution()
     result = analytics.rank(small_map, "pagerank", engine="igraph", write=True)
     figure = plots.rank_distribution()
-    heights = sum(patch.get_height() for patch in figure.axes[0].patches)
+    heights = 0.0
+    for patch in figure.axes[0].patches:
+        assert isinstance(patch, Rectangle)  # a histogram's bars
+        heights += patch.get_height()
     assert heights == result.nodes
 
 

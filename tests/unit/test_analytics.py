@@ -333,13 +333,13 @@ def test_one_write_and_one_clear_query_take_every_stored_property() -> None:
 
 def test_every_stored_name_writes_its_own_properties_as_a_map() -> None:
     expected: dict[str, tuple[str, ...]] = {
-        **analytics_engine.PROPERTIES,
+        **{name: props for name, props in analytics_engine.PROPERTIES.items()},
         "community": ("community",),
     }
     assert expected == ranking._STORED
     keys = ["a", "b"]
     for name, props in expected.items():
-        values = {prop: [1.0, 2.0] for prop in props}
+        values: analytics_engine.Values = {prop: [1.0, 2.0] for prop in props}
         rows = ranking._rows(name, keys, values)
         assert [row["key"] for row in rows] == keys
         assert [row["props"] for row in rows] == [

@@ -12,7 +12,9 @@ from kg.refs import parse_ref
 _UNKNOWN = None
 
 
-def _report(**counts: int | None) -> PaperReport:
+def _report(**overrides: object) -> PaperReport:
+    """Return a report of a plain arXiv paper with ``overrides`` in place of its fields:
+    counts mostly, but also the identity of a stub (``stub``, ``arxiv_id``, ``key``)."""
     fields: dict[str, object] = {
         "key": "2101.00001",
         "arxiv_id": "2101.00001",
@@ -42,7 +44,7 @@ def _report(**counts: int | None) -> PaperReport:
         "references": [],
         "citers": [],
     }
-    fields.update(counts)
+    fields.update(overrides)
     return PaperReport.model_validate(fields)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from kg.loaders.identity import (
@@ -134,7 +136,7 @@ def test_a_paper_merged_away_while_read_is_no_candidate() -> None:
     properties; the plan leaves it out instead of failing (seen in the four-loader test)."""
     from kg.load.neo4j_sink import plan_merges
 
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "norm_title": "deep learning",
             "key": None,
