@@ -81,6 +81,7 @@ class RecordSet:
     arxiv: tuple[tuple[tuple[int, int, str], ...], ...]  # files of (work, spelling, update)
     pages: tuple[tuple[int, int, str, tuple[tuple[int, int, int], ...]], ...]
     edges: tuple[tuple[int, int], ...]
+    jsons: tuple[tuple[int, int, str], ...] = ()  # paper JSON files of (work, spelling, build)
 
 
 def _page(title: str, arxiv_id: str | None, year: int, data_to: str, refs: list[str]) -> str:
@@ -111,10 +112,30 @@ def _arxiv_line(arxiv_id: str, title: str, year: int, update: str) -> str:
     return json.dumps(record) + "\n"
 
 
+def _paper_json(arxiv_id: str, title: str, year: int, built: str) -> str:
+    """A paper JSON record: a license and an excerpt (which no arXiv record or page states)
+    that change with each build, so which record gave them shows in the graph."""
+    record = {
+        "source": {"id": arxiv_id, "kind": "arxiv", "version": 1},
+        "paper": {
+            "title": title,
+            "license": f"license of {built}",
+            "primary_cat": "cs.LG",
+            "authors_text": "A. Author, C. Critic",
+            "submitted_at": f"{year}-01-02T10:00:00Z",
+            "abstract_excerpt": f"The excerpt of {arxiv_id} as built {built}.",
+        },
+        "claims": {"count": int(built[-2:])},
+        "builder_version": f"pith-number-builder-{built}-v1",
+    }
+    return json.dumps(record)
+
+
 @st.composite
 def record_sets(draw: st.DrawFn) -> RecordSet:
     """Up to ten papers (one or two per title, the second far later) and files about them:
-    arXiv records, pages of arXiv and of title-only papers, and an edge list."""
+    arXiv records, paper JSON records, pages of arXiv and of title-only papers, and an edge
+    list."""
     titles = draw(st.lists(st.integers(0, len(TITLES) - 1), min_size=2, max_size=5, unique=True))
     works: list[Work] = []
     for title in titles:
@@ -156,7 +177,12 @@ def record_sets(draw: st.DrawFn) -> RecordSet:
         )
         if a != b
     )
-    return RecordSet(tuple(works), arxiv, tuple(pages), edges)
+    builds = st.sampled_from(["2021-03-02", "2022-07-26", "2025-05-17", "2026-10-14"])
+    jsons = tuple(
+        (i, draw(st.integers(0, len(TITLES[works[i].title]) - 1)), draw(builds))
+        for i in draw(st.lists(st.sampled_from(ided), max_size=3))
+    )
+    return RecordSet(tuple(works), arxiv, tuple(pages), edges, jsons)
 
 
 def write_files(records: RecordSet, folder: Path) -> list[Path]:
@@ -184,6 +210,12 @@ def write_files(records: RecordSet, folder: Path) -> list[Path]:
             _page(TITLES[work.title][spelling], work.arxiv_id, work.year, data_to, lines),
             encoding="utf-8",
         )
+        files.append(path)
+    for n, (i, spelling, built) in enumerate(records.jsons):
+        work = works[i]
+        path = folder / f"paper{n}.json"
+        text = _paper_json(work.arxiv_id or "", TITLES[work.title][spelling], work.year, built)
+        path.write_text(text, encoding="utf-8")
         files.append(path)
     if records.edges:
         path = folder / "edges.csv"
