@@ -216,8 +216,11 @@ class UnmergeResult(Model):
 
 
 class KeptApart(Model):
-    """A split a user made: the keys kept apart and the paper they were split from."""
+    """A split a user made: the keys kept apart, the paper they were split from and the
+    normalised titles whose reconcile reads it. A list of these, as JSON, is the file
+    ``kg load --keep-apart`` reads."""
 
     split_from: str | None = None
-    keys: list[str]
+    keys: list[str] = Field(min_length=1)
+    norm_titles: list[str] = Field(default_factory=list)
     recorded_at: str | None = None

@@ -11,7 +11,12 @@ from kg.cli.app import Column, clean, console, emit_json, json_option, main, ope
 @main.command("merges")
 @click.argument("ref", required=False)
 @click.option("--limit", default=100, show_default=True, help="How many merged papers to show.")
-@click.option("--kept-apart", is_flag=True, help="List the splits made with kg unmerge instead.")
+@click.option(
+    "--kept-apart",
+    is_flag=True,
+    help="List the splits made with kg unmerge instead (with --json: the file that "
+    "`kg load --keep-apart` reads, to keep them in a new database).",
+)
 @json_option
 @click.pass_context
 def merges(

@@ -65,6 +65,12 @@ from kg.loaders.formats import FORMATS, IdScheme
     help="Empty local database only: build it with neo4j-admin import (stops and restarts "
     "the local server). Same graph, much faster.",
 )
+@click.option(
+    "--keep-apart",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="A file of splits to keep, as `kg merges --kept-apart --json` prints it (after "
+    "`kg db reset` or with --bulk, so splits made with `kg unmerge` still hold).",
+)
 @json_option
 @click.pass_context
 def load(
@@ -77,6 +83,7 @@ def load(
     rejects: Path,
     force: bool,
     bulk: bool,
+    keep_apart: Path | None,
     as_json: bool,
 ) -> None:
     """Load map pages, paper JSON records, arXiv snapshots, edge lists or .abs files.
@@ -129,6 +136,7 @@ def load(
             "id_scheme": id_scheme,
             "rejects_path": rejects,
             "on_progress": advance,
+            "keep_apart": keep_apart,
         }
         if bulk:
             bulk_summary = KnowledgeGraph.bulk_load(

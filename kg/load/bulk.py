@@ -30,6 +30,8 @@ from kg.answers.loads import BulkSummary, LoadSummary
 from kg.database import Database
 from kg.errors import ConfigError, NotEmptyError, ServerError
 from kg.load.import_sink import ImportSink
+from kg.load.merges import keep_apart as keep_apart_splits
+from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
     DEFAULT_BATCH_SIZE,
@@ -181,6 +183,7 @@ def bulk_load(
     on_progress: Callable[[int], None] | None = None,
     keep_messages: int = 20,
     on_stage: Callable[[str], None] | None = None,
+    keep_apart: Path | None = None,
 ) -> BulkSummary:
     """Load ``paths`` into the empty database of the local server with neo4j-admin import.
 
@@ -193,6 +196,8 @@ def bulk_load(
     installed or the import fails, NotEmptyError when the database holds a node,
     SourceError for unreadable input and RecordRejected (with ``strict``) for a bad record.
     ``on_stage`` is called with each stage's description (STAGE_NAMES) as it begins.
+    ``keep_apart`` names a file of splits (``kg merges --kept-apart --json``), recorded in
+    the new database before the online writer runs: a rebuild keeps the splits users made.
     """
     _refuse_remote()
     # load_paths' stream options, handed on by name as it hands them on (see there).
@@ -215,6 +220,7 @@ def bulk_load(
     # The same per-file rule as the online load: a file in a folder that cannot be read or
     # recognised fails on its own (reported, exit 1) and the others load.
     inputs, formats = plan_inputs(paths, fmt, strict, rejects)
+    splits = read_kept_apart(keep_apart) if keep_apart else []
     was_running = server.pid() is not None
     _check_empty(server, database, timeout)
     # The server is not needed again until the import: let it shut down while parsing.
@@ -243,6 +249,7 @@ def bulk_load(
         with Database.connect(_local_connection(settings, database)) as graph:
             with _stage(stages, "schema", on_stage):
                 apply_schema(graph)
+                keep_apart_splits(graph, splits)
             with _stage(stages, "online", on_stage):
                 writer = GraphWriter(graph)
                 for snapshot in offline.snapshots:

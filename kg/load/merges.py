@@ -11,21 +11,30 @@ then writes each key as its own paper.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
 
 from kg import queries
 from kg.answers.loads import KeptApart, MergedKey, MergeRecord, SourceSnapshot, UnmergeResult
 from kg.database import Database
-from kg.errors import ParameterError
+from kg.errors import ParameterError, SourceError
 from kg.loaders.identity import normalize_title, parse_title_key
 from kg.refs import resolve
 
 __all__ = [
+    "keep_apart",
     "kept_apart",
+    "kept_apart_key",
     "merge_rule",
     "merges",
+    "read_kept_apart",
     "unmerge",
 ]
+
+_SPLITS = TypeAdapter(list[KeptApart])
+_SPLITS_FIX = "write it as `kg merges --kept-apart --json` prints it: a JSON list of splits"
 
 
 def merge_rule(arxiv_id: str | None, year: int | None, alias: str) -> str:
@@ -75,16 +84,85 @@ def merges(graph: Database, ref: str | None = None, limit: int = 100) -> list[Me
     return [_record(row) for row in rows]
 
 
+def kept_apart_key(split_from: str | None, keys: list[str]) -> str:
+    """Return the key of the ``KeepApart`` node that records one split: the paper it was
+    split from and the keys kept apart, so recording the same split again changes nothing."""
+    return f"{split_from or ''} " + "".join(f"|{key}" for key in sorted(keys))
+
+
 def kept_apart(graph: Database) -> list[KeptApart]:
     """Return the splits users made, newest first."""
     return [
         KeptApart(
             split_from=row["split_from"],
             keys=list(row["keys"] or []),
+            norm_titles=list(row["norm_titles"] or []),
             recorded_at=str(row["recorded_at"]) if row["recorded_at"] is not None else None,
         )
         for row in queries.load.kept_apart_all.run(graph)
     ]
+
+
+def read_kept_apart(path: Path) -> list[KeptApart]:
+    """Read a file of splits (what ``kg merges --kept-apart --json`` prints), to keep them
+    on a load into another database, or after ``kg db reset`` or a ``--bulk`` rebuild.
+
+    Raises SourceError, naming the file, the split and what is wrong, when it cannot be read
+    or is not such a list; nothing is recorded then.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
+        raise SourceError(f"--keep-apart {path}: cannot read it ({reason})", _SPLITS_FIX) from exc
+    try:
+        splits = _SPLITS.validate_json(text)
+    except ValidationError as exc:
+        raise SourceError(
+            f"--keep-apart {path}: not a list of splits: {_where_wrong(exc)[:300]}", _SPLITS_FIX
+        ) from None
+    for number, split in enumerate(splits, 1):
+        unnamed = [key for key in split.keys if not key.strip()]
+        if unnamed:
+            raise SourceError(
+                f"--keep-apart {path}: split {number} names an empty key", _SPLITS_FIX
+            )
+    return splits
+
+
+def _where_wrong(exc: ValidationError) -> str:
+    """Return what is wrong with a file of splits, naming each split by its 1-based place."""
+    parts = []
+    for error in exc.errors():
+        where = [
+            f"split {n + 1}" if isinstance(n, int) and i == 0 else str(n)
+            for i, n in enumerate(error["loc"])
+        ]
+        parts.append(f"{', '.join(where)}: {error['msg']}" if where else str(error["msg"]))
+    return "; ".join(parts)
+
+
+def keep_apart(graph: Database, splits: list[KeptApart]) -> int:
+    """Record splits (``read_kept_apart``) in the graph, as ``unmerge`` records one, dated
+    now; a split already recorded is left as it is. A split is read by the reconcile of each
+    normalised title the file gives it or one of its title keys holds. Returns how many."""
+    rows = []
+    for split in splits:
+        keys = sorted(set(split.keys))
+        titles = set(split.norm_titles) | {
+            parsed[0] for key in keys if (parsed := parse_title_key(key)) is not None
+        }
+        rows.append(
+            {
+                "key": kept_apart_key(split.split_from, keys),
+                "split_from": split.split_from,
+                "keys": keys,
+                "norm_titles": sorted(titles),
+            }
+        )
+    if not rows:
+        return 0
+    return int(queries.load.keep_apart.run(graph, splits=rows)[0]["recorded"])
 
 
 def unmerge(graph: Database, ref: str, aliases: list[str] | None = None) -> UnmergeResult:
@@ -118,6 +196,7 @@ def unmerge(graph: Database, ref: str, aliases: list[str] | None = None) -> Unme
     rows = queries.load.unmerge.run(
         graph,
         key=paper.key,
+        record=kept_apart_key(paper.key, chosen),
         keys=chosen,
         norm_titles=norm_titles,
         sources=[s.key for s in sources],

@@ -33,6 +33,8 @@ from kg.errors import (
     RecordRejected,
     SourceError,
 )
+from kg.load.merges import keep_apart as keep_apart_splits
+from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import Batch, GraphWriter
 from kg.load.schema import apply_schema
 from kg.loaders.detect import detect_format
@@ -235,6 +237,7 @@ def load_paths(
     keep_messages: int = 20,
     on_file: Callable[[Path], None] | None = None,
     force: bool = False,
+    keep_apart: Path | None = None,
 ) -> LoadSummary:
     """Load every file of ``paths`` into ``graph`` and return what happened.
 
@@ -245,9 +248,12 @@ def load_paths(
     starts, ``on_progress`` with each record read. A file whose exact content this loader
     version loaded whole before is skipped (``FileSummary.unchanged``), unless ``force``.
 
-    Raises SourceError before anything loads for a missing path or a named file whose format
-    cannot be told (with ``strict``: for any file that cannot be read), and LoadInterrupted
-    when Neo4j fails mid-load.
+    ``keep_apart`` names a file of splits (``kg merges --kept-apart --json``), recorded
+    before anything loads, so the identity rule keeps those keys apart as after ``unmerge``.
+
+    Raises SourceError before anything loads for a missing path, a named file whose format
+    cannot be told (with ``strict``: for any file that cannot be read) or a ``keep_apart``
+    file that is not a list of splits, and LoadInterrupted when Neo4j fails mid-load.
     """
     # The options handed on by name, as bulk_load hands on the same ones: both keep every
     # option in their public signature; the checks and planning they share are
@@ -264,7 +270,9 @@ def load_paths(
     began = time.monotonic()
     rejects = RejectsFile(rejects_path)
     inputs, formats = plan_inputs(paths, fmt, strict, rejects)
+    splits = read_kept_apart(keep_apart) if keep_apart else []
     apply_schema(graph)
+    keep_apart_splits(graph, splits)
     writer = GraphWriter(graph)
     summary = LoadSummary(counts=writer.counts)
     try:

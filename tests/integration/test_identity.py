@@ -555,6 +555,38 @@ def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
     assert kg.merges() == []
     kept = runner.invoke(main, ["merges", "--kept-apart", "--json"])
     assert [s["keys"] for s in json.loads(kept.output)] == [[late]]
+    assert [s["norm_titles"] for s in json.loads(kept.output)] == [["sparse coding"]]
+
+    # The split lives in the graph; a file of splits keeps it across an emptied database
+    # (or a --bulk rebuild). Without the file, the rule merges the two keys again.
+    splits = tmp_path / "splits.json"
+    splits.write_text(kept.output, encoding="utf-8")
+    clear_database(graph)
+    _load(graph, [one, two], 100, tmp_path / "r")
+    assert [r.key for r in kg.merges()] == [early]
+    clear_database(graph)
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"split_from": "x", "keys": []}]', encoding="utf-8")
+    refused = runner.invoke(main, ["load", "--keep-apart", str(bad), str(one), str(two)])
+    assert refused.exit_code != 0
+    said = " ".join(refused.output.split())
+    assert "--keep-apart" in said
+    assert "bad.json" in said
+    assert "split 1" in said or "keys" in said  # which split, and what is wrong with it
+    assert "kg merges --kept-apart --json" in said  # what to do
+    assert graph.read("MATCH (n) RETURN n LIMIT 1") == []  # nothing loaded
+    rejects = tmp_path / "r2.jsonl"
+    loaded = runner.invoke(
+        main,
+        ["load", "--keep-apart", str(splits), "--rejects", str(rejects), str(two), str(one)],
+    )
+    assert loaded.exit_code == 0, loaded.output
+    keys = graph.read(
+        "MATCH (p:Paper {norm_title: 'sparse coding'}) RETURN p.key AS key ORDER BY key"
+    )
+    assert [row["key"] for row in keys] == [early, late]
+    assert kg.merges() == []
+    assert [s.keys for s in kg.kept_apart()] == [[late]]
 
     refused = runner.invoke(main, ["unmerge", late, "--yes"])
     assert refused.exit_code == 1

@@ -218,7 +218,7 @@ class _Recorder:
 def test_run_picks_the_executor_from_the_declared_mode() -> None:
     db = _Recorder()
     queries.questions.cocited.run(db, key="x")  # type: ignore[arg-type]
-    queries.load.unmerge.run(db, key="x", keys=[], norm_titles=[], sources=[])  # type: ignore[arg-type]
+    queries.load.unmerge.run(db, key="x", record="x ", keys=[], norm_titles=[], sources=[])  # type: ignore[arg-type]
     queries.analytics.clear_paper_values.run(db, nulls={"pagerank": None})  # type: ignore[arg-type]
     queries.get("schema").run(db)  # type: ignore[arg-type]
     modes = [mode for mode, _, _ in db.calls]

@@ -1,0 +1,65 @@
+"""The file of splits `kg load --keep-apart` reads: what `kg merges --kept-apart --json`
+prints, read back; anything else is refused with the file, the split and what to do."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kg.answers.loads import KeptApart
+from kg.errors import SourceError
+from kg.load.merges import kept_apart_key, read_kept_apart
+
+PRINTED = [
+    {
+        "split_from": "title:sparse coding:2010",
+        "keys": ["title:sparse coding:2011"],
+        "norm_titles": ["sparse coding"],
+        "recorded_at": "2026-12-01T11:00:00.123456789+00:00",
+    }
+]
+
+
+def test_what_kg_merges_prints_reads_back(tmp_path: Path) -> None:
+    path = tmp_path / "splits.json"
+    path.write_text(json.dumps(PRINTED), encoding="utf-8")
+    assert read_kept_apart(path) == [KeptApart(**PRINTED[0])]  # type: ignore[arg-type]
+
+
+def test_the_record_key_is_the_one_unmerge_writes() -> None:
+    # unmerge.cypher used to build it as $key + ' ' + '|' + each sorted key
+    assert kept_apart_key("a", ["c", "b"]) == "a |b|c"
+    assert kept_apart_key("a", ["b", "c"]) == kept_apart_key("a", ["c", "b"])
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"keys": ["a"]}', "not a list of splits: Input should be a valid array"),
+        ('[{"keys": ["a"]}, {"keys": []}]', "split 2, keys: List should have at least 1 item"),
+        ('[{"keys": ["a"], "merged": true}]', "split 1, merged: Extra inputs are not permitted"),
+        ('[{"keys": ["a", "  "]}]', "split 1 names an empty key"),
+        ("[{", "not a list of splits: Invalid JSON"),
+    ],
+)
+def test_a_bad_file_is_refused_with_the_split_and_what_to_do(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    path = tmp_path / "splits.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        read_kept_apart(path)
+    assert str(caught.value).startswith(f"--keep-apart {path}: ")
+    assert said in str(caught.value)
+    assert "kg merges --kept-apart --json" in (caught.value.hint or "")
+
+
+def test_a_missing_or_binary_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="cannot read it"):
+        read_kept_apart(tmp_path / "absent.json")
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(SourceError, match="not UTF-8"):
+        read_kept_apart(binary)
