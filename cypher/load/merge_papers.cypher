@@ -13,6 +13,10 @@
 MATCH (s:Paper {key: $source})
 MATCH (t:Paper {key: $target})
 WHERE s <> t
+// Both papers' write locks before either is read (setting a label they have writes
+// nothing): a loader writing the arXiv paper's record holds no title lock
+SET s:Paper, t:Paper
+WITH s, t
 CALL (s, t) {
   MATCH (s)-[r:CITES]->(o) WHERE o <> t
   MERGE (t)-[n:CITES]->(o)

@@ -13,6 +13,11 @@
 // param rows: list[map]  one map per paper record (see kg/load/neo4j_sink.py: paper_row)
 UNWIND $rows AS row
 MERGE (p:Paper {key: row.key})
+// Take the paper's write lock before reading it (setting a label it has writes nothing): a
+// paper another loader created while this batch waited on its MERGE is not in the batch's
+// lock_papers, and a loader writing it between this reading and the writing below would
+// be overwritten with values worked out from what it held before.
+SET p:Paper
 WITH p, row
 // Each row reads the paper as the rows before it left it (two records of one paper can
 // share a batch), so the reading and the writing happen together, row by row.

@@ -10,6 +10,9 @@
 UNWIND $rows AS row
 MERGE (p:Paper {key: row.key})
 ON CREATE SET p.stub = true, p.arxiv_id = row.arxiv_id
+// The paper's write lock before it is read (as in papers.cypher): another loader may be
+// writing the same stub's best reference
+SET p:Paper
 WITH p, row
 CALL (p, row) {
   WITH p, row
