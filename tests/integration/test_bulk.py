@@ -335,18 +335,10 @@ def test_a_bulk_rebuild_keeps_the_splits_a_file_names(
     """A split made with `kg unmerge` lives in the graph, which a rebuild starts without: the
     file `kg merges --kept-apart --json` prints, given to `kg load --bulk --keep-apart`, is
     recorded before the online writer reconciles titles, so the keys stay two papers."""
-    from tests.integration.test_identity import _page
+    from tests.integration.test_identity import sparse_coding_pages
 
     _empty(bulk_server)
-    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
-    one.write_text(
-        _page("Citing One", "2301.00001", 2023, "2026-01-01", ["2010Sparse Codingcited by 5"]),
-        encoding="utf-8",
-    )
-    two.write_text(
-        _page("Citing Two", "2301.00002", 2023, "2026-01-01", ["2011Sparse coding.cited by 5"]),
-        encoding="utf-8",
-    )
+    one, two, _ = sparse_coding_pages(tmp_path)
     early, late = "title:sparse coding:2010", "title:sparse coding:2011"
     splits = tmp_path / "splits.json"
     splits.write_text(json.dumps([{"split_from": early, "keys": [late]}]), encoding="utf-8")

@@ -495,6 +495,19 @@ def test_four_loaders_at_once_give_the_sequential_graph(
     clear_database(graph)
 
 
+def sparse_coding_pages(folder: Path) -> tuple[Path, Path, Path]:
+    """Three pages citing "Sparse Coding" by title only: as 2010, as 2011, and as 2011 again
+    (the rule makes the first two one paper: their years are one apart)."""
+    cites = ["2010Sparse Coding", "2011Sparse coding.", "2011Sparse Coding"]
+    pages = []
+    for n, (name, cited) in enumerate(zip(("One", "Two", "Three"), cites, strict=True), 1):
+        path = folder / f"{name.lower()}.txt"
+        page = _page(f"Citing {name}", f"2301.0000{n}", 2023, "2026-01-01", [f"{cited}cited by 5"])
+        path.write_text(page, encoding="utf-8")
+        pages.append(path)
+    return pages[0], pages[1], pages[2]
+
+
 def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
     graph: Database, kg_env: Connection, tmp_path: Path
 ) -> None:
@@ -507,21 +520,7 @@ def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
     from kg.cli import main
     from kg.knowledge_graph import KnowledgeGraph
 
-    one = tmp_path / "one.txt"
-    two = tmp_path / "two.txt"
-    three = tmp_path / "three.txt"
-    one.write_text(
-        _page("Citing One", "2301.00001", 2023, "2026-01-01", ["2010Sparse Codingcited by 5"]),
-        encoding="utf-8",
-    )
-    two.write_text(
-        _page("Citing Two", "2301.00002", 2023, "2026-01-01", ["2011Sparse coding.cited by 5"]),
-        encoding="utf-8",
-    )
-    three.write_text(
-        _page("Citing Three", "2301.00003", 2023, "2026-01-01", ["2011Sparse Codingcited by 5"]),
-        encoding="utf-8",
-    )
+    one, two, three = sparse_coding_pages(tmp_path)
     _load(graph, [one, two], 100, tmp_path / "r")
     early, late = "title:sparse coding:2010", "title:sparse coding:2011"
     kg = KnowledgeGraph(graph.driver, graph.database, graph.uri)
