@@ -7,6 +7,7 @@ query with clicks, and reads the answer the Browser shows.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Iterator
@@ -86,6 +87,7 @@ def guide_server(neo4j_connection: Connection) -> Iterator[str]:
 def test_play_the_guide_in_neo4j_browser(
     guide_map: tuple[Database, str], guide_server: str, neo4j_connection: Connection
 ) -> None:
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions
@@ -148,6 +150,10 @@ def test_play_the_guide_in_neo4j_browser(
             )
         )
         wait.until(lambda d: f"1 / {len(GUIDE) + 1}" in deck.text)  # shown, not only there
+        # The slide can still be sliding in, partly clipped (once only its last two lines
+        # showed): wait for it to settle, then say what is missing if it never does.
+        with contextlib.suppress(TimeoutException):
+            wait.until(lambda d: all(other[1] in deck.text for other in GUIDE))
         for other in GUIDE:
             assert other[1] in deck.text  # the first slide lists every question
         for _ in range(index + 1):
