@@ -83,27 +83,30 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
-def test_undeclared_param_is_refused_with_file_and_line(tmp_path: Path) -> None:
-    path = _write(
-        tmp_path,
-        "q",
-        "// name: q\n// mode: read\n// A query.\nMATCH (p:Paper)\nWHERE p.key = $key\nRETURN p\n",
-    )
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        pytest.param(
+            "// name: q\n// mode: read\n// A query.\nMATCH (p:Paper)\nWHERE p.key = $key\n"
+            "RETURN p\n",
+            "5: $key is used but not declared",
+            id="undeclared",
+        ),
+        pytest.param(
+            "// name: q\n// mode: read\n// A query.\n// param key: str\n// param n: int = 3\n"
+            "RETURN $key\n",
+            "5: $n is declared but not used",
+            id="unused",
+        ),
+    ],
+)
+def test_a_param_used_or_declared_alone_is_refused_with_file_and_line(
+    tmp_path: Path, text: str, problem: str
+) -> None:
+    path = _write(tmp_path, "q", text)
     with pytest.raises(QueryFileError) as caught:
         queries.parse_query_file(path)
-    assert f"{path}:5: $key is used but not declared" in str(caught.value)
-
-
-def test_unused_declared_param_is_refused_with_file_and_line(tmp_path: Path) -> None:
-    path = _write(
-        tmp_path,
-        "q",
-        "// name: q\n// mode: read\n// A query.\n// param key: str\n// param n: int = 3\n"
-        "RETURN $key\n",
-    )
-    with pytest.raises(QueryFileError) as caught:
-        queries.parse_query_file(path)
-    assert f"{path}:5: $n is declared but not used" in str(caught.value)
+    assert f"{path}:{problem}" in str(caught.value)
 
 
 def test_params_inside_strings_and_comments_do_not_count(tmp_path: Path) -> None:
