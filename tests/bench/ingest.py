@@ -417,6 +417,56 @@ def _ratio(a: float | None, b: float | None) -> str:
     return f"{a / b:.2f}×" if a and b else "–"
 
 
+@dataclass(frozen=True)
+class _Figures:
+    """One data set's figures as the report reads them: {} or None where a run did not happen."""
+
+    name: str
+    bulk: dict[str, Any]  # bulk mode end to end: wall time, peak RSS of loader and import tool
+    loader: dict[str, Any]  # the bulk loader's own report inside it: counts and stages
+    online: dict[str, Any]
+    papers: int
+    cites: int
+    parse_s: float | None
+    bulk_s: float | None
+    online_s: float | None
+    import_s: float | None
+    naive_s: float | None  # extrapolated from the naive loader's rates on its sample
+
+
+def _figures(
+    results: dict[str, Any], naive_paper_rate: float | None, naive_edge_rate: float | None
+) -> list[_Figures]:
+    """Each data set's figures; the naive time only where the naive loader was measured."""
+    found = []
+    for entry in results["datasets"]:
+        bulk = entry.get("bulk", {})
+        loader = bulk.get("bulk", {})
+        online = entry.get("online", {})
+        papers = loader.get("nodes", {}).get("Paper", 0)
+        cites = loader.get("relationships", {}).get("CITES", 0)
+        found.append(
+            _Figures(
+                name=entry["name"],
+                bulk=bulk,
+                loader=loader,
+                online=online,
+                papers=papers,
+                cites=cites,
+                parse_s=entry.get("parse_only", {}).get("seconds"),
+                bulk_s=bulk.get("wall_seconds"),
+                online_s=online.get("wall_seconds"),
+                import_s=entry.get("import_seconds"),
+                naive_s=(
+                    papers / naive_paper_rate + cites / naive_edge_rate
+                    if naive_paper_rate and naive_edge_rate
+                    else None
+                ),
+            )
+        )
+    return found
+
+
 ANALYSIS_MARK = "<!-- analysis: written by hand, kept when the benchmark rewrites this file -->"
 
 
@@ -479,24 +529,15 @@ def render(results: dict[str, Any], command: str) -> str:
         "| bulk / import |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for entry in results["datasets"]:
-        bulk = entry.get("bulk", {})
-        nodes = bulk.get("bulk", {}).get("nodes", {})
-        rels = bulk.get("bulk", {}).get("relationships", {})
-        papers, cites = nodes.get("Paper", 0), rels.get("CITES", 0)
-        online = entry.get("online", {}).get("wall_seconds")
-        naive_s = (
-            papers / naive_paper_rate + cites / naive_edge_rate
-            if naive_paper_rate and naive_edge_rate
-            else None
-        )
-        bulk_s = bulk.get("wall_seconds")
-        imp = entry.get("import_seconds")
+    figures = _figures(results, naive_paper_rate, naive_edge_rate)
+    for f in figures:
         lines.append(
-            f"| {entry['name']} | {papers:,} | {cites:,} | {_seconds(online)} | "
-            f"{_rate(papers, online)} | {_rate(cites, online)} | {_seconds(imp)} | "
-            f"{_seconds(bulk_s)} | {_seconds(naive_s)} | {_ratio(online, imp)} | "
-            f"{_ratio(naive_s, online) if online else '–'} | {_ratio(bulk_s, imp)} |"
+            f"| {f.name} | {f.papers:,} | {f.cites:,} | {_seconds(f.online_s)} | "
+            f"{_rate(f.papers, f.online_s)} | {_rate(f.cites, f.online_s)} | "
+            f"{_seconds(f.import_s)} | {_seconds(f.bulk_s)} | {_seconds(f.naive_s)} | "
+            f"{_ratio(f.online_s, f.import_s)} | "
+            f"{_ratio(f.naive_s, f.online_s) if f.online_s else '–'} | "
+            f"{_ratio(f.bulk_s, f.import_s)} |"
         )
     lines += [
         "",
@@ -513,22 +554,21 @@ def render(results: dict[str, Any], command: str) -> str:
         "| online loader peak RSS MB |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for entry in results["datasets"]:
-        bulk = entry.get("bulk", {})
-        stages = bulk.get("bulk", {}).get("stages", {})
-        online_rss = entry.get("online", {}).get("peak_rss_mb")
+    for f in figures:
+        stages = f.loader.get("stages", {})
+        online_rss = f.online.get("peak_rss_mb")
         lines.append(
-            f"| {entry['name']} | {_seconds(entry.get('parse_only', {}).get('seconds'))} | "
+            f"| {f.name} | {_seconds(f.parse_s)} | "
             + " | ".join(
                 _seconds(stages.get(k))
                 for k in ("parse", "csv", "stop", "import", "start", "schema")
             )
-            + f" | {bulk.get('peak_rss_mb', 0):,.0f} | "
-            f"{bulk.get('import_tool_peak_rss_mb', 0):,.0f} | "
+            + f" | {f.bulk.get('peak_rss_mb', 0):,.0f} | "
+            f"{f.bulk.get('import_tool_peak_rss_mb', 0):,.0f} | "
             f"{f'{online_rss:,.0f}' if online_rss else 'not run'} |"
         )
     lines += _profile(results)
-    lines += _goals(results, naive_paper_rate, naive_edge_rate)
+    lines += _goals(figures)
     lines += [
         "",
         "## Re-loading the same data (idempotent path)",
@@ -594,40 +634,33 @@ def _profile(results: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _goals(
-    results: dict[str, Any], naive_paper_rate: float | None, naive_edge_rate: float | None
-) -> list[str]:
+def _goals(figures: list[_Figures]) -> list[str]:
     """The issue's four goals against the figures of this run."""
     lines = ["", "## Goals", "", "| goal | data | measured | met |", "|---|---|---|---|"]
-    for entry in results["datasets"]:
-        bulk = entry.get("bulk", {})
-        nodes = bulk.get("bulk", {}).get("nodes", {})
-        cites = bulk.get("bulk", {}).get("relationships", {}).get("CITES", 0)
-        online = entry.get("online", {}).get("wall_seconds")
-        imp = entry.get("import_seconds")
-        name = entry["name"]
-        if online and naive_paper_rate and naive_edge_rate:
-            naive = nodes.get("Paper", 0) / naive_paper_rate + cites / naive_edge_rate
+    for f in figures:
+        if f.online_s and f.naive_s is not None:
+            speedup = f.naive_s / f.online_s
             lines.append(
-                f"| online ≥ 50× faster than naive | {name} | {naive / online:.1f}× | "
-                f"{'yes' if naive / online >= 50 else 'no'} |"
+                f"| online ≥ 50× faster than naive | {f.name} | {speedup:.1f}× | "
+                f"{'yes' if speedup >= 50 else 'no'} |"
             )
-        if online and imp:
+        if f.online_s and f.import_s:
+            ratio = f.online_s / f.import_s
             lines.append(
-                f"| online within 4× of neo4j-admin import | {name} | {online / imp:.1f}× | "
-                f"{'yes' if online / imp <= 4 else 'no'} |"
+                f"| online within 4× of neo4j-admin import | {f.name} | {ratio:.1f}× | "
+                f"{'yes' if ratio <= 4 else 'no'} |"
             )
-        if bulk.get("wall_seconds") and imp:
-            ratio = bulk["wall_seconds"] / imp
+        if f.bulk_s and f.import_s:
+            ratio = f.bulk_s / f.import_s
             lines.append(
-                f"| bulk end to end within 1.5× of import alone | {name} | {ratio:.1f}× | "
+                f"| bulk end to end within 1.5× of import alone | {f.name} | {ratio:.1f}× | "
                 f"{'yes' if ratio <= 1.5 else 'no'} |"
             )
-        for label, report in (("bulk", bulk), ("online", entry.get("online", {}))):
+        for label, report in (("bulk", f.bulk), ("online", f.online)):
             if report.get("peak_rss_mb"):
                 rss = report["peak_rss_mb"]
                 lines.append(
-                    f"| loader peak RSS < 300 MB ({label} loader) | {name} | {rss:,.0f} MB | "
+                    f"| loader peak RSS < 300 MB ({label} loader) | {f.name} | {rss:,.0f} MB | "
                     f"{'yes' if rss < 300 else 'no'} |"
                 )
     return lines
