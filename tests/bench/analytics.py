@@ -44,6 +44,7 @@ from kg.database import Database
 from kg.load.pipeline import load_paths
 from kg.server import config
 from kg.server.local import LocalServer
+from tests.bench.common import print_and_write
 from tests.data import DATA_DIR, REPO
 
 T = TypeVar("T")
@@ -387,11 +388,7 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=REPO / "docs" / "BENCHMARKS-analytics.md")
     args = parser.parse_args()
     lines, _ = run(args.repeat, args.nx_samples, args.seed)
-    text = "\n".join(lines)
-    print(text)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text, encoding="utf-8")
-    print(f"written to {args.output}", file=sys.stderr)
+    print_and_write(lines, args.output)
 
 
 if __name__ == "__main__":

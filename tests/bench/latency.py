@@ -15,39 +15,18 @@ import argparse
 import os
 import platform
 import random
-import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from kg import queries
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.pipeline import load_paths
+from tests.bench.common import ensure_hepth, hepth_keys, percentiles
 from tests.data import DATA_DIR
 
 HEPTH = DATA_DIR / "data" / "cit-hepth"
 
 Timed = Callable[[str, str], object]
-
-
-def _percentiles(samples: list[float]) -> tuple[float, float, float]:
-    ordered = sorted(samples)
-    p50 = statistics.median(ordered)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return p50 * 1000, p95 * 1000, ordered[-1] * 1000
-
-
-def _ensure_hepth(kg: KnowledgeGraph) -> None:
-    rows = kg.read("MATCH (p:Paper) WHERE p.key STARTS WITH 'hep-th/' RETURN count(p) AS n")
-    if rows[0]["n"] < 29_555:
-        print("loading cit-HepTh ...", flush=True)
-        load_paths(
-            kg,
-            [HEPTH / "cit-HepTh.txt.gz", HEPTH / "cit-HepTh-abstracts.tar.gz"],
-            id_scheme="snap-hepth",
-            batch_size=10_000,
-            rejects_path=Path("/tmp/kg-latency.rejects.jsonl"),
-        )
 
 
 def main() -> None:
@@ -59,15 +38,15 @@ def main() -> None:
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
     with KnowledgeGraph.connect() as kg:
-        _ensure_hepth(kg)
+        ensure_hepth(
+            kg,
+            [HEPTH / "cit-HepTh.txt.gz", HEPTH / "cit-HepTh-abstracts.tar.gz"],
+            papers=29_555,
+            rejects=Path("/tmp/kg-latency.rejects.jsonl"),
+            batch_size=10_000,
+        )
         version = kg.read("CALL dbms.components() YIELD versions RETURN versions[0] AS v")[0]["v"]
-        keys = [
-            row["key"]
-            for row in kg.read(
-                "MATCH (p:Paper) WHERE p.key STARTS WITH 'hep-th/' AND (p)-[:CITES]-() "
-                "RETURN p.key AS key ORDER BY key"
-            )
-        ]
+        keys = hepth_keys(kg)
         rng = random.Random(args.seed)
         sample = rng.sample(keys, args.papers)
         targets = rng.sample(keys, args.papers)
@@ -93,7 +72,7 @@ def main() -> None:
                 began = time.perf_counter()
                 run(a, b)
                 samples.append(time.perf_counter() - began)
-            results.append((name, *_percentiles(samples)))
+            results.append((name, *percentiles(samples)))
             print(f"{name}: p50 {results[-1][1]:.1f} ms, p95 {results[-1][2]:.1f} ms", flush=True)
     lines = [
         "# Query latency on cit-HepTh",

@@ -39,25 +39,12 @@ from kg import queries
 from kg.analytics import similarity
 from kg.analytics.igraph_engine import CitationGraph
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.pipeline import load_paths
-from tests.bench.latency import _percentiles
+from tests.bench.common import ensure_hepth, hepth_keys, percentiles
 from tests.bench.synthetic import generate
 from tests.data import EXAMPLES
 
 MAX_PATHS_10X = 2_000_000_000
 COLUMNS = ("key", "together", "size_a", "size_b", "cosine", "jaccard")
-
-
-def _ensure_hepth(kg: KnowledgeGraph) -> None:
-    rows = kg.read("MATCH (p:Paper) WHERE p.key STARTS WITH 'hep-th/' RETURN count(p) AS n")
-    if rows[0]["n"] < 27_000:
-        print("loading examples/hepth ...", flush=True)
-        load_paths(
-            kg,
-            [EXAMPLES / "hepth"],
-            id_scheme="snap-hepth",
-            rejects_path=Path("/tmp/kg-similarity.rejects.jsonl"),
-        )
 
 
 def _rows(kg: KnowledgeGraph, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -173,7 +160,12 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     kg_command = str(Path(sys.executable).with_name("kg"))
     with KnowledgeGraph.connect() as kg:
-        _ensure_hepth(kg)
+        ensure_hepth(
+            kg,
+            [EXAMPLES / "hepth"],
+            papers=27_000,
+            rejects=Path("/tmp/kg-similarity.rejects.jsonl"),
+        )
         version = kg.read("CALL dbms.components() YIELD versions RETURN versions[0] AS v")[0]["v"]
         if not args.keep_stored:
             print("removing stored similarity (not timed) ...", flush=True)
@@ -187,13 +179,7 @@ def main() -> None:
         print(f"kg similar --write, again: {again:.1f}s {rerun['timings']}", flush=True)
         if args.keep_stored:
             end_to_end, run = again, rerun
-        keys = [
-            row["key"]
-            for row in kg.read(
-                "MATCH (p:Paper) WHERE p.key STARTS WITH 'hep-th/' AND (p)-[:CITES]-() "
-                "RETURN p.key AS key ORDER BY key"
-            )
-        ]
+        keys = hepth_keys(kg)
         rng = random.Random(args.seed)
         checked = rng.sample(keys, 200)
         disagree = 0
@@ -218,7 +204,7 @@ def main() -> None:
         sources = {kg.cocited(key, limit=20).source for key in sample[:100]}
         for name, case in cases.items():
             samples = _timed(case, sample, warm)
-            p50, p95, worst = _percentiles(samples)
+            p50, p95, worst = percentiles(samples)
             results.append((name, p50, p95, worst, statistics.fmean(samples)))
             print(f"{name}: p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms", flush=True)
     all_pairs = {

@@ -31,6 +31,7 @@ from kg.answers import MainPathResult
 from kg.database import Database
 from kg.load.pipeline import load_paths
 from tests.bench.analytics import _neo4j_version, _peak_rss_mib, _server
+from tests.bench.common import print_and_write
 from tests.data import EXAMPLES, REPO
 
 _REMOVE_SPC = (
@@ -200,11 +201,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="warm runs of each command")
     parser.add_argument("--output", type=Path, default=REPO / "docs" / "BENCHMARKS-timeline.md")
     args = parser.parse_args()
-    text = "\n".join(run(args.repeat))
-    print(text)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text, encoding="utf-8")
-    print(f"written to {args.output}", file=sys.stderr)
+    print_and_write(run(args.repeat), args.output)
 
 
 if __name__ == "__main__":

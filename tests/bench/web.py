@@ -22,7 +22,7 @@ import uvicorn
 
 from kg.database import Database
 from kg.web import create_app
-from tests.bench.latency import _percentiles
+from tests.bench.common import hepth_keys, percentiles
 from tests.conftest import free_port
 
 
@@ -33,13 +33,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("docs/BENCHMARKS-web.md"))
     args = parser.parse_args()
     with Database.connect() as graph:
-        keys = [
-            row["key"]
-            for row in graph.read(
-                "MATCH (p:Paper) WHERE p.key STARTS WITH 'hep-th/' AND (p)<-[:CITES]-() "
-                "RETURN p.key AS key ORDER BY key"
-            )
-        ]
+        keys = hepth_keys(graph, cited=True)
         words = [
             row["title"]
             for row in graph.read(
@@ -80,7 +74,7 @@ def main() -> None:
                 response = client.get(url)
                 samples.append(time.perf_counter() - began)
                 assert response.status_code == 200, (url, response.status_code)
-            rows.append((name, len(urls), *_percentiles(samples)))
+            rows.append((name, len(urls), *percentiles(samples)))
     server.should_exit = True
     thread.join()
     load = os.getloadavg()[0]
