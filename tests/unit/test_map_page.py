@@ -430,25 +430,6 @@ def test_text_that_is_not_a_map_page_is_a_source_error() -> None:
     assert "check that the file is a map page saved as text" in str(caught.value)
 
 
-def test_empty_file_is_a_source_error(tmp_path: Path) -> None:
-    path = tmp_path / "empty.txt"
-    path.write_text("\n  \n", encoding="utf-8")
-    with pytest.raises(SourceError, match=r"empty\.txt: the file is empty"):
-        _parse(path)
-
-
-def test_binary_garbage_is_a_source_error(tmp_path: Path) -> None:
-    path = tmp_path / "garbage.txt"
-    path.write_bytes(bytes(range(256)) * 8)
-    with pytest.raises(SourceError, match="holds binary data, not a map page"):
-        _parse(path)
-
-
-def test_missing_file_is_a_source_error(tmp_path: Path) -> None:
-    with pytest.raises(SourceError, match="cannot read it"):
-        _parse(tmp_path / "absent.txt")
-
-
 def test_truncated_gzip_is_a_source_error(tmp_path: Path) -> None:
     path = tmp_path / "cut.txt"
     path.write_bytes(gzip.compress((PAGES / "bulleted_compact.txt").read_bytes())[:60])

@@ -261,29 +261,10 @@ def test_json_that_is_not_an_object_is_a_source_error() -> None:
     assert "array_record.json" in str(caught.value)
 
 
-def test_empty_file_is_a_source_error(tmp_path: Path) -> None:
-    path = tmp_path / "empty.json"
-    path.write_text("\n\n", encoding="utf-8")
-    with pytest.raises(SourceError, match=r"empty\.json: the file is empty"):
-        _parse(path)
-
-
-def test_binary_garbage_is_a_source_error(tmp_path: Path) -> None:
-    path = tmp_path / "garbage.json"
-    path.write_bytes(bytes(range(1, 256)) * 4)
-    with pytest.raises(SourceError, match=r"garbage\.json: the file is not JSON"):
-        _parse(path)
-
-
 def test_a_map_page_is_not_json(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="the file is not JSON") as caught:
         _parse(PAGES / "histogram_only.txt")
     assert "one JSON object, or one object per line" in str(caught.value)
-
-
-def test_missing_file_is_a_source_error(tmp_path: Path) -> None:
-    with pytest.raises(SourceError, match="cannot read it"):
-        _parse(tmp_path / "absent.json")
 
 
 def test_example_record_loads_without_prose() -> None:
