@@ -8,28 +8,24 @@ query with clicks, and reads the answer the Browser shows.
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-import uvicorn
 
 from kg import questions
 from kg.database import Database
-from kg.knowledge_graph import KnowledgeGraph
 from kg.server.config import Connection
-from kg.web import create_app
 from kg.web.app import GUIDE
 from tests.browser import chromium, requested_urls
-from tests.conftest import free_port
 from tests.integration.test_server_security import (
     BROWSER_ASSETS_AFTER_LOGIN,
     BROWSER_ASSETS_ON_OPEN,
     BROWSER_CRASH_REPORTS,
 )
+from tests.web_server import serving
 
 _SLIDE = "cocited"  # the slide whose query the test runs: a table the Browser draws as rows
 
@@ -70,18 +66,8 @@ def guide_map(graph: Database, tmp_path: Path) -> tuple[Database, str]:
 @pytest.fixture
 def guide_server(neo4j_connection: Connection) -> Iterator[str]:
     """`kg serve`'s app on a free loopback port, in a thread."""
-    port = free_port()
-    app = create_app(lambda: KnowledgeGraph.connect(neo4j_connection))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert server.started
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(neo4j_connection) as url:
+        yield url
 
 
 def test_play_the_guide_in_neo4j_browser(

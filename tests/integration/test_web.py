@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 from urllib.parse import urlsplit
 
 import pytest
-import uvicorn
 from click.testing import CliRunner
 from markupsafe import escape as markup_escape
 from starlette.testclient import TestClient
@@ -26,7 +23,7 @@ from kg.server.config import Connection
 from kg.web import create_app
 from kg.web.app import paper_url
 from tests.browser import chromium, requested_urls
-from tests.conftest import free_port
+from tests.web_server import serving
 
 
 @pytest.fixture
@@ -89,18 +86,8 @@ def test_serve_binds_to_loopback_by_default() -> None:
 @pytest.fixture
 def served(small_map: Database, neo4j_connection: Connection) -> Iterator[str]:
     """The app on a free loopback port, in a thread, for the browser."""
-    port = free_port()
-    app = create_app(lambda: KnowledgeGraph.connect(neo4j_connection))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert server.started
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(neo4j_connection) as url:
+        yield url
 
 
 def test_in_a_browser_from_search_to_graph(
