@@ -22,6 +22,7 @@ from kg.load.pipeline import load_paths
 from kg.load.schema import clear_database, schema_names
 from kg.server.config import Connection, LocalSettings
 from kg.server.local import LocalServer
+from tests.arxiv_lines import arxiv_line
 from tests.bench.synthetic import generate, paper_id
 from tests.conftest import local_settings_for
 from tests.data import SEED_PAGE, SEED_RECORD
@@ -74,17 +75,17 @@ def _empty(server: LocalServer) -> None:
 
 
 def _arxiv(arxiv_id: str, title: str, created: str, update: str, **extra: object) -> str:
-    record = {
-        "id": arxiv_id,
-        "title": title,
-        "authors": "A. Author and B. Writer",
-        "categories": "cs.CL cs.LG",
-        "abstract": 'An abstract with "quotes", a comma,\\ a backslash\nand a new line.',
-        "versions": [{"version": "v1", "created": created}],
-        "update_date": update,
+    """An arXiv record with two authors and an abstract that holds a quote, a comma, a
+    backslash and a new line: text the bulk import's CSV files must carry unchanged."""
+    return arxiv_line(
+        arxiv_id,
+        title,
+        created,
+        update,
+        authors="A. Author and B. Writer",
+        abstract='An abstract with "quotes", a comma,\\ a backslash\nand a new line.',
         **extra,
-    }
-    return json.dumps(record) + "\n"
+    )
 
 
 @pytest.fixture(scope="module")

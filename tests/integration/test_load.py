@@ -13,6 +13,7 @@ from kg.cli import main
 from kg.database import Database
 from kg.load.pipeline import load_paths
 from kg.server.config import Connection
+from tests.arxiv_lines import arxiv_line
 from tests.data import (
     HEPTH_EDGES,
     REAL_HEPTH_ABSTRACTS,
@@ -105,20 +106,6 @@ def _page(title: str, arxiv_line: str, references: list[str], data_to: str = "14
     )
 
 
-def _arxiv_line(arxiv_id: str, title: str, created: str, update: str, **extra: object) -> str:
-    record = {
-        "id": arxiv_id,
-        "title": title,
-        "authors": "A. Author",
-        "categories": "cs.CL cs.LG",
-        "abstract": "A record for the test.",
-        "versions": [{"version": "v1", "created": created}],
-        "update_date": update,
-        **extra,
-    }
-    return json.dumps(record) + "\n"
-
-
 def test_a_stub_merges_into_the_full_record_whichever_comes_first(
     graph: Database, tmp_path: Path
 ) -> None:
@@ -137,7 +124,7 @@ def test_a_stub_merges_into_the_full_record_whichever_comes_first(
     dump = tmp_path / "arxiv.jsonl"
     # The full record's year (2018) is one off the reference's (2017): still the same paper.
     dump.write_text(
-        _arxiv_line(
+        arxiv_line(
             "1706.03762v5",
             "Attention is all you  need",
             "Mon, 1 Jan 2018 10:00:00 GMT",
@@ -172,14 +159,14 @@ def test_properties_come_from_the_newest_snapshot_not_the_last_load(
     old = tmp_path / "old.jsonl"
     new = tmp_path / "new.jsonl"
     old.write_text(
-        _arxiv_line(
+        arxiv_line(
             "2001.00001", "Old Title", "Wed, 1 Jan 2020 00:00:00 GMT", "2020-02-01", doi="10.1/old"
         ),
         encoding="utf-8",
     )
     with gzip.open(tmp_path / "new.jsonl.gz", "wt", encoding="utf-8") as handle:
         handle.write(
-            _arxiv_line("2001.00001v2", "New Title", "Wed, 1 Jan 2020 00:00:00 GMT", "2024-05-01")
+            arxiv_line("2001.00001v2", "New Title", "Wed, 1 Jan 2020 00:00:00 GMT", "2024-05-01")
         )
     new = tmp_path / "new.jsonl.gz"
     for order in ([old, new], [new, old]):
@@ -193,8 +180,8 @@ def test_properties_come_from_the_newest_snapshot_not_the_last_load(
 def test_same_title_years_apart_stay_two_papers(graph: Database, tmp_path: Path) -> None:
     dump = tmp_path / "a.jsonl"
     dump.write_text(
-        _arxiv_line("hep-th/9201001", "Duality", "Wed, 1 Jan 1992 00:00:00 GMT", "2008-01-01")
-        + _arxiv_line("2101.00002", "Duality", "Fri, 1 Jan 2021 00:00:00 GMT", "2021-01-02"),
+        arxiv_line("hep-th/9201001", "Duality", "Wed, 1 Jan 1992 00:00:00 GMT", "2008-01-01")
+        + arxiv_line("2101.00002", "Duality", "Fri, 1 Jan 2021 00:00:00 GMT", "2021-01-02"),
         encoding="utf-8",
     )
     load_paths(graph, [dump], rejects_path=tmp_path / "r.jsonl")
@@ -206,7 +193,7 @@ def test_text_that_looks_like_cypher_is_stored_exactly(graph: Database, tmp_path
     abstract = 'x"}) RETURN 1; CREATE (:Evil {a: $b}) \\u0000'
     dump = tmp_path / "evil.jsonl"
     dump.write_text(
-        _arxiv_line(
+        arxiv_line(
             "2101.00003", title, "Fri, 1 Jan 2021 00:00:00 GMT", "2021-01-02", abstract=abstract
         ).replace('"authors": "A. Author"', '"authors": "Robert\' MATCH n DETACH DELETE n"'),
         encoding="utf-8",
@@ -227,11 +214,11 @@ def test_bad_records_are_reported_and_the_rest_loads(
 ) -> None:
     dump = tmp_path / "mixed.jsonl"
     dump.write_text(
-        _arxiv_line("2101.00004", "Good One", "Fri, 1 Jan 2021 00:00:00 GMT", "2021-01-02")
+        arxiv_line("2101.00004", "Good One", "Fri, 1 Jan 2021 00:00:00 GMT", "2021-01-02")
         + "{not json\n"
         + json.dumps({"id": "not-an-id", "title": "Bad"})
         + "\n"
-        + _arxiv_line("2101.00005", "Good Two", "Fri, 1 Jan 2021 00:00:00 GMT", "2021-01-02"),
+        + arxiv_line("2101.00005", "Good Two", "Fri, 1 Jan 2021 00:00:00 GMT", "2021-01-02"),
         encoding="utf-8",
     )
     rejects = tmp_path / "rejects.jsonl"
