@@ -4,6 +4,7 @@ the answer is known by hand, and the seed page, whose report must match what the
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 from kg import questions
-from kg.answers import YearCount
+from kg.answers import Similarity, YearCount
 from kg.database import Database
 from kg.errors import (
     AmbiguousPaper,
@@ -87,40 +88,57 @@ def similarity_graph(graph: Database) -> Database:
     return graph
 
 
-def test_cocitation_counts_and_scores(similarity_graph: Database) -> None:
-    result = questions.cocited(similarity_graph, A)
-    assert result.paper.key == A
-    assert result.measure == "co-citation"
+# Per similar paper: its key, the citers (or references) shared, each side's count, cosine
+# (shared / sqrt(product of the counts)) and Jaccard (shared / size of the union).
+@pytest.mark.parametrize(
+    ("ask", "ref", "measure", "expected"),
+    [
+        (
+            questions.cocited,
+            A,
+            "co-citation",
+            [
+                (B, 2, 3, 3, 2 / math.sqrt(3 * 3), 2 / 4),
+                (C, 1, 3, 1, 1 / math.sqrt(3), 1 / 3),
+                (D, 1, 3, 1, 1 / math.sqrt(3), 1 / 3),
+            ],
+        ),
+        (
+            questions.coupled,
+            X,
+            "coupling",
+            [
+                (Y, 2, 3, 2, 2 / math.sqrt(6), 2 / 3),
+                (W, 1, 3, 1, 1 / math.sqrt(3), 1 / 3),
+                (Z, 1, 3, 2, 1 / math.sqrt(6), 1 / 4),
+            ],
+        ),
+    ],
+    ids=["cocitation", "coupling"],
+)
+def test_similarity_counts_and_scores(
+    similarity_graph: Database,
+    ask: Callable[[Database, str], Similarity],
+    ref: str,
+    measure: str,
+    expected: list[tuple[str, int, int, int, float, float]],
+) -> None:
+    result = ask(similarity_graph, ref)
+    assert result.paper.key == ref
+    assert result.measure == measure
     assert [(r.key, r.together, r.size_a, r.size_b) for r in result.results] == [
-        (B, 2, 3, 3),
-        (C, 1, 3, 1),
-        (D, 1, 3, 1),
+        row[:4] for row in expected
     ]
-    b, c, d = result.results
-    assert b.cosine == pytest.approx(2 / math.sqrt(3 * 3))
-    assert b.jaccard == pytest.approx(2 / 4)
-    assert c.cosine == pytest.approx(1 / math.sqrt(3))
-    assert c.jaccard == pytest.approx(1 / 3)
+    for found, (*_, cosine, jaccard) in zip(result.results, expected, strict=True):
+        assert found.cosine == pytest.approx(cosine)
+        assert found.jaccard == pytest.approx(jaccard)
+
+
+def test_cocitation_marks_stubs_and_keeps_to_its_limit(similarity_graph: Database) -> None:
+    b, _, d = questions.cocited(similarity_graph, A).results
     assert d.stub is True
     assert b.stub is False
     assert [r.key for r in questions.cocited(similarity_graph, A, limit=1).results] == [B]
-
-
-def test_bibliographic_coupling_counts_and_scores(similarity_graph: Database) -> None:
-    result = questions.coupled(similarity_graph, X)
-    assert result.measure == "coupling"
-    assert [(r.key, r.together, r.size_a, r.size_b) for r in result.results] == [
-        (Y, 2, 3, 2),
-        (W, 1, 3, 1),
-        (Z, 1, 3, 2),
-    ]
-    y, w, z = result.results
-    assert y.cosine == pytest.approx(2 / math.sqrt(6))
-    assert y.jaccard == pytest.approx(2 / 3)
-    assert w.cosine == pytest.approx(1 / math.sqrt(3))
-    assert w.jaccard == pytest.approx(1 / 3)
-    assert z.cosine == pytest.approx(1 / math.sqrt(6))
-    assert z.jaccard == pytest.approx(1 / 4)
 
 
 def test_shared_references_sorted_by_stated_then_graph_cited_by(similarity_graph: Database) -> None:
