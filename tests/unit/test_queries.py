@@ -47,13 +47,33 @@ def test_folders_are_namespaces() -> None:
         _ = queries.nowhere
 
 
-def test_a_short_name_two_folders_share_is_refused_naming_both() -> None:
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        pytest.param(
+            "papers",
+            "more than one query is named 'papers': analytics.papers, export.papers, load.papers. "
+            "use the full name, with its folder",
+            id="a-short-name-two-folders-share",
+        ),
+        pytest.param(
+            "cocitd",
+            "no query named 'cocitd'. Did you mean cocited or cocited_graph or common_citers? "
+            "`kg queries` lists them all",
+            id="unknown-with-near-names",
+        ),
+    ],
+)
+def test_a_name_that_is_not_one_query_is_refused_saying_why(name: str, message: str) -> None:
     with pytest.raises(QueryNotFound) as caught:
-        queries.get("papers")
-    assert str(caught.value) == (
-        "more than one query is named 'papers': analytics.papers, export.papers, load.papers. "
-        "use the full name, with its folder"
-    )
+        queries.get(name)
+    assert str(caught.value) == message
+
+
+def test_an_unknown_name_with_no_near_names_points_to_every_query() -> None:
+    with pytest.raises(QueryNotFound) as caught:
+        queries.get("zzzzzz")
+    assert "`kg queries --all` lists every query" in str(caught.value)
 
 
 def test_every_question_has_a_short_name_of_its_own() -> None:
@@ -154,18 +174,6 @@ def test_bind_fills_defaults_and_coerces_cli_strings(tmp_path: Path) -> None:
         query.bind({"key": "x", "nope": 1})
     with pytest.raises(ParameterError, match=r"\$limit wants int, got 'many'"):
         query.bind({"key": "x", "limit": "many"})
-
-
-def test_unknown_query_suggests_the_nearest_names() -> None:
-    with pytest.raises(QueryNotFound) as caught:
-        queries.get("cocitd")
-    assert str(caught.value) == (
-        "no query named 'cocitd'. Did you mean cocited or cocited_graph or common_citers? "
-        "`kg queries` lists them all"
-    )
-    with pytest.raises(QueryNotFound) as caught:
-        queries.get("zzzzzz")
-    assert "`kg queries --all` lists every query" in str(caught.value)
 
 
 def test_questions_are_told_from_internal_queries() -> None:
