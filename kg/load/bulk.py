@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Unpack
 
 from kg.answers.loads import BulkSummary, LoadSummary
 from kg.database import Database
@@ -34,15 +35,14 @@ from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
-    DEFAULT_BATCH_SIZE,
     FormatChoice,
     RejectsFile,
+    StreamOptions,
     StreamSettings,
     load_files,
     plan_inputs,
 )
 from kg.load.schema import apply_schema, is_empty
-from kg.loaders.formats import IdScheme
 from kg.server import config
 from kg.server.config import Connection, LocalSettings
 from kg.server.install import find_java
@@ -173,24 +173,22 @@ def bulk_load(
     settings: LocalSettings | None = None,
     database: str | None = None,
     fmt: FormatChoice = "auto",
-    batch_size: int = DEFAULT_BATCH_SIZE,
-    strict: bool = False,
-    id_scheme: IdScheme = "arxiv",
     rejects_path: Path = Path("kg-load.rejects.jsonl"),
     workdir: Path | None = None,
     keep_csv: bool = False,
     timeout: float = 300.0,
-    on_progress: Callable[[int], None] | None = None,
-    keep_messages: int = 20,
     on_stage: Callable[[str], None] | None = None,
     keep_apart: Path | None = None,
+    **options: Unpack[StreamOptions],
 ) -> BulkSummary:
     """Load ``paths`` into the empty database of the local server with neo4j-admin import.
 
-    Gives the graph ``kg.load.pipeline.load_paths`` gives for the same files, order and batch size.
-    The server is stopped while the files are parsed and imported, then left running (when
-    parsing fails it is started again if it was running). Scratch files go to a temporary
-    folder in ``workdir`` (default: $KG_HOME/bulk), removed afterwards unless ``keep_csv``.
+    Gives the graph ``kg.load.pipeline.load_paths`` gives for the same files, order and batch size;
+    ``options`` are its StreamOptions (batch_size, strict, id_scheme, on_progress,
+    keep_messages), by keyword. The server is stopped while the files are parsed and
+    imported, then left running (when parsing fails it is started again if it was running).
+    Scratch files go to a temporary folder in ``workdir`` (default: $KG_HOME/bulk), removed
+    afterwards unless ``keep_csv``.
 
     Raises ConfigError when NEO4J_URI is set, ServerError when the local server is not
     installed or the import fails, NotEmptyError when the database holds a node,
@@ -200,14 +198,7 @@ def bulk_load(
     the new database before the online writer runs: a rebuild keeps the splits users made.
     """
     _refuse_remote()
-    # load_paths' stream options, handed on by name as it hands them on (see there).
-    stream = StreamSettings(
-        batch_size=batch_size,
-        strict=strict,
-        id_scheme=id_scheme,
-        on_progress=on_progress,
-        keep_messages=keep_messages,
-    )
+    stream = StreamSettings(**options)
     settings = settings or config.local_settings()
     database = database or os.environ.get("NEO4J_DATABASE") or config.DEFAULT_DATABASE
     server = LocalServer(settings)
@@ -219,7 +210,7 @@ def bulk_load(
     rejects = RejectsFile(rejects_path)
     # The same per-file rule as the online load: a file in a folder that cannot be read or
     # recognised fails on its own (reported, exit 1) and the others load.
-    inputs, formats = plan_inputs(paths, fmt, strict, rejects)
+    inputs, formats = plan_inputs(paths, fmt, stream.strict, rejects)
     splits = read_kept_apart(keep_apart) if keep_apart else []
     was_running = server.pid() is not None
     _check_empty(server, database, timeout)
@@ -256,7 +247,7 @@ def bulk_load(
                     writer.write_snapshot(snapshot)
                 for rows in offline.author_spellings():
                     writer.write_author_names(rows)
-                for batch in offline.online_batches(batch_size):
+                for batch in offline.online_batches(stream.batch_size):
                     writer.write_batch(batch)
                 for key in offline.marked:
                     writer.mark_loaded_whole(key)

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal, Protocol
+from typing import IO, Literal, Protocol, TypedDict, Unpack
 
 from kg.answers.loads import FileSummary, LoadSummary
 from kg.database import Database
@@ -52,6 +52,7 @@ __all__ = [
     "InputFile",
     "RecordSink",
     "RejectsFile",
+    "StreamOptions",
     "StreamSettings",
     "expand_paths",
     "input_files",
@@ -229,24 +230,22 @@ def load_paths(
     paths: list[Path],
     *,
     fmt: FormatChoice = "auto",
-    batch_size: int = DEFAULT_BATCH_SIZE,
-    strict: bool = False,
-    id_scheme: IdScheme = "arxiv",
     rejects_path: Path = Path("kg-load.rejects.jsonl"),
-    on_progress: Callable[[int], None] | None = None,
-    keep_messages: int = 20,
     on_file: Callable[[Path], None] | None = None,
     force: bool = False,
     keep_apart: Path | None = None,
+    **options: Unpack[StreamOptions],
 ) -> LoadSummary:
     """Load every file of ``paths`` into ``graph`` and return what happened.
 
-    The schema is applied first. Bad records go to ``rejects_path`` (created only when
-    there is one) and the rest still load; with ``strict`` the first bad record raises
-    RecordRejected. A file found in a folder that cannot be read or recognised is counted as
-    failed (``LoadSummary.failed``) and the others load. ``on_file`` is called as each file
-    starts, ``on_progress`` with each record read. A file whose exact content this loader
-    version loaded whole before is skipped (``FileSummary.unchanged``), unless ``force``.
+    ``options`` are the StreamOptions (batch_size, strict, id_scheme, on_progress,
+    keep_messages), by keyword. The schema is applied first. Bad records go to
+    ``rejects_path`` (created only when there is one) and the rest still load; with
+    ``strict`` the first bad record raises RecordRejected. A file found in a folder that
+    cannot be read or recognised is counted as failed (``LoadSummary.failed``) and the
+    others load. ``on_file`` is called as each file starts, ``on_progress`` with each record
+    read. A file whose exact content this loader version loaded whole before is skipped
+    (``FileSummary.unchanged``), unless ``force``.
 
     ``keep_apart`` names a file of splits (``kg merges --kept-apart --json``), recorded
     before anything loads, so the identity rule keeps those keys apart as after ``unmerge``.
@@ -255,21 +254,12 @@ def load_paths(
     cannot be told (with ``strict``: for any file that cannot be read) or a ``keep_apart``
     file that is not a list of splits, and LoadInterrupted when Neo4j fails mid-load.
     """
-    # The options handed on by name, as bulk_load hands on the same ones: both keep every
-    # option in their public signature; the checks and planning they share are
-    # StreamSettings' and plan_inputs'.
-    stream = StreamSettings(
-        batch_size=batch_size,
-        strict=strict,
-        id_scheme=id_scheme,
-        on_progress=on_progress,
-        keep_messages=keep_messages,
-        force=force,
-        on_file=on_file,
-    )
+    # The checks and planning load_paths shares with bulk_load are StreamSettings' and
+    # plan_inputs'.
+    stream = StreamSettings(**options, force=force, on_file=on_file)
     began = time.monotonic()
     rejects = RejectsFile(rejects_path)
-    inputs, formats = plan_inputs(paths, fmt, strict, rejects)
+    inputs, formats = plan_inputs(paths, fmt, stream.strict, rejects)
     splits = read_kept_apart(keep_apart) if keep_apart else []
     apply_schema(graph)
     keep_apart_splits(graph, splits)
@@ -301,6 +291,17 @@ class RecordSink(Protocol):
 
     def mark_loaded_whole(self, snapshot_key: str) -> None:
         """Record that every record of this snapshot is in."""
+
+
+class StreamOptions(TypedDict, total=False):
+    """The stream options load_paths and bulk_load both take by keyword (``**options``),
+    declared once: StreamSettings' fields of the same names, with its defaults."""
+
+    batch_size: int
+    strict: bool
+    id_scheme: IdScheme
+    on_progress: Callable[[int], None] | None
+    keep_messages: int
 
 
 @dataclass(frozen=True)
