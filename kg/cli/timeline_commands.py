@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 import click
 
@@ -17,13 +17,12 @@ from kg.cli.app import (
     json_command,
     number_option,
     open_graph,
+    options_into,
     print_table,
     showing,
 )
 
 
-# Each command hands its own options to its analysis by name (since=since, s=s, ...): a
-# keyword call alike in shape from command to command, kept as Python reads it.
 def _options(what: str) -> Callable[[F], F]:
     """The scope, --limit, --write and --batch-size options every time command shares."""
     return scope_options(
@@ -59,8 +58,17 @@ def _wrote(run: Any) -> None:
         )
 
 
-@json_command(
-    "bursts",
+class _Bursts(TypedDict):
+    """What --since, --s and --gamma say, in the words of ``graph.analytics.bursts``."""
+
+    since: int | None
+    s: float
+    gamma: float
+
+
+_bursts_options = options_into(
+    "options",
+    _Bursts,
     click.option(
         "--since", type=int, metavar="YEAR", help="Only bursts lasting until this year or later."
     ),
@@ -77,13 +85,17 @@ def _wrote(run: Any) -> None:
         show_default=True,
         help="Cost of entering a burst, times ln(years): higher finds fewer, stronger bursts.",
     ),
+)
+
+
+@json_command(
+    "bursts",
+    _bursts_options,
     _options("each paper's strongest burst (burst_strength, burst_start, burst_end)"),
 )
 def bursts(
     ctx: click.Context,
-    since: int | None,
-    s: float,
-    gamma: float,
+    options: _Bursts,
     limit: int,
     run: RunOptions,
     as_json: bool,
@@ -98,15 +110,10 @@ def bursts(
 
     Example: kg bursts --since 2000 --limit 10
     """
-    result = open_graph(ctx).analytics.bursts(
-        since=since,
-        s=s,
-        gamma=gamma,
-        limit=limit,
-        **run,
-    )
+    result = open_graph(ctx).analytics.bursts(**options, limit=limit, **run)
     if answered(result, result.run.nodes, as_json):
         return
+    since = options["since"]
     print_table(
         (*RANKED_COLUMNS, Column("burst", "right"), Column("strength", "right")),
         (
@@ -184,8 +191,19 @@ def beauties(
     _wrote(result.run)
 
 
-@json_command(
-    "traction",
+class _Traction(TypedDict):
+    """What --as-of, --window, --min-citations and --min-cohort say, in the words of
+    ``graph.analytics.traction``."""
+
+    as_of: int | None
+    window: int
+    min_citations: int
+    min_cohort: int
+
+
+_traction_options = options_into(
+    "options",
+    _Traction,
     click.option(
         "--as-of",
         type=int,
@@ -204,14 +222,17 @@ def beauties(
         default=5,
         help="Only score papers whose category and year hold at least this many papers.",
     ),
+)
+
+
+@json_command(
+    "traction",
+    _traction_options,
     _options("traction on every paper scored"),
 )
 def traction(
     ctx: click.Context,
-    as_of: int | None,
-    window: int,
-    min_citations: int,
-    min_cohort: int,
+    options: _Traction,
     limit: int,
     run: RunOptions,
     as_json: bool,
@@ -224,16 +245,10 @@ def traction(
 
     Example: kg traction --as-of 2002 --window 3 --limit 10
     """
-    result = open_graph(ctx).analytics.traction(
-        as_of=as_of,
-        window=window,
-        min_citations=min_citations,
-        min_cohort=min_cohort,
-        limit=limit,
-        **run,
-    )
+    result = open_graph(ctx).analytics.traction(**options, limit=limit, **run)
     if answered(result, result.run.nodes, as_json):
         return
+    min_citations = options["min_citations"]
     span = "" if result.as_of is None else f" in {result.as_of - result.window + 1}–{result.as_of}"
     print_table(
         (
