@@ -143,11 +143,17 @@ def id_year_month(arxiv_id: str) -> tuple[int, int] | None:
     return 2000 + yy, month
 
 
-def validation_reason(exc: ValidationError) -> str:
-    """Return a one-line summary of a pydantic error, for a Rejected reason."""
+def validation_reason(exc: ValidationError, element: str | None = None) -> str:
+    """Return a one-line summary of a pydantic error, for a Rejected reason. With
+    ``element``, the input is a list and an error names its element by its 1-based place
+    (``split 2, keys: …`` for ``element="split"``)."""
     parts = []
     for error in exc.errors():
-        where = ".".join(str(item) for item in error["loc"])
+        loc = error["loc"]
+        if element is not None and loc and isinstance(loc[0], int):
+            where = ", ".join([f"{element} {loc[0] + 1}", *(str(item) for item in loc[1:])])
+        else:
+            where = ".".join(str(item) for item in loc)
         parts.append(f"{where}: {error['msg']}" if where else str(error["msg"]))
     return "; ".join(parts)
 

@@ -20,6 +20,7 @@ from kg import queries
 from kg.answers.loads import KeptApart, MergedKey, MergeRecord, SourceSnapshot, UnmergeResult
 from kg.database import Database
 from kg.errors import ParameterError, SourceError
+from kg.loaders.arxiv_oai import validation_reason
 from kg.loaders.identity import normalize_title, parse_title_key
 from kg.refs import resolve
 
@@ -118,8 +119,9 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
     try:
         splits = _SPLITS.validate_json(text)
     except ValidationError as exc:
+        wrong = validation_reason(exc, element="split")[:300]
         raise SourceError(
-            f"--keep-apart {path}: not a list of splits: {_where_wrong(exc)[:300]}", _SPLITS_FIX
+            f"--keep-apart {path}: not a list of splits: {wrong}", _SPLITS_FIX
         ) from None
     for number, split in enumerate(splits, 1):
         unnamed = [key for key in split.keys if not key.strip()]
@@ -128,18 +130,6 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
                 f"--keep-apart {path}: split {number} names an empty key", _SPLITS_FIX
             )
     return splits
-
-
-def _where_wrong(exc: ValidationError) -> str:
-    """Return what is wrong with a file of splits, naming each split by its 1-based place."""
-    parts = []
-    for error in exc.errors():
-        where = [
-            f"split {n + 1}" if isinstance(n, int) and i == 0 else str(n)
-            for i, n in enumerate(error["loc"])
-        ]
-        parts.append(f"{', '.join(where)}: {error['msg']}" if where else str(error["msg"]))
-    return "; ".join(parts)
 
 
 def keep_apart(graph: Database, splits: list[KeptApart]) -> int:
