@@ -5,7 +5,8 @@
 // the target; each property comes from whichever of the two got it from the newer record,
 // as in papers.cypher; the author list and the categories from whichever has the newer
 // list; CITES snapshot lists stay sorted sets; the target keeps every key it was known by
-// in `aliases` (sorted); the source is deleted. The result does
+// in `aliases` (sorted) and every other title as an ALSO_TITLED loop; the source is
+// deleted. The result does
 // not depend on which merge ran first. The target, and any paper that gains an edge to it,
 // get a new changed_at (stored similarity is stale for them).
 // param source: str  key of the paper that merges away
@@ -17,6 +18,15 @@ WHERE s <> t
 // nothing): a loader writing the arXiv paper's record holds no title lock
 SET s:Paper, t:Paper
 WITH s, t
+// Every title either paper was known by stays a title of the target (ALSO_TITLED loops, as
+// in papers.cypher); the one the target ends up holding is taken off again below
+CALL (s, t) {
+  UNWIND [t.norm_title, s.norm_title] + COLLECT {
+    MATCH (s)-[v:ALSO_TITLED]->(s) RETURN v.norm_title AS norm
+  } AS norm
+  WITH DISTINCT t, norm WHERE norm IS NOT NULL
+  MERGE (t)-[:ALSO_TITLED {norm_title: norm}]->(t)
+}
 CALL (s, t) {
   MATCH (s)-[r:CITES]->(o) WHERE o <> t
   MERGE (t)-[n:CITES]->(o)
@@ -131,5 +141,10 @@ SET t += {
       UNWIND coalesce(t.aliases, []) + [s.key] + coalesce(s.aliases, []) AS k
       WITH DISTINCT k RETURN k ORDER BY k
     }
+WITH s, t
+CALL (t) {
+  MATCH (t)-[held:ALSO_TITLED]->(t) WHERE held.norm_title = t.norm_title
+  DELETE held
+}
 DETACH DELETE s
 RETURN count(*) AS merged

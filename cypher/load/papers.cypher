@@ -60,7 +60,22 @@ CALL (p, row) {
     filled_as_of: CASE WHEN filled = [] THEN null ELSE filled END
   } AS next
   WHERE any(k IN keys(next) WHERE NOT coalesce(p[k] = next[k], p[k] IS NULL AND next[k] IS NULL))
+  WITH p, next, p.norm_title AS before
   SET p += next
+  // A title the paper gives up stays one of its titles (see below)
+  WITH p, before WHERE before <> p.norm_title
+  MERGE (p)-[:ALSO_TITLED {norm_title: before}]->(p)
+}
+// Every normalised title a record or a reference stated for the paper, other than the one
+// it holds, stays on it as an ALSO_TITLED loop, which the identity rule matches too: which
+// titles a paper is found by is the set its records state, whatever record came first.
+CALL (p, row) {
+  WITH p, row WHERE row.norm_title <> p.norm_title
+  MERGE (p)-[:ALSO_TITLED {norm_title: row.norm_title}]->(p)
+}
+CALL (p) {
+  MATCH (p)-[held:ALSO_TITLED]->(p) WHERE held.norm_title = p.norm_title
+  DELETE held
 }
 WITH p, row
 MATCH (s:Snapshot {key: row.snapshot})

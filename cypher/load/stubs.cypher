@@ -31,12 +31,25 @@ CALL (p, row) {
          UNWIND [f IN filled WHERE NOT any(k IN taken WHERE f STARTS WITH k + '=')]
                 + [k IN taken WHERE row[k] IS NOT NULL | k + '='] AS f
          RETURN f ORDER BY f
-       } END AS filled
+       } END AS filled, p.norm_title AS before
   SET p.ref_as_of = row.ref_as_of,
       p.title = CASE WHEN 'title' IN taken THEN row.title ELSE p.title END,
       p.norm_title = CASE WHEN 'norm_title' IN taken THEN row.norm_title ELSE p.norm_title END,
       p.year = CASE WHEN 'year' IN taken THEN row.year ELSE p.year END,
       p.filled_as_of = CASE WHEN filled = [] THEN null ELSE filled END
+  // A title the paper gives up stays one of its titles (see below)
+  WITH p, before WHERE before <> p.norm_title
+  MERGE (p)-[:ALSO_TITLED {norm_title: before}]->(p)
+}
+// Every normalised title a reference or a record stated for the paper, other than the one
+// it holds, stays on it as an ALSO_TITLED loop (as in papers.cypher)
+CALL (p, row) {
+  WITH p, row WHERE row.norm_title <> p.norm_title
+  MERGE (p)-[:ALSO_TITLED {norm_title: row.norm_title}]->(p)
+}
+CALL (p) {
+  MATCH (p)-[held:ALSO_TITLED]->(p) WHERE held.norm_title = p.norm_title
+  DELETE held
 }
 WITH p, row WHERE row.stated_cited_by IS NOT NULL
 MATCH (s:Snapshot {key: row.snapshot})

@@ -1,7 +1,8 @@
 // name: paper_lookup
 // mode: read
 // Candidate papers for a paper reference, in the order they are tried: tier 1 matches the
-// node key, tier 2 the canonical arXiv id, tier 3 the normalised title, tier 4 a key prefix
+// node key, tier 2 the canonical arXiv id, tier 3 the normalised title a paper holds, tier 4
+// one it is also known by (ALSO_TITLED: another version's title, say), tier 5 a key prefix
 // (a handle that a list cut short with an ellipsis). The caller takes
 // the first tier that matched; several papers in that tier make the reference ambiguous.
 // param key: str  the reference as typed (a node key such as 'title:attention is all you need:2017')
@@ -18,9 +19,12 @@ CALL () {
   MATCH (p:Paper {norm_title: $norm_title})
   RETURN p, 3 AS tier
   UNION
+  MATCH (p:Paper)-[t:ALSO_TITLED]->(p) WHERE t.norm_title = $norm_title
+  RETURN p, 4 AS tier
+  UNION
   MATCH (p:Paper)
   WHERE $key_prefix IS NOT NULL AND p.key STARTS WITH $key_prefix
-  RETURN p, 4 AS tier
+  RETURN p, 5 AS tier
 }
 RETURN tier, p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
        coalesce(p.stub, false) AS stub
