@@ -51,7 +51,7 @@ def merge_rule(arxiv_id: str | None, year: int | None, alias: str) -> str:
     said = "no year" if alias_year is None else str(alias_year)
     if arxiv_id:
         return (
-            f"a reference by title only ({said}) with the normalised title of arXiv "
+            f"a reference by title only ({said}) with a normalised title of arXiv "
             f"{arxiv_id} ({year if year is not None else 'no year'}), years chained at most "
             "1 apart"
         )

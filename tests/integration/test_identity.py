@@ -186,13 +186,18 @@ def record_sets(draw: st.DrawFn) -> RecordSet:
         (i, draw(st.integers(0, len(TITLES[works[i].title]) - 1)), draw(builds))
         for i in draw(st.lists(st.sampled_from(ided), max_size=3))
     )
-    # One record may give an arXiv paper the title of papers known by title only (and of no
-    # arXiv paper, so that no title holds two arXiv papers): those near its year are it,
-    # whichever of its records came first.
+    # One record may give an arXiv paper the title of a paper known by title only from the
+    # same year (and of no arXiv paper, so that no title holds two arXiv papers): that paper
+    # is it, whichever of its records came first. (One from the next year would give the
+    # arXiv paper its year when its page is the newer record: MODEL.md's first known limit.)
     retitled: tuple[tuple[int, int, str], ...] = ()
-    others = [t for t in titles if not any(w.arxiv_id and w.title == t for w in works)]
-    if draw(st.booleans()) and others:
-        retitled = ((draw(st.sampled_from(ided)), draw(st.sampled_from(others)), draw(dates)),)
+    others = {t for t in titles if not any(w.arxiv_id and w.title == t for w in works)}
+    pairs = sorted(
+        {(i, w.title) for w in works if w.title in others for i in ided if works[i].year == w.year}
+    )
+    if draw(st.booleans()) and pairs:
+        i, title = draw(st.sampled_from(pairs))
+        retitled = ((i, title, draw(dates)),)
     return RecordSet(tuple(works), arxiv, tuple(pages), edges, jsons, retitled)
 
 
