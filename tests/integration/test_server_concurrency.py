@@ -86,9 +86,12 @@ def test_two_starts_at_once_make_one_server(home: Path) -> None:
         "waiting for Bolt",
     ):
         assert stage in stages, stages
-    # The other one waited for it rather than racing it.
+    # The other one waited for it rather than racing it. It names the holder's pid when the
+    # holder has written it; a waiter that reads the lock file in the instant between the
+    # holder's flock and that write says "another kg command" (both name the lock file).
     waited = next(err for _, out, err in results if "already running" in out)
-    assert "waiting for kg (pid " in waited, waited
+    assert any(f"waiting for {who}" in waited for who in ("kg (pid ", "another kg command")), waited
+    assert f"which holds {home / 'kg.lock'}" in waited, waited
 
     running = server_processes(home)
     assert len(running) == 1, running
