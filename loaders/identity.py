@@ -367,10 +367,15 @@ class TitleCandidate:
     arxiv_id: str | None
     year: int | None
     aliases: tuple[str, ...] = ()
+    stated_years: tuple[int, ...] = ()
+    """Every year a record or a reference gave the paper (its ``years`` property)."""
 
     def years(self, norm_title: str) -> set[int]:
-        """The years its records state: its own, and those of the title keys merged into it."""
-        found = {self.year} if self.year is not None else set()
+        """The years its records and references state: the year it holds, every year stated
+        for it under any of its keys, and those of the title keys merged into it."""
+        found = set(self.stated_years)
+        if self.year is not None:
+            found.add(self.year)
         for key in (self.key, *self.aliases):
             parsed = parse_title_key(key)
             if parsed is not None and parsed[0] == norm_title and parsed[1] is not None:
@@ -386,7 +391,7 @@ def title_merges(
     ``kept_apart`` are keys a user split from a wrong merge (``kg unmerge``): a paper under
     one of them stays its own paper, and nothing merges into it.
 
-    The rule, over the set of papers (and the years of every key each was known by):
+    The rule, over the set of papers (and every year stated for each, ``TitleCandidate.years``):
     papers whose years chain with gaps of at most 1 year form one group; a paper with no
     known year joins nothing. Two papers with arXiv ids are never merged. In a group with
     one arXiv paper, every title-only paper merges into it; with several, each title-only

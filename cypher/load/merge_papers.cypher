@@ -5,7 +5,8 @@
 // the target; each property comes from whichever of the two got it from the newer record,
 // as in papers.cypher; the author list and the categories from whichever has the newer
 // list; CITES snapshot lists stay sorted sets; the target keeps every key it was known by
-// in `aliases` (sorted) and every other title as an ALSO_TITLED loop; the source is
+// in `aliases` (sorted), every year either was stated in `years` (sorted) and every other
+// title as an ALSO_TITLED loop; the source is
 // deleted. The result does
 // not depend on which merge ran first. The target, and any paper that gains an edge to it,
 // get a new changed_at (stored similarity is stale for them).
@@ -137,6 +138,10 @@ SET t += {
     t.authors_as_of = CASE WHEN newer_authors THEN s.authors_as_of ELSE t.authors_as_of END,
     t.categories_as_of = CASE WHEN newer_categories THEN s.categories_as_of ELSE t.categories_as_of END,
     t.primary_category = CASE WHEN newer_categories THEN s.primary_category ELSE t.primary_category END,
+    t.years = CASE WHEN s.years IS NULL THEN t.years ELSE COLLECT {
+      UNWIND coalesce(t.years, []) + s.years AS y
+      WITH DISTINCT y RETURN y ORDER BY y
+    } END,
     t.aliases = COLLECT {
       UNWIND coalesce(t.aliases, []) + [s.key] + coalesce(s.aliases, []) AS k
       WITH DISTINCT k RETURN k ORDER BY k

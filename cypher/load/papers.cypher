@@ -6,9 +6,10 @@
 // record (or from a reference). filled_as_of remembers, for each property the newest record
 // did not state, which record gave it ('<name>=<as_of>', sorted; '<name>=' for a
 // reference), so this holds whatever the order. An abstract excerpt never replaces a full
-// abstract. The stated counts of each record are kept on its DESCRIBED_IN link to the
-// snapshot; when one snapshot holds several records of the paper, the link keeps the
-// newest (by data date, then the last in the file). A paper or link that already holds
+// abstract. `years` keeps every year any record stated, whichever one the paper holds. The
+// stated counts of each record are kept on its DESCRIBED_IN link to the snapshot; when one
+// snapshot holds several records of the paper, the link keeps the newest (by data date,
+// then the last in the file). A paper or link that already holds
 // these values is not written, so loading the same data again sets nothing.
 // param rows: list[map]  one map per paper record (see kg/load/neo4j_sink.py: paper_row)
 UNWIND $rows AS row
@@ -57,7 +58,11 @@ CALL (p, row) {
     stated_refs_total: value[13],
     stated_refs_in_map: value[14],
     as_of: newest,
-    filled_as_of: CASE WHEN filled = [] THEN null ELSE filled END
+    filled_as_of: CASE WHEN filled = [] THEN null ELSE filled END,
+    // every year a record or a reference stated (sorted), which the identity rule matches
+    years: CASE WHEN row.year IS NULL OR row.year IN coalesce(p.years, []) THEN p.years
+           ELSE [y IN coalesce(p.years, []) WHERE y < row.year] + [row.year]
+                + [y IN coalesce(p.years, []) WHERE y > row.year] END
   } AS next
   WHERE any(k IN keys(next) WHERE NOT coalesce(p[k] = next[k], p[k] IS NULL AND next[k] IS NULL))
   WITH p, next, p.norm_title AS before

@@ -2,7 +2,8 @@
 // mode: read
 // Every paper with one of these normalised titles, as the title it holds or as one of its
 // other titles (ALSO_TITLED), with what the identity rule
-// (kg.loaders.identity.title_merges) needs: its key, arXiv id, year and the keys merged into it.
+// (kg.loaders.identity.title_merges) needs: its key, arXiv id, year, every year stated for it
+// and the keys merged into it.
 // param norm_titles: list[str]  normalised titles (kg.loaders.identity.normalize_title)
 UNWIND $norm_titles AS norm_title
 CALL (norm_title) {
@@ -12,4 +13,5 @@ CALL (norm_title) {
   MATCH (p:Paper)-[v:ALSO_TITLED]->(p) WHERE v.norm_title = norm_title
   RETURN p
 }
-RETURN norm_title, p.key AS key, p.arxiv_id AS arxiv_id, p.year AS year, p.aliases AS aliases
+RETURN norm_title, p.key AS key, p.arxiv_id AS arxiv_id, p.year AS year, p.years AS years,
+       p.aliases AS aliases

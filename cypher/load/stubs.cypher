@@ -41,6 +41,13 @@ CALL (p, row) {
   WITH p, before WHERE before <> p.norm_title
   MERGE (p)-[:ALSO_TITLED {norm_title: before}]->(p)
 }
+// Every year a reference or a record stated for the paper stays in its sorted `years` (as in
+// papers.cypher), whichever reference is the best
+CALL (p, row) {
+  WITH p, row WHERE row.year IS NOT NULL AND NOT row.year IN coalesce(p.years, [])
+  SET p.years = [y IN coalesce(p.years, []) WHERE y < row.year] + [row.year]
+                + [y IN coalesce(p.years, []) WHERE y > row.year]
+}
 // Every normalised title a reference or a record stated for the paper, other than the one
 // it holds, stays on it as an ALSO_TITLED loop (as in papers.cypher)
 CALL (p, row) {

@@ -64,6 +64,7 @@ _PAPER_COLUMNS = (
     ("stated_refs_total", "long"),
     ("stated_refs_in_map", "long"),
     ("as_of", "string"),
+    ("years", "long[]"),
     ("authors_as_of", "string"),
     ("categories_as_of", "string"),
     ("primary_category", "string"),
@@ -317,6 +318,7 @@ class ImportSink:
         row = paper_row(record, key)
         props: dict[str, Any] = {name: row.get(name) for name, _ in _PAPER_COLUMNS}
         props["stub"] = False
+        props["years"] = [record.year] if record.year is not None else None
         if authors:
             props["authors_as_of"] = row["as_of"]
             for position, author in enumerate(authors, start=1):

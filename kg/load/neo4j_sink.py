@@ -7,11 +7,13 @@ constrained key, so a retried or repeated batch leaves the graph as it was.
 Identity is a function of the set of records (``kg.loaders.identity.title_merges``). A paper known
 only by title is always written under its own title key; a batch's statements run in one
 transaction that first locks the lock stripes of those titles. Once it has committed, a
-second transaction reconciles every title the batch touched: it reads what is committed,
-and where the rule says two papers are one it locks the titles' stripes, reads again and
-merges them. Writers and reconcilers of one title run one after another, and each loader
-reconciles after its own writes, so the last reconcile of a title sees every paper with it:
-several loaders at once end where one sequential load ends. A reference to a title key that
+second transaction reconciles every title the batch touched (and every title of each paper
+it gave a year): it reads what is committed, and where the rule says two papers are one it
+locks the titles' stripes, reads again and merges them. A paper that absorbed another is
+reconciled again under all its titles, round after round, until nothing merges. Writers
+and reconcilers of one title run one after another, and each loader reconciles after its
+own writes, so the last reconcile of a title sees every paper with it: several loaders at
+once end where one sequential load ends. A reference to a title key that
 was merged away before is written, under the same locks, to the paper that holds it in its
 ``aliases``: the same graph as writing the stub again and merging it, with no churn.
 """
@@ -47,6 +49,7 @@ __all__ = [
     "batch_statements",
     "candidates_by_title",
     "category_row",
+    "dated_keys",
     "newest_per_key",
     "paper_row",
     "plan_merges",
@@ -266,6 +269,17 @@ def batch_statements(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
     return statements
 
 
+def dated_keys(statements: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """Return the keys of the papers these statements give a year: those of full records and
+    of references that state one. A new year can chain a paper to others under any of its
+    titles, so the batch's reconcile covers all of them."""
+    keys: set[str] = set()
+    for name, params in statements:
+        if name in ("load_papers", "load_stubs"):
+            keys.update(row["key"] for row in params["rows"] if row["year"] is not None)
+    return sorted(keys)
+
+
 def redirected(
     statements: list[tuple[str, dict[str, Any]]], holders: dict[str, str]
 ) -> list[tuple[str, dict[str, Any]]]:
@@ -316,6 +330,7 @@ def candidates_by_title(rows: Iterable[dict[str, Any]]) -> dict[str, list[TitleC
                 arxiv_id=row["arxiv_id"],
                 year=row["year"],
                 aliases=tuple(row["aliases"] or ()),
+                stated_years=tuple(row.get("years") or ()),
             )
         )
     return grouped
@@ -373,6 +388,19 @@ class GraphWriter:
         rows = queries.load.snapshot_loaded_by.run(self.graph, key=snapshot_key)
         return bool(rows) and rows[0]["loaded_by"] == LOADER_VERSION
 
+    def loaded_whole_before(self, snapshot_key: str) -> bool:
+        """Return True when some loader version loaded every record of the snapshot."""
+        rows = queries.load.snapshot_loaded_by.run(self.graph, key=snapshot_key)
+        return bool(rows) and rows[0]["loaded_by"] is not None
+
+    def write_follows(self, snapshot_key: str, since: str, unchanged: int) -> None:
+        """Record that a snapshot follows an older one and restates ``unchanged`` of its
+        records as they were (an incremental load)."""
+        follows = queries.load.snapshot_follows.run_counters(
+            self.graph, snapshot=snapshot_key, since=since, unchanged=unchanged
+        )
+        self.counts.add(follows)
+
     def mark_loaded_whole(self, snapshot_key: str) -> None:
         """Record on the Snapshot that every record of it is in, and by which loader."""
         mark = queries.load.mark_snapshot_loaded
@@ -391,7 +419,7 @@ class GraphWriter:
         refs = title_refs(batch)
         full = sorted({record.key for record in batch.papers})
 
-        def work(tx: ManagedTransaction) -> list[dict[str, int]]:
+        def work(tx: ManagedTransaction) -> tuple[list[dict[str, int]], list[str]]:
             todo = statements
             if stripes:
                 lock.run_in(tx, stripes=stripes).consume()
@@ -403,51 +431,73 @@ class GraphWriter:
                     holders[row["key"]] = min(row["holder"], holders.get(row["key"], row["holder"]))
                 if holders:
                     todo = redirected(statements, holders)
-            return [
+            counters = [
                 update_counters(queries.get(_STATEMENT_QUERY[name]).run_in(tx, **params).consume())
                 for name, params in todo
             ]
+            return counters, self._titles_of(tx, dated_keys(todo))
 
-        for counters in self._transaction(work):
-            self.counts.add(counters)
+        counters, titles = self._transaction(work)
+        for counter in counters:
+            self.counts.add(counter)
+        every = sorted({*every, *titles})
         if every:
             self.reconcile(every)
 
+    @staticmethod
+    def _titles_of(tx: ManagedTransaction, keys: list[str]) -> list[str]:
+        """Every normalised title of these papers (held and ALSO_TITLED)."""
+        if not keys:
+            return []
+        return [row["norm_title"] for row in queries.load.paper_titles.run_in(tx, keys=keys)]
+
     def reconcile(self, norm_titles: list[str]) -> int:
         """Merge the papers the identity rule makes one, among those with these normalised
-        titles, in one transaction; return how many papers merged away.
+        titles; return how many papers merged away.
 
-        It reads what is committed; only when some title needs a merge does it lock the
-        stripes of those titles (in order), read them again and merge by the rule.
+        Each round is one transaction. It reads what is committed; only when some title
+        needs a merge does it lock the stripes of those titles (in order), read them again
+        and merge by the rule. A paper that absorbed another has the other's years and
+        titles too, which may chain it to papers of any of its titles, so the next round
+        reconciles every title of those papers, until a round merges nothing.
         """
         find = queries.load.reconcile_titles
         lock = queries.load.lock_titles
         merge = queries.load.merge_papers
         kept = queries.load.kept_apart
 
-        def work(tx: ManagedTransaction) -> tuple[int, list[dict[str, int]]]:
-            rows = find.run_in(tx, norm_titles=norm_titles).data()
+        def work(tx: ManagedTransaction) -> tuple[int, list[dict[str, int]], list[str]]:
+            rows = find.run_in(tx, norm_titles=todo).data()
             needed = sorted(plan_merges(rows))
             if not needed:
-                return 0, []
+                return 0, [], []
             stripes = sorted({title_lock_stripe(norm) for norm in needed})
             lock.run_in(tx, stripes=stripes).consume()
             rows = find.run_in(tx, norm_titles=needed).data()
             apart = [row["key"] for row in kept.run_in(tx, norm_titles=needed)]
             merged = 0
             counters = []
+            grown: set[str] = set()
             for _norm, merges in sorted(plan_merges(rows, apart).items()):
                 for source, target in sorted(merges.items(), key=lambda m: (m[1], m[0])):
                     result = merge.run_in(tx, source=source, target=target)
-                    merged += sum(int(r["merged"]) for r in result)
+                    done = sum(int(r["merged"]) for r in result)
                     counters.append(update_counters(result.consume()))
-            return merged, counters
+                    if done:
+                        merged += done
+                        grown.add(target)
+            return merged, counters, self._titles_of(tx, sorted(grown))
 
-        merged, counters = self._transaction(work)
-        for counter in counters:
-            self.counts.add(counter)
-        self.counts.merged += merged
-        return merged
+        total = 0
+        todo = sorted(set(norm_titles))
+        while todo:
+            merged, counters, todo = self._transaction(work)
+            for counter in counters:
+                self.counts.add(counter)
+            self.counts.merged += merged
+            total += merged
+            todo = sorted(set(todo))
+        return total
 
 
 def stub_row(ref: PaperRef, key: str, citation: CitationRecord) -> dict[str, Any]:

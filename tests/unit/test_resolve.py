@@ -122,6 +122,20 @@ def test_title_merges_remember_the_years_of_merged_keys() -> None:
     }
 
 
+def test_title_merges_match_every_year_stated_not_only_the_one_held() -> None:
+    t = "attention"
+    # The arXiv paper holds 2018 (a newer page gave it) and was also stated as 2016: a
+    # reference of 2015 reaches it through 2016, whichever record the paper holds.
+    held_only = TitleCandidate(key="1606.00001", arxiv_id="1606.00001", year=2018)
+    stated = TitleCandidate(
+        key="1606.00001", arxiv_id="1606.00001", year=2018, stated_years=(2016, 2018)
+    )
+    reference = _c(f"title:{t}:2015", 2015)
+    assert title_merges(t, [held_only, reference]) == {}
+    assert title_merges(t, [stated, reference]) == {f"title:{t}:2015": "1606.00001"}
+    assert stated.years(t) == {2016, 2018}
+
+
 def test_title_merges_do_not_depend_on_order() -> None:
     t = "x"
     papers = [_c(f"title:{t}:{y}", y) for y in (2001, 2002, 2004, 2005)]
