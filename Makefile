@@ -55,6 +55,7 @@ test: lint browser
 # Benchmarks, never part of make test: each writes its docs/BENCHMARKS-*.md.
 bench: install
 	$(BIN)/python -m tests.bench.ingest
+	$(BIN)/python -m tests.bench.incremental
 	$(BIN)/python -m tests.bench.analytics
 	$(KG) db start
 	$(BIN)/python -m tests.bench.latency

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date
 from email.utils import parsedate_to_datetime
 from pathlib import Path
@@ -51,6 +51,9 @@ _NOT_NAMES = frozenset({"and", "latex", "tex", "revtex", "plain tex", "amstex"})
 _ET_AL = re.compile(r"\s*\bet\.?\s+al\.?$", re.IGNORECASE)
 _ASCII_DIGITS = frozenset("0123456789")
 _VERSION = re.compile(r"^v(\d+)$")
+_UPDATE_DATE_KEY = '"update_date"'
+_UPDATE_DATE = re.compile(r'"update_date"\s*:\s*(?:null|"(\d{4}-\d{2}-\d{2})")')
+_UNSURE = object()
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 # The one spelling arXiv writes ("Mon, 2 Apr 2007 19:18:42 GMT"), read without the email
 # module; anything else goes through parsedate_to_datetime as before.
@@ -344,9 +347,25 @@ def _paper(obj: Any, origin: Origin, snapshot: str) -> PaperRecord:
     return record
 
 
-def parse(path: Path) -> Iterator[ParsedItem]:
+def _stated_update_date(text: str) -> date | object | None:
+    """Return the ``update_date`` a line states without decoding it, or ``_UNSURE``: when
+    the key is absent (and no escape could spell it), None; when it is there once, with null
+    or an ISO date, that. Anything else is for the JSON decoder to read."""
+    count = text.count(_UPDATE_DATE_KEY)
+    if count == 0:
+        return None if "\\u" not in text else _UNSURE
+    match = _UPDATE_DATE.search(text) if count == 1 else None
+    if match is None:
+        return _UNSURE
+    return date.fromisoformat(match[1]) if match[1] else None
+
+
+def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterator[ParsedItem]:
     """Yield the snapshot, one PaperRecord or Rejected per non-blank line, then the snapshot
     again with ``data_date`` (newest ``update_date``) and ``first_date`` (oldest).
+
+    ``unchanged`` (an incremental load) says which lines an older snapshot holds as they
+    are: those are not decoded, and only their ``update_date`` counts for the dates.
 
     Raises SourceError when the file cannot be read.
     """
@@ -361,6 +380,13 @@ def parse(path: Path) -> Iterator[ParsedItem]:
         text = line.lstrip("\ufeff") if number == 1 else line
         if not text.strip():
             continue
+        if unchanged is not None:
+            stated = _stated_update_date(text)
+            if stated is not _UNSURE and unchanged(text):
+                if isinstance(stated, date):
+                    newest = stated if newest is None else max(newest, stated)
+                    oldest = stated if oldest is None else min(oldest, stated)
+                continue
         origin = Origin(path=str(path), line=number)
         try:
             try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -36,7 +36,7 @@ from .source_file import (
     snapshot_key,
 )
 
-__all__ = ["COLUMN_PAIRS", "IdScheme", "parse"]
+__all__ = ["COLUMN_PAIRS", "IdScheme", "layout", "parse"]
 
 IdScheme = Literal["arxiv", "snap-hepth"]
 COLUMN_PAIRS = (("citing", "cited"), ("source", "target"), ("from", "to"))
@@ -186,13 +186,23 @@ def _remember(
     known[token] = found
 
 
-def parse(path: Path, id_scheme: IdScheme = "arxiv") -> Iterator[ParsedItem]:
+def layout(path: Path) -> tuple[str | None, int, int]:
+    """Return what besides a data line's text decides its edge: the delimiter and the
+    citing and cited columns. Raises SourceError as ``parse`` does."""
+    found = _sniff(path)
+    return found.delimiter, found.citing_column, found.cited_column
+
+
+def parse(
+    path: Path, id_scheme: IdScheme = "arxiv", unchanged: Callable[[str], bool] | None = None
+) -> Iterator[ParsedItem]:
     """Yield the snapshot, then one CitationRecord or Rejected per data line.
 
     Self-citations are facts of the data, not errors: each is yielded as Skipped.
     ``id_scheme="snap-hepth"`` reads integer ids as SNAP hep-th numbers (``1001`` ->
-    ``hep-th/0001001``). Raises SourceError when the file cannot be read or its header
-    names no citing/cited columns.
+    ``hep-th/0001001``). ``unchanged`` (an incremental load) says which lines an older
+    snapshot of the same ``layout`` holds as they are: those are not read. Raises
+    SourceError when the file cannot be read or its header names no citing/cited columns.
     """
     layout = _sniff(path)
     sha256 = content_sha256(path)
@@ -208,6 +218,8 @@ def parse(path: Path, id_scheme: IdScheme = "arxiv") -> Iterator[ParsedItem]:
         text = line.lstrip("\ufeff")
         stripped = text.strip()
         if number == header or not stripped or stripped[0] == "#":  # not _is_data(text)
+            continue
+        if unchanged is not None and unchanged(text):
             continue
         try:
             citing_token, cited_token = _fields(text, layout)

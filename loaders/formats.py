@@ -15,10 +15,20 @@ from typing import get_args
 from . import arxiv_oai, edge_list, hepth_abs, map_page, paper_json
 from .records import FormatName, ParsedItem
 
-__all__ = ["FORMATS", "FormatName", "IdScheme", "SourceFormat", "format_names", "parse_file"]
+__all__ = [
+    "FORMATS",
+    "FormatName",
+    "IdScheme",
+    "LineFilter",
+    "SourceFormat",
+    "format_names",
+    "parse_file",
+]
 
 IdScheme = edge_list.IdScheme
-Parser = Callable[[Path, IdScheme], Iterator[ParsedItem]]
+LineFilter = Callable[[str], bool]
+"""Which lines of a file an older snapshot holds as they are (an incremental load)."""
+Parser = Callable[[Path, IdScheme, LineFilter | None], Iterator[ParsedItem]]
 
 
 @dataclass(frozen=True)
@@ -31,6 +41,11 @@ class SourceFormat:
     """What the format is, in a few words, for help texts."""
     detection: str
     """What in a file's content makes detection pick it."""
+    line_context: Callable[[Path], object] | None = None
+    """For a format whose records are single lines: what besides a line's text decides its
+    record (an edge list's layout). Two files whose contexts are equal state the same record
+    with the same line, so an incremental load compares their lines, and the parser skips
+    those its LineFilter names. None for other formats."""
 
 
 FORMATS: dict[FormatName, SourceFormat] = {
@@ -38,31 +53,33 @@ FORMATS: dict[FormatName, SourceFormat] = {
     for fmt in (
         SourceFormat(
             "map_page",
-            lambda path, _scheme: map_page.parse(path),
+            lambda path, _scheme, _unchanged: map_page.parse(path),
             "a map page as text (the paper, key facts, references, citing papers)",
             "a 'Key facts.' line, 'cited by N' lines or an 'arXiv <id> ↗' link",
         ),
         SourceFormat(
             "paper_json",
-            lambda path, _scheme: paper_json.parse(path),
+            lambda path, _scheme, _unchanged: paper_json.parse(path),
             "the map's JSON record of one paper, or JSON lines of them",
             "a JSON object with 'paper' and 'source' keys",
         ),
         SourceFormat(
             "arxiv_oai",
-            lambda path, _scheme: arxiv_oai.parse(path),
+            lambda path, _scheme, unchanged: arxiv_oai.parse(path, unchanged),
             "arXiv metadata snapshot as JSON lines (Kaggle's arXiv Dataset, OAI-PMH)",
             "JSON lines with 'id' and one of 'title', 'categories', 'abstract', 'authors'",
+            line_context=lambda _path: None,
         ),
         SourceFormat(
             "edge_list",
             edge_list.parse,
             "citation edge list: SNAP text, CSV or TSV (citing, cited)",
             "lines of two ids, or a header naming the citing and cited columns",
+            line_context=edge_list.layout,
         ),
         SourceFormat(
             "hepth_abs",
-            lambda path, _scheme: hepth_abs.parse(path),
+            lambda path, _scheme, _unchanged: hepth_abs.parse(path),
             "hep-th .abs abstracts: a folder, a tar, or one file",
             "a 'Paper: <arXiv id>' line, or .abs files in a folder or tar",
         ),
@@ -77,6 +94,12 @@ def format_names() -> tuple[FormatName, ...]:
     return tuple(FORMATS)
 
 
-def parse_file(path: Path, fmt: FormatName, id_scheme: IdScheme = "arxiv") -> Iterator[ParsedItem]:
-    """Return the record stream of one file in the given format."""
-    return FORMATS[fmt].parse(path, id_scheme)
+def parse_file(
+    path: Path,
+    fmt: FormatName,
+    id_scheme: IdScheme = "arxiv",
+    unchanged: LineFilter | None = None,
+) -> Iterator[ParsedItem]:
+    """Return the record stream of one file in the given format; ``unchanged`` lines (for a
+    format with a ``line_context``) are skipped."""
+    return FORMATS[fmt].parse(path, id_scheme, unchanged)

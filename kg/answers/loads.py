@@ -57,6 +57,11 @@ class FileSummary:
     """Why the file failed (it could not be read or recognised), or None."""
     unchanged: bool = False
     """True when the file was skipped: this exact content was loaded whole before."""
+    snapshot: str | None = None
+    """The key of the file's Snapshot (the SHA-256 of its content), once read."""
+    carried: int = 0
+    """Records an incremental load (``since``) did not write: the older snapshot states
+    them as they are."""
 
 
 @dataclass
@@ -119,6 +124,7 @@ class LoadSummary:
             "papers": sum(f.papers for f in self.files),
             "citations": sum(f.citations for f in self.files),
             "rejected": self.rejected,
+            "carried": sum(f.carried for f in self.files),
             "skipped": self.skipped,
             "created": {
                 "nodes": self.counts.nodes_created,

@@ -71,6 +71,12 @@ from kg.loaders.formats import FORMATS, IdScheme
     help="A file of splits to keep, as `kg merges --kept-apart --json` prints it (after "
     "`kg db reset` or with --bulk, so splits made with `kg unmerge` still hold).",
 )
+@click.option(
+    "--since",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="An older snapshot of the one file named, loaded whole before: write only the "
+    "records that changed since it (an incremental load).",
+)
 @json_option
 @click.pass_context
 def load(
@@ -84,6 +90,7 @@ def load(
     force: bool,
     bulk: bool,
     keep_apart: Path | None,
+    since: Path | None,
     as_json: bool,
 ) -> None:
     """Load map pages, paper JSON records, arXiv snapshots, edge lists or .abs files.
@@ -96,8 +103,16 @@ def load(
     With --bulk (a first load of a large set into an empty database) the import tool builds
     the store from what no load rule touches, and the online writer adds the rest.
 
+    With --since OLD, a newer snapshot of a source loads incrementally: only its records
+    that OLD does not state as they are get written.
+
     Example: kg load examples/map ../shared/seeds/*.txt
     """
+    if since is not None and bulk:
+        raise click.UsageError(
+            "--since loads a newer snapshot into a graph that holds the older one, and --bulk "
+            "needs an empty database: drop one of them"
+        )
     bulk_summary: BulkSummary | None = None
     reading = ReadPosition()
     with Progress(
@@ -146,7 +161,9 @@ def load(
             )
             summary = bulk_summary.load
         else:
-            summary = open_graph(ctx).load(list(paths), on_file=next_file, force=force, **options)
+            summary = open_graph(ctx).load(
+                list(paths), on_file=next_file, force=force, since=since, **options
+            )
     if as_json:
         emit_json(bulk_summary.as_dict() if bulk_summary else summary.as_dict())
     else:
@@ -257,6 +274,10 @@ def _render_load(summary: LoadSummary) -> None:
     )
     if skipped := summary.skipped_sentence():
         click.echo(f"{skipped} (facts of the data the graph does not keep; not errors)")
+    if carried := sum(f.carried for f in summary.files):
+        click.echo(
+            f"{carried:,} records unchanged since the older snapshot (--since), so not written"
+        )
     if unchanged := summary.unchanged:
         click.echo(
             f"{len(unchanged):,} of {len(summary.files):,} files already loaded whole with this "

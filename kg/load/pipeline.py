@@ -15,6 +15,7 @@ same command again finishes the load.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
 import os
@@ -33,6 +34,7 @@ from kg.errors import (
     RecordRejected,
     SourceError,
 )
+from kg.load.changes import OlderSnapshot
 from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import Batch, GraphWriter
@@ -234,6 +236,7 @@ def load_paths(
     on_file: Callable[[Path], None] | None = None,
     force: bool = False,
     keep_apart: Path | None = None,
+    since: Path | None = None,
     **options: Unpack[StreamOptions],
 ) -> LoadSummary:
     """Load every file of ``paths`` into ``graph`` and return what happened.
@@ -250,9 +253,14 @@ def load_paths(
     ``keep_apart`` names a file of splits (``kg merges --kept-apart --json``), recorded
     before anything loads, so the identity rule keeps those keys apart as after ``unmerge``.
 
+    ``since`` names an older snapshot of the one file in ``paths``, loaded whole before: an
+    incremental load writes only the records that changed since it
+    (``kg.load.changes``; ``FileSummary.carried`` counts the others).
+
     Raises SourceError before anything loads for a missing path, a named file whose format
-    cannot be told (with ``strict``: for any file that cannot be read) or a ``keep_apart``
-    file that is not a list of splits, and LoadInterrupted when Neo4j fails mid-load.
+    cannot be told (with ``strict``: for any file that cannot be read), a ``keep_apart``
+    file that is not a list of splits or a ``since`` that cannot be used, and
+    LoadInterrupted when Neo4j fails mid-load.
     """
     # The checks and planning load_paths shares with bulk_load are StreamSettings' and
     # plan_inputs'.
@@ -264,9 +272,19 @@ def load_paths(
     apply_schema(graph)
     keep_apart_splits(graph, splits)
     writer = GraphWriter(graph)
+    if since is not None:
+        older = _older_snapshot(writer, since, inputs, formats, stream.id_scheme)
+        stream = dataclasses.replace(stream, since=older)
     summary = LoadSummary(counts=writer.counts)
     try:
         load_files(writer, inputs, formats, summary, rejects, stream)
+        if stream.since is not None:
+            newer = summary.files[0]
+            newer.carried = stream.since.carried
+            if stream.since.by_line:  # the parser skipped them: they were read all the same
+                newer.read += newer.carried
+            if newer.snapshot is not None and not newer.unchanged:
+                writer.write_follows(newer.snapshot, stream.since.snapshot, newer.carried)
     except (ConnectionFailed, QueryFailed) as exc:
         raise LoadInterrupted(exc, summary.written, summary.read) from exc
     finally:
@@ -274,6 +292,40 @@ def load_paths(
     summary.rejects_file = rejects.written()
     summary.seconds = time.monotonic() - began
     return summary
+
+
+def _older_snapshot(
+    writer: GraphWriter,
+    since: Path,
+    inputs: list[InputFile],
+    formats: list[tuple[FormatName | None, str | None]],
+    id_scheme: IdScheme,
+) -> OlderSnapshot:
+    """Return the records of ``since``, the older snapshot of the one input, after checking
+    that an incremental load can use it. Raises SourceError when it cannot."""
+    if len(inputs) != 1 or formats[0][0] is None:
+        raise SourceError(
+            f"--since {since} compares one file with an older snapshot of it, and "
+            f"{len(inputs)} inputs were named",
+            "name one file to load with --since, or load without it",
+        )
+    fmt = formats[0][0]
+    if not since.is_file():
+        raise SourceError(f"--since {since}: no such file", "name the older file of the source")
+    older_format = detect_format(since)
+    if older_format != fmt:
+        raise SourceError(
+            f"--since {since} is {older_format}, and {inputs[0].path} is {fmt}",
+            "name an older snapshot of the same source",
+        )
+    older = OlderSnapshot.read(since, inputs[0].path, fmt, id_scheme)
+    if not writer.loaded_whole_before(older.snapshot):
+        raise SourceError(
+            f"--since {since}: the graph does not hold it whole (it was never loaded, or "
+            "some of its records were rejected)",
+            f"load {since} first, or load {inputs[0].path} without --since",
+        )
+    return older
 
 
 class RecordSink(Protocol):
@@ -322,6 +374,8 @@ class StreamSettings:
     """Read a file even when its exact content was loaded whole before."""
     on_file: Callable[[Path], None] | None = None
     """Called as each file starts."""
+    since: OlderSnapshot | None = None
+    """An older snapshot's records: those it states as they are are not written."""
 
     def __post_init__(self) -> None:
         if self.batch_size < 1:
@@ -355,7 +409,8 @@ def load_files(
             if file_format is None:
                 continue
             try:
-                items = parse_file(item.path, file_format, stream.id_scheme)
+                unchanged = stream.since.line_filter() if stream.since is not None else None
+                items = parse_file(item.path, file_format, stream.id_scheme, unchanged)
                 load_stream(sink, items, file_summary, summary, rejects, stream)
             except SourceError as exc:
                 # A file that breaks off mid-way (a truncated gzip, an I/O error) keeps what
@@ -398,6 +453,7 @@ def load_stream(
             if isinstance(item, SnapshotRecord):
                 if first is None:
                     first = item
+                    file_summary.snapshot = item.key
                     if not stream.force and writer.loaded_whole(item.key):
                         # Its records are in; the snapshot row still goes, so that which file
                         # name it keeps (the smallest) does not depend on the order.
@@ -416,6 +472,12 @@ def load_stream(
                 rejects.add(item)
                 if len(summary.reject_messages) < stream.keep_messages:
                     summary.reject_messages.append(item.message())
+            elif (
+                stream.since is not None
+                and isinstance(item, PaperRecord | CitationRecord)
+                and stream.since.holds(item)
+            ):
+                pass  # the older snapshot states it as it is (counted there)
             elif isinstance(item, PaperRecord):
                 file_summary.papers += 1
                 batch.papers.append(item)

@@ -4,12 +4,17 @@ written."""
 
 from __future__ import annotations
 
+import os
+import platform
+import socket
 import statistics
 import sys
 from pathlib import Path
+from typing import Any
 
 from kg.database import Database
 from kg.load.pipeline import DEFAULT_BATCH_SIZE, load_paths
+from kg.server.install import NEO4J_VERSION, find_java
 
 HEPTH_WITH_CITATIONS = (
     "MATCH (p:Paper) WHERE p.key STARTS WITH 'hep-th/' AND (p)-[:CITES]-() "
@@ -60,3 +65,36 @@ def print_and_write(lines: list[str], output: Path) -> None:
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text, encoding="utf-8")
     print(f"written to {output}", file=sys.stderr)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def machine() -> dict[str, Any]:
+    """Return the cores, memory, CPU and software versions of this machine."""
+    meminfo = Path("/proc/meminfo").read_text(encoding="utf-8").splitlines()
+    total_kb = next(int(line.split()[1]) for line in meminfo if line.startswith("MemTotal:"))
+    models = [
+        line.split(":", 1)[1].strip()
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
+        if line.startswith("model name")
+    ]
+    java = find_java()
+    return {
+        "cores": os.cpu_count(),
+        "memory_gib": round(total_kb / 1024 / 1024, 1),
+        "cpu": models[0] if models else platform.processor(),
+        "python": platform.python_version(),
+        "java": java.major,
+        "neo4j": NEO4J_VERSION,
+        "kernel": platform.release(),
+    }
+
+
+def load_average() -> list[float]:
+    """The 1-, 5- and 15-minute load averages, rounded."""
+    return [round(x, 2) for x in os.getloadavg()]

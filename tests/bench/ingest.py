@@ -24,10 +24,8 @@ import argparse
 import hashlib
 import json
 import os
-import platform
 import resource
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -40,8 +38,8 @@ from typing import Any, LiteralString
 
 from kg.database import Database
 from kg.server.config import Connection, LocalSettings
-from kg.server.install import NEO4J_VERSION, find_java
 from kg.server.local import LocalServer
+from tests.bench.common import free_port, load_average, machine
 from tests.bench.synthetic import generate
 from tests.data import DATA_DIR
 
@@ -65,39 +63,8 @@ class DataSet:
     id_scheme: str
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _log(message: str) -> None:
     print(f"[{datetime.now(UTC):%H:%M:%S}] {message}", file=sys.stderr, flush=True)
-
-
-def machine() -> dict[str, Any]:
-    """Return the cores, memory, CPU and software versions of this machine."""
-    meminfo = Path("/proc/meminfo").read_text(encoding="utf-8").splitlines()
-    total_kb = next(int(line.split()[1]) for line in meminfo if line.startswith("MemTotal:"))
-    models = [
-        line.split(":", 1)[1].strip()
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
-        if line.startswith("model name")
-    ]
-    java = find_java()
-    return {
-        "cores": os.cpu_count(),
-        "memory_gib": round(total_kb / 1024 / 1024, 1),
-        "cpu": models[0] if models else platform.processor(),
-        "python": platform.python_version(),
-        "java": java.major,
-        "neo4j": NEO4J_VERSION,
-        "kernel": platform.release(),
-    }
-
-
-def _load_average() -> list[float]:
-    return [round(x, 2) for x in os.getloadavg()]
 
 
 def _connection(settings: LocalSettings) -> Connection:
@@ -264,7 +231,7 @@ class Bench:
             "started": datetime.now(UTC).isoformat(timespec="seconds"),
             "machine": machine(),
             "settings": {"heap": heap, "pagecache": pagecache},
-            "load_average_start": _load_average(),
+            "load_average_start": load_average(),
             "datasets": [],
         }
 
@@ -272,8 +239,8 @@ class Bench:
         """Install and start a fresh local server under the work folder."""
         settings = LocalSettings(
             home=self.work / name,
-            bolt_port=_free_port(),
-            http_port=_free_port(),
+            bolt_port=free_port(),
+            http_port=free_port(),
             heap=self.heap,
             pagecache=self.pagecache,
         )
@@ -337,7 +304,7 @@ class Bench:
             "files": [str(p) for p in data.paths],
             "input_mb": round(sum(p.stat().st_size for p in data.paths) / 2**20, 1),
             "id_scheme": data.id_scheme,
-            "load_average_before": _load_average(),
+            "load_average_before": load_average(),
         }
         self.results["datasets"].append(entry)
         if parse_only:
@@ -401,7 +368,7 @@ class Bench:
         finally:
             online_server.stop()
             shutil.rmtree(online_server.settings.home, ignore_errors=True)
-        entry["load_average_after"] = _load_average()
+        entry["load_average_after"] = load_average()
         self.save()
 
 
@@ -732,7 +699,7 @@ def main(argv: list[str] | None = None) -> None:
                 data, online=data.scale <= args.online_max_scale, parse_only=not args.skip_parse
             )
             write_report(args.out, bench.results, command)
-        bench.results["load_average_end"] = _load_average()
+        bench.results["load_average_end"] = load_average()
         bench.save()
         write_report(args.out, bench.results, command)
         _log(f"wrote {args.out}; raw results in {work / 'results.json'}")

@@ -318,3 +318,36 @@ def test_a_created_date_with_a_huge_year_is_rejected(tmp_path: Path) -> None:
     )
     assert sorted(_papers(items)) == ["2101.00002"]
     assert _rejects(items)[1].reason.startswith("bad date in versions[0].created")
+
+
+def test_skipped_lines_still_date_the_snapshot(tmp_path: Path) -> None:
+    """An incremental load's unchanged lines are not decoded; the update_date each states,
+    read without decoding, still gives the snapshot's first and newest dates, as a full
+    read of the file does."""
+    lines = [
+        {"id": "2101.00001", "title": "One", "update_date": "2019-02-03"},
+        {"id": "2101.00002", "title": "Two", "update_date": "2024-05-01"},
+        {"id": "2101.00003", "title": "Three", "update_date": None},
+        {"id": "2101.00004", "title": "Four"},
+        {"id": "2101.00005", "title": "Five", "update_date": " 2025-01-02 "},
+    ]
+    path = tmp_path / "dump.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+    def dates(items: list[ParsedItem]) -> tuple[date | None, date | None]:
+        last = items[-1]
+        assert isinstance(last, SnapshotRecord)
+        return last.first_date, last.data_date
+
+    full = list(arxiv_oai.parse(path))
+    seen: list[str] = []
+
+    def unchanged(text: str) -> bool:
+        seen.append(text)
+        return True
+
+    skipping = list(arxiv_oai.parse(path, unchanged))
+    assert dates(skipping) == dates(full) == (date(2019, 2, 3), date(2025, 1, 2))
+    # the line whose date is spelt with spaces is decoded, the others are skipped unread
+    assert [r.arxiv_id for r in skipping if isinstance(r, PaperRecord)] == ["2101.00005"]
+    assert len(seen) == 4

@@ -246,7 +246,7 @@ def test_the_format_table_drives_the_cli_detection_and_snapshot_kinds(tmp_path: 
     assert set(samples) == set(FORMATS)
     for name, path in samples.items():
         assert detect_format(path) == name
-        first = next(iter(FORMATS[name].parse(path, "arxiv")))
+        first = next(iter(FORMATS[name].parse(path, "arxiv", None)))
         assert getattr(first, "kind", None) == name, (name, first)
     listed = CliRunner().invoke(main, ["formats", "--json"])
     assert listed.exit_code == 0, listed.output
