@@ -52,7 +52,7 @@ _ET_AL = re.compile(r"\s*\bet\.?\s+al\.?$", re.IGNORECASE)
 _ASCII_DIGITS = frozenset("0123456789")
 _VERSION = re.compile(r"^v(\d+)$")
 _UPDATE_DATE_KEY = '"update_date"'
-_UPDATE_DATE = re.compile(r'"update_date"\s*:\s*(?:null|"(\d{4}-\d{2}-\d{2})")')
+_UPDATE_DATE = re.compile(r'"update_date"\s*:\s*(?:null|"([0-9]{4}-[0-9]{2}-[0-9]{2})")')
 _UNSURE = object()
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 # The one spelling arXiv writes ("Mon, 2 Apr 2007 19:18:42 GMT"), read without the email
@@ -350,14 +350,21 @@ def _paper(obj: Any, origin: Origin, snapshot: str) -> PaperRecord:
 def _stated_update_date(text: str) -> date | object | None:
     """Return the ``update_date`` a line states without decoding it, or ``_UNSURE``: when
     the key is absent (and no escape could spell it), None; when it is there once, with null
-    or an ISO date, that. Anything else is for the JSON decoder to read."""
+    or a real ISO date, that. Anything else is for the JSON decoder to read. (A line whose
+    only ``update_date`` key sits in a nested object would be misread; arXiv's records have
+    no nested one.)"""
     count = text.count(_UPDATE_DATE_KEY)
     if count == 0:
         return None if "\\u" not in text else _UNSURE
     match = _UPDATE_DATE.search(text) if count == 1 else None
     if match is None:
         return _UNSURE
-    return date.fromisoformat(match[1]) if match[1] else None
+    if not match[1]:
+        return None
+    try:
+        return date.fromisoformat(match[1])
+    except ValueError:  # no such day: the decoder rejects the line
+        return _UNSURE
 
 
 def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterator[ParsedItem]:

@@ -186,11 +186,12 @@ def _remember(
     known[token] = found
 
 
-def layout(path: Path) -> tuple[str | None, int, int]:
-    """Return what besides a data line's text decides its edge: the delimiter and the
-    citing and cited columns. Raises SourceError as ``parse`` does."""
+def layout(path: Path) -> tuple[bool, str | None, int, int]:
+    """Return what besides a data line's text decides its edge: whether a header names the
+    columns, the delimiter, and the citing and cited columns. Raises SourceError as
+    ``parse`` does."""
     found = _sniff(path)
-    return found.delimiter, found.citing_column, found.cited_column
+    return found.header_line is not None, found.delimiter, found.citing_column, found.cited_column
 
 
 def parse(

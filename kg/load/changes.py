@@ -43,8 +43,8 @@ def record_digest(record: PaperRecord | CitationRecord) -> int:
 
 
 def line_digest(text: str) -> int:
-    """Return a line's digest (without a leading byte-order mark)."""
-    return hash(text.lstrip("\ufeff"))
+    """Return a line's digest."""
+    return hash(text)
 
 
 class OlderSnapshot:
@@ -68,8 +68,9 @@ class OlderSnapshot:
         found = array("q")
         context = FORMATS[fmt].line_context
         if context is not None and context(older) == context(newer):
-            for _number, line in numbered_lines(older):
-                found.append(line_digest(line))
+            for number, line in numbered_lines(older):
+                # the parsers drop a byte-order mark before the first line
+                found.append(line_digest(line.lstrip("\ufeff") if number == 1 else line))
             key = snapshot_key(content_sha256(older))
             return cls(key, np.unique(np.frombuffer(found, dtype=np.int64)), by_line=True)
         snapshot: str | None = None

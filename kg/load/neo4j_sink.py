@@ -388,11 +388,6 @@ class GraphWriter:
         rows = queries.load.snapshot_loaded_by.run(self.graph, key=snapshot_key)
         return bool(rows) and rows[0]["loaded_by"] == LOADER_VERSION
 
-    def loaded_whole_before(self, snapshot_key: str) -> bool:
-        """Return True when some loader version loaded every record of the snapshot."""
-        rows = queries.load.snapshot_loaded_by.run(self.graph, key=snapshot_key)
-        return bool(rows) and rows[0]["loaded_by"] is not None
-
     def write_follows(self, snapshot_key: str, since: str, unchanged: int) -> None:
         """Record that a snapshot follows an older one and restates ``unchanged`` of its
         records as they were (an incremental load)."""

@@ -270,11 +270,11 @@ def load_paths(
     inputs, formats = plan_inputs(paths, fmt, stream.strict, rejects)
     splits = read_kept_apart(keep_apart) if keep_apart else []
     apply_schema(graph)
-    keep_apart_splits(graph, splits)
     writer = GraphWriter(graph)
     if since is not None:
-        older = _older_snapshot(writer, since, inputs, formats, stream.id_scheme)
+        older = _older_snapshot(writer, since, inputs, formats, fmt, stream.id_scheme)
         stream = dataclasses.replace(stream, since=older)
+    keep_apart_splits(graph, splits)
     summary = LoadSummary(counts=writer.counts)
     try:
         load_files(writer, inputs, formats, summary, rejects, stream)
@@ -299,30 +299,36 @@ def _older_snapshot(
     since: Path,
     inputs: list[InputFile],
     formats: list[tuple[FormatName | None, str | None]],
+    choice: FormatChoice,
     id_scheme: IdScheme,
 ) -> OlderSnapshot:
     """Return the records of ``since``, the older snapshot of the one input, after checking
     that an incremental load can use it. Raises SourceError when it cannot."""
-    if len(inputs) != 1 or formats[0][0] is None:
+    if len(inputs) != 1:
         raise SourceError(
             f"--since {since} compares one file with an older snapshot of it, and "
             f"{len(inputs)} inputs were named",
             "name one file to load with --since, or load without it",
         )
     fmt = formats[0][0]
+    if fmt is None:
+        raise SourceError(
+            f"--since {since}: the format of {inputs[0].path} cannot be told ({formats[0][1]})",
+            "name it with --format",
+        )
     if not since.is_file():
         raise SourceError(f"--since {since}: no such file", "name the older file of the source")
-    older_format = detect_format(since)
+    older_format = detect_format(since) if choice == "auto" else choice
     if older_format != fmt:
         raise SourceError(
             f"--since {since} is {older_format}, and {inputs[0].path} is {fmt}",
             "name an older snapshot of the same source",
         )
     older = OlderSnapshot.read(since, inputs[0].path, fmt, id_scheme)
-    if not writer.loaded_whole_before(older.snapshot):
+    if not writer.loaded_whole(older.snapshot):
         raise SourceError(
-            f"--since {since}: the graph does not hold it whole (it was never loaded, or "
-            "some of its records were rejected)",
+            f"--since {since}: the graph does not hold it whole as this loader writes it (it "
+            "was never loaded, some of its records were rejected, or an older kg loaded it)",
             f"load {since} first, or load {inputs[0].path} without --since",
         )
     return older

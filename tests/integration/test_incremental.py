@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from kg import queries
 from kg.cli import main
 from kg.database import Database
 from kg.errors import SourceError
@@ -140,6 +141,10 @@ def test_an_incremental_load_writes_what_changed_and_holds_the_full_loads_facts(
     assert [row["abstract"] for row in changed] == [
         f"Abstract {n} as of 2024-05-01." for n in CHANGED
     ]
+    # an unchanged paper's sources, which kg unmerge asks to reload, include the newer
+    # snapshots that restate it
+    sources = queries.load.paper_sources.run(graph, key=_id(1))
+    assert {row["source"] for row in sources} == {"old.jsonl", "new.jsonl", "old.csv", "new.csv"}
     incremental = _facts(graph)
 
     # The same again changes nothing: the newer file was loaded whole.

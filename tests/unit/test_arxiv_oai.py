@@ -330,6 +330,7 @@ def test_skipped_lines_still_date_the_snapshot(tmp_path: Path) -> None:
         {"id": "2101.00003", "title": "Three", "update_date": None},
         {"id": "2101.00004", "title": "Four"},
         {"id": "2101.00005", "title": "Five", "update_date": " 2025-01-02 "},
+        {"id": "2101.00006", "title": "Six", "update_date": "2020-02-30"},
     ]
     path = tmp_path / "dump.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
@@ -348,6 +349,11 @@ def test_skipped_lines_still_date_the_snapshot(tmp_path: Path) -> None:
 
     skipping = list(arxiv_oai.parse(path, unchanged))
     assert dates(skipping) == dates(full) == (date(2019, 2, 3), date(2025, 1, 2))
-    # the line whose date is spelt with spaces is decoded, the others are skipped unread
+    # the line whose date is spelt with spaces is decoded, and the one with no such day is
+    # rejected as in a full read; the others are skipped unread
     assert [r.arxiv_id for r in skipping if isinstance(r, PaperRecord)] == ["2101.00005"]
+    rejected = [r.reason for r in skipping if isinstance(r, Rejected)]
+    assert rejected == [r.reason for r in full if isinstance(r, Rejected)]
+    assert len(rejected) == 1
+    assert "2020-02-30" in rejected[0]
     assert len(seen) == 4
