@@ -16,7 +16,7 @@ way a record moved to another line is unchanged.
 A digest is Python's own 64-bit hash of the line's text or of the record's JSON (SipHash,
 computed in C; salted per process, which does no harm, since digests never leave the load
 that makes them). They are kept in one sorted numpy array, 8 bytes a record (22 MB for the
-2.7M records of the whole arXiv snapshot), so memory stays flat. Two different records
+2.7M records of the whole arXiv snapshot; twice that while it is sorted). Two different records
 share a digest with probability about 2^-64 per pair: about 2 * 10^-7 that any two of 2.7M
 collide.
 """
@@ -47,6 +47,14 @@ def line_digest(text: str) -> int:
     return hash(text)
 
 
+def _sorted(found: array[int]) -> np.ndarray:
+    """The digests sorted in place in one copy (repeats stay: a lookup finds the first), so
+    at most two arrays of them are alive at once."""
+    digests = np.frombuffer(found, dtype=np.int64).copy()
+    digests.sort()
+    return digests
+
+
 class OlderSnapshot:
     """The records of an older snapshot of a source, by digest, and how many of a newer
     snapshot's records it holds as they are (``carried``)."""
@@ -72,7 +80,7 @@ class OlderSnapshot:
                 # the parsers drop a byte-order mark before the first line
                 found.append(line_digest(line.lstrip("\ufeff") if number == 1 else line))
             key = snapshot_key(content_sha256(older))
-            return cls(key, np.unique(np.frombuffer(found, dtype=np.int64)), by_line=True)
+            return cls(key, _sorted(found), by_line=True)
         snapshot: str | None = None
         for item in parse_file(older, fmt, id_scheme):
             if isinstance(item, SnapshotRecord):
@@ -80,7 +88,7 @@ class OlderSnapshot:
             elif isinstance(item, PaperRecord | CitationRecord):
                 found.append(record_digest(item))
         key = snapshot or snapshot_key(content_sha256(older))
-        return cls(key, np.unique(np.frombuffer(found, dtype=np.int64)), by_line=False)
+        return cls(key, _sorted(found), by_line=False)
 
     def __len__(self) -> int:
         return len(self._digests)
