@@ -90,9 +90,6 @@ class OlderSnapshot:
         key = snapshot or snapshot_key(content_sha256(older))
         return cls(key, _sorted(found), by_line=False)
 
-    def __len__(self) -> int:
-        return len(self._digests)
-
     def _has(self, digest: int) -> bool:
         digests = self._digests
         at = int(digests.searchsorted(digest))

@@ -20,6 +20,7 @@ was merged away before is written, under the same locks, to the paper that holds
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -461,7 +462,9 @@ class GraphWriter:
         merge = queries.load.merge_papers
         kept = queries.load.kept_apart
 
-        def work(tx: ManagedTransaction) -> tuple[int, list[dict[str, int]], list[str]]:
+        def work(
+            tx: ManagedTransaction, todo: list[str]
+        ) -> tuple[int, list[dict[str, int]], list[str]]:
             rows = find.run_in(tx, norm_titles=todo).data()
             needed = sorted(plan_merges(rows))
             if not needed:
@@ -486,12 +489,12 @@ class GraphWriter:
         total = 0
         todo = sorted(set(norm_titles))
         while todo:
-            merged, counters, todo = self._transaction(work)
+            merged, counters, grown = self._transaction(functools.partial(work, todo=todo))
             for counter in counters:
                 self.counts.add(counter)
             self.counts.merged += merged
             total += merged
-            todo = sorted(set(todo))
+            todo = sorted(set(grown))
         return total
 
 
