@@ -45,7 +45,7 @@ def _docker_answers() -> bool:
 def local_settings_for(home: Path) -> LocalSettings:
     """Return settings for a test-only local server in ``home`` on two free ports."""
     return LocalSettings(
-        home=home, bolt_port=free_port(), http_port=free_port(), heap="1g", pagecache="512m"
+        home=home, bolt_port=free_port(), http_port=free_port(), heap="2g", pagecache="1g"
     )
 
 

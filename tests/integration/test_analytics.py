@@ -280,7 +280,6 @@ def test_hepth_pagerank_top_100_matches_networkx(graph: Database, tmp_path: Path
         graph,
         [edges_file],
         id_scheme="snap-hepth",
-        batch_size=10_000,
         rejects_path=tmp_path / "rejects.jsonl",
     )
     print(f"\ncit-HepTh edges loaded in {time.perf_counter() - began:.1f}s")

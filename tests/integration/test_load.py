@@ -308,7 +308,6 @@ def test_the_whole_cit_hepth_set_loads(graph: Database, tmp_path: Path) -> None:
         graph,
         [edges, abstracts],
         id_scheme="snap-hepth",
-        batch_size=10_000,
         rejects_path=tmp_path / "r.jsonl",
     )
     assert summary.rejected == 0
