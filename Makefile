@@ -57,6 +57,8 @@ test: lint browser
 bench: install
 	$(BIN)/python -m tests.bench.ingest --scales 1,10,100 --online-max-scale 10
 	$(BIN)/python -m tests.bench.incremental
+	$(BIN)/pip install -q pylatexenc  # measured against, not a dependency (docs/BENCHMARKS.md)
+	$(BIN)/python -m tests.bench.latex
 	$(BIN)/python -m tests.bench.analytics
 	$(KG) db start
 	$(BIN)/python -m tests.bench.latency

@@ -25,6 +25,7 @@ __all__ = [
     "paper_key",
     "parse_arxiv_id",
     "parse_title_key",
+    "title_groups",
     "title_key",
     "title_lock_stripe",
     "title_merges",
@@ -41,6 +42,10 @@ _LATEX_ACCENT = re.compile(r"""\\(['`^"~=.uvHckbdr])\s*\{?\s*(\\?[a-zA-Z])(?:\s*
 _LATEX_LETTER = re.compile(r"\\(aa|AA|ae|AE|oe|OE|ss|o|O|l|L)(?:\{\}|\s)?")
 # "Cveti\\v c" and "Garc\\'\\i a": the space only ends the command, it is not between words.
 _COMMAND_SPACE = re.compile(r"(\\['`^\"~=.uvHckbdr]|\\[ij])\s+(?=[\\{a-zA-Z])")
+# LaTeX's tie, an unbreakable space ("P.~Berglund"), not the accent "\~n".
+_TIE = re.compile(r"(?<!\\)~")
+# A name's dashes are one character however they were typed ("M\"uller--Kirsten").
+_DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015", "-"))
 _LETTERS = {
     "aa": "å",
     "AA": "Å",
@@ -261,8 +266,9 @@ def canonical_arxiv_id(text: str) -> str | None:
 
 
 def latex_to_unicode(text: str) -> str:
-    """Return ``text`` with LaTeX accents (``Bal\\'azs``) and letters (``\\o``, ``\\l``,
-    ``\\aa``) turned into Unicode and braces dropped."""
+    """Return ``text`` with LaTeX accents (``Bal\\'azs``), letters (``\\o``, ``\\l``,
+    ``\\aa``), ties (``P.~Berglund``) and dashes (``--``, ``---``) turned into Unicode and
+    braces dropped."""
 
     def accent(match: re.Match[str]) -> str:
         letter = match.group(2).lstrip("\\")  # \i is the dotless i under an accent
@@ -271,6 +277,7 @@ def latex_to_unicode(text: str) -> str:
     text = _COMMAND_SPACE.sub(r"\1", text)
     text = _LATEX_ACCENT.sub(accent, text)
     text = _LATEX_LETTER.sub(lambda m: _LETTERS[m.group(1)], text)
+    text = _TIE.sub(" ", text).replace("---", "\u2014").replace("--", "\u2013")
     return text.replace("{", "").replace("}", "")
 
 
@@ -307,8 +314,9 @@ def normalize_title(title: str) -> str:
 
 
 def normalize_name(name: str) -> str:
-    """Return the key form of a person's name: accents folded, case-folded, spacing folded."""
-    text = unicodedata.normalize("NFKD", latex_to_unicode(name))
+    """Return the key form of a person's name: accents folded, dashes made hyphens,
+    case-folded, spacing folded."""
+    text = unicodedata.normalize("NFKD", latex_to_unicode(name)).translate(_DASHES)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = text.replace(".", ". ")
     return collapse_spaces(text.casefold())
@@ -383,22 +391,14 @@ class TitleCandidate:
         return found
 
 
-def title_merges(
+def title_groups(
     norm_title: str, candidates: Iterable[TitleCandidate], kept_apart: Iterable[str] = ()
-) -> dict[str, str]:
-    """Return which papers with one normalised title are one paper: {source key: target key}.
+) -> list[list[TitleCandidate]]:
+    """Return the groups the identity rule forms among papers with one normalised title.
 
-    ``kept_apart`` are keys a user split from a wrong merge (``kg unmerge``): a paper under
-    one of them stays its own paper, and nothing merges into it.
-
-    The rule, over the set of papers (and every year stated for each, ``TitleCandidate.years``):
-    papers whose years chain with gaps of at most 1 year form one group; a paper with no
-    known year joins nothing. Two papers with arXiv ids are never merged. In a group with
-    one arXiv paper, every title-only paper merges into it; with several, each title-only
-    paper goes to the arXiv paper nearest its earliest year (then the smallest key); with
-    none, all go to the title-only paper with the earliest year (then the smallest key).
-    Adding papers only joins groups, so merging as records arrive gives the same graph in
-    any order. A target is never itself a source.
+    Papers whose years (``TitleCandidate.years``) chain with gaps of at most 1 year are one
+    group; a paper with no known year, and one a user split (``kept_apart``), is in none.
+    Each group is sorted by key, and the groups by their first key.
     """
     apart = set(kept_apart)
     papers = sorted((c for c in candidates if c.key not in apart), key=lambda c: c.key)
@@ -415,22 +415,46 @@ def title_merges(
     for (year_a, a), (year_b, b) in itertools.pairwise(points):
         if year_b - year_a <= 1:
             parent[root(b)] = root(a)
-    groups: dict[int, list[int]] = {}
+    groups: dict[int, list[TitleCandidate]] = {}
     for i, found in enumerate(years):
         if found:
-            groups.setdefault(root(i), []).append(i)
+            groups.setdefault(root(i), []).append(papers[i])
+    return sorted(groups.values(), key=lambda group: group[0].key)
+
+
+def title_merges(
+    norm_title: str, candidates: Iterable[TitleCandidate], kept_apart: Iterable[str] = ()
+) -> dict[str, str]:
+    """Return which papers with one normalised title are one paper: {source key: target key}.
+
+    ``kept_apart`` are keys a user split from a wrong merge (``kg unmerge``): a paper under
+    one of them stays its own paper, and nothing merges into it.
+
+    The rule, over the set of papers (and every year stated for each, ``TitleCandidate.years``):
+    papers whose years chain with gaps of at most 1 year form one group (``title_groups``); a
+    paper with no known year joins nothing. Two papers with arXiv ids are never merged. In a
+    group with one arXiv paper, every title-only paper merges into it; with several, each
+    title-only paper goes to the arXiv paper nearest its earliest year (then the smallest
+    key); with none, all go to the title-only paper with the earliest year (then the
+    smallest key). Adding papers only joins groups, so merging as records arrive gives the
+    same graph in any order, except in a group that comes to hold several arXiv papers
+    (docs/MODEL.md's known limit; ``kg merges --contested`` lists such papers). A target is
+    never itself a source.
+    """
     merges: dict[str, str] = {}
-    for members in groups.values():
-        ided = [i for i in members if papers[i].arxiv_id is not None]
-        titled = [i for i in members if papers[i].arxiv_id is None]
+    for group in title_groups(norm_title, candidates, kept_apart):
+        years = {paper.key: paper.years(norm_title) for paper in group}
+        ided = [paper for paper in group if paper.arxiv_id is not None]
+        titled = [paper for paper in group if paper.arxiv_id is None]
         if not ided:
-            target = min(titled, key=lambda i: (min(years[i]), papers[i].key))
-            merges.update({papers[i].key: papers[target].key for i in titled if i != target})
+            target = min(titled, key=lambda paper: (min(years[paper.key]), paper.key))
+            merges.update({p.key: target.key for p in titled if p is not target})
             continue
-        for i in titled:
-            first = min(years[i])
+        for paper in titled:
+            first = min(years[paper.key])
             nearest = min(
-                ided, key=lambda j: (min(abs(first - y) for y in years[j]), papers[j].key)
+                ided,
+                key=lambda other: (min(abs(first - y) for y in years[other.key]), other.key),
             )
-            merges[papers[i].key] = papers[nearest].key
+            merges[paper.key] = nearest.key
     return merges

@@ -8,14 +8,16 @@ section with a per-year histogram and the citing papers. List items read
 bulleted or bare. Blank lines, the site line, the arXiv line and any section may be missing.
 
 The file is read twice, both times streaming: the first pass gathers the page's own facts
-(its identity, dates, stated and listed counts), so that the snapshot and the paper can be
-yielded before the citation edges, which the second pass streams.
+(its identity, dates, stated and listed counts, and which papers it lists apart under one
+title), so that the snapshot and the paper can be yielded before the citation edges, which
+the second pass streams.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -24,6 +26,7 @@ from typing import Literal, NamedTuple
 from pydantic import ValidationError
 
 from .errors import SourceError
+from .identity import normalize_title
 from .records import (
     CitationRecord,
     Origin,
@@ -49,7 +52,7 @@ from .source_file import (
 )
 from .text import collapse_spaces
 
-__all__ = ["parse", "parse_date", "parse_item"]
+__all__ = ["listed_apart", "parse", "parse_date", "parse_item"]
 
 _MONTHS = (
     "january",
@@ -695,12 +698,30 @@ def _check_text(path: Path) -> None:
         )
 
 
-def _scan(path: Path) -> _Page:
+def _scan(path: Path) -> tuple[_Page, list[PaperRef]]:
+    """Return the page's own facts and the papers its items name."""
     scanner = _Scanner(str(path))
+    listed: list[PaperRef] = []
     for number, line in numbered_lines(path):
-        for _ in scanner.feed(number, line):
-            pass
-    return scanner.finish()
+        for item in scanner.feed(number, line):
+            if isinstance(item, _Item):
+                listed.append(item.ref)
+    return scanner.finish(), listed
+
+
+def listed_apart(refs: Iterable[PaperRef]) -> list[str]:
+    """Return the pairs of keys, ``key|key`` and sorted, that one page names as separate
+    papers under one normalised title: two references (or a reference and the page's own
+    paper) that the identity rule may yet make one. Kept on the snapshot, so that
+    ``kg merges`` can flag a merge the page speaks against, in any load order."""
+    by_title: dict[str, set[str]] = {}
+    for ref in refs:
+        norm = normalize_title(ref.title) if ref.title else ""
+        if norm:
+            by_title.setdefault(norm, set()).add(ref.key)
+    return sorted(
+        f"{a}|{b}" for keys in by_title.values() for a, b in itertools.combinations(sorted(keys), 2)
+    )
 
 
 def parse(path: Path) -> Iterator[ParsedItem]:
@@ -715,7 +736,7 @@ def parse(path: Path) -> Iterator[ParsedItem]:
     sha256 = content_sha256(path)
     key = snapshot_key(sha256)
     _check_text(path)
-    page = _scan(path)
+    page, named = _scan(path)
     origin = Origin(path=str(path), line=page.title_line)
     try:
         paper = page.record(origin, key)
@@ -727,7 +748,12 @@ def parse(path: Path) -> Iterator[ParsedItem]:
             "give the page a title with letters or digits, or an arXiv id line",
         ) from exc
     yield SnapshotRecord(
-        key=key, kind="map_page", source=path.name, sha256=sha256, data_date=page.data_date
+        key=key,
+        kind="map_page",
+        source=path.name,
+        sha256=sha256,
+        data_date=page.data_date,
+        listed_apart=tuple(listed_apart([page_ref, *named])),
     )
     if problem := record_problem(paper):
         listed = (page.listed_refs or 0) + (page.listed_citing or 0)

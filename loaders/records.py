@@ -68,6 +68,11 @@ class SnapshotRecord(Record):
     first_date: date | None = Field(default=None, description="oldest record date (dumps)")
     builder_version: str | None = None
     hashes: dict[str, str] = Field(default_factory=dict, description="hashes the source states")
+    listed_apart: tuple[str, ...] = Field(
+        default=(),
+        description="pairs of keys ('key|key', sorted) a map page lists as separate papers "
+        "under one normalised title",
+    )
 
 
 class NamedPaper(Record):

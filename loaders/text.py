@@ -23,9 +23,9 @@ def collapse_spaces(text: str) -> str:
 
 
 def has_latex(text: str) -> bool:
-    """Return True when ``text`` holds a backslash or a brace, the only characters
-    ``loaders.identity.latex_to_unicode`` changes or reads."""
-    return "\\" in text or "{" in text or "}" in text
+    """Return True when ``text`` holds a backslash, a brace, a tie (``~``) or a double dash,
+    the only things ``loaders.identity.latex_to_unicode`` changes or reads."""
+    return "\\" in text or "{" in text or "}" in text or "~" in text or "--" in text
 
 
 def latex_to_unicode(text: str) -> str:

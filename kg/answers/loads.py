@@ -15,6 +15,7 @@ __all__ = [
     "BulkSummary",
     "FileSummary",
     "KeptApart",
+    "ListedApart",
     "LoadSummary",
     "MergeRecord",
     "MergedKey",
@@ -189,11 +190,35 @@ class MergedKey(Model):
     rule: str
 
 
+class ListedApart(Model):
+    """Two keys of a merged paper that one snapshot (a map page) lists as separate papers."""
+
+    keys: list[str]
+    snapshot: str
+    source: str | None = None
+
+
 class MergeRecord(PaperSummary):
     """A paper that absorbed other keys: which keys, by which rule, named in which snapshots."""
 
     merged: list[MergedKey]
     snapshots: list[str] = Field(description="snapshot keys that describe or cite the paper")
+    contested_by: list[str] = Field(
+        default_factory=list,
+        description="other arXiv papers with one of its normalised titles and years chained "
+        "at most 1 apart: which of them a title-only key joined can depend on the order of "
+        "the loads (docs/MODEL.md, known limits)",
+    )
+    listed_apart: list[ListedApart] = Field(
+        default_factory=list,
+        description="pairs of its keys that one page lists as separate papers, evidence "
+        "that the merge may be wrong (the rule does not yet keep them apart by itself)",
+    )
+
+    @property
+    def contested(self) -> bool:
+        """True when another arXiv paper or a page speaks against the merge: check it."""
+        return bool(self.contested_by or self.listed_apart)
 
 
 class SourceSnapshot(Model):

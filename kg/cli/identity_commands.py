@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 from rich.text import Text
 
+from kg.answers import MergeRecord
 from kg.cli.app import Column, clean, console, emit_json, json_option, main, open_graph, print_table
 
 
@@ -17,17 +18,32 @@ from kg.cli.app import Column, clean, console, emit_json, json_option, main, ope
     help="List the splits made with kg unmerge instead (with --json: the file that "
     "`kg load --keep-apart` reads, to keep them in a new database).",
 )
+@click.option(
+    "--contested",
+    is_flag=True,
+    help="Only the merges something speaks against: another arXiv paper shares the title, "
+    "years at most 1 apart (which of them a title-only key joined can depend on the order "
+    "of the loads), or a page lists two of the keys as separate papers.",
+)
 @json_option
 @click.pass_context
 def merges(
-    ctx: click.Context, ref: str | None, limit: int, kept_apart: bool, as_json: bool
+    ctx: click.Context,
+    ref: str | None,
+    limit: int,
+    kept_apart: bool,
+    contested: bool,
+    as_json: bool,
 ) -> None:
     """The merge records: papers that absorbed other keys, by which rule, from which snapshots.
 
     Papers known only by title and year merge by the identity rule (docs/MODEL.md); each
-    merged key is kept in the paper's aliases. With REF, that paper only.
+    merged key is kept in the paper's aliases. With REF, that paper only. The last column
+    says what speaks against a merge: another arXiv paper with the title, years at most 1
+    apart (which of them a title-only key joined can depend on load order), or a page that
+    lists two of its keys apart. `kg unmerge` splits a wrong merge.
 
-    Example: kg merges --limit 5
+    Example: kg merges --contested --limit 5
     """
     graph = open_graph(ctx)
     if kept_apart:
@@ -41,20 +57,38 @@ def merges(
             empty="no splits recorded (kg unmerge makes one)",
         )
         return
-    records = graph.merges(ref, limit)
+    records = graph.merges(ref, limit, contested=contested)
     if as_json:
         emit_json([r.model_dump(mode="json") for r in records])
         return
+    columns = [
+        Column("ref"),
+        Column("year", "right"),
+        Column("merged key", flex=True),
+        Column("rule", flex=True),
+    ]
+    contesting = any(r.contested for r in records)
+    if contesting:
+        columns.append(Column("against the merge", flex=True))
     print_table(
+        tuple(columns),
         (
-            Column("ref"),
-            Column("year", "right"),
-            Column("merged key", flex=True),
-            Column("rule", flex=True),
+            [
+                r.handle,
+                None if r.year is None else str(r.year),  # 2017, not 2,017
+                m.key,
+                m.rule,
+                *([_against(r)] if contesting else []),
+            ]
+            for r in records
+            for m in r.merged
         ),
-        ([r.handle, r.year, m.key, m.rule] for r in records for m in r.merged),
         title="Merged papers (kg merges REF --json shows the snapshots)",
-        empty=f"{ref or 'no paper'} was never merged with another key",
+        empty=(
+            f"nothing speaks against a merge of {ref or 'any paper'}"
+            if contested
+            else f"{ref or 'no paper'} was never merged with another key"
+        ),
     )
 
 
@@ -98,3 +132,10 @@ def unmerge(ctx: click.Context, ref: str, keys: tuple[str, ...], yes: bool, as_j
         empty="no loaded source names this paper",
     )
     out.print(Text(result.reload_hint()))
+
+
+def _against(record: MergeRecord) -> str:
+    """What speaks against a merge, in a few words: the arXiv papers that contest its title,
+    then the pages that list two of its keys apart."""
+    pages = sorted({item.source or item.snapshot for item in record.listed_apart})
+    return "; ".join([*record.contested_by, *(f"listed apart on {page}" for page in pages)])

@@ -3,10 +3,14 @@
 The identity rule (``kg.loaders.identity.title_merges``) folds papers known only by title and year
 into one paper; the paper keeps every key it was known by in ``aliases`` (the crosswalk).
 ``merges`` lists those records with the rule that joined each key, derived from the keys
-themselves, so the record is the same whichever order the loads ran in. ``unmerge`` splits
-a wrong merge: it records the keys as kept apart (a ``KeepApart`` node that every later
-online load's reconcile reads) and removes the merged paper; reloading the sources it names
-then writes each key as its own paper.
+themselves, so the record is the same whichever order the loads ran in, and what speaks
+against the merge: the other arXiv papers that contest the paper's title (with several
+arXiv papers in one group, which of them a title-only key joined can depend on the order of
+the loads: docs/MODEL.md's known limit) and the pages that list two of its keys as separate
+papers. Those are the merges to check. ``unmerge`` splits a wrong merge: it records the
+keys as kept apart (a ``KeepApart`` node that every later online load's reconcile reads) and
+removes the merged paper; reloading the sources it names then writes each key as its own
+paper.
 """
 
 from __future__ import annotations
@@ -17,11 +21,19 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from kg import queries
-from kg.answers.loads import KeptApart, MergedKey, MergeRecord, SourceSnapshot, UnmergeResult
+from kg.answers.loads import (
+    KeptApart,
+    ListedApart,
+    MergedKey,
+    MergeRecord,
+    SourceSnapshot,
+    UnmergeResult,
+)
 from kg.database import Database
 from kg.errors import ParameterError, SourceError
+from kg.load.neo4j_sink import candidates_by_title
 from kg.loaders.arxiv_oai import validation_reason
-from kg.loaders.identity import normalize_title, parse_title_key
+from kg.loaders.identity import normalize_title, parse_title_key, title_groups
 from kg.refs import resolve
 
 __all__ = [
@@ -61,8 +73,18 @@ def merge_rule(arxiv_id: str | None, year: int | None, alias: str) -> str:
     )
 
 
-def _record(row: dict[str, Any]) -> MergeRecord:
+def _record(
+    row: dict[str, Any], contested_by: list[str], pairs: dict[str, list[tuple[str, str | None]]]
+) -> MergeRecord:
     aliases = sorted(row["aliases"] or [])
+    snapshots = sorted(set(row["described_in"]) | set(row["cited_in"]))
+    held = {row["key"], *aliases}
+    listed = [
+        ListedApart(keys=pair.split("|"), snapshot=snapshot, source=source)
+        for snapshot in snapshots
+        for pair, source in pairs.get(snapshot, [])
+        if set(pair.split("|")) <= held
+    ]
     return MergeRecord(
         key=row["key"],
         arxiv_id=row["arxiv_id"],
@@ -72,17 +94,62 @@ def _record(row: dict[str, Any]) -> MergeRecord:
             MergedKey(key=alias, rule=merge_rule(row["arxiv_id"], row["year"], alias))
             for alias in aliases
         ],
-        snapshots=sorted(set(row["described_in"]) | set(row["cited_in"])),
+        snapshots=snapshots,
+        contested_by=contested_by,
+        listed_apart=listed,
     )
 
 
-def merges(graph: Database, ref: str | None = None, limit: int = 100) -> list[MergeRecord]:
-    """Return the merge records: every paper that absorbed other keys (or ``ref``'s only)."""
+def _contesting(graph: Database, rows: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """For each merged paper, the other arXiv papers in its group (``title_groups``) under
+    any of its normalised titles, as the rule sees the graph now."""
+    titles = sorted({norm for row in rows for norm in row["norm_titles"] if norm})
+    if not titles:
+        return {}
+    found = queries.load.reconcile_titles.run(graph, norm_titles=titles)
+    candidates = candidates_by_title(found)
+    apart = [row["key"] for row in queries.load.kept_apart.run(graph, norm_titles=titles)]
+    contested: dict[str, set[str]] = {row["key"]: set() for row in rows}
+    for norm, papers in candidates.items():
+        for group in title_groups(norm, papers, apart):
+            ided = {paper.key for paper in group if paper.arxiv_id is not None}
+            for paper in group:
+                if paper.key in contested:
+                    contested[paper.key] |= ided - {paper.key}
+    return {key: sorted(others) for key, others in contested.items()}
+
+
+def _listed_apart(
+    graph: Database, rows: list[dict[str, Any]]
+) -> dict[str, list[tuple[str, str | None]]]:
+    """The pairs of keys each snapshot naming these papers lists apart: {snapshot: [(pair,
+    source)]}."""
+    keys = sorted({k for row in rows for k in (*row["described_in"], *row["cited_in"])})
+    pairs: dict[str, list[tuple[str, str | None]]] = {}
+    for found in queries.load.listed_apart.run(graph, keys=keys) if keys else []:
+        pairs.setdefault(found["snapshot"], []).append((found["pair"], found["source"]))
+    return pairs
+
+
+def merges(
+    graph: Database, ref: str | None = None, limit: int = 100, *, contested: bool = False
+) -> list[MergeRecord]:
+    """Return the merge records: every paper that absorbed other keys (or ``ref``'s only).
+
+    Each names what speaks against it: the other arXiv papers that contest its title
+    (``MergeRecord.contested_by``) and the pages that list two of its keys apart
+    (``listed_apart``). With ``contested``, only the merges something speaks against.
+    """
     if limit < 1:
         raise ParameterError("--limit must be 1 or more", "pass e.g. --limit 20")
     key = resolve(graph, ref).key if ref else None
-    rows = queries.load.merges.run(graph, key=key, limit=limit)
-    return [_record(row) for row in rows]
+    rows = queries.load.merges.run(graph, key=key, limit=None if contested else limit)
+    others = _contesting(graph, rows)
+    pairs = _listed_apart(graph, rows)
+    records = [_record(row, others.get(row["key"], []), pairs) for row in rows]
+    if contested:
+        records = [record for record in records if record.contested][:limit]
+    return records
 
 
 def kept_apart_key(split_from: str | None, keys: list[str]) -> str:

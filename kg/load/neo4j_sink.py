@@ -97,6 +97,7 @@ def snapshot_row(snapshot: SnapshotRecord) -> dict[str, Any]:
         "first_date": snapshot.first_date,
         "builder_version": snapshot.builder_version,
         "hashes": {f"hash_{name}": value for name, value in snapshot.hashes.items()},
+        "listed_apart": sorted(snapshot.listed_apart) or None,
     }
 
 

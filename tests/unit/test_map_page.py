@@ -437,6 +437,33 @@ def test_truncated_gzip_is_a_source_error(tmp_path: Path) -> None:
         _parse(path)
 
 
+def test_snapshot_lists_the_papers_a_page_names_apart_under_one_title(tmp_path: Path) -> None:
+    """Two references, or a reference and the page's own paper, with one normalised title
+    are separate papers on the page's word; the snapshot keeps each such pair of keys."""
+    path = tmp_path / "apart.txt"
+    path.write_text(
+        "Sparse Coding\n\nBuilds on\n\n  1. 2010Sparse Codingcited by 5\n"
+        "  2. 2011Sparse coding.cited by 3\n  3. 2011Sparse Codingcited by 3\n"
+        "  4. 2017Attention Is All You Needcited by 9\n\nBuilt on by\n\n"
+        "  1. 2024Sparse codingcited by 0\n",
+        encoding="utf-8",
+    )
+    keys = ["title:sparse coding:2010", "title:sparse coding:2011", "title:sparse coding:2024"]
+    # the page's own paper has no year: title:sparse coding:unknown
+    assert _snapshot(_parse(path)).listed_apart == tuple(
+        sorted(
+            f"{a}|{b}"
+            for a, b in [
+                (keys[0], keys[1]),
+                (keys[0], keys[2]),
+                (keys[1], keys[2]),
+                *((k, "title:sparse coding:unknown") for k in keys),
+            ]
+        )
+    )
+    assert _snapshot(_parse(PAGES / "no_arxiv_line.txt")).listed_apart == ()
+
+
 def test_list_item_before_any_section_is_rejected(tmp_path: Path) -> None:
     path = tmp_path / "stray.txt"
     path.write_text(

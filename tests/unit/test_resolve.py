@@ -16,6 +16,7 @@ from kg.loaders.identity import (
     paper_key,
     parse_arxiv_id,
     parse_title_key,
+    title_groups,
     title_merges,
 )
 
@@ -61,6 +62,17 @@ def test_names_fold_latex_accents_and_case() -> None:
     assert normalize_name("J.M. Maldacena") == "j. m. maldacena"
 
 
+def test_names_read_latex_ties_and_dashes() -> None:
+    # Seen in the hep-th abstracts (tests.bench.latex): each was an Author of its own.
+    assert latex_to_unicode("A.~M.~Semikhatov") == "A. M. Semikhatov"
+    assert latex_to_unicode("Mour\\~ao") == "Mourão"  # an accent, not a tie
+    assert latex_to_unicode('H.J.W. M\\"uller--Kirsten') == "H.J.W. Müller\u2013Kirsten"
+    assert latex_to_unicode("Smith---Jones") == "Smith\u2014Jones"
+    assert normalize_name("P.~Berglund") == normalize_name("P. Berglund") == "p. berglund"
+    assert normalize_name("A. Gonz\\'alez--Ruiz") == normalize_name("A. González-Ruiz")
+    assert normalize_name("A. González\u2014Ruiz") == "a. gonzalez-ruiz"
+
+
 def test_paper_keys() -> None:
     assert paper_key("2110.03888v3", None, None) == "2110.03888"
     assert paper_key(None, "Attention Is All You Need", 2017) == (
@@ -93,6 +105,20 @@ def test_latex_keeps_the_math_content_of_a_title() -> None:
 
 def _c(key: str, year: int | None, arxiv: str | None = None, *aliases: str) -> TitleCandidate:
     return TitleCandidate(key=key, arxiv_id=arxiv, year=year, aliases=aliases)
+
+
+def test_title_groups_chain_years_across_arxiv_and_title_only_papers() -> None:
+    twin_a = _c("1706.00001", 2017, "1706.00001")
+    twin_b = _c("1801.00002", 2018, "1801.00002")
+    cited = _c("title:t:2016", 2016)
+    late = _c("title:t:2021", 2021)
+    unknown = _c("title:t:unknown", None)
+    groups = title_groups("t", [late, unknown, cited, twin_b, twin_a])
+    assert [[p.key for p in group] for group in groups] == [
+        ["1706.00001", "1801.00002", "title:t:2016"],
+        ["title:t:2021"],
+    ]
+    assert title_groups("t", [twin_a, cited], kept_apart=["title:t:2016"]) == [[twin_a]]
 
 
 def test_title_merges_chain_years_and_prefer_the_arxiv_paper() -> None:
