@@ -57,7 +57,7 @@ test: lint browser
 bench: install
 	$(BIN)/python -m tests.bench.ingest --scales 1,10,100 --online-max-scale 10
 	$(BIN)/python -m tests.bench.incremental
-	$(BIN)/pip install -q pylatexenc  # measured against, not a dependency (docs/BENCHMARKS.md)
+	$(BIN)/pip install -q pylatexenc==2.11  # measured against, not a dependency (docs/BENCHMARKS.md)
 	$(BIN)/python -m tests.bench.latex
 	$(BIN)/python -m tests.bench.analytics
 	$(KG) db start

@@ -88,7 +88,7 @@ def split_authors(text: str) -> tuple[str, ...]:
             if _has_digit(word):
                 break
             words.append(word)
-        name = latex_name(" ".join(words)).strip(" :;-").lstrip(". ")
+        name = latex_name(" ".join(words)).strip(" :;-\u2013\u2014").lstrip(". ")
         if not name or name.lower() in _NOT_NAMES:
             continue
         if _SUFFIX.match(name) and names:

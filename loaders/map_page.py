@@ -7,17 +7,16 @@ section with a per-year histogram and the citing papers. List items read
 ``2017Attention Is All You Needcited by 60,361`` (year, title, count, glued), numbered,
 bulleted or bare. Blank lines, the site line, the arXiv line and any section may be missing.
 
-The file is read twice, both times streaming: the first pass gathers the page's own facts
-(its identity, dates, stated and listed counts, and which papers it lists apart under one
-title), so that the snapshot and the paper can be yielded before the citation edges, which
-the second pass streams.
+The file is read twice: the first pass gathers the page's own facts (its identity, dates,
+stated and listed counts) and the key and title of each item (to see which papers it lists
+apart under one title), so that the snapshot and the paper can be yielded before the
+citation edges, which the second pass streams.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Literal, NamedTuple
 from pydantic import ValidationError
 
 from .errors import SourceError
-from .identity import normalize_title
+from .identity import normalize_title, parse_title_key
 from .records import (
     CitationRecord,
     Origin,
@@ -52,7 +51,7 @@ from .source_file import (
 )
 from .text import collapse_spaces
 
-__all__ = ["listed_apart", "parse", "parse_date", "parse_item"]
+__all__ = ["parse", "parse_date", "parse_item"]
 
 _MONTHS = (
     "january",
@@ -698,30 +697,40 @@ def _check_text(path: Path) -> None:
         )
 
 
-def _scan(path: Path) -> tuple[_Page, list[PaperRef]]:
-    """Return the page's own facts and the papers its items name."""
+def _scan(path: Path) -> tuple[_Page, _Apart]:
+    """Return the page's own facts, and the keys its items name under each title."""
     scanner = _Scanner(str(path))
-    listed: list[PaperRef] = []
+    apart = _Apart()
     for number, line in numbered_lines(path):
         for item in scanner.feed(number, line):
             if isinstance(item, _Item):
-                listed.append(item.ref)
-    return scanner.finish(), listed
+                apart.add(item.ref)
+    return scanner.finish(), apart
 
 
-def listed_apart(refs: Iterable[PaperRef]) -> list[str]:
-    """Return the pairs of keys, ``key|key`` and sorted, that one page names as separate
-    papers under one normalised title: two references (or a reference and the page's own
-    paper) that the identity rule may yet make one. Kept on the snapshot, so that
-    ``kg merges`` can flag a merge the page speaks against, in any load order."""
-    by_title: dict[str, set[str]] = {}
-    for ref in refs:
-        norm = normalize_title(ref.title) if ref.title else ""
+class _Apart:
+    """The keys a page names under each normalised title, gathered item by item: those of
+    two references, or of a reference and the page's own paper, are separate papers on the
+    page's word, which the identity rule may yet make one. Kept on the snapshot
+    (``listed_apart``), so that ``kg merges`` can flag a merge the page speaks against, in
+    any load order."""
+
+    def __init__(self) -> None:
+        self._by_title: dict[str, set[str]] = {}
+
+    def add(self, ref: PaperRef) -> None:
+        key = ref.key
+        parsed = parse_title_key(key)
+        if parsed is not None and parsed[1] is None:
+            return  # a paper named with no year joins no other: nothing to keep apart
+        norm = parsed[0] if parsed is not None else normalize_title(ref.title or "")
         if norm:
-            by_title.setdefault(norm, set()).add(ref.key)
-    return sorted(
-        f"{a}|{b}" for keys in by_title.values() for a, b in itertools.combinations(sorted(keys), 2)
-    )
+            self._by_title.setdefault(norm, set()).add(key)
+
+    def listed(self) -> list[str]:
+        """The ``listed_apart`` entries: for each title the page names two or more papers
+        under, their keys, sorted and joined by ``|``; sorted."""
+        return sorted("|".join(sorted(keys)) for keys in self._by_title.values() if len(keys) > 1)
 
 
 def parse(path: Path) -> Iterator[ParsedItem]:
@@ -736,7 +745,7 @@ def parse(path: Path) -> Iterator[ParsedItem]:
     sha256 = content_sha256(path)
     key = snapshot_key(sha256)
     _check_text(path)
-    page, named = _scan(path)
+    page, apart = _scan(path)
     origin = Origin(path=str(path), line=page.title_line)
     try:
         paper = page.record(origin, key)
@@ -747,13 +756,14 @@ def parse(path: Path) -> Iterator[ParsedItem]:
             f"{origin}: the page's own paper is not usable ({reason})",
             "give the page a title with letters or digits, or an arXiv id line",
         ) from exc
+    apart.add(page_ref)
     yield SnapshotRecord(
         key=key,
         kind="map_page",
         source=path.name,
         sha256=sha256,
         data_date=page.data_date,
-        listed_apart=tuple(listed_apart([page_ref, *named])),
+        listed_apart=tuple(apart.listed()),
     )
     if problem := record_problem(paper):
         listed = (page.listed_refs or 0) + (page.listed_citing or 0)

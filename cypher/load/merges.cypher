@@ -2,8 +2,7 @@
 // mode: read
 // The merge records: every paper that absorbed other keys (its aliases), with what the
 // identity rule (kg.loaders.identity.title_merges) saw, so that a wrong merge can be found and
-// explained, its normalised titles (held and ALSO_TITLED, to find the other papers of those
-// titles) and the snapshots that name the merged paper. With $key, that paper only.
+// explained, and the snapshots that name the merged paper. With $key, that paper only.
 // param key: str = null  node key of one paper; null for all
 // param limit: int = 100  how many merged papers to return; null for all
 MATCH (p:Paper)
@@ -11,9 +10,6 @@ WHERE size(coalesce(p.aliases, [])) > 0 AND ($key IS NULL OR p.key = $key)
 WITH p ORDER BY p.key LIMIT coalesce($limit, 1000000000)
 RETURN p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
        p.norm_title AS norm_title, p.aliases AS aliases,
-       [p.norm_title] + COLLECT {
-         MATCH (p)-[v:ALSO_TITLED]->(p) RETURN v.norm_title AS t ORDER BY t
-       } AS norm_titles,
        COLLECT {
          MATCH (p)-[:DESCRIBED_IN]->(s:Snapshot)
          RETURN DISTINCT s.key AS k ORDER BY k

@@ -3,9 +3,9 @@
 // Upsert Snapshot nodes: one captured state of a source (a map page, a JSON record, an
 // arXiv dump, an edge list). Dates only ever widen, so loading again changes nothing; two
 // files with the same bytes are one snapshot, whose source is the smallest file name.
-// `listed_apart` (a map page's pairs of keys it lists as separate papers under one
-// title) follows from the bytes alone. A snapshot that already holds these values is not
-// written.
+// `listed_apart` (the keys a map page lists as separate papers under one title) follows
+// from the bytes alone, so the row's value replaces any held. A snapshot that already
+// holds these values is not written.
 // param rows: list[map]  one map per snapshot: key, kind, source, sha256, data_date, first_date, builder_version, hashes, listed_apart
 UNWIND $rows AS row
 MERGE (s:Snapshot {key: row.key})
@@ -16,7 +16,7 @@ WITH s, hashes {
   source: CASE WHEN s.source IS NULL OR row.source < s.source THEN row.source ELSE s.source END,
   sha256: row.sha256,
   builder_version: coalesce(row.builder_version, s.builder_version),
-  listed_apart: coalesce(row.listed_apart, s.listed_apart),
+  listed_apart: row.listed_apart,
   data_date: CASE
     WHEN row.data_date IS NULL THEN s.data_date
     WHEN s.data_date IS NULL OR row.data_date > s.data_date THEN row.data_date

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from pydantic import Field
+from pydantic import Field, computed_field
 
 from kg.answers.questions import Date, Model, PaperSummary
 from kg.database import GRAPH_COUNTERS
@@ -191,7 +191,7 @@ class MergedKey(Model):
 
 
 class ListedApart(Model):
-    """Two keys of a merged paper that one snapshot (a map page) lists as separate papers."""
+    """Keys of a merged paper that one snapshot (a map page) lists as separate papers."""
 
     keys: list[str]
     snapshot: str
@@ -205,16 +205,17 @@ class MergeRecord(PaperSummary):
     snapshots: list[str] = Field(description="snapshot keys that describe or cite the paper")
     contested_by: list[str] = Field(
         default_factory=list,
-        description="other arXiv papers with one of its normalised titles and years chained "
-        "at most 1 apart: which of them a title-only key joined can depend on the order of "
-        "the loads (docs/MODEL.md, known limits)",
+        description="other arXiv papers in its group under a title it absorbed keys under "
+        "(one normalised title, years chained at most 1 apart): which of them a title-only "
+        "key joined can depend on the order of the loads (docs/MODEL.md, known limits)",
     )
     listed_apart: list[ListedApart] = Field(
         default_factory=list,
-        description="pairs of its keys that one page lists as separate papers, evidence "
-        "that the merge may be wrong (the rule does not yet keep them apart by itself)",
+        description="keys of it that one page lists as separate papers, evidence that the "
+        "merge may be wrong (the rule does not yet keep them apart by itself)",
     )
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def contested(self) -> bool:
         """True when another arXiv paper or a page speaks against the merge: check it."""

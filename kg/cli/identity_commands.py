@@ -21,9 +21,9 @@ from kg.cli.app import Column, clean, console, emit_json, json_option, main, ope
 @click.option(
     "--contested",
     is_flag=True,
-    help="Only the merges something speaks against: another arXiv paper shares the title, "
-    "years at most 1 apart (which of them a title-only key joined can depend on the order "
-    "of the loads), or a page lists two of the keys as separate papers.",
+    help="Only the merges something speaks against: another arXiv paper in the title's group "
+    "(years chained at most 1 apart; which of them a title-only key joined can depend on "
+    "the order of the loads), or a page that lists two of the keys as separate papers.",
 )
 @json_option
 @click.pass_context
@@ -39,9 +39,9 @@ def merges(
 
     Papers known only by title and year merge by the identity rule (docs/MODEL.md); each
     merged key is kept in the paper's aliases. With REF, that paper only. The last column
-    says what speaks against a merge: another arXiv paper with the title, years at most 1
-    apart (which of them a title-only key joined can depend on load order), or a page that
-    lists two of its keys apart. `kg unmerge` splits a wrong merge.
+    says what speaks against a merge: another arXiv paper in the title's group (years
+    chained at most 1 apart; which of them a title-only key joined can depend on load
+    order), or a page that lists two of its keys apart. `kg unmerge` splits a wrong merge.
 
     Example: kg merges --contested --limit 5
     """
@@ -58,6 +58,9 @@ def merges(
         )
         return
     records = graph.merges(ref, limit, contested=contested)
+    never = f"{ref or 'no paper'} was never merged with another key"
+    if contested and ref and not records and not graph.merges(ref, 1):
+        contested = False  # say that it never merged, not that nothing speaks against it
     if as_json:
         emit_json([r.model_dump(mode="json") for r in records])
         return
@@ -78,17 +81,13 @@ def merges(
                 None if r.year is None else str(r.year),  # 2017, not 2,017
                 m.key,
                 m.rule,
-                *([_against(r)] if contesting else []),
+                *([_against(r) if at == 0 else ""] if contesting else []),
             ]
             for r in records
-            for m in r.merged
+            for at, m in enumerate(r.merged)  # what speaks against it, on its first row
         ),
         title="Merged papers (kg merges REF --json shows the snapshots)",
-        empty=(
-            f"nothing speaks against a merge of {ref or 'any paper'}"
-            if contested
-            else f"{ref or 'no paper'} was never merged with another key"
-        ),
+        empty=f"nothing speaks against a merge of {ref or 'any paper'}" if contested else never,
     )
 
 

@@ -80,10 +80,10 @@ def _record(
     snapshots = sorted(set(row["described_in"]) | set(row["cited_in"]))
     held = {row["key"], *aliases}
     listed = [
-        ListedApart(keys=pair.split("|"), snapshot=snapshot, source=source)
+        ListedApart(keys=sorted(both), snapshot=snapshot, source=source)
         for snapshot in snapshots
-        for pair, source in pairs.get(snapshot, [])
-        if set(pair.split("|")) <= held
+        for entry, source in pairs.get(snapshot, [])
+        if len(both := held.intersection(entry.split("|"))) > 1
     ]
     return MergeRecord(
         key=row["key"],
@@ -100,34 +100,41 @@ def _record(
     )
 
 
+def _merged_titles(row: dict[str, Any]) -> set[str]:
+    """The normalised titles under which the paper absorbed keys: those of its title keys."""
+    keys = [row["key"], *(row["aliases"] or [])]
+    return {parsed[0] for key in keys if (parsed := parse_title_key(key)) is not None}
+
+
 def _contesting(graph: Database, rows: list[dict[str, Any]]) -> dict[str, list[str]]:
     """For each merged paper, the other arXiv papers in its group (``title_groups``) under
-    any of its normalised titles, as the rule sees the graph now."""
-    titles = sorted({norm for row in rows for norm in row["norm_titles"] if norm})
+    each title it absorbed keys under, as the rule sees the graph now."""
+    titles = sorted({norm for row in rows for norm in _merged_titles(row)})
     if not titles:
         return {}
     found = queries.load.reconcile_titles.run(graph, norm_titles=titles)
     candidates = candidates_by_title(found)
     apart = [row["key"] for row in queries.load.kept_apart.run(graph, norm_titles=titles)]
-    contested: dict[str, set[str]] = {row["key"]: set() for row in rows}
-    for norm, papers in candidates.items():
-        for group in title_groups(norm, papers, apart):
-            ided = {paper.key for paper in group if paper.arxiv_id is not None}
-            for paper in group:
-                if paper.key in contested:
-                    contested[paper.key] |= ided - {paper.key}
+    contested: dict[str, set[str]] = {}
+    for row in rows:
+        others: set[str] = set()
+        for norm in _merged_titles(row):
+            for group in title_groups(norm, candidates.get(norm, []), apart):
+                if any(paper.key == row["key"] for paper in group):
+                    others |= {p.key for p in group if p.arxiv_id is not None} - {row["key"]}
+        contested[row["key"]] = others
     return {key: sorted(others) for key, others in contested.items()}
 
 
 def _listed_apart(
     graph: Database, rows: list[dict[str, Any]]
 ) -> dict[str, list[tuple[str, str | None]]]:
-    """The pairs of keys each snapshot naming these papers lists apart: {snapshot: [(pair,
-    source)]}."""
+    """The keys each snapshot naming these papers lists apart under one title: {snapshot:
+    [(keys joined by '|', source)]}."""
     keys = sorted({k for row in rows for k in (*row["described_in"], *row["cited_in"])})
     pairs: dict[str, list[tuple[str, str | None]]] = {}
     for found in queries.load.listed_apart.run(graph, keys=keys) if keys else []:
-        pairs.setdefault(found["snapshot"], []).append((found["pair"], found["source"]))
+        pairs.setdefault(found["snapshot"], []).append((found["keys"], found["source"]))
     return pairs
 
 

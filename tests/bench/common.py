@@ -60,8 +60,8 @@ def percentiles(samples: list[float]) -> tuple[float, float, float]:
 
 def print_and_write(lines: list[str], output: Path) -> None:
     """Print the report and write it to ``output``, making its folder if need be."""
-    text = "\n".join(lines)
-    print(text)
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text, encoding="utf-8")
     print(f"written to {output}", file=sys.stderr)

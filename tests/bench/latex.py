@@ -1,7 +1,7 @@
 """Would pylatexenc pay for itself? The project's own LaTeX handling against pylatexenc's
 ``LatexNodes2Text``, on every title and author name of the real hep-th abstracts.
 
-    pip install pylatexenc   # not a dependency of the project; make bench installs it
+    pip install pylatexenc==2.11   # not a dependency of the project; make bench installs it
     python -m tests.bench.latex --out docs/BENCHMARKS-latex.md
 
 It reads the cit-HepTh abstracts (``$KG_DATA_DIR/data/cit-hepth``) with the project's own
@@ -49,7 +49,7 @@ def _converter() -> tuple[Callable[[str], str], str]:
             get_default_latex_context_db,
         )
     except ImportError:
-        sys.exit("pylatexenc is not installed: pip install pylatexenc (make bench does)")
+        sys.exit("pylatexenc is not installed: pip install pylatexenc==2.11 (make bench does)")
     context = get_default_latex_context_db()
     context.set_unknown_macro_spec(
         MacroTextSpec("", simplify_repl=lambda node, *_: f" {node.macroname} ")
@@ -131,7 +131,7 @@ def report(path: Path) -> list[str]:
     joined_by_them = _joined(_groups(titles, their_forms), ids.normalize_title)
     joined_by_us = _joined(_groups(titles, ours_forms), theirs)
 
-    latex_names = [n for n in raw_names if "\\" in n or "~" in n]
+    latex_names = [n for n in raw_names if "\\" in n or "~" in n or "--" in n]
     ours_names, ours_name_us = _per_item(arxiv_oai.latex_name, latex_names)
 
     def their_name(text: str) -> str:
@@ -150,8 +150,8 @@ def report(path: Path) -> list[str]:
         "",
         "Measured with `python -m tests.bench.latex` (after `pip install pylatexenc`) on "
         f"`{path.name}`: {len(records):,} records, {len(titles):,} titles ({with_latex:,} "
-        f"with LaTeX), {len(raw_names):,} author names ({len(latex_names):,} with LaTeX or a "
-        f"`~`). pylatexenc {version}; {facts['cores']} cores, Python "
+        f"with LaTeX), {len(raw_names):,} author names ({len(latex_names):,} with LaTeX, a `~` "
+        f"or a `--`). pylatexenc {version}; {facts['cores']} cores, Python "
         f"{sys.version.split()[0]}.",
         "",
         "## Titles (the matching form, `normalize_title`)",

@@ -739,10 +739,16 @@ def test_merges_name_what_speaks_against_them(
         ]
         shown = CliRunner().invoke(main, ["merges", "--contested"], env={"COLUMNS": "240"})
         assert "listed apart on both.txt" in shown.output
+        listed = CliRunner().invoke(main, ["merges", "--contested", "--json"])
+        assert [r["contested"] for r in json.loads(listed.output)] == [True]
     clear_database(graph)
     _load(graph, [one, two], 1, tmp_path / "r")
     assert kg.merges(contested=True) == []  # nothing speaks against this merge
     assert [r.key for r in kg.merges()] == ["title:sparse coding:2010"]
+    shown = CliRunner().invoke(main, ["merges", "--contested", "title:sparse coding:2010"])
+    assert "nothing speaks against a merge of title:sparse coding:2010" in shown.output
+    shown = CliRunner().invoke(main, ["merges", "--contested", "2301.00001"])
+    assert "2301.00001 was never merged with another key" in shown.output
 
 
 def test_a_renamed_paper_keeps_each_title_it_was_given(graph: Database, tmp_path: Path) -> None:

@@ -224,6 +224,9 @@ def test_unreadable_file_raises_source_error(tmp_path: Path) -> None:
         ("E. S. Moreira, Jr., K. Wu, 10 pages, Latex", ("E. S. Moreira Jr.", "K. Wu")),
         ("A. One, B. Two, and C. Three et al.", ("A. One", "B. Two", "C. Three")),
         ("M. Z. Iofa (Moscow)and L. A. Pando Zayas", ("M. Z. Iofa", "L. A. Pando Zayas")),
+        # LaTeX ties and dashes (tests.bench.latex): a dash left over is no name, nor part of one
+        ("M.~Ruiz--Altaba and B.~Gato-Rivera", ("M. Ruiz\u2013Altaba", "B. Gato-Rivera")),
+        ("A. Smith -- (CERN), B. Jones and ---", ("A. Smith", "B. Jones")),
     ],
 )
 def test_split_authors(text: str, names: tuple[str, ...]) -> None:

@@ -438,29 +438,23 @@ def test_truncated_gzip_is_a_source_error(tmp_path: Path) -> None:
 
 
 def test_snapshot_lists_the_papers_a_page_names_apart_under_one_title(tmp_path: Path) -> None:
-    """Two references, or a reference and the page's own paper, with one normalised title
-    are separate papers on the page's word; the snapshot keeps each such pair of keys."""
+    """References with one normalised title, and the page's own paper, are separate papers on
+    the page's word: the snapshot keeps their keys, one entry per title. A paper named with
+    no year joins no other, so it is left out."""
     path = tmp_path / "apart.txt"
     path.write_text(
-        "Sparse Coding\n\nBuilds on\n\n  1. 2010Sparse Codingcited by 5\n"
+        "Sparse Coding\n\nKey facts. Cited by 1 papers in the map (data through 14 Oct 2026). "
+        "Builds on 5 of its 5 references that are in the map. First posted on arXiv 2 January "
+        "2012.\n\nBuilds on\n\n  1. 2010Sparse Codingcited by 5\n"
         "  2. 2011Sparse coding.cited by 3\n  3. 2011Sparse Codingcited by 3\n"
-        "  4. 2017Attention Is All You Needcited by 9\n\nBuilt on by\n\n"
-        "  1. 2024Sparse codingcited by 0\n",
+        "  4. 2017Attention Is All You Needcited by 9\n  5. Sparse codingcited by 1\n\n"
+        "Built on by\n\n  1. 2024Sparse codingcited by 0\n",
         encoding="utf-8",
     )
-    keys = ["title:sparse coding:2010", "title:sparse coding:2011", "title:sparse coding:2024"]
-    # the page's own paper has no year: title:sparse coding:unknown
-    assert _snapshot(_parse(path)).listed_apart == tuple(
-        sorted(
-            f"{a}|{b}"
-            for a, b in [
-                (keys[0], keys[1]),
-                (keys[0], keys[2]),
-                (keys[1], keys[2]),
-                *((k, "title:sparse coding:unknown") for k in keys),
-            ]
-        )
-    )
+    items = _parse(path)
+    assert _paper(items).key == "title:sparse coding:2012"
+    years = (2010, 2011, 2012, 2024)
+    assert _snapshot(items).listed_apart == ("|".join(f"title:sparse coding:{y}" for y in years),)
     assert _snapshot(_parse(PAGES / "no_arxiv_line.txt")).listed_apart == ()
 
 
