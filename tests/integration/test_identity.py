@@ -61,9 +61,9 @@ TITLES: tuple[tuple[str, ...], ...] = (
     ("{\\em Gauge} theory on the lattice", "Gauge Theory on the Lattice"),
 )
 FAR = 10  # the second paper of a title comes this many years later
-BUDGET_SECONDS = float(os.environ.get("KG_IDENTITY_BUDGET", "40"))
+BUDGET_SECONDS = float(os.environ.get("KG_IDENTITY_BUDGET", "30"))
 ROUNDS = 10
-ROUND_BUDGET_SECONDS = float(os.environ.get("KG_CONCURRENCY_BUDGET", "15"))
+ROUND_BUDGET_SECONDS = float(os.environ.get("KG_CONCURRENCY_BUDGET", "5"))
 
 
 @dataclass(frozen=True)
