@@ -70,8 +70,8 @@ class SnapshotRecord(Record):
     hashes: dict[str, str] = Field(default_factory=dict, description="hashes the source states")
     listed_apart: tuple[str, ...] = Field(
         default=(),
-        description="pairs of keys ('key|key', sorted) a map page lists as separate papers "
-        "under one normalised title",
+        description="for each normalised title a map page lists two or more papers under, "
+        "their keys, sorted and joined by '|'",
     )
 
 

@@ -73,16 +73,18 @@ def merge_rule(arxiv_id: str | None, year: int | None, alias: str) -> str:
     )
 
 
-def _record(
-    row: dict[str, Any], contested_by: list[str], pairs: dict[str, list[tuple[str, str | None]]]
-) -> MergeRecord:
+_Listed = dict[str, list[tuple[str, str | None]]]
+"""What snapshots list apart: {snapshot key: [(keys joined by '|', source file)]}."""
+
+
+def _record(row: dict[str, Any], contested_by: list[str], listed: _Listed) -> MergeRecord:
     aliases = sorted(row["aliases"] or [])
     snapshots = sorted(set(row["described_in"]) | set(row["cited_in"]))
     held = {row["key"], *aliases}
-    listed = [
+    apart = [
         ListedApart(keys=sorted(both), snapshot=snapshot, source=source)
         for snapshot in snapshots
-        for entry, source in pairs.get(snapshot, [])
+        for entry, source in listed.get(snapshot, [])
         if len(both := held.intersection(entry.split("|"))) > 1
     ]
     return MergeRecord(
@@ -96,7 +98,7 @@ def _record(
         ],
         snapshots=snapshots,
         contested_by=contested_by,
-        listed_apart=listed,
+        listed_apart=apart,
     )
 
 
@@ -115,27 +117,24 @@ def _contesting(graph: Database, rows: list[dict[str, Any]]) -> dict[str, list[s
     found = queries.load.reconcile_titles.run(graph, norm_titles=titles)
     candidates = candidates_by_title(found)
     apart = [row["key"] for row in queries.load.kept_apart.run(graph, norm_titles=titles)]
-    contested: dict[str, set[str]] = {}
+    contested: dict[str, list[str]] = {}
     for row in rows:
         others: set[str] = set()
         for norm in _merged_titles(row):
             for group in title_groups(norm, candidates.get(norm, []), apart):
                 if any(paper.key == row["key"] for paper in group):
                     others |= {p.key for p in group if p.arxiv_id is not None} - {row["key"]}
-        contested[row["key"]] = others
-    return {key: sorted(others) for key, others in contested.items()}
+        contested[row["key"]] = sorted(others)
+    return contested
 
 
-def _listed_apart(
-    graph: Database, rows: list[dict[str, Any]]
-) -> dict[str, list[tuple[str, str | None]]]:
-    """The keys each snapshot naming these papers lists apart under one title: {snapshot:
-    [(keys joined by '|', source)]}."""
+def _listed_apart(graph: Database, rows: list[dict[str, Any]]) -> _Listed:
+    """The keys each snapshot naming these papers lists apart under one title."""
     keys = sorted({k for row in rows for k in (*row["described_in"], *row["cited_in"])})
-    pairs: dict[str, list[tuple[str, str | None]]] = {}
+    listed: _Listed = {}
     for found in queries.load.listed_apart.run(graph, keys=keys) if keys else []:
-        pairs.setdefault(found["snapshot"], []).append((found["keys"], found["source"]))
-    return pairs
+        listed.setdefault(found["snapshot"], []).append((found["keys"], found["source"]))
+    return listed
 
 
 def merges(
@@ -152,8 +151,8 @@ def merges(
     key = resolve(graph, ref).key if ref else None
     rows = queries.load.merges.run(graph, key=key, limit=None if contested else limit)
     others = _contesting(graph, rows)
-    pairs = _listed_apart(graph, rows)
-    records = [_record(row, others.get(row["key"], []), pairs) for row in rows]
+    listed = _listed_apart(graph, rows)
+    records = [_record(row, others.get(row["key"], []), listed) for row in rows]
     if contested:
         records = [record for record in records if record.contested][:limit]
     return records
