@@ -9,7 +9,9 @@ Under CI=true a server that cannot be had fails the run; it is never skipped.
 
 from __future__ import annotations
 
+import functools
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -20,16 +22,38 @@ import pytest
 
 from kg.database import Database
 from kg.load.schema import apply_schema, clear_database
+from kg.loaders import edge_list
+from kg.loaders.records import CitationRecord
 from kg.server.config import Connection, LocalSettings
 from kg.server.local import LocalServer
-from tests.data import EXAMPLES, HOSTILE_TITLE, SEED_PAGE, SEED_RECORD, in_ci, missing_reason
+from tests.data import (
+    EXAMPLES,
+    HEPTH_EDGES,
+    HOSTILE_TITLE,
+    SEED_PAGE,
+    SEED_RECORD,
+    in_ci,
+    missing_reason,
+)
 
 
 def free_port() -> int:
-    """Return a TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """Return a TCP port on 127.0.0.1 that nothing listens on right now.
+
+    Under pytest-xdist (``make test`` runs two workers) each worker draws only ports of its own
+    residue modulo the worker count, so two workers never pick the same port before a server
+    binds it. (Linux gives ``bind`` to port 0 even ports only, hence the draw.)
+    """
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    index = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    while True:
+        port = 0 if count == 1 else random.randrange(20_000, 60_000, count) + index % count
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(probe.getsockname()[1])
 
 
 def _docker_answers() -> bool:
@@ -151,6 +175,44 @@ def small_map(graph: Database, tmp_path: Path) -> Database:
     return graph
 
 
+@functools.cache
+def hepth_pairs() -> tuple[tuple[str, str], ...]:
+    """The distinct (citing, cited) pairs of the shipped cit-HepTh edge list, sorted, as the
+    parser gives them (self-citations are reported, not given)."""
+    return tuple(
+        sorted(
+            {
+                (item.citing.key, item.cited.key)
+                for item in edge_list.parse(HEPTH_EDGES, id_scheme="snap-hepth")
+                if isinstance(item, CitationRecord)
+            }
+        )
+    )
+
+
+@pytest.fixture(scope="module")
+def hepth_citations(session_graph: Database) -> Iterator[Database]:
+    """The cit-HepTh citation graph alone (no metadata), written straight from the edge list
+    (hepth_pairs) in a few seconds: for tests that need its CITES, not the loader, which
+    test_load's whole-set test covers on the same file."""
+    clear_database(session_graph)
+    pairs = hepth_pairs()
+    keys = sorted({key for pair in pairs for key in pair})
+    for start in range(0, len(keys), 20_000):
+        session_graph.write(
+            "UNWIND $keys AS key CREATE (:Paper {key: key, stub: true})",
+            {"keys": keys[start : start + 20_000]},
+        )
+    for start in range(0, len(pairs), 50_000):
+        session_graph.write(
+            "UNWIND $pairs AS pair MATCH (a:Paper {key: pair[0]}), (b:Paper {key: pair[1]}) "
+            "CREATE (a)-[:CITES]->(b)",
+            {"pairs": [list(pair) for pair in pairs[start : start + 50_000]]},
+        )
+    yield session_graph
+    clear_database(session_graph)
+
+
 @pytest.fixture
 def kg_env(neo4j_connection: Connection, monkeypatch: pytest.MonkeyPatch) -> Connection:
     """Point the CLI (through NEO4J_*) at the test server."""
@@ -159,6 +221,17 @@ def kg_env(neo4j_connection: Connection, monkeypatch: pytest.MonkeyPatch) -> Con
     monkeypatch.setenv("NEO4J_PASSWORD", neo4j_connection.password)
     monkeypatch.setenv("NEO4J_DATABASE", neo4j_connection.database)
     return neo4j_connection
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse parallel workers against one external database, which they would empty under
+    each other."""
+    workers = config.getoption("numprocesses", default=None)
+    if os.environ.get("NEO4J_URI") and workers not in (None, 0):
+        raise pytest.UsageError(
+            "NEO4J_URI names one database, which parallel workers would empty under each "
+            "other: run the suite in one worker (make test TEST_WORKERS=0, or pytest -n 0)"
+        )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

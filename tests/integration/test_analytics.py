@@ -4,8 +4,6 @@ CLI, the GDS guard, and PageRank on the whole cit-HepTh graph against networkx."
 from __future__ import annotations
 
 import json
-import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,11 +15,8 @@ from kg.analytics import AnalyticsError, RankOptions, Scope
 from kg.analytics import gds_engine as analytics_gds
 from kg.cli import main
 from kg.database import Database
-from kg.load.pipeline import load_paths
-from kg.loaders import edge_list
-from kg.loaders.records import CitationRecord
 from kg.server.config import Connection
-from tests.data import HEPTH_EDGES
+from tests.conftest import hepth_pairs
 
 # Papers: key -> (year, primary category or None for a stub).
 PAPERS: dict[str, tuple[int | None, str | None]] = {
@@ -272,24 +267,11 @@ def test_cli_rank_and_communities(small: Database, kg_env: Connection) -> None:
 
 
 @pytest.mark.slow
-def test_hepth_pagerank_top_100_matches_networkx(graph: Database, tmp_path: Path) -> None:
-    edges_file = HEPTH_EDGES
-    began = time.perf_counter()
-    load_paths(
-        graph,
-        [edges_file],
-        id_scheme="snap-hepth",
-        rejects_path=tmp_path / "rejects.jsonl",
-    )
-    print(f"\ncit-HepTh edges loaded in {time.perf_counter() - began:.1f}s")
-    result = analytics.rank(graph, "pagerank", engine="igraph", top=100)
-    pairs = {
-        (item.citing.key, item.cited.key)
-        for item in edge_list.parse(edges_file, id_scheme="snap-hepth")
-        if isinstance(item, CitationRecord)
-    }
+def test_hepth_pagerank_top_100_matches_networkx(hepth_citations: Database) -> None:
+    result = analytics.rank(hepth_citations, "pagerank", engine="igraph", top=100)
+    pairs = hepth_pairs()
     assert (result.nodes, result.edges) == (27_769, len(pairs))
-    reference = DiGraph(sorted(pairs))
+    reference = DiGraph(pairs)
     # networkx's own PageRank (its scipy form: 1.2 s here, where its pure-Python form took
     # 22.9 s for the same values, within 3e-17)
     expected = pagerank(reference, tol=1e-12, max_iter=1_000)

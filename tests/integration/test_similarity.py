@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,11 +17,7 @@ from kg import queries, questions
 from kg.analytics import load_projection, similarity
 from kg.cli import main
 from kg.database import Database
-from kg.load.schema import clear_database
-from kg.loaders import edge_list
-from kg.loaders.records import CitationRecord
 from kg.server.config import Connection
-from tests.data import HEPTH_EDGES
 
 MEASURES = {"co-citation": "questions.cocited", "coupling": "questions.coupled"}
 STORED = {
@@ -181,39 +176,11 @@ def test_kg_similar_writes_and_the_cli_says_where_answers_came_from(
     assert "0 is not in the range x>=1" in bad.output
 
 
-@pytest.fixture(scope="module")
-def hepth(session_graph: Database) -> Iterator[Database]:
-    """The cit-HepTh citation graph alone (no metadata), written straight from the edge
-    list: these tests need CITES, not the loader (which its own tests cover)."""
-    clear_database(session_graph)
-    pairs = sorted(
-        {
-            (item.citing.key, item.cited.key)
-            for item in edge_list.parse(HEPTH_EDGES, id_scheme="snap-hepth")
-            if isinstance(item, CitationRecord)
-        }
-    )
-    keys = sorted({key for pair in pairs for key in pair})
-    for start in range(0, len(keys), 20_000):
-        session_graph.write(
-            "UNWIND $keys AS key CREATE (:Paper {key: key, stub: true})",
-            {"keys": keys[start : start + 20_000]},
-        )
-    for start in range(0, len(pairs), 50_000):
-        session_graph.write(
-            "UNWIND $pairs AS pair MATCH (a:Paper {key: pair[0]}), (b:Paper {key: pair[1]}) "
-            "CREATE (a)-[:CITES]->(b)",
-            {"pairs": [list(p) for p in pairs[start : start + 50_000]]},
-        )
-    yield session_graph
-    clear_database(session_graph)
-
-
 @pytest.mark.slow
 def test_top_k_equals_the_live_queries_on_cit_hepth_for_200_random_papers(
-    hepth: Database,
+    hepth_citations: Database,
 ) -> None:
-    citation = load_projection(hepth)
+    citation = load_projection(hepth_citations)
     assert citation.edge_count > 350_000
     lists = {m: similarity.top_k(citation, m, 20) for m in MEASURES}  # type: ignore[arg-type]
     index = {key: i for i, key in enumerate(citation.keys)}
@@ -234,25 +201,27 @@ def test_top_k_equals_the_live_queries_on_cit_hepth_for_200_random_papers(
                 }
                 for n in lists[measure][index[key]]
             ]
-            assert mine == _live(hepth, measure, key, 20), (measure, key)
+            assert mine == _live(hepth_citations, measure, key, 20), (measure, key)
             compared += len(mine)
     assert compared > 2_000
 
 
 @pytest.mark.slow
-def test_the_hub_paper_answers_live_within_the_budget_on_cit_hepth(hepth: Database) -> None:
+def test_the_hub_paper_answers_live_within_the_budget_on_cit_hepth(
+    hepth_citations: Database,
+) -> None:
     began = time.perf_counter()
-    answer = questions.cocited(hepth, "hep-th/9711200", limit=20)
+    answer = questions.cocited(hepth_citations, "hep-th/9711200", limit=20)
     seconds = time.perf_counter() - began
     assert answer.source == "live"
     assert not answer.capped  # 70,541 paths, within the default budget: exact
     assert (
         answer.results[0].together
-        == _live(hepth, "co-citation", "hep-th/9711200", 1)[0]["together"]
+        == _live(hepth_citations, "co-citation", "hep-th/9711200", 1)[0]["together"]
     )
     assert seconds < 2.0  # generous for a loaded machine; the benchmark has the figures
     _rows, _, bound = similarity.similar_rows(
-        hepth, "hep-th/9711200", "co-citation", 20, max_paths=20_000, prefer_stored=False
+        hepth_citations, "hep-th/9711200", "co-citation", 20, max_paths=20_000, prefer_stored=False
     )
     assert bound is not None
     assert bound.capped  # over a 20,000-path budget it counts the citers it can
