@@ -35,8 +35,10 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import igraph
+if TYPE_CHECKING:
+    import igraph
 
 __all__ = [
     "Acyclic",
@@ -49,6 +51,16 @@ __all__ = [
 ]
 
 Arc = tuple[int, int]
+
+
+def _digraph(n: int, arcs: Sequence[Arc]) -> igraph.Graph:
+    """Return the directed igraph Graph of ``arcs`` on ``n`` nodes."""
+    # Imported here, as in igraph_engine: igraph (which loads matplotlib when it is there)
+    # takes most of a second and 80 MB, and most `kg` commands, loads among them, never
+    # compute.
+    import igraph
+
+    return igraph.Graph(n=n, edges=list(arcs), directed=True)
 
 
 @dataclass(frozen=True)
@@ -73,7 +85,7 @@ def break_cycles(n: int, arcs: Sequence[Arc], rank: Sequence[int]) -> Acyclic:
         raise ValueError("rank must give each of the n nodes a distinct place")
     pairs = set(arcs)
     mutual = sum(1 for u, v in pairs if u < v and (v, u) in pairs)
-    graph = igraph.Graph(n=n, edges=list(arcs), directed=True)
+    graph = _digraph(n, arcs)
     membership = graph.connected_components(mode="strong").membership
     sizes: dict[int, int] = {}
     for component in membership:
@@ -125,7 +137,7 @@ def search_path_counts(n: int, arcs: Sequence[Arc]) -> SearchPathCounts:
         raise ValueError("an arc is repeated")
     if any(u == v for u, v in arcs):
         raise ValueError("an arc is a self-loop")
-    graph = igraph.Graph(n=n, edges=list(arcs), directed=True)
+    graph = _digraph(n, arcs)
     if not graph.is_dag():
         raise ValueError("the arcs have a cycle: break it first (break_cycles)")
     order = graph.topological_sorting(mode="out")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import click
 from click.testing import CliRunner
 
@@ -43,3 +46,18 @@ def test_query_commands_offer_json() -> None:
             continue
         names = {opt for param in command.params for opt in getattr(param, "opts", [])}
         assert "--json" in names, f"kg {' '.join(path)} has no --json"
+
+
+def test_the_cli_and_the_loader_start_without_the_picture_libraries() -> None:
+    """igraph (which loads matplotlib when it is there) and matplotlib take most of a second
+    and about 35 MB to import: `kg` imports them on the first computation or picture, not to
+    answer a question or load a file."""
+    probe = (
+        "import sys, kg.cli, kg.load.pipeline, kg.load.bulk, kg.knowledge_graph\n"
+        "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'igraph', 'matplotlib', 'networkx', 'scipy'})))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == ""
