@@ -12,16 +12,16 @@ import math
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, LiteralString
 
 from kg.database import Database
 from kg.load.import_sink import ImportFiles
 
-_NODES = """
+NODES: LiteralString = """
 MATCH (n) WHERE NOT n:TitleLock
 RETURN labels(n) AS labels, n {.*, changed_at: null} AS props
 """
-_RELATIONSHIPS = """
+RELATIONSHIPS: LiteralString = """
 MATCH (a)-[r]->(b)
 RETURN type(r) AS type,
        coalesce(a.key, a.code) AS start,
@@ -38,9 +38,9 @@ def dump_graph(graph: Database) -> tuple[list[str], list[str]]:
     """Return every node and relationship as sorted canonical JSON strings."""
     nodes = sorted(
         _canonical({"labels": sorted(row["labels"]), "props": row["props"]})
-        for row in graph.read(_NODES)
+        for row in graph.read(NODES)
     )
-    relationships = sorted(_canonical(row) for row in graph.read(_RELATIONSHIPS))
+    relationships = sorted(_canonical(row) for row in graph.read(RELATIONSHIPS))
     return nodes, relationships
 
 

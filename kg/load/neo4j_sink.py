@@ -57,6 +57,7 @@ __all__ = [
     "record_order",
     "redirected",
     "ref_as_of",
+    "smallest_spellings",
     "snapshot_row",
     "sorted_stubs",
     "stub_row",
@@ -170,9 +171,23 @@ def newest_per_key(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def author_names(records: Iterable[PaperRecord]) -> list[dict[str, str]]:
-    """Return the author_names rows of records: every spelling of every author, by key."""
-    spellings = {(normalize_name(name), name) for r in records for name in r.authors}
-    return [{"key": key, "name": name} for key, name in sorted(spellings)]
+    """Return the author_names rows of records: each author's smallest spelling in them."""
+    return smallest_spellings((normalize_name(name), name) for r in records for name in r.authors)
+
+
+def smallest_spellings(spellings: Iterable[tuple[str, str]]) -> list[dict[str, str]]:
+    """Return one author_names row per author key, with its smallest spelling of
+    ``spellings`` (key, name), sorted by key.
+
+    One row per key: the statement's plan reads every row's stored name before it writes any
+    (an Eager between them), so two spellings of one author in one statement would let the
+    last, not the smallest, win ("A.H. Bougourzi" over "A. H. Bougourzi" on cit-HepTh).
+    """
+    smallest: dict[str, str] = {}
+    for key, name in spellings:
+        if key not in smallest or name < smallest[key]:
+            smallest[key] = name
+    return [{"key": key, "name": name} for key, name in sorted(smallest.items())]
 
 
 def title_refs(batch: Batch) -> list[dict[str, str]]:
@@ -382,7 +397,9 @@ class GraphWriter:
         )
 
     def write_author_names(self, rows: list[dict[str, str]]) -> None:
-        """Make sure these authors exist, each with its smallest spelling (rows: key, name)."""
+        """Make sure these authors exist, each with its smallest spelling (rows: key, name,
+        several spellings of one author allowed)."""
+        rows = smallest_spellings((row["key"], row["name"]) for row in rows)
         self.counts.add(queries.load.author_names.run_counters(self.graph, rows=rows))
 
     def loaded_whole(self, snapshot_key: str) -> bool:

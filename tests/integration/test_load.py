@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 from kg.cli import main
 from kg.database import Database
 from kg.load.pipeline import load_paths
+from kg.load.schema import clear_database
 from kg.server.config import Connection
 from tests.arxiv_lines import arxiv_line
 from tests.data import (
@@ -175,6 +177,38 @@ def test_properties_come_from_the_newest_snapshot_not_the_last_load(
         row = graph.read("MATCH (p:Paper {key: '2001.00001'}) RETURN p.title AS t, p.doi AS doi")
         # The newest states the title; only the older one states a DOI, which fills the gap.
         assert row == [{"t": "New Title", "doi": "10.1/old"}]
+
+
+def test_an_authors_smallest_spelling_wins_in_any_order_and_batch_size(
+    graph: Database, tmp_path: Path
+) -> None:
+    """Four records spell one author three ways (one key, as cit-HepTh spells A. H.
+    Bougourzi): the smallest spelling is the name in every order, in batches of two (where a
+    batch can bring two spellings smaller than the one stored), and in the other sizes.
+    Before smallest_spellings, two such spellings in one statement let the last one win."""
+    spellings = ("A.H. bougourzi", "A.H. bougourzi", "A.H. Bougourzi", "A. H. Bougourzi")
+    lines = [
+        arxiv_line(
+            f"2001.0000{i}",
+            f"Paper {i}",
+            "Wed, 1 Jan 2020 00:00:00 GMT",
+            "2020-02-01",
+            authors=name,
+        )
+        for i, name in enumerate(spellings, 1)
+    ]
+    runs = [(order, 2) for order in itertools.permutations(lines)]
+    runs += [(tuple(lines), size) for size in (1, 3, 4)]
+    source = tmp_path / "authors.jsonl"
+    for order, batch_size in runs:
+        source.write_text("".join(order), encoding="utf-8")
+        clear_database(graph)
+        load_paths(graph, [source], batch_size=batch_size, rejects_path=tmp_path / "r.jsonl")
+        names = graph.read("MATCH (a:Author) RETURN a.key AS key, a.name AS name")
+        assert names == [{"key": "a. h. bougourzi", "name": "A. H. Bougourzi"}], (
+            order,
+            batch_size,
+        )
 
 
 def test_same_title_years_apart_stay_two_papers(graph: Database, tmp_path: Path) -> None:

@@ -12,7 +12,14 @@ import pytest
 from kg.answers.loads import LoadSummary
 from kg.errors import RecordRejected, SourceError
 from kg.load.import_sink import ImportFiles, ImportSink
-from kg.load.neo4j_sink import Batch, newest_per_key, paper_row, record_order, touched_titles
+from kg.load.neo4j_sink import (
+    Batch,
+    newest_per_key,
+    paper_row,
+    record_order,
+    smallest_spellings,
+    touched_titles,
+)
 from kg.load.pipeline import (
     RejectsFile,
     StreamSettings,
@@ -246,3 +253,19 @@ def test_the_import_takes_only_what_no_rule_touches(tmp_path: Path) -> None:
             "cites 2101.00005 2101.00001 s2",
         ]
     )
+
+
+def test_the_writer_sends_each_authors_smallest_spelling_once() -> None:
+    """author_names reads every row's stored name before it writes any, so each author goes
+    in one row, with its smallest spelling, however many spellings the records give."""
+    spellings = [
+        ("a. h. bougourzi", "A.H. Bougourzi"),
+        ("al", "Al"),
+        ("a. h. bougourzi", "A. H. Bougourzi"),
+        ("a. h. bougourzi", "A.H. bougourzi"),
+    ]
+    assert smallest_spellings(spellings) == [
+        {"key": "a. h. bougourzi", "name": "A. H. Bougourzi"},
+        {"key": "al", "name": "Al"},
+    ]
+    assert smallest_spellings(reversed(spellings)) == smallest_spellings(spellings)
