@@ -50,8 +50,8 @@ browser:
 	fi
 
 # Two pytest workers (pytest-xdist), a test file at a time, each with its own Neo4j (2 GiB
-# heap, 1 GiB page cache): on this project's 2-core machine the suite takes about 17 minutes
-# where one worker took 20 to 24. NEO4J_URI names one database, which two workers would empty
+# heap, 1 GiB page cache): on this project's 2-core machine the suite took 14 to 17 minutes
+# where one worker took 19 to 24. NEO4J_URI names one database, which two workers would empty
 # under each other, so with it set the suite runs in one worker.
 TEST_WORKERS ?= $(if $(NEO4J_URI),0,2)
 

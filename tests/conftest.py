@@ -9,6 +9,8 @@ Under CI=true a server that cannot be had fails the run; it is never skipped.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import os
 import random
@@ -37,23 +39,34 @@ from tests.data import (
 )
 
 
+def _ephemeral_floor() -> int:
+    """The lowest port the kernel hands out on its own (to ``bind`` to port 0 and to outgoing
+    connections), 32768 by default."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32_768
+
+
 def free_port() -> int:
     """Return a TCP port on 127.0.0.1 that nothing listens on right now.
 
-    Under pytest-xdist (``make test`` runs two workers) each worker draws only ports of its own
-    residue modulo the worker count, so two workers never pick the same port before a server
-    binds it. (Linux gives ``bind`` to port 0 even ports only, hence the draw.)
+    The port is drawn below the kernel's ephemeral range, so no driver socket, chromedriver
+    or other port-0 bind takes it before the server binds it. Under pytest-xdist (``make
+    test`` runs two workers) each worker draws only ports of its own residue modulo the
+    worker count, so two workers never pick the same one.
     """
     count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     index = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    floor = min(_ephemeral_floor(), 65_536)
     while True:
-        port = 0 if count == 1 else random.randrange(20_000, 60_000, count) + index % count
+        port = random.randrange(10_000, floor - count, count) + index % count
         with socket.socket() as probe:
             try:
                 probe.bind(("127.0.0.1", port))
             except OSError:
                 continue
-            return int(probe.getsockname()[1])
+            return port
 
 
 def _docker_answers() -> bool:
@@ -68,9 +81,22 @@ def _docker_answers() -> bool:
 
 def local_settings_for(home: Path) -> LocalSettings:
     """Return settings for a test-only local server in ``home`` on two free ports."""
-    return LocalSettings(
-        home=home, bolt_port=free_port(), http_port=free_port(), heap="2g", pagecache="1g"
-    )
+    bolt = free_port()
+    http = free_port()
+    while http == bolt:
+        http = free_port()
+    return LocalSettings(home=home, bolt_port=bolt, http_port=http, heap="2g", pagecache="1g")
+
+
+@contextlib.contextmanager
+def _machine_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (shared by every pytest-xdist worker of a run)."""
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _unavailable(reason: str) -> None:
@@ -119,7 +145,9 @@ def neo4j_connection(
     settings = local_settings_for(tmp_path_factory.mktemp("kg-home"))
     server = LocalServer(settings)
     try:
-        server.install()
+        # Two workers install at once on a fresh machine: one Maven cache, so one at a time.
+        with _machine_lock(tmp_path_factory.getbasetemp().parent / "kg-install.lock"):
+            server.install()
         _, seconds = server.start(timeout=240)
     except Exception as exc:  # any failure to get a server is reported the same way
         _unavailable(str(exc))
@@ -227,7 +255,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """Refuse parallel workers against one external database, which they would empty under
     each other."""
     workers = config.getoption("numprocesses", default=None)
-    if os.environ.get("NEO4J_URI") and workers not in (None, 0):
+    if os.environ.get("NEO4J_URI") and workers not in (None, 0, 1):
         raise pytest.UsageError(
             "NEO4J_URI names one database, which parallel workers would empty under each "
             "other: run the suite in one worker (make test TEST_WORKERS=0, or pytest -n 0)"

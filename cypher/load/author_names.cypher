@@ -3,13 +3,14 @@
 // Every author a record names exists, keyed by the normalised full name, with the
 // smallest spelling of the name seen, whatever the order of loading. An author that
 // already has this spelling or a smaller one is not written.
-// One row per author: the plan reads every row's stored name before it writes any (an
-// Eager), so the writer sends each author's smallest spelling only
+// The plan reads every row's stored name before it writes any (an Eager), so the SET
+// compares again; the writer also sends one row per author, its smallest spelling
 // (kg.load.neo4j_sink.smallest_spellings).
-// param rows: list[map]  one map per author, its smallest spelling: key, name
+// param rows: list[map]  one map per spelling (the writer sends an author's smallest only): key, name
 UNWIND $rows AS author
 MERGE (a:Author {key: author.key})
 ON CREATE SET a.name = author.name
 WITH a, author
 WHERE author.name < a.name
-SET a.name = author.name
+// compared again as it is written: the filter above read the name before any row wrote it
+SET a.name = CASE WHEN author.name < a.name THEN author.name ELSE a.name END

@@ -141,6 +141,7 @@ def run_kg(
 _HELD = """
 import sys
 from kg.cli import main
+import igraph  # what kg rank imports as it computes: a released ranker computes at once
 open(sys.argv.pop(1), "w").close()
 sys.stdin.readline()
 sys.argv[0] = "kg"

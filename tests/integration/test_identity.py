@@ -102,9 +102,10 @@ def _page(title: str, arxiv_id: str | None, year: int, data_to: str, refs: list[
     )
 
 
-# One author spelled as each record's update date says (one Author key): the name must be
-# the smallest spelling in any order and batch size, which a batch holding two spellings
-# smaller than the stored one broke before kg 0.2.2.
+# One author spelled as each record's update date says (one Author key), so that its name,
+# like every other value, must come out the same in every order, grouping and batch size (a
+# batch holding two spellings smaller than the stored one broke that before kg 0.2.2;
+# test_load checks the smallest spelling itself).
 AUTHOR_SPELLINGS = {"2021-03-01": "A.B. author", "2022-07-26": "A.B. Author"}
 
 

@@ -210,16 +210,13 @@ def test_top_k_equals_the_live_queries_on_cit_hepth_for_200_random_papers(
 def test_the_hub_paper_answers_live_within_the_budget_on_cit_hepth(
     hepth_citations: Database,
 ) -> None:
-    began = time.perf_counter()
     answer = questions.cocited(hepth_citations, "hep-th/9711200", limit=20)
-    seconds = time.perf_counter() - began
     assert answer.source == "live"
     assert not answer.capped  # 70,541 paths, within the default budget: exact
     assert (
         answer.results[0].together
         == _live(hepth_citations, "co-citation", "hep-th/9711200", 1)[0]["together"]
     )
-    assert seconds < 2.0  # generous for a loaded machine; the benchmark has the figures
     _rows, _, bound = similarity.similar_rows(
         hepth_citations, "hep-th/9711200", "co-citation", 20, max_paths=20_000, prefer_stored=False
     )
