@@ -179,9 +179,10 @@ def smallest_spellings(spellings: Iterable[tuple[str, str]]) -> list[dict[str, s
     """Return one author_names row per author key, with its smallest spelling of
     ``spellings`` (key, name), sorted by key.
 
-    One row per key: the statement's plan reads every row's stored name before it writes any
-    (an Eager between them), so two spellings of one author in one statement would let the
-    last, not the smallest, win ("A.H. Bougourzi" over "A. H. Bougourzi" on cit-HepTh).
+    One row per key keeps the statement small. Its SET also compares the names again, since
+    its plan reads every row's stored name before it writes any (an Eager): before it did,
+    two spellings of one author in one statement let the last, not the smallest, win
+    ("A.H. Bougourzi" over "A. H. Bougourzi" on cit-HepTh).
     """
     smallest: dict[str, str] = {}
     for key, name in spellings:
