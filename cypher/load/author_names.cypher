@@ -3,10 +3,11 @@
 // Every author a record names exists, keyed by the normalised full name, with the
 // smallest spelling of the name seen, whatever the order of loading. An author that
 // already has this spelling or a smaller one is not written.
-// The plan reads every row's stored name before it writes any (an Eager), so the SET
-// compares again; the writer also sends one row per author, its smallest spelling
-// (kg.load.neo4j_sink.smallest_spellings).
-// param rows: list[map]  one map per spelling (the writer sends an author's smallest only): key, name
+// This statement is the rule's one definition: the writer sends every spelling it read.
+// The plan reads every row's stored name before it writes any (an Eager), so with several
+// spellings of one author in $rows the filter alone would let the last one win; the SET
+// compares again, and the smallest wins.
+// param rows: list[map]  one map per spelling (several per author allowed): key, name
 UNWIND $rows AS author
 MERGE (a:Author {key: author.key})
 ON CREATE SET a.name = author.name

@@ -57,7 +57,6 @@ __all__ = [
     "record_order",
     "redirected",
     "ref_as_of",
-    "smallest_spellings",
     "snapshot_row",
     "sorted_stubs",
     "stub_row",
@@ -171,24 +170,10 @@ def newest_per_key(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def author_names(records: Iterable[PaperRecord]) -> list[dict[str, str]]:
-    """Return the author_names rows of records: each author's smallest spelling in them."""
-    return smallest_spellings((normalize_name(name), name) for r in records for name in r.authors)
-
-
-def smallest_spellings(spellings: Iterable[tuple[str, str]]) -> list[dict[str, str]]:
-    """Return one author_names row per author key, with its smallest spelling of
-    ``spellings`` (key, name), sorted by key.
-
-    One row per key keeps the statement small. Its SET also compares the names again, since
-    its plan reads every row's stored name before it writes any (an Eager): before it did,
-    two spellings of one author in one statement let the last, not the smallest, win
-    ("A.H. Bougourzi" over "A. H. Bougourzi" on cit-HepTh).
-    """
-    smallest: dict[str, str] = {}
-    for key, name in spellings:
-        if key not in smallest or name < smallest[key]:
-            smallest[key] = name
-    return [{"key": key, "name": name} for key, name in sorted(smallest.items())]
+    """Return the author_names rows of records: every spelling of each author in them, once,
+    sorted. Which spelling names the author is author_names.cypher's rule alone."""
+    spellings = {(normalize_name(name), name) for r in records for name in r.authors}
+    return [{"key": key, "name": name} for key, name in sorted(spellings)]
 
 
 def title_refs(batch: Batch) -> list[dict[str, str]]:
@@ -400,7 +385,6 @@ class GraphWriter:
     def write_author_names(self, rows: list[dict[str, str]]) -> None:
         """Make sure these authors exist, each with its smallest spelling (rows: key, name,
         several spellings of one author allowed)."""
-        rows = smallest_spellings((row["key"], row["name"]) for row in rows)
         self.counts.add(queries.load.author_names.run_counters(self.graph, rows=rows))
 
     def loaded_whole(self, snapshot_key: str) -> bool:

@@ -185,7 +185,8 @@ def test_an_authors_smallest_spelling_wins_in_any_order_and_batch_size(
     """Four records spell one author three ways (one key, as cit-HepTh spells A. H.
     Bougourzi): the smallest spelling is the name in every order, in batches of two (where a
     batch can bring two spellings smaller than the one stored), and in the other sizes.
-    Before smallest_spellings, two such spellings in one statement let the last one win."""
+    author_names.cypher alone decides (the writer sends every spelling): before its SET
+    compared again, two such spellings in one statement let the last one win."""
     spellings = ("A.H. bougourzi", "A.H. bougourzi", "A.H. Bougourzi", "A. H. Bougourzi")
     lines = [
         arxiv_line(
