@@ -5,7 +5,8 @@
 // and year come from the best reference to it: the newest data date, then the snapshot
 // key, then the spelling (ref_as_of), whatever the order of loading. A paper with full
 // records takes from its best reference only what no record states (see papers.cypher). A stated cited-by count is kept on the paper's
-// DESCRIBED_IN link to the snapshot (the largest, when a list names it twice).
+// DESCRIBED_IN link to the snapshot (the largest, when a list names it twice), with the
+// newest data date of the references that state one.
 // param rows: list[map]  one map per paper reference: key, arxiv_id, title, norm_title, year, ref_as_of, snapshot, stated_cited_by, as_of
 UNWIND $rows AS row
 MERGE (p:Paper {key: row.key})
@@ -63,8 +64,13 @@ MATCH (s:Snapshot {key: row.snapshot})
 MERGE (p)-[d:DESCRIBED_IN]->(s)
 WITH d, row
 WHERE d.stated_cited_by IS NULL OR row.stated_cited_by > d.stated_cited_by
-   OR d.as_of IS NULL AND row.as_of IS NOT NULL
+   OR row.as_of IS NOT NULL AND (d.as_of IS NULL OR row.as_of > d.as_of)
+// Both compared again as they are written: the plan may read every row before it writes
+// any (an Eager), and two rows for one link must give the largest count and the newest
+// date in either order
 SET d.stated_cited_by = CASE
       WHEN d.stated_cited_by IS NULL OR row.stated_cited_by > d.stated_cited_by
       THEN row.stated_cited_by ELSE d.stated_cited_by END,
-    d.as_of = row.as_of
+    d.as_of = CASE
+      WHEN row.as_of IS NOT NULL AND (d.as_of IS NULL OR row.as_of > d.as_of)
+      THEN row.as_of ELSE d.as_of END
