@@ -2,21 +2,41 @@
 // mode: write
 // Upsert CITES edges, one per pair. Each edge keeps which snapshots asserted it (sorted,
 // so the list does not depend on load order) and the first and last data dates it was
-// seen at. An edge already known from the same snapshot
-// and dates is left untouched, so loading the same data again writes nothing. A new edge
-// stamps both papers' changed_at, which tells stored similarity (kg similar) it is stale.
-// param rows: list[map]  one map per edge: citing, cited (node keys), snapshot, as_of (a date or null)
+// seen at. When a source named either paper by a key that merged into it, the edge also
+// keeps `named`: every (snapshot, citing key, cited key) its sources named, as
+// 'snapshot|citing|cited', sorted (absent while every source named the two papers by
+// their own keys), so which key each citation came under is known after a merge. An edge
+// already known from the same snapshot, names and dates is left untouched, so loading the
+// same data again writes nothing. A new edge stamps both papers' changed_at, which tells
+// stored similarity (kg similar) it is stale.
+// param rows: list[map]  one map per edge: citing, cited (node keys), snapshot, as_of (a date or null), named_citing, named_cited (the keys the source named, when they merged into citing or cited; else null)
 UNWIND $rows AS row
 MATCH (a:Paper {key: row.citing})
 MATCH (b:Paper {key: row.cited})
+WITH a, b, row,
+     row.snapshot + '|' + coalesce(row.named_citing, row.citing) + '|'
+       + coalesce(row.named_cited, row.cited) AS naming,
+     coalesce(row.named_citing, row.citing) <> row.citing
+       OR coalesce(row.named_cited, row.cited) <> row.cited AS aside
 MERGE (a)-[r:CITES]->(b)
 ON CREATE SET r.snapshots = [row.snapshot], r.first_seen = row.as_of, r.last_seen = row.as_of,
+              r.named = CASE WHEN aside THEN [naming] END,
               a.changed_at = datetime.transaction(), b.changed_at = datetime.transaction()
-WITH r, row
+WITH a, b, r, row, naming, aside
 WHERE NOT row.snapshot IN r.snapshots
+   OR (aside OR r.named IS NOT NULL) AND NOT naming IN coalesce(r.named, [])
    OR (row.as_of IS NOT NULL AND (r.first_seen IS NULL OR row.as_of < r.first_seen
        OR r.last_seen IS NULL OR row.as_of > r.last_seen))
-SET r.snapshots = CASE
+// Every item below reads the edge as it was before this row (one SET evaluates all its
+// items first), and as earlier rows of this statement left it
+SET r.named = CASE
+      WHEN NOT aside AND r.named IS NULL THEN null
+      WHEN naming IN coalesce(r.named, []) THEN r.named
+      ELSE COLLECT {
+        UNWIND coalesce(r.named, [k IN r.snapshots | k + '|' + a.key + '|' + b.key]) + naming AS k
+        WITH DISTINCT k RETURN k ORDER BY k
+      } END,
+    r.snapshots = CASE
       WHEN row.snapshot IN r.snapshots THEN r.snapshots
       ELSE [k IN r.snapshots WHERE k < row.snapshot] + row.snapshot
            + [k IN r.snapshots WHERE k > row.snapshot] END,

@@ -28,28 +28,53 @@ CALL (s, t) {
   WITH DISTINCT t, norm WHERE norm IS NOT NULL
   MERGE (t)-[:ALSO_TITLED {norm_title: norm}]->(t)
 }
+// CITES `named` keeps which keys each snapshot named, as in citations.cypher: an edge's
+// snapshots with no `named` named its own two papers, which stops being true of the moved
+// edge once s is gone, so the list is written out whenever the two differ. It is worked
+// out before the SET, so the edge's write lock is taken first (a SET that reads the
+// property it writes takes it by itself, as citations.cypher's do)
 CALL (s, t) {
   MATCH (s)-[r:CITES]->(o) WHERE o <> t
   MERGE (t)-[n:CITES]->(o)
   ON CREATE SET o.changed_at = datetime.transaction()
-  SET n.snapshots = COLLECT {
+  // The edge's write lock before it is read: a loader writing a citation between two
+  // papers by arXiv id holds no title lock (removed again below)
+  SET n._lock = true
+  WITH t, o, n, COLLECT {
+         UNWIND coalesce(n.named, [k IN coalesce(n.snapshots, []) | k + '|' + t.key + '|' + o.key])
+                + coalesce(r.named, [k IN r.snapshots | k + '|' + s.key + '|' + o.key]) AS k
+         WITH DISTINCT k RETURN k ORDER BY k
+       } AS named, r
+  SET n.named = CASE WHEN all(k IN named WHERE k ENDS WITH '|' + t.key + '|' + o.key) THEN null ELSE named END,
+      n.snapshots = COLLECT {
         UNWIND coalesce(n.snapshots, []) + r.snapshots AS k
         WITH DISTINCT k RETURN k ORDER BY k
       },
       n.first_seen = CASE WHEN n.first_seen IS NULL OR r.first_seen < n.first_seen THEN r.first_seen ELSE n.first_seen END,
       n.last_seen = CASE WHEN n.last_seen IS NULL OR r.last_seen > n.last_seen THEN r.last_seen ELSE n.last_seen END
+  REMOVE n._lock
   DELETE r
 }
 CALL (s, t) {
   MATCH (o)-[r:CITES]->(s) WHERE o <> t
   MERGE (o)-[n:CITES]->(t)
   ON CREATE SET o.changed_at = datetime.transaction()
-  SET n.snapshots = COLLECT {
+  // The edge's write lock before it is read: a loader writing a citation between two
+  // papers by arXiv id holds no title lock (removed again below)
+  SET n._lock = true
+  WITH t, o, n, COLLECT {
+         UNWIND coalesce(n.named, [k IN coalesce(n.snapshots, []) | k + '|' + o.key + '|' + t.key])
+                + coalesce(r.named, [k IN r.snapshots | k + '|' + o.key + '|' + s.key]) AS k
+         WITH DISTINCT k RETURN k ORDER BY k
+       } AS named, r
+  SET n.named = CASE WHEN all(k IN named WHERE k ENDS WITH '|' + o.key + '|' + t.key) THEN null ELSE named END,
+      n.snapshots = COLLECT {
         UNWIND coalesce(n.snapshots, []) + r.snapshots AS k
         WITH DISTINCT k RETURN k ORDER BY k
       },
       n.first_seen = CASE WHEN n.first_seen IS NULL OR r.first_seen < n.first_seen THEN r.first_seen ELSE n.first_seen END,
       n.last_seen = CASE WHEN n.last_seen IS NULL OR r.last_seen > n.last_seen THEN r.last_seen ELSE n.last_seen END
+  REMOVE n._lock
   DELETE r
 }
 CALL (s, t) {

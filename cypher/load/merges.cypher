@@ -2,7 +2,8 @@
 // mode: read
 // The merge records: every paper that absorbed other keys (its aliases), with what the
 // identity rule (kg.loaders.identity.title_merges) saw, so that a wrong merge can be found and
-// explained, and the snapshots that name the merged paper. With $key, that paper only.
+// explained, the snapshots that name the merged paper, and which key each citation of it
+// came under (CITES `named`, 'snapshot|citing|cited'). With $key, that paper only.
 // param key: str = null  node key of one paper; null for all
 // param limit: int = 100  how many merged papers to return; null for all
 MATCH (p:Paper)
@@ -18,4 +19,9 @@ RETURN p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
          MATCH (p)-[r:CITES]-()
          UNWIND r.snapshots AS k
          RETURN DISTINCT k ORDER BY k
-       } AS cited_in
+       } AS cited_in,
+       COLLECT {
+         MATCH (p)-[r:CITES]-() WHERE r.named IS NOT NULL
+         UNWIND r.named AS k
+         RETURN DISTINCT k ORDER BY k
+       } AS named

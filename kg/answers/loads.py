@@ -184,10 +184,17 @@ class SchemaReport:
 
 
 class MergedKey(Model):
-    """One key that became part of a paper, and the rule that joined it."""
+    """One key that became part of a paper, the rule that joined it and the citations that
+    named it."""
 
     key: str
     rule: str
+    citations: int = Field(
+        0, description="citations of or by the paper whose source named it by this key"
+    )
+    named_in: list[str] = Field(
+        default_factory=list, description="snapshot keys whose citations named this key"
+    )
 
 
 class ListedApart(Model):

@@ -38,7 +38,8 @@ def merges(
     """The merge records: papers that absorbed other keys, by which rule, from which snapshots.
 
     Papers known only by title and year merge by the identity rule (docs/MODEL.md); each
-    merged key is kept in the paper's aliases. With REF, that paper only. The last column
+    merged key is kept in the paper's aliases; "cites" counts the citations whose source
+    named the paper by that key. With REF, that paper only. The last column
     says what speaks against a merge: another arXiv paper in the title's group (years
     chained at most 1 apart; which of them a title-only key joined can depend on load
     order), or a page that lists two of its keys apart. `kg unmerge` splits a wrong merge.
@@ -68,6 +69,7 @@ def merges(
         Column("ref"),
         Column("year", "right"),
         Column("merged key", flex=True),
+        Column("cites", "right"),
         Column("rule", flex=True),
     ]
     contesting = any(r.contested for r in records)
@@ -80,6 +82,7 @@ def merges(
                 r.handle,
                 None if r.year is None else str(r.year),  # 2017, not 2,017
                 m.key,
+                f"{m.citations:,}",
                 m.rule,
                 *([_against(r) if at == 0 else ""] if contesting else []),
             ]

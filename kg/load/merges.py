@@ -93,13 +93,26 @@ def _record(row: dict[str, Any], contested_by: list[str], listed: _Listed) -> Me
         title=row["title"],
         year=row["year"],
         merged=[
-            MergedKey(key=alias, rule=merge_rule(row["arxiv_id"], row["year"], alias))
+            _merged_key(alias, merge_rule(row["arxiv_id"], row["year"], alias), row["named"])
             for alias in aliases
         ],
         snapshots=snapshots,
         contested_by=contested_by,
         listed_apart=apart,
     )
+
+
+def _merged_key(alias: str, rule: str, named: list[str]) -> MergedKey:
+    """The merged key with the citations whose sources named it (CITES ``named`` entries,
+    'snapshot|citing|cited'): each other paper once per direction."""
+    cites: set[tuple[bool, str]] = set()
+    snapshots: set[str] = set()
+    for entry in named:
+        snapshot, citing, cited = entry.rsplit("|", 2)
+        if alias in (citing, cited):
+            cites.add((citing == alias, cited if citing == alias else citing))
+            snapshots.add(snapshot)
+    return MergedKey(key=alias, rule=rule, citations=len(cites), named_in=sorted(snapshots))
 
 
 def _merged_titles(row: dict[str, Any]) -> set[str]:

@@ -287,7 +287,8 @@ def redirected(
     statements: list[tuple[str, dict[str, Any]]], holders: dict[str, str]
 ) -> list[tuple[str, dict[str, Any]]]:
     """Return the statements with references to title keys merged away before written to
-    the paper that holds them (a citation that becomes a self-citation is dropped).
+    the paper that holds them (a citation that becomes a self-citation is dropped); a
+    citation keeps the keys it named (``named_citing``, ``named_cited``: CITES ``named``).
 
     Writing a reference to the holder gives the graph that writing it under its own key and
     merging gives, without creating and deleting the stub again on every load.
@@ -298,17 +299,18 @@ def redirected(
         if name == "load_stubs":
             rows = sorted_stubs({**row, "key": holders.get(row["key"], row["key"])} for row in rows)
         elif name == "load_citations":
-            edges: dict[tuple[str, str, str], dict[str, Any]] = {}
-            for row in rows:
-                citing = holders.get(row["citing"], row["citing"])
-                cited = holders.get(row["cited"], row["cited"])
-                if citing != cited:
-                    edges[(citing, cited, row["snapshot"])] = {
-                        **row,
-                        "citing": citing,
-                        "cited": cited,
-                    }
-            rows = list(edges.values())
+            rows = [
+                {
+                    **row,
+                    "citing": citing,
+                    "cited": cited,
+                    "named_citing": row["citing"] if citing != row["citing"] else None,
+                    "named_cited": row["cited"] if cited != row["cited"] else None,
+                }
+                for row in rows
+                if (citing := holders.get(row["citing"], row["citing"]))
+                != (cited := holders.get(row["cited"], row["cited"]))
+            ]
         result.append((name, {"rows": rows}))
     return result
 

@@ -480,10 +480,10 @@ def test_any_order_grouping_and_batch_size_gives_one_graph(
         clear_database(graph)
         _load(graph, shuffled[:split], batch_sizes[0], rejects)
         _load(graph, shuffled[split:], batch_sizes[1], rejects)
-        assert dump_graph(graph) == expected
+        assert (got := dump_graph(graph)) == expected, differences(got, expected)
         # Loading everything again changes nothing.
         _load(graph, list(reversed(files)), batch_sizes[1], rejects)
-        assert dump_graph(graph) == expected
+        assert (got := dump_graph(graph)) == expected, differences(got, expected)
     clear_database(graph)
 
 
@@ -583,7 +583,8 @@ def test_four_loaders_at_once_give_the_sequential_graph(
         for process in processes:
             output, _ = process.communicate(timeout=300)
             assert process.returncode == 0, output
-        assert dump_graph(graph) == expected, f"round {rounds}"
+        got = dump_graph(graph)
+        assert got == expected, f"round {rounds}: {differences(got, expected)}"
         rounds += 1
     clear_database(graph)
 
@@ -683,6 +684,56 @@ def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
     refused = runner.invoke(main, ["unmerge", late, "--yes"])
     assert refused.exit_code == 1
     assert "was never merged with another key" in refused.output
+
+
+def test_each_citation_keeps_the_key_it_named_through_a_merge(
+    graph: Database, tmp_path: Path
+) -> None:
+    """Three pages cite "Sparse Coding" as 2010, 2011 and 2011: one paper under the 2010 key.
+    Each CITES keeps which key its page named (`named`; none when the page named the paper
+    by its own key), and the merge record counts the citations under the merged key, in any
+    order of the pages, in one load or in three, and loading them again writes nothing."""
+    from kg.knowledge_graph import KnowledgeGraph
+
+    one, two, three = sparse_coding_pages(tmp_path)
+    early, late = "title:sparse coding:2010", "title:sparse coding:2011"
+    kg = KnowledgeGraph(graph.driver, graph.database, graph.uri)
+    runs = [
+        ([[one, two, three]], 100),
+        ([[three, two, one]], 1),
+        ([[two], [one], [three]], 1),
+        ([[three], [two, one]], 2),
+    ]
+    dumps = []
+    for loads, batch_size in runs:
+        clear_database(graph)
+        for files in loads:
+            _load(graph, files, batch_size, tmp_path / "r")
+        named = graph.read(
+            "MATCH (c:Paper)-[r:CITES]->(:Paper {key: $key}) "
+            "RETURN c.key AS citing, r.named AS named ORDER BY citing",
+            {"key": early},
+        )
+        snapshot = {
+            row["key"]: row["snapshot"]
+            for row in graph.read(
+                "MATCH (c:Paper)-[:DESCRIBED_IN]->(s:Snapshot) "
+                "RETURN c.key AS key, s.key AS snapshot"
+            )
+        }
+        assert named == [
+            {"citing": "2301.00001", "named": None},
+            {"citing": "2301.00002", "named": [f"{snapshot['2301.00002']}|2301.00002|{late}"]},
+            {"citing": "2301.00003", "named": [f"{snapshot['2301.00003']}|2301.00003|{late}"]},
+        ], (loads, batch_size)
+        (record,) = kg.merges()
+        assert [(m.key, m.citations) for m in record.merged] == [(late, 2)]
+        assert record.merged[0].named_in == sorted([snapshot["2301.00002"], snapshot["2301.00003"]])
+        dumps.append(dump_graph(graph))
+        again = load_paths(graph, [one, two, three], force=True, rejects_path=tmp_path / "r.jsonl")
+        assert (again.counts.properties_set, again.counts.relationships_created) == (0, 0)
+        assert dump_graph(graph) == dumps[-1]
+    assert all(dump == dumps[0] for dump in dumps)
 
 
 def test_merges_name_what_speaks_against_them(
