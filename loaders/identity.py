@@ -18,6 +18,7 @@ __all__ = [
     "TitleCandidate",
     "canonical_arxiv_id",
     "collapse_spaces",
+    "contested_groups",
     "hepth_id",
     "latex_to_unicode",
     "normalize_name",
@@ -420,6 +421,27 @@ def title_groups(
         if found:
             groups.setdefault(root(i), []).append(papers[i])
     return sorted(groups.values(), key=lambda group: group[0].key)
+
+
+def contested_groups(
+    norm_title: str, candidates: Iterable[TitleCandidate], kept_apart: Iterable[str] = ()
+) -> list[list[TitleCandidate]]:
+    """Return the groups (``title_groups``) of one normalised title where the rule's result
+    can depend on the order of the loads: those holding several arXiv papers and a key known
+    only by this title, as a paper of its own or merged into one of them. Which arXiv paper
+    such a key joined depends on which were there when it was reconciled (docs/MODEL.md's
+    known limit)."""
+    contested = []
+    for group in title_groups(norm_title, candidates, kept_apart):
+        ided = sum(paper.arxiv_id is not None for paper in group)
+        titled = any(
+            (parsed := parse_title_key(key)) is not None and parsed[0] == norm_title
+            for paper in group
+            for key in (paper.key, *paper.aliases)
+        )
+        if ided > 1 and titled:
+            contested.append(group)
+    return contested
 
 
 def title_merges(

@@ -76,6 +76,10 @@ class LoadSummary:
     reject_messages: list[str] = field(default_factory=list)
     written: int = 0
     """Records in batches the graph has taken (committed)."""
+    contested_titles: list[str] = field(default_factory=list)
+    """Normalised titles this load reconciled whose title-only references several arXiv
+    papers share (years chained at most 1 apart): which paper such a reference joined can
+    depend on the order of the loads (``kg merges --contested`` lists those merges)."""
 
     @property
     def failed(self) -> list[FileSummary]:
@@ -133,6 +137,7 @@ class LoadSummary:
             },
             "updated": {"properties_set": self.counts.properties_set},
             "merged": self.counts.merged,
+            "contested_titles": self.contested_titles,
             "deleted": {
                 "nodes": self.counts.nodes_deleted,
                 "relationships": self.counts.relationships_deleted,

@@ -272,6 +272,16 @@ def _render_load(summary: LoadSummary) -> None:
         f"relationships, set {counts.properties_set:,} properties, merged {counts.merged:,} "
         "duplicate papers"
     )
+    if contested := summary.contested_titles:
+        shown = ", ".join(f"'{clean(norm)}'" for norm in contested[:3])
+        more = f" and {len(contested) - 3:,} more" if len(contested) > 3 else ""
+        one = len(contested) == 1
+        click.echo(
+            f"{len(contested):,} title{'' if one else 's'} ({shown}{more}) "
+            f"{'is' if one else 'are'} shared by several arXiv papers and references by "
+            "title only: which paper such a reference joined can depend on the order of the "
+            "loads. Check them with `kg merges --contested`."
+        )
     if skipped := summary.skipped_sentence():
         click.echo(f"{skipped} (facts of the data the graph does not keep; not errors)")
     if carried := sum(f.carried for f in summary.files):

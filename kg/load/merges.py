@@ -33,7 +33,7 @@ from kg.database import Database
 from kg.errors import ParameterError, SourceError
 from kg.load.neo4j_sink import candidates_by_title
 from kg.loaders.arxiv_oai import validation_reason
-from kg.loaders.identity import normalize_title, parse_title_key, title_groups
+from kg.loaders.identity import contested_groups, normalize_title, parse_title_key
 from kg.refs import resolve
 
 __all__ = [
@@ -134,7 +134,7 @@ def _contesting(graph: Database, rows: list[dict[str, Any]]) -> dict[str, list[s
     for row in rows:
         others: set[str] = set()
         for norm in _merged_titles(row):
-            for group in title_groups(norm, candidates.get(norm, []), apart):
+            for group in contested_groups(norm, candidates.get(norm, []), apart):
                 if any(paper.key == row["key"] for paper in group):
                     others |= {p.key for p in group if p.arxiv_id is not None} - {row["key"]}
         contested[row["key"]] = sorted(others)

@@ -34,6 +34,7 @@ from kg.database import Database, update_counters
 from kg.loaders.identity import (
     TitleCandidate,
     canonical_arxiv_id,
+    contested_groups,
     normalize_name,
     normalize_title,
     title_lock_stripe,
@@ -373,6 +374,9 @@ class GraphWriter:
     def __init__(self, graph: Database) -> None:
         self.graph = graph
         self.counts = WriteCounts()
+        self.contested_titles: set[str] = set()
+        """The normalised titles whose groups the rule may resolve differently in another
+        order of the loads (``contested_groups``), as this writer's reconciles saw them."""
 
     def _transaction(self, work: Callable[[ManagedTransaction], _T]) -> _T:
         """Run ``work(tx)`` in one managed write transaction (retried as a whole)."""
@@ -452,6 +456,17 @@ class GraphWriter:
             return []
         return [row["norm_title"] for row in queries.load.paper_titles.run_in(tx, keys=keys)]
 
+    @staticmethod
+    def _contested(tx: ManagedTransaction, rows: list[dict[str, Any]]) -> set[str]:
+        """The titles among reconcile_titles ``rows`` with a group that ``contested_groups``
+        names, leaving out the keys users split (read only when some title looks so)."""
+        grouped = candidates_by_title(rows)
+        maybe = sorted(norm for norm, found in grouped.items() if contested_groups(norm, found))
+        if not maybe:
+            return set()
+        apart = [row["key"] for row in queries.load.kept_apart.run_in(tx, norm_titles=maybe)]
+        return {norm for norm in maybe if contested_groups(norm, grouped[norm], apart)}
+
     def reconcile(self, norm_titles: list[str]) -> int:
         """Merge the papers the identity rule makes one, among those with these normalised
         titles; return how many papers merged away.
@@ -469,11 +484,12 @@ class GraphWriter:
 
         def work(
             tx: ManagedTransaction, todo: list[str]
-        ) -> tuple[int, list[dict[str, int]], list[str]]:
+        ) -> tuple[int, list[dict[str, int]], list[str], set[str]]:
             rows = find.run_in(tx, norm_titles=todo).data()
+            contested = self._contested(tx, rows)
             needed = sorted(plan_merges(rows))
             if not needed:
-                return 0, [], []
+                return 0, [], [], contested
             stripes = sorted({title_lock_stripe(norm) for norm in needed})
             lock.run_in(tx, stripes=stripes).consume()
             rows = find.run_in(tx, norm_titles=needed).data()
@@ -489,12 +505,15 @@ class GraphWriter:
                     if done:
                         merged += done
                         grown.add(target)
-            return merged, counters, self._titles_of(tx, sorted(grown))
+            return merged, counters, self._titles_of(tx, sorted(grown)), contested
 
         total = 0
         todo = sorted(set(norm_titles))
         while todo:
-            merged, counters, grown = self._transaction(functools.partial(work, todo=todo))
+            merged, counters, grown, contested = self._transaction(
+                functools.partial(work, todo=todo)
+            )
+            self.contested_titles |= contested
             for counter in counters:
                 self.counts.add(counter)
             self.counts.merged += merged

@@ -289,6 +289,7 @@ def load_paths(
         raise LoadInterrupted(exc, summary.written, summary.read) from exc
     finally:
         rejects.close()
+    summary.contested_titles = sorted(writer.contested_titles)
     summary.rejects_file = rejects.written()
     summary.seconds = time.monotonic() - began
     return summary

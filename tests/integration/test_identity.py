@@ -325,9 +325,10 @@ def _bulk_dump(
         rejects.close()
 
 
-def _load(graph: Database, files: list[Path], batch_size: int, rejects: Path) -> None:
+def _load(graph: Database, files: list[Path], batch_size: int, rejects: Path) -> LoadSummary:
     summary = load_paths(graph, files, batch_size=batch_size, rejects_path=rejects)
     assert summary.rejected == 0, summary.reject_messages
+    return summary
 
 
 def test_spellings_of_one_title_normalise_alike() -> None:
@@ -763,7 +764,8 @@ def test_merges_name_what_speaks_against_them(
     holders = set()
     for order in ([older, newer, single, page], [newer, single, page, older]):
         clear_database(graph)
-        _load(graph, order, 100, tmp_path / "r")
+        # The load says so too, whether the reference or the second paper came last
+        assert _load(graph, order, 100, tmp_path / "r").contested_titles == ["twin title"]
         records = {r.key: r for r in kg.merges()}
         assert sorted(records) in (["1501.00003", "1706.00001"], ["1501.00003", "1801.00002"])
         holder = next(key for key in records if key != "1501.00003")
@@ -779,6 +781,25 @@ def test_merges_name_what_speaks_against_them(
         assert "1501.00003" not in shown.output
         assert "2,01" not in shown.output  # a year prints as 2017
     assert holders == {"1706.00001", "1801.00002"}  # the limit the flag points at
+    clear_database(graph)
+    said = CliRunner().invoke(
+        main, ["load", "--rejects", str(tmp_path / "r.jsonl"), str(newer), str(page)]
+    )
+    assert said.exit_code == 0, said.output
+    assert "contested" not in said.output  # one arXiv paper: nothing to contest yet
+    said = CliRunner().invoke(main, ["load", "--rejects", str(tmp_path / "r.jsonl"), str(older)])
+    assert said.exit_code == 0, said.output
+    assert "1 title ('twin title') is shared by several arXiv papers" in " ".join(
+        said.output.split()
+    )
+    assert "kg merges --contested" in said.output
+    assert json.loads(
+        CliRunner()
+        .invoke(
+            main, ["load", "--force", "--json", "--rejects", str(tmp_path / "r.jsonl"), str(older)]
+        )
+        .output
+    )["contested_titles"] == ["twin title"]
 
     # A page that lists "Sparse Coding" 2010 and 2011 apart speaks against their merge,
     # which the rule makes (years one apart): flagged whether the page came first or last.
