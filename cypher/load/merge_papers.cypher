@@ -4,7 +4,8 @@
 // paper (kg.loaders.identity.title_merges picks the target). Its relationships move to
 // the target; each property comes from whichever of the two got it from the newer record,
 // as in papers.cypher; the author list and the categories from whichever has the newer
-// list; CITES snapshot lists stay sorted sets; the target keeps every key it was known by
+// list; CITES snapshot lists stay sorted sets, and CITES `named` says which key each
+// snapshot named (citations.cypher); the target keeps every key it was known by
 // in `aliases` (sorted), every year either was stated in `years` (sorted) and every other
 // title as an ALSO_TITLED loop; the source is
 // deleted. The result does
@@ -30,16 +31,14 @@ CALL (s, t) {
 }
 // CITES `named` keeps which keys each snapshot named, as in citations.cypher: an edge's
 // snapshots with no `named` named its own two papers, which stops being true of the moved
-// edge once s is gone, so the list is written out whenever the two differ. It is worked
-// out before the SET, so the edge's write lock is taken first (a SET that reads the
-// property it writes takes it by itself, as citations.cypher's do)
+// edge once s is gone, so the list is written out whenever the two differ
 CALL (s, t) {
   MATCH (s)-[r:CITES]->(o) WHERE o <> t
   MERGE (t)-[n:CITES]->(o)
   ON CREATE SET o.changed_at = datetime.transaction()
-  // The edge's write lock before it is read: a loader writing a citation between two
-  // papers by arXiv id holds no title lock (removed again below)
-  SET n._lock = true
+  // The edge's write lock before the WITH below reads it (only a SET whose right side reads
+  // the edge takes it by itself): a loader writing a citation by arXiv id holds no title lock
+  SET n.snapshots = coalesce(n.snapshots, [])
   WITH t, o, n, COLLECT {
          UNWIND coalesce(n.named, [k IN coalesce(n.snapshots, []) | k + '|' + t.key + '|' + o.key])
                 + coalesce(r.named, [k IN r.snapshots | k + '|' + s.key + '|' + o.key]) AS k
@@ -52,16 +51,15 @@ CALL (s, t) {
       },
       n.first_seen = CASE WHEN n.first_seen IS NULL OR r.first_seen < n.first_seen THEN r.first_seen ELSE n.first_seen END,
       n.last_seen = CASE WHEN n.last_seen IS NULL OR r.last_seen > n.last_seen THEN r.last_seen ELSE n.last_seen END
-  REMOVE n._lock
   DELETE r
 }
 CALL (s, t) {
   MATCH (o)-[r:CITES]->(s) WHERE o <> t
   MERGE (o)-[n:CITES]->(t)
   ON CREATE SET o.changed_at = datetime.transaction()
-  // The edge's write lock before it is read: a loader writing a citation between two
-  // papers by arXiv id holds no title lock (removed again below)
-  SET n._lock = true
+  // The edge's write lock before the WITH below reads it (only a SET whose right side reads
+  // the edge takes it by itself): a loader writing a citation by arXiv id holds no title lock
+  SET n.snapshots = coalesce(n.snapshots, [])
   WITH t, o, n, COLLECT {
          UNWIND coalesce(n.named, [k IN coalesce(n.snapshots, []) | k + '|' + o.key + '|' + t.key])
                 + coalesce(r.named, [k IN r.snapshots | k + '|' + o.key + '|' + s.key]) AS k
@@ -74,7 +72,6 @@ CALL (s, t) {
       },
       n.first_seen = CASE WHEN n.first_seen IS NULL OR r.first_seen < n.first_seen THEN r.first_seen ELSE n.first_seen END,
       n.last_seen = CASE WHEN n.last_seen IS NULL OR r.last_seen > n.last_seen THEN r.last_seen ELSE n.last_seen END
-  REMOVE n._lock
   DELETE r
 }
 CALL (s, t) {

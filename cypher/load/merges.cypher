@@ -3,7 +3,8 @@
 // The merge records: every paper that absorbed other keys (its aliases), with what the
 // identity rule (kg.loaders.identity.title_merges) saw, so that a wrong merge can be found and
 // explained, the snapshots that name the merged paper, and which key each citation of it
-// came under (CITES `named`, 'snapshot|citing|cited'). With $key, that paper only.
+// came under (CITES `named`, 'snapshot|citing|cited', with the paper at the other end and
+// whether the paper is the citing one). With $key, that paper only.
 // param key: str = null  node key of one paper; null for all
 // param limit: int = 100  how many merged papers to return; null for all
 MATCH (p:Paper)
@@ -21,7 +22,8 @@ RETURN p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
          RETURN DISTINCT k ORDER BY k
        } AS cited_in,
        COLLECT {
-         MATCH (p)-[r:CITES]-() WHERE r.named IS NOT NULL
+         MATCH (p)-[r:CITES]-(o) WHERE r.named IS NOT NULL
          UNWIND r.named AS k
-         RETURN DISTINCT k ORDER BY k
+         RETURN {entry: k, other: o.key, outgoing: startNode(r) = p} AS named
+         ORDER BY named.entry, named.other
        } AS named

@@ -41,6 +41,7 @@ __all__ = [
     "kept_apart",
     "kept_apart_key",
     "merge_rule",
+    "merged_key",
     "merges",
     "read_kept_apart",
     "unmerge",
@@ -93,7 +94,7 @@ def _record(row: dict[str, Any], contested_by: list[str], listed: _Listed) -> Me
         title=row["title"],
         year=row["year"],
         merged=[
-            _merged_key(alias, merge_rule(row["arxiv_id"], row["year"], alias), row["named"])
+            merged_key(alias, merge_rule(row["arxiv_id"], row["year"], alias), row["named"])
             for alias in aliases
         ],
         snapshots=snapshots,
@@ -102,15 +103,18 @@ def _record(row: dict[str, Any], contested_by: list[str], listed: _Listed) -> Me
     )
 
 
-def _merged_key(alias: str, rule: str, named: list[str]) -> MergedKey:
-    """The merged key with the citations whose sources named it (CITES ``named`` entries,
-    'snapshot|citing|cited'): each other paper once per direction."""
+def merged_key(alias: str, rule: str, named: list[dict[str, Any]]) -> MergedKey:
+    """Return the merge record of one merged key: its rule and the citations whose sources
+    named it. ``named`` holds the paper's CITES ``named`` entries ('snapshot|citing|cited'),
+    each with the paper at the other end (``other``) and whether the paper cites it
+    (``outgoing``), as merges.cypher reads them; a citation counts once, however many keys
+    its sources named the other paper by."""
     cites: set[tuple[bool, str]] = set()
     snapshots: set[str] = set()
-    for entry in named:
-        snapshot, citing, cited = entry.rsplit("|", 2)
-        if alias in (citing, cited):
-            cites.add((citing == alias, cited if citing == alias else citing))
+    for found in named:
+        snapshot, citing, cited = str(found["entry"]).rsplit("|", 2)
+        if alias == (citing if found["outgoing"] else cited):
+            cites.add((bool(found["outgoing"]), str(found["other"])))
             snapshots.add(snapshot)
     return MergedKey(key=alias, rule=rule, citations=len(cites), named_in=sorted(snapshots))
 

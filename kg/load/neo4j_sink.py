@@ -267,6 +267,8 @@ def batch_statements(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
                 "cited": cited,
                 "snapshot": citation.snapshot,
                 "as_of": citation.as_of,
+                "named_citing": None,  # set by ``redirected`` for a key merged away
+                "named_cited": None,
             }
         statements.append(("load_stubs", {"rows": sorted_stubs(stubs.values())}))
         statements.append(("load_citations", {"rows": list(edges.values())}))

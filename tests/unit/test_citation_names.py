@@ -1,0 +1,68 @@
+"""Which key a citation's source named: the rows the writer sends (``redirected``), the
+separator the CITES ``named`` entries rely on, and how ``kg merges`` counts them."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kg.load.merges import merged_key
+from kg.load.neo4j_sink import redirected
+from kg.loaders.identity import normalize_title, title_key
+
+
+def _citation(citing: str, cited: str, snapshot: str = "sha256:aa") -> dict[str, object]:
+    return {
+        "citing": citing,
+        "cited": cited,
+        "snapshot": snapshot,
+        "as_of": None,
+        "named_citing": None,
+        "named_cited": None,
+    }
+
+
+def test_a_reference_to_a_merged_key_goes_to_its_holder_and_keeps_the_key_it_named() -> None:
+    early, late = "title:sparse coding:2010", "title:sparse coding:2011"
+    rows = [
+        _citation("2301.00002", late),
+        _citation("2301.00002", early),  # one page naming both keys of one paper
+        _citation(late, "2301.00009"),
+        _citation(late, early),  # becomes a self-citation: dropped
+        _citation("2301.00002", "2301.00003"),
+    ]
+    [(name, params)] = redirected([("load_citations", {"rows": rows})], {late: early})
+    assert name == "load_citations"
+    assert [
+        (r["citing"], r["cited"], r["named_citing"], r["named_cited"]) for r in params["rows"]
+    ] == [
+        ("2301.00002", early, None, late),
+        ("2301.00002", early, None, None),
+        (early, "2301.00009", late, None),
+        ("2301.00002", "2301.00003", None, None),
+    ]
+
+
+@given(st.text(max_size=80), st.one_of(st.none(), st.integers(0, 3000)))
+def test_no_key_holds_the_separator_of_named_entries(title: str, year: int | None) -> None:
+    """CITES ``named`` entries are 'snapshot|citing|cited': a normalised title (and so a
+    title key) never holds '|', nor a look-alike that NFKC folds to it."""
+    for text in (title, f"{title}|{title}", f"{title}｜∣¦"):
+        assert "|" not in normalize_title(text)
+        assert "|" not in title_key(normalize_title(text), year)
+
+
+def test_citations_under_a_merged_key_count_each_other_paper_once_a_direction() -> None:
+    """Two pages naming the citing paper by two keys (one merged into 2301.00001) are one
+    citation; a citation by the merged key is counted once, and its snapshots listed."""
+    alias = "title:x:2011"
+    named = [
+        {"entry": f"sha256:a|title:c:2010|{alias}", "other": "2301.00001", "outgoing": False},
+        {"entry": f"sha256:b|2301.00001|{alias}", "other": "2301.00001", "outgoing": False},
+        {"entry": "sha256:b|2301.00005|title:x:2010", "other": "2301.00005", "outgoing": False},
+        {"entry": f"sha256:c|{alias}|2301.00007", "other": "2301.00007", "outgoing": True},
+    ]
+    found = merged_key(alias, "rule", named)
+    assert (found.citations, found.named_in) == (2, ["sha256:a", "sha256:b", "sha256:c"])
+    assert merged_key("title:x:2010", "rule", named).citations == 1
+    assert merged_key("title:y:2010", "rule", named).citations == 0
