@@ -19,24 +19,27 @@ WITH a, b, row,
      coalesce(row.named_citing, row.citing) <> row.citing
        OR coalesce(row.named_cited, row.cited) <> row.cited AS aside
 MERGE (a)-[r:CITES]->(b)
-ON CREATE SET r.snapshots = [row.snapshot], r.first_seen = row.as_of, r.last_seen = row.as_of,
-              r.named = CASE WHEN aside THEN [naming] END,
+// An edge whose first source named another key starts with no snapshot, so that the SETs
+// below record the name (and do not take the snapshot for one naming the two papers)
+ON CREATE SET r.snapshots = CASE WHEN aside THEN [] ELSE [row.snapshot] END,
+              r.first_seen = row.as_of, r.last_seen = row.as_of,
               a.changed_at = datetime.transaction(), b.changed_at = datetime.transaction()
 WITH a, b, r, row, naming, aside
 WHERE NOT row.snapshot IN r.snapshots
    OR (aside OR r.named IS NOT NULL) AND NOT naming IN coalesce(r.named, [])
    OR (row.as_of IS NOT NULL AND (r.first_seen IS NULL OR row.as_of < r.first_seen
        OR r.last_seen IS NULL OR row.as_of > r.last_seen))
-// Every item below reads the edge as it was before this row (one SET evaluates all its
-// items first), and as earlier rows of this statement left it
-SET r.named = CASE
-      WHEN NOT aside AND r.named IS NULL THEN null
-      WHEN naming IN coalesce(r.named, []) THEN r.named
-      ELSE COLLECT {
+// `named` is written only where some source named another key: an edge no merge touched
+// never has it written (not even as null). The SET reads the edge as it was before this
+// row's SET of its snapshots below, and as earlier rows of this statement left it
+CALL (a, b, r, naming, aside) {
+  WITH a, b, r, naming WHERE (aside OR r.named IS NOT NULL) AND NOT naming IN coalesce(r.named, [])
+  SET r.named = COLLECT {
         UNWIND coalesce(r.named, [k IN r.snapshots | k + '|' + a.key + '|' + b.key]) + naming AS k
         WITH DISTINCT k RETURN k ORDER BY k
-      } END,
-    r.snapshots = CASE
+      }
+}
+SET r.snapshots = CASE
       WHEN row.snapshot IN r.snapshots THEN r.snapshots
       ELSE [k IN r.snapshots WHERE k < row.snapshot] + row.snapshot
            + [k IN r.snapshots WHERE k > row.snapshot] END,
