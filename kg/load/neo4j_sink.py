@@ -345,13 +345,14 @@ def candidates_by_title(rows: Iterable[dict[str, Any]]) -> dict[str, list[TitleC
 
 
 def plan_merges(
-    rows: Iterable[dict[str, Any]], kept_apart: Iterable[str] = ()
+    grouped: dict[str, list[TitleCandidate]], kept_apart: Iterable[str] = ()
 ) -> dict[str, dict[str, str]]:
-    """Return, per normalised title, the merges the identity rule asks for; ``kept_apart``
-    are the keys users split (kg unmerge), which merge with nothing."""
+    """Return, per normalised title, the merges the identity rule asks for among the
+    candidates ``candidates_by_title`` grouped; ``kept_apart`` are the keys users split
+    (kg unmerge), which merge with nothing."""
     apart = frozenset(kept_apart)
     plans = {}
-    for norm, candidates in candidates_by_title(rows).items():
+    for norm, candidates in grouped.items():
         merges = title_merges(norm, candidates, apart)
         if merges:
             plans[norm] = merges
@@ -459,10 +460,10 @@ class GraphWriter:
         return [row["norm_title"] for row in queries.load.paper_titles.run_in(tx, keys=keys)]
 
     @staticmethod
-    def _contested(tx: ManagedTransaction, rows: list[dict[str, Any]]) -> set[str]:
-        """The titles among reconcile_titles ``rows`` with a group that ``contested_groups``
-        names, leaving out the keys users split (read only when some title looks so)."""
-        grouped = candidates_by_title(rows)
+    def _contested(tx: ManagedTransaction, grouped: dict[str, list[TitleCandidate]]) -> set[str]:
+        """The titles among the ``candidates_by_title`` candidates with a group that
+        ``contested_groups`` names, leaving out the keys users split (read only when some
+        title looks so)."""
         maybe = sorted(norm for norm, found in grouped.items() if contested_groups(norm, found))
         if not maybe:
             return set()
@@ -487,19 +488,19 @@ class GraphWriter:
         def work(
             tx: ManagedTransaction, todo: list[str]
         ) -> tuple[int, list[dict[str, int]], list[str], set[str]]:
-            rows = find.run_in(tx, norm_titles=todo).data()
-            contested = self._contested(tx, rows)
-            needed = sorted(plan_merges(rows))
+            grouped = candidates_by_title(find.run_in(tx, norm_titles=todo).data())
+            contested = self._contested(tx, grouped)
+            needed = sorted(plan_merges(grouped))
             if not needed:
                 return 0, [], [], contested
             stripes = sorted({title_lock_stripe(norm) for norm in needed})
             lock.run_in(tx, stripes=stripes).consume()
-            rows = find.run_in(tx, norm_titles=needed).data()
+            grouped = candidates_by_title(find.run_in(tx, norm_titles=needed).data())
             apart = [row["key"] for row in kept.run_in(tx, norm_titles=needed)]
             merged = 0
             counters = []
             grown: set[str] = set()
-            for _norm, merges in sorted(plan_merges(rows, apart).items()):
+            for _norm, merges in sorted(plan_merges(grouped, apart).items()):
                 for source, target in sorted(merges.items(), key=lambda m: (m[1], m[0])):
                     result = merge.run_in(tx, source=source, target=target)
                     done = sum(int(r["merged"]) for r in result)

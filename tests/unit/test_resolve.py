@@ -174,7 +174,7 @@ def test_title_merges_do_not_depend_on_order() -> None:
 def test_a_paper_merged_away_while_read_is_no_candidate() -> None:
     """Read without locks, a paper another loader is merging away can come back with no
     properties; the plan leaves it out instead of failing (seen in the four-loader test)."""
-    from kg.load.neo4j_sink import plan_merges
+    from kg.load.neo4j_sink import candidates_by_title, plan_merges
 
     rows: list[dict[str, Any]] = [
         {
@@ -199,6 +199,6 @@ def test_a_paper_merged_away_while_read_is_no_candidate() -> None:
             "aliases": None,
         },
     ]
-    assert plan_merges(rows) == {
+    assert plan_merges(candidates_by_title(rows)) == {
         "deep learning": {"title:deep learning:2016": "title:deep learning:2015"}
     }
