@@ -377,17 +377,18 @@ class TitleCandidate:
     year: int | None
     aliases: tuple[str, ...] = ()
     stated_years: tuple[int, ...] = ()
-    """Every year a record or a reference gave the paper (its ``years`` property)."""
+    """Every year a record or a reference gave the paper under its own key (its ``years``)."""
 
-    def years(self, norm_title: str) -> set[int]:
+    def years(self) -> set[int]:
         """The years its records and references state: the year it holds, every year stated
-        for it under any of its keys, and those of the title keys merged into it."""
+        for it under its own key (``years``), and those of its title keys (a reference to a
+        title key states the key's year), whichever of its titles they came under."""
         found = set(self.stated_years)
         if self.year is not None:
             found.add(self.year)
         for key in (self.key, *self.aliases):
             parsed = parse_title_key(key)
-            if parsed is not None and parsed[0] == norm_title and parsed[1] is not None:
+            if parsed is not None and parsed[1] is not None:
                 found.add(parsed[1])
         return found
 
@@ -403,7 +404,7 @@ def title_groups(
     """
     apart = set(kept_apart)
     papers = sorted((c for c in candidates if c.key not in apart), key=lambda c: c.key)
-    years = [c.years(norm_title) for c in papers]
+    years = [c.years() for c in papers]
     parent = list(range(len(papers)))
 
     def root(i: int) -> int:
@@ -465,7 +466,7 @@ def title_merges(
     """
     merges: dict[str, str] = {}
     for group in title_groups(norm_title, candidates, kept_apart):
-        years = {paper.key: paper.years(norm_title) for paper in group}
+        years = {paper.key: paper.years() for paper in group}
         ided = [paper for paper in group if paper.arxiv_id is not None]
         titled = [paper for paper in group if paper.arxiv_id is None]
         if not ided:

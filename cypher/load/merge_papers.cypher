@@ -6,9 +6,10 @@
 // as in papers.cypher; the author list and the categories from whichever has the newer
 // list; CITES snapshot lists stay sorted sets, and CITES `named` says which key each
 // snapshot named (citations.cypher); the target keeps every key it was known by
-// in `aliases` (sorted), every year either was stated in `years` (sorted) and every other
-// title as an ALSO_TITLED loop; the source is
-// deleted. The result does
+// in `aliases` (sorted), the best reference of each in `key_refs` (as stubs.cypher) and
+// every other title as an ALSO_TITLED loop; its `years` stay those stated under its own
+// key (a merged title key's year is in the key, where TitleCandidate.years reads it); the
+// source is deleted. The result does
 // not depend on which merge ran first. The target, and any paper that gains an edge to it,
 // get a new changed_at (stored similarity is stale for them).
 // param source: str  key of the paper that merges away
@@ -130,7 +131,12 @@ WITH s, t, newer_authors, newer_categories, names, at, newest, s_held, t_held,
 WITH s, t, newer_authors, newer_categories, names, at, newest,
      [i IN at | CASE WHEN from_s[i] THEN s[names[i]] ELSE t[names[i]] END] AS value,
      [i IN at | CASE WHEN from_s[i] THEN s_held[i] ELSE t_held[i] END] AS source
-WITH s, t, newer_authors, newer_categories, value, COLLECT {
+WITH s, t, newer_authors, newer_categories, value,
+     // The best reference of each key (stubs.cypher's key_refs): a paper that absorbed
+     // nothing yet holds its own key's alone
+     coalesce(t.key_refs, CASE WHEN t.ref_as_of IS NULL THEN [] ELSE [t.key + '|' + t.ref_as_of] END) AS t_refs,
+     coalesce(s.key_refs, CASE WHEN s.ref_as_of IS NULL THEN [] ELSE [s.key + '|' + s.ref_as_of] END) AS s_refs,
+     COLLECT {
        UNWIND [i IN at WHERE value[i] IS NOT NULL AND source[i] <> newest | names[i] + '=' + source[i]] AS f
        RETURN f ORDER BY f
      } AS filled
@@ -160,9 +166,9 @@ SET t += {
     t.authors_as_of = CASE WHEN newer_authors THEN s.authors_as_of ELSE t.authors_as_of END,
     t.categories_as_of = CASE WHEN newer_categories THEN s.categories_as_of ELSE t.categories_as_of END,
     t.primary_category = CASE WHEN newer_categories THEN s.primary_category ELSE t.primary_category END,
-    t.years = CASE WHEN s.years IS NULL THEN t.years ELSE COLLECT {
-      UNWIND coalesce(t.years, []) + s.years AS y
-      WITH DISTINCT y RETURN y ORDER BY y
+    t.key_refs = CASE WHEN t_refs + s_refs = [] THEN null ELSE COLLECT {
+      UNWIND t_refs + s_refs AS e
+      RETURN e ORDER BY e
     } END,
     t.aliases = COLLECT {
       UNWIND coalesce(t.aliases, []) + [s.key] + coalesce(s.aliases, []) AS k

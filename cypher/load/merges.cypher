@@ -4,14 +4,15 @@
 // identity rule (kg.loaders.identity.title_merges) saw, so that a wrong merge can be found and
 // explained, the snapshots that name the merged paper, and which key each citation of it
 // came under (CITES `named`, 'snapshot|citing|cited', with the paper at the other end and
-// whether the paper is the citing one). With $key, that paper only.
+// whether the paper is the citing one), and the best reference of each key (`key_refs`,
+// 'key|data date|snapshot|title|year'). With $key, that paper only.
 // param key: str = null  node key of one paper; null for all
 // param limit: int = 100  how many merged papers to return; null for all
 MATCH (p:Paper)
 WHERE size(coalesce(p.aliases, [])) > 0 AND ($key IS NULL OR p.key = $key)
 WITH p ORDER BY p.key LIMIT coalesce($limit, 1000000000)
 RETURN p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
-       p.norm_title AS norm_title, p.aliases AS aliases,
+       p.norm_title AS norm_title, p.aliases AS aliases, p.key_refs AS key_refs,
        COLLECT {
          MATCH (p)-[:DESCRIBED_IN]->(s:Snapshot)
          RETURN DISTINCT s.key AS k ORDER BY k

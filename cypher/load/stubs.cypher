@@ -6,8 +6,12 @@
 // key, then the spelling (ref_as_of), whatever the order of loading. A paper with full
 // records takes from its best reference only what no record states (see papers.cypher). A stated cited-by count is kept on the paper's
 // DESCRIBED_IN link to the snapshot (the largest, when a list names it twice), with the
-// newest data date of the references that state one.
-// param rows: list[map]  one map per paper reference: key, arxiv_id, title, norm_title, year, ref_as_of, snapshot, stated_cited_by, as_of
+// newest data date of the references that state one. A paper that absorbed other keys keeps
+// the best reference of each of its keys, its own included, in `key_refs` ('key|ref_as_of',
+// sorted), so that which key a reference spelled the paper under is known after a merge;
+// a reference to a key that merged away (`named`) states no year of the paper's: its year
+// is in the key.
+// param rows: list[map]  one map per paper reference: key, arxiv_id, title, norm_title, year, ref_as_of, snapshot, stated_cited_by, as_of, named (the key the reference named, when it merged into the paper; else null)
 UNWIND $rows AS row
 MERGE (p:Paper {key: row.key})
 ON CREATE SET p.stub = true, p.arxiv_id = row.arxiv_id
@@ -42,10 +46,28 @@ CALL (p, row) {
   WITH p, before WHERE before <> p.norm_title
   MERGE (p)-[:ALSO_TITLED {norm_title: before}]->(p)
 }
-// Every year a reference or a record stated for the paper stays in its sorted `years` (as in
-// papers.cypher), whichever reference is the best
+// The best reference of each key of a paper that absorbed others (see above)
 CALL (p, row) {
-  WITH p, row WHERE row.year IS NOT NULL AND NOT row.year IN coalesce(p.years, [])
+  WITH p, row, coalesce(row.named, p.key) AS named
+  WHERE row.ref_as_of IS NOT NULL AND (row.named IS NOT NULL OR p.aliases IS NOT NULL)
+    AND NOT any(e IN coalesce(p.key_refs, [])
+                WHERE e STARTS WITH named + '|' AND substring(e, size(named) + 1) >= row.ref_as_of)
+  // Compared again as it is written (see the DESCRIBED_IN link below)
+  SET p.key_refs = COLLECT {
+        UNWIND CASE
+          WHEN any(e IN coalesce(p.key_refs, [])
+                   WHERE e STARTS WITH named + '|' AND substring(e, size(named) + 1) >= row.ref_as_of)
+          THEN p.key_refs
+          ELSE [e IN coalesce(p.key_refs, []) WHERE NOT e STARTS WITH named + '|']
+               + [named + '|' + row.ref_as_of] END AS e
+        RETURN e ORDER BY e
+      }
+}
+// Every year a reference or a record stated for the paper stays in its sorted `years` (as in
+// papers.cypher), whichever reference is the best, but one to a key
+// merged away (its year is in that key)
+CALL (p, row) {
+  WITH p, row WHERE row.named IS NULL AND row.year IS NOT NULL AND NOT row.year IN coalesce(p.years, [])
   SET p.years = [y IN coalesce(p.years, []) WHERE y < row.year] + [row.year]
                 + [y IN coalesce(p.years, []) WHERE y > row.year]
 }

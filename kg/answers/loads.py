@@ -189,8 +189,8 @@ class SchemaReport:
 
 
 class MergedKey(Model):
-    """One key that became part of a paper, the rule that joined it and the citations that
-    named it."""
+    """One key that became part of a paper, the rule that joined it, the citations that
+    named it and how its best reference spelled it."""
 
     key: str
     rule: str
@@ -199,6 +199,12 @@ class MergedKey(Model):
     )
     named_in: list[str] = Field(
         default_factory=list, description="snapshot keys whose citations named this key"
+    )
+    cited_as: str | None = Field(
+        None, description="the title as the best reference to this key spelled it"
+    )
+    cited_as_in: str | None = Field(
+        None, description="the snapshot key of that reference (newest data date, then key)"
     )
 
 

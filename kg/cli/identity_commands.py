@@ -69,6 +69,7 @@ def merges(
         Column("ref"),
         Column("year", "right"),
         Column("merged key", flex=True),
+        Column("cited as", flex=True),
         Column("cites", "right"),
         Column("rule", flex=True),
     ]
@@ -82,6 +83,7 @@ def merges(
                 r.handle,
                 None if r.year is None else str(r.year),  # 2017, not 2,017
                 m.key,
+                m.cited_as,
                 f"{m.citations:,}",
                 m.rule,
                 *([_against(r) if at == 0 else ""] if contesting else []),

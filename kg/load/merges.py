@@ -15,6 +15,7 @@ paper.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +95,12 @@ def _record(row: dict[str, Any], contested_by: list[str], listed: _Listed) -> Me
         title=row["title"],
         year=row["year"],
         merged=[
-            merged_key(alias, merge_rule(row["arxiv_id"], row["year"], alias), row["named"])
+            merged_key(
+                alias,
+                merge_rule(row["arxiv_id"], row["year"], alias),
+                row["named"],
+                row.get("key_refs") or [],
+            )
             for alias in aliases
         ],
         snapshots=snapshots,
@@ -103,12 +109,16 @@ def _record(row: dict[str, Any], contested_by: list[str], listed: _Listed) -> Me
     )
 
 
-def merged_key(alias: str, rule: str, named: list[dict[str, Any]]) -> MergedKey:
-    """Return the merge record of one merged key: its rule and the citations whose sources
-    named it. ``named`` holds the paper's CITES ``named`` entries ('snapshot|citing|cited'),
-    each with the paper at the other end (``other``) and whether the paper cites it
-    (``outgoing``), as merges.cypher reads them; a citation counts once, however many keys
-    its sources named the other paper by."""
+def merged_key(
+    alias: str, rule: str, named: list[dict[str, Any]], key_refs: Sequence[str] = ()
+) -> MergedKey:
+    """Return the merge record of one merged key: its rule, the citations whose sources
+    named it and how its best reference spelled it. ``named`` holds the paper's CITES
+    ``named`` entries ('snapshot|citing|cited'), each with the paper at the other end
+    (``other``) and whether the paper cites it (``outgoing``), as merges.cypher reads them;
+    a citation counts once, however many keys its sources named the other paper by.
+    ``key_refs`` holds the paper's best reference of each key
+    ('key|data date|snapshot|title|year', stubs.cypher)."""
     cites: set[tuple[bool, str]] = set()
     snapshots: set[str] = set()
     for found in named:
@@ -116,7 +126,19 @@ def merged_key(alias: str, rule: str, named: list[dict[str, Any]]) -> MergedKey:
         if alias == (citing if found["outgoing"] else cited):
             cites.add((bool(found["outgoing"]), str(found["other"])))
             snapshots.add(snapshot)
-    return MergedKey(key=alias, rule=rule, citations=len(cites), named_in=sorted(snapshots))
+    cited_as = cited_as_in = None
+    for entry in key_refs:
+        key, _date, snapshot, spelled = entry.split("|", 3)  # no key or snapshot holds '|'
+        if key == alias:
+            cited_as, cited_as_in = spelled.rsplit("|", 1)[0], snapshot
+    return MergedKey(
+        key=alias,
+        rule=rule,
+        citations=len(cites),
+        named_in=sorted(snapshots),
+        cited_as=cited_as,
+        cited_as_in=cited_as_in,
+    )
 
 
 def _merged_titles(row: dict[str, Any]) -> set[str]:

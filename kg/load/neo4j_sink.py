@@ -291,7 +291,8 @@ def redirected(
 ) -> list[tuple[str, dict[str, Any]]]:
     """Return the statements with references to title keys merged away before written to
     the paper that holds them (a citation that becomes a self-citation is dropped); a
-    citation keeps the keys it named (``named_citing``, ``named_cited``: CITES ``named``).
+    citation keeps the keys it named (``named_citing``, ``named_cited``: CITES ``named``),
+    and a reference the key it named (``named``: the paper's ``key_refs``).
 
     Writing a reference to the holder gives the graph that writing it under its own key and
     merging gives, without creating and deleting the stub again on every load.
@@ -300,7 +301,7 @@ def redirected(
     for name, params in statements:
         rows = params["rows"]
         if name == "load_stubs":
-            rows = sorted_stubs({**row, "key": holders.get(row["key"], row["key"])} for row in rows)
+            rows = sorted_stubs(_held(row, holders) for row in rows)
         elif name == "load_citations":
             rows = [
                 {
@@ -316,6 +317,12 @@ def redirected(
             ]
         result.append((name, {"rows": rows}))
     return result
+
+
+def _held(row: dict[str, Any], holders: dict[str, str]) -> dict[str, Any]:
+    """A stub row written to the paper holding its key, which it keeps as ``named``."""
+    holder = holders.get(row["key"], row["key"])
+    return row if holder == row["key"] else {**row, "key": holder, "named": row["key"]}
 
 
 def sorted_stubs(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -533,4 +540,5 @@ def stub_row(ref: PaperRef, key: str, citation: CitationRecord) -> dict[str, Any
         "snapshot": citation.snapshot,
         "stated_cited_by": ref.stated_cited_by,
         "as_of": citation.as_of,
+        "named": None,  # set by ``redirected`` for a key merged away
     }

@@ -692,8 +692,9 @@ def test_each_citation_keeps_the_key_it_named_through_a_merge(
 ) -> None:
     """Three pages cite "Sparse Coding" as 2010, 2011 and 2011: one paper under the 2010 key.
     Each CITES keeps which key its page named (`named`; none when the page named the paper
-    by its own key), and the merge record counts the citations under the merged key, in any
-    order of the pages, in one load or in three, and loading them again writes nothing."""
+    by its own key), the paper keeps each key's best reference, and the merge record counts
+    the citations under the merged key and shows its spelling, in any order of the pages, in
+    one load or in three, and loading them again writes nothing."""
     from kg.knowledge_graph import KnowledgeGraph
 
     one, two, three = sparse_coding_pages(tmp_path)
@@ -730,6 +731,17 @@ def test_each_citation_keeps_the_key_it_named_through_a_merge(
         (record,) = kg.merges()
         assert [(m.key, m.citations) for m in record.merged] == [(late, 2)]
         assert record.merged[0].named_in == sorted([snapshot["2301.00002"], snapshot["2301.00003"]])
+        # The paper keeps the best reference of each key, its own included (key_refs): the
+        # newest data date, then the snapshot key (the three pages share their date)
+        (held,) = graph.read(
+            "MATCH (p:Paper {key: $key}) RETURN p.key_refs AS refs", {"key": early}
+        )
+        best = {entry.split("|")[0]: entry.split("|")[2:4] for entry in held["refs"]}
+        spelled = max(
+            (snapshot["2301.00002"], "Sparse coding."), (snapshot["2301.00003"], "Sparse Coding")
+        )
+        assert best == {early: [snapshot["2301.00001"], "Sparse Coding"], late: list(spelled)}
+        assert (record.merged[0].cited_as_in, record.merged[0].cited_as) == spelled
         dumps.append(dump_graph(graph))
         again = load_paths(graph, [one, two, three], force=True, rejects_path=tmp_path / "r.jsonl")
         assert (again.counts.properties_set, again.counts.relationships_created) == (0, 0)

@@ -66,3 +66,42 @@ def test_citations_under_a_merged_key_count_each_other_paper_once_a_direction() 
     assert (found.citations, found.named_in) == (2, ["sha256:a", "sha256:b", "sha256:c"])
     assert merged_key("title:x:2010", "rule", named).citations == 1
     assert merged_key("title:y:2010", "rule", named).citations == 0
+
+
+def _stub(key: str, spelling: str, snapshot: str = "sha256:aa") -> dict[str, object]:
+    return {
+        "key": key,
+        "arxiv_id": None,
+        "title": spelling,
+        "norm_title": normalize_title(spelling),
+        "year": 2011,
+        "ref_as_of": f"2026-01-01|{snapshot}|{spelling}|2011",
+        "snapshot": snapshot,
+        "stated_cited_by": None,
+        "as_of": None,
+        "named": None,
+    }
+
+
+def test_a_reference_to_a_merged_key_is_written_to_its_holder_under_the_key_it_named() -> None:
+    early, late = "title:sparse coding:2010", "title:sparse coding:2011"
+    rows = [_stub(late, "Sparse Coding"), _stub(early, "Sparse coding"), _stub("x", "X")]
+    [(_, params)] = redirected([("load_stubs", {"rows": rows})], {late: early})
+    assert [(r["key"], r["named"], r["title"]) for r in params["rows"]] == [
+        (early, late, "Sparse Coding"),  # sorted by key, then rank: the best applies last
+        (early, None, "Sparse coding"),
+        ("x", None, "X"),
+    ]
+
+
+def test_a_merged_key_shows_how_its_best_reference_spelled_it() -> None:
+    """``key_refs`` entries are 'key|data date|snapshot|title|year'; a title may hold '|'."""
+    alias = "title:a b:2011"
+    refs = [
+        "title:a b:2010|2026-01-01|sha256:aa|A | B|2010",
+        f"{alias}|2026-01-01|sha256:bb|A | B (extended)|2011",
+    ]
+    found = merged_key(alias, "rule", [], refs)
+    assert (found.cited_as, found.cited_as_in) == ("A | B (extended)", "sha256:bb")
+    missing = merged_key("title:c:2011", "rule", [], refs)
+    assert (missing.cited_as, missing.cited_as_in) == (None, None)

@@ -159,7 +159,7 @@ def test_title_merges_match_every_year_stated_not_only_the_one_held() -> None:
     reference = _c(f"title:{t}:2015", 2015)
     assert title_merges(t, [held_only, reference]) == {}
     assert title_merges(t, [stated, reference]) == {f"title:{t}:2015": "1606.00001"}
-    assert stated.years(t) == {2016, 2018}
+    assert stated.years() == {2016, 2018}
 
 
 def test_title_merges_do_not_depend_on_order() -> None:
