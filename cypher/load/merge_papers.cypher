@@ -75,15 +75,44 @@ CALL (s, t) {
       n.last_seen = CASE WHEN n.last_seen IS NULL OR r.last_seen > n.last_seen THEN r.last_seen ELSE n.last_seen END
   DELETE r
 }
+// A record on either link wins (the newer of two, as in papers.cypher); two links of
+// references keep the largest count and the newest date, and which key each came under
+// (`named`, as in stubs.cypher)
 CALL (s, t) {
   MATCH (s)-[r:DESCRIBED_IN]->(x)
   MERGE (t)-[n:DESCRIBED_IN]->(x)
-  WITH r, n, properties(n) AS kept
-  SET n += properties(r)
-  SET n += kept
+  WITH s, t, r, n,
+       r.line IS NOT NULL AND (n.line IS NULL
+         OR coalesce(toString(r.as_of), '') > coalesce(toString(n.as_of), '')
+         OR coalesce(toString(r.as_of), '') = coalesce(toString(n.as_of), '') AND r.line > n.line) AS from_r,
+       coalesce(r.named, CASE WHEN r.line IS NULL AND r.stated_cited_by IS NOT NULL
+         THEN [s.key + '|' + toString(r.stated_cited_by) + '|' + coalesce(toString(r.as_of), '')]
+         ELSE [] END)
+       + coalesce(n.named, CASE WHEN n.line IS NULL AND n.stated_cited_by IS NOT NULL
+         THEN [t.key + '|' + toString(n.stated_cited_by) + '|' + coalesce(toString(n.as_of), '')]
+         ELSE [] END) AS entries
+  // The newer record replaces every value papers.cypher writes, a missing one too
+  SET n += CASE WHEN from_r THEN r {
+        .*,
+        stated_cited_by: r.stated_cited_by,
+        stated_cited_by_in_map: r.stated_cited_by_in_map,
+        stated_refs_total: r.stated_refs_total,
+        stated_refs_in_map: r.stated_refs_in_map,
+        listed_refs: r.listed_refs,
+        listed_citing: r.listed_citing,
+        histogram_years: r.histogram_years,
+        histogram_counts: r.histogram_counts
+      } ELSE {} END
   SET n.stated_cited_by = CASE
-        WHEN r.stated_cited_by IS NULL OR kept.stated_cited_by > r.stated_cited_by
-        THEN kept.stated_cited_by ELSE r.stated_cited_by END
+        WHEN n.line IS NOT NULL OR r.line IS NOT NULL THEN n.stated_cited_by
+        WHEN n.stated_cited_by IS NULL OR r.stated_cited_by > n.stated_cited_by THEN r.stated_cited_by
+        ELSE n.stated_cited_by END,
+      n.as_of = CASE
+        WHEN n.line IS NOT NULL OR r.line IS NOT NULL THEN n.as_of
+        WHEN n.as_of IS NULL OR r.as_of > n.as_of THEN r.as_of
+        ELSE n.as_of END,
+      n.named = CASE WHEN all(e IN entries WHERE e STARTS WITH t.key + '|') THEN null
+        ELSE COLLECT { UNWIND entries AS e RETURN e ORDER BY e } END
   DELETE r
 }
 WITH s, t,

@@ -83,16 +83,44 @@ CALL (p) {
 }
 WITH p, row WHERE row.stated_cited_by IS NOT NULL
 MATCH (s:Snapshot {key: row.snapshot})
-MERGE (p)-[d:DESCRIBED_IN]->(s)
-WITH d, row
-WHERE d.stated_cited_by IS NULL OR row.stated_cited_by > d.stated_cited_by
-   OR row.as_of IS NOT NULL AND (d.as_of IS NULL OR row.as_of > d.as_of)
-// Both compared again as they are written: the plan may read every row before it writes
-// any (an Eager), and two rows for one link must give the largest count and the newest
-// date in either order
-SET d.stated_cited_by = CASE
-      WHEN d.stated_cited_by IS NULL OR row.stated_cited_by > d.stated_cited_by
-      THEN row.stated_cited_by ELSE d.stated_cited_by END,
-    d.as_of = CASE
-      WHEN row.as_of IS NOT NULL AND (d.as_of IS NULL OR row.as_of > d.as_of)
-      THEN row.as_of ELSE d.as_of END
+// A link that holds a record of the paper (papers.cypher: `line`) states the record's
+// counts, and a reference on the same page changes none of them. Which key each count came
+// under is kept as the link's `named` once some reference named a key merged into the
+// paper: 'key|count|data date' per key, the largest count and the newest date (the paper's
+// own key's from what the link held before, unless that was a record), sorted. One
+// subquery per row, which sees what the rows before it wrote: the plan may otherwise read
+// every row before it writes any (an Eager), and two rows for one link must give the
+// largest count, the newest date and the same list in either order
+CALL (p, s, row) {
+  MERGE (p)-[d:DESCRIBED_IN]->(s)
+  WITH p, d, row, coalesce(row.named, p.key) AS named
+  CALL (p, d, row, named) {
+    WITH p, d, row, named
+    WHERE (row.named IS NOT NULL OR d.named IS NOT NULL)
+      AND NOT any(e IN coalesce(d.named, []) WHERE e STARTS WITH named + '|'
+                  AND toInteger(split(e, '|')[1]) >= row.stated_cited_by
+                  AND split(e, '|')[2] >= coalesce(toString(row.as_of), ''))
+    SET d.named = COLLECT {
+          WITH coalesce(d.named, CASE WHEN d.line IS NULL AND d.stated_cited_by IS NOT NULL
+                 THEN [p.key + '|' + toString(d.stated_cited_by) + '|' + coalesce(toString(d.as_of), '')]
+                 ELSE [] END) AS entries
+          WITH entries, head([e IN entries WHERE e STARTS WITH named + '|' | split(e, '|')]) AS held
+          UNWIND [e IN entries WHERE NOT e STARTS WITH named + '|'] + [named + '|'
+            + toString(CASE WHEN held IS NULL OR row.stated_cited_by > toInteger(held[1])
+                            THEN row.stated_cited_by ELSE toInteger(held[1]) END) + '|'
+            + CASE WHEN held IS NULL OR coalesce(toString(row.as_of), '') > held[2]
+                   THEN coalesce(toString(row.as_of), '') ELSE held[2] END] AS e
+          RETURN e ORDER BY e
+        }
+  }
+  WITH d, row
+  WHERE d.line IS NULL AND (
+        d.stated_cited_by IS NULL OR row.stated_cited_by > d.stated_cited_by
+     OR row.as_of IS NOT NULL AND (d.as_of IS NULL OR row.as_of > d.as_of))
+  SET d.stated_cited_by = CASE
+        WHEN d.stated_cited_by IS NULL OR row.stated_cited_by > d.stated_cited_by
+        THEN row.stated_cited_by ELSE d.stated_cited_by END,
+      d.as_of = CASE
+        WHEN row.as_of IS NOT NULL AND (d.as_of IS NULL OR row.as_of > d.as_of)
+        THEN row.as_of ELSE d.as_of END
+}
