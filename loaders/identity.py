@@ -30,6 +30,7 @@ __all__ = [
     "title_key",
     "title_lock_stripe",
     "title_merges",
+    "title_splits",
 ]
 
 _NEW_ID = re.compile(r"^(\d{4}\.\d{4,5})(?:v(\d+))?$")
@@ -378,6 +379,17 @@ class TitleCandidate:
     aliases: tuple[str, ...] = ()
     stated_years: tuple[int, ...] = ()
     """Every year a record or a reference gave the paper under its own key (its ``years``)."""
+    recorded: tuple[str, ...] = ()
+    """Its title keys that a full record was written under (its ``recorded``): their values
+    fold into the paper, so the rule never takes them out of it again (``title_splits``)."""
+
+    def own_years(self) -> set[int]:
+        """The years stated under its own key and the year it holds: what the rule measures
+        an arXiv paper by when several share a title, whichever title keys it holds."""
+        found = set(self.stated_years)
+        if self.year is not None:
+            found.add(self.year)
+        return found
 
     def years(self) -> set[int]:
         """The years its records and references state: the year it holds, every year stated
@@ -428,21 +440,33 @@ def contested_groups(
     norm_title: str, candidates: Iterable[TitleCandidate], kept_apart: Iterable[str] = ()
 ) -> list[list[TitleCandidate]]:
     """Return the groups (``title_groups``) of one normalised title where the rule's result
-    can depend on the order of the loads: those holding several arXiv papers and a key known
-    only by this title, as a paper of its own or merged into one of them. Which arXiv paper
-    such a key joined depends on which were there when it was reconciled (docs/MODEL.md's
-    known limit)."""
+    can still depend on the order of the loads: those holding several arXiv papers and a
+    title key of this title with a full record of its own (``TitleCandidate.recorded``), as
+    a paper of its own or merged into one of them. Its values fold into the paper it joins,
+    so it is never taken out again (docs/MODEL.md's known limit); a key only references
+    named moves to the paper the rule picks (``title_splits``)."""
     contested = []
     for group in title_groups(norm_title, candidates, kept_apart):
         ided = sum(paper.arxiv_id is not None for paper in group)
-        titled = any(
+        recorded = any(
             (parsed := parse_title_key(key)) is not None and parsed[0] == norm_title
             for paper in group
-            for key in (paper.key, *paper.aliases)
+            for key in paper.recorded
         )
-        if ided > 1 and titled:
+        if ided > 1 and recorded:
             contested.append(group)
     return contested
+
+
+def _nearest(ided: list[TitleCandidate], year: int) -> TitleCandidate:
+    """The arXiv paper whose own years are nearest ``year``, then the smallest key."""
+    return min(
+        ided,
+        key=lambda paper: (
+            min((abs(year - y) for y in paper.own_years()), default=10**6),
+            paper.key,
+        ),
+    )
 
 
 def title_merges(
@@ -457,12 +481,12 @@ def title_merges(
     papers whose years chain with gaps of at most 1 year form one group (``title_groups``); a
     paper with no known year joins nothing. Two papers with arXiv ids are never merged. In a
     group with one arXiv paper, every title-only paper merges into it; with several, each
-    title-only paper goes to the arXiv paper nearest its earliest year (then the smallest
-    key); with none, all go to the title-only paper with the earliest year (then the
-    smallest key). Adding papers only joins groups, so merging as records arrive gives the
-    same graph in any order, except in a group that comes to hold several arXiv papers
-    (docs/MODEL.md's known limit; ``kg merges --contested`` lists such papers). A target is
-    never itself a source.
+    title-only paper goes to the arXiv paper whose own years (``TitleCandidate.own_years``)
+    are nearest the year of its key (then the smallest key); with none, all go to the
+    title-only paper with the earliest year (then the smallest key). Adding papers only
+    joins groups, so merging as records arrive gives the same graph in any order; in a group
+    that comes to hold several arXiv papers, a key that joined one of them before the
+    nearer one arrived moves (``title_splits``). A target is never itself a source.
     """
     merges: dict[str, str] = {}
     for group in title_groups(norm_title, candidates, kept_apart):
@@ -474,10 +498,37 @@ def title_merges(
             merges.update({p.key: target.key for p in titled if p is not target})
             continue
         for paper in titled:
-            first = min(years[paper.key])
-            nearest = min(
-                ided,
-                key=lambda other: (min(abs(first - y) for y in years[other.key]), other.key),
-            )
-            merges[paper.key] = nearest.key
+            own = parse_title_key(paper.key)
+            year = own[1] if own is not None and own[1] is not None else min(years[paper.key])
+            merges[paper.key] = _nearest(ided, year).key
     return merges
+
+
+def title_splits(
+    norm_title: str, candidates: Iterable[TitleCandidate], kept_apart: Iterable[str] = ()
+) -> list[tuple[str, str, str]]:
+    """Return the title keys of one normalised title that an arXiv paper holds but the rule
+    gives to another: [(holder key, title key, target key)], sorted.
+
+    In a group with several arXiv papers each title key belongs to the one whose own years
+    are nearest its year (then the smallest key), as ``title_merges`` sends a title-only
+    paper; a key that joined one before the nearer one arrived is taken out of it and
+    merged into that one, so the result is the same in any order. A key with a full record
+    of its own (``TitleCandidate.recorded``) stays: its values folded into the paper.
+    """
+    splits = []
+    for group in title_groups(norm_title, candidates, kept_apart):
+        ided = [paper for paper in group if paper.arxiv_id is not None]
+        if len(ided) < 2:
+            continue
+        for paper in ided:
+            for alias in paper.aliases:
+                parsed = parse_title_key(alias)
+                if parsed is None or parsed[0] != norm_title or parsed[1] is None:
+                    continue
+                if alias in paper.recorded:
+                    continue
+                target = _nearest(ided, parsed[1])
+                if target.key != paper.key:
+                    splits.append((paper.key, alias, target.key))
+    return sorted(splits)

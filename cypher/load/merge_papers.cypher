@@ -6,8 +6,9 @@
 // as in papers.cypher; the author list and the categories from whichever has the newer
 // list; CITES snapshot lists stay sorted sets, and CITES `named` says which key each
 // snapshot named (citations.cypher); the target keeps every key it was known by
-// in `aliases` (sorted), the best reference of each in `key_refs` (as stubs.cypher) and
-// every other title as an ALSO_TITLED loop; its `years` stay those stated under its own
+// in `aliases` (sorted), the best reference of each in `key_refs` (as stubs.cypher), the
+// title keys with records of their own in `recorded` (as papers.cypher), the citations
+// between the two in `self_cites` and every other title as an ALSO_TITLED loop; its `years` stay those stated under its own
 // key (a merged title key's year is in the key, where TitleCandidate.years reads it); the
 // source is deleted. The result does
 // not depend on which merge ran first. The target, and any paper that gains an edge to it,
@@ -111,8 +112,8 @@ CALL (s, t) {
         WHEN n.line IS NOT NULL OR r.line IS NOT NULL THEN n.as_of
         WHEN n.as_of IS NULL OR r.as_of > n.as_of THEN r.as_of
         ELSE n.as_of END,
-      n.named = CASE WHEN all(e IN entries WHERE e STARTS WITH t.key + '|') THEN null
-        ELSE COLLECT { UNWIND entries AS e RETURN e ORDER BY e } END
+      n.named = CASE WHEN entries = [] OR n.line IS NULL AND all(e IN entries WHERE e STARTS WITH t.key + '|')
+        THEN null ELSE COLLECT { UNWIND entries AS e RETURN e ORDER BY e } END
   DELETE r
 }
 WITH s, t,
@@ -165,6 +166,22 @@ WITH s, t, newer_authors, newer_categories, value,
      // nothing yet holds its own key's alone
      coalesce(t.key_refs, CASE WHEN t.ref_as_of IS NULL THEN [] ELSE [t.key + '|' + t.ref_as_of] END) AS t_refs,
      coalesce(s.key_refs, CASE WHEN s.ref_as_of IS NULL THEN [] ELSE [s.key + '|' + s.ref_as_of] END) AS s_refs,
+     // Citations between the two become citations between two keys of one paper: not an
+     // edge, but kept in `self_cites` ('snapshot|citing|cited', as CITES `named`)
+     COLLECT {
+       UNWIND coalesce(t.self_cites, []) + coalesce(s.self_cites, [])
+              + COLLECT {
+                  MATCH (s)-[r:CITES]->(t)
+                  UNWIND coalesce(r.named, [k IN r.snapshots | k + '|' + s.key + '|' + t.key]) AS e
+                  RETURN e
+                }
+              + COLLECT {
+                  MATCH (t)-[r:CITES]->(s)
+                  UNWIND coalesce(r.named, [k IN r.snapshots | k + '|' + t.key + '|' + s.key]) AS e
+                  RETURN e
+                } AS e
+       WITH DISTINCT e RETURN e ORDER BY e
+     } AS selves,
      COLLECT {
        UNWIND [i IN at WHERE value[i] IS NOT NULL AND source[i] <> newest | names[i] + '=' + source[i]] AS f
        RETURN f ORDER BY f
@@ -199,6 +216,11 @@ SET t += {
       UNWIND t_refs + s_refs AS e
       RETURN e ORDER BY e
     } END,
+    t.recorded = CASE WHEN s.recorded IS NULL THEN t.recorded ELSE COLLECT {
+      UNWIND coalesce(t.recorded, []) + s.recorded AS k
+      WITH DISTINCT k RETURN k ORDER BY k
+    } END,
+    t.self_cites = CASE WHEN selves = [] THEN null ELSE selves END,
     t.aliases = COLLECT {
       UNWIND coalesce(t.aliases, []) + [s.key] + coalesce(s.aliases, []) AS k
       WITH DISTINCT k RETURN k ORDER BY k

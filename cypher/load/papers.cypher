@@ -20,6 +20,14 @@ MERGE (p:Paper {key: row.key})
 // be overwritten with values worked out from what it held before.
 SET p:Paper
 WITH p, row
+// A title key with a record of its own is listed in `recorded` (its values fold into any
+// paper it merges into, so the identity rule never moves it out again: title_splits)
+CALL (p, row) {
+  WITH p, row WHERE row.arxiv_id IS NULL AND NOT row.key IN coalesce(p.recorded, [])
+  SET p.recorded = COLLECT {
+        UNWIND coalesce(p.recorded, []) + row.key AS k WITH DISTINCT k RETURN k ORDER BY k
+      }
+}
 // Each row reads the paper as the rows before it left it (two records of one paper can
 // share a batch), so the reading and the writing happen together, row by row.
 CALL (p, row) {
@@ -85,13 +93,13 @@ CALL (p) {
 WITH p, row
 MATCH (s:Snapshot {key: row.snapshot})
 MERGE (p)-[d:DESCRIBED_IN]->(s)
-WITH d, row
-CALL (d, row) {
-  WITH d, row, coalesce(toString(row.as_of_date), '') AS row_date,
+WITH p, d, row
+CALL (p, d, row) {
+  WITH p, d, row, coalesce(toString(row.as_of_date), '') AS row_date,
        coalesce(toString(d.as_of), '') AS link_date
   WHERE d.line IS NULL OR row_date > link_date OR (row_date = link_date AND row.line >= d.line)
-  WITH d, row, row.extra AS extra
-  WITH d, extra {
+  WITH p, d, row, row.extra AS extra
+  WITH p, d, extra {
     .*,
     line: row.line,
     as_of: row.as_of_date,
@@ -105,5 +113,11 @@ CALL (d, row) {
     histogram_counts: row.histogram_counts
   } AS next
   WHERE any(k IN keys(next) WHERE NOT coalesce(d[k] = next[k], d[k] IS NULL AND next[k] IS NULL))
+  // The count references stated on this link before its first record, kept per key (as
+  // stubs.cypher keeps them), since the record's counts replace them
+  CALL (p, d) {
+    WITH p, d WHERE d.named IS NULL AND d.line IS NULL AND d.stated_cited_by IS NOT NULL
+    SET d.named = [p.key + '|' + toString(d.stated_cited_by) + '|' + coalesce(toString(d.as_of), '')]
+  }
   SET d += next
 }

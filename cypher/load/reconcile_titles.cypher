@@ -2,8 +2,8 @@
 // mode: read
 // Every paper with one of these normalised titles, as the title it holds or as one of its
 // other titles (ALSO_TITLED), with what the identity rule
-// (kg.loaders.identity.title_merges) needs: its key, arXiv id, year, every year stated for it
-// and the keys merged into it.
+// (kg.loaders.identity.title_merges, title_splits) needs: its key, arXiv id, year, every
+// year stated for it, the keys merged into it and those with records of their own.
 // param norm_titles: list[str]  normalised titles (kg.loaders.identity.normalize_title)
 UNWIND $norm_titles AS norm_title
 CALL (norm_title) {
@@ -14,4 +14,4 @@ CALL (norm_title) {
   RETURN p
 }
 RETURN norm_title, p.key AS key, p.arxiv_id AS arxiv_id, p.year AS year, p.years AS years,
-       p.aliases AS aliases
+       p.aliases AS aliases, p.recorded AS recorded

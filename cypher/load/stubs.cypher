@@ -86,8 +86,9 @@ MATCH (s:Snapshot {key: row.snapshot})
 // A link that holds a record of the paper (papers.cypher: `line`) states the record's
 // counts, and a reference on the same page changes none of them. Which key each count came
 // under is kept as the link's `named` once some reference named a key merged into the
-// paper: 'key|count|data date' per key, the largest count and the newest date (the paper's
-// own key's from what the link held before, unless that was a record), sorted. One
+// paper, or stated a count on a link that holds a record: 'key|count|data date' per key,
+// the largest count and the newest date (the paper's own key's from what the link held
+// before, unless that was a record), sorted. One
 // subquery per row, which sees what the rows before it wrote: the plan may otherwise read
 // every row before it writes any (an Eager), and two rows for one link must give the
 // largest count, the newest date and the same list in either order
@@ -96,7 +97,7 @@ CALL (p, s, row) {
   WITH p, d, row, coalesce(row.named, p.key) AS named
   CALL (p, d, row, named) {
     WITH p, d, row, named
-    WHERE (row.named IS NOT NULL OR d.named IS NOT NULL)
+    WHERE (row.named IS NOT NULL OR d.named IS NOT NULL OR d.line IS NOT NULL)
       AND NOT any(e IN coalesce(d.named, []) WHERE e STARTS WITH named + '|'
                   AND toInteger(split(e, '|')[1]) >= row.stated_cited_by
                   AND split(e, '|')[2] >= coalesce(toString(row.as_of), ''))

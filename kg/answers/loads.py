@@ -36,6 +36,9 @@ class WriteCounts:
     relationships_deleted: int = 0
     properties_set: int = 0
     merged: int = 0
+    moved: int = 0
+    """Title keys taken out of the paper holding them and merged into the one the identity
+    rule gives them (a nearer arXiv paper of the same title that came later)."""
 
     def add(self, counters: dict[str, int]) -> None:
         """Add one statement's counters."""
@@ -77,9 +80,10 @@ class LoadSummary:
     written: int = 0
     """Records in batches the graph has taken (committed)."""
     contested_titles: list[str] = field(default_factory=list)
-    """Normalised titles this load reconciled whose title-only references several arXiv
-    papers share (years chained at most 1 apart): which paper such a reference joined can
-    depend on the order of the loads (``kg merges --contested`` lists those merges)."""
+    """Normalised titles this load reconciled that several arXiv papers share (years
+    chained at most 1 apart) with a paper known by title only that has a full record of its
+    own: which arXiv paper that record joined can depend on the order of the loads
+    (``kg merges --contested`` lists those merges)."""
 
     @property
     def failed(self) -> list[FileSummary]:
@@ -137,6 +141,7 @@ class LoadSummary:
             },
             "updated": {"properties_set": self.counts.properties_set},
             "merged": self.counts.merged,
+            "moved": self.counts.moved,
             "contested_titles": self.contested_titles,
             "deleted": {
                 "nodes": self.counts.nodes_deleted,
@@ -224,8 +229,9 @@ class MergeRecord(PaperSummary):
     contested_by: list[str] = Field(
         default_factory=list,
         description="other arXiv papers in its group under a title it absorbed keys under "
-        "(one normalised title, years chained at most 1 apart): which of them a title-only "
-        "key joined can depend on the order of the loads (docs/MODEL.md, known limits)",
+        "(one normalised title, years chained at most 1 apart), when a key of that title "
+        "with a full record of its own is in the group: which of them that record joined "
+        "can depend on the order of the loads (docs/MODEL.md, known limits)",
     )
     listed_apart: list[ListedApart] = Field(
         default_factory=list,

@@ -271,6 +271,12 @@ def _render_load(summary: LoadSummary) -> None:
         f"created {counts.nodes_created:,} nodes and {counts.relationships_created:,} "
         f"relationships, set {counts.properties_set:,} properties, merged {counts.merged:,} "
         "duplicate papers"
+        + (
+            f", moved {counts.moved:,} title key{'' if counts.moved == 1 else 's'} to the "
+            "arXiv paper of that title nearest in years"
+            if counts.moved
+            else ""
+        )
     )
     if contested := summary.contested_titles:
         shown = ", ".join(f"'{clean(norm)}'" for norm in contested[:3])
@@ -278,9 +284,9 @@ def _render_load(summary: LoadSummary) -> None:
         one = len(contested) == 1
         click.echo(
             f"{len(contested):,} title{'' if one else 's'} ({shown}{more}) "
-            f"{'is' if one else 'are'} shared by several arXiv papers and references by "
-            "title only: which paper such a reference joined can depend on the order of the "
-            "loads. Check them with `kg merges --contested`."
+            f"{'is' if one else 'are'} shared by several arXiv papers and a paper known by "
+            "title only with a record of its own: which arXiv paper that record joined can "
+            "depend on the order of the loads. Check them with `kg merges --contested`."
         )
     if skipped := summary.skipped_sentence():
         click.echo(f"{skipped} (facts of the data the graph does not keep; not errors)")

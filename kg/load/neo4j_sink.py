@@ -37,8 +37,10 @@ from kg.loaders.identity import (
     contested_groups,
     normalize_name,
     normalize_title,
+    parse_title_key,
     title_lock_stripe,
     title_merges,
+    title_splits,
 )
 from kg.loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
 from kg.loaders.taxonomy import category
@@ -55,11 +57,13 @@ __all__ = [
     "newest_per_key",
     "paper_row",
     "plan_merges",
+    "plan_splits",
     "record_order",
     "redirected",
     "ref_as_of",
     "snapshot_row",
     "sorted_stubs",
+    "split_rows",
     "stub_row",
     "title_refs",
     "touched_titles",
@@ -290,9 +294,10 @@ def redirected(
     statements: list[tuple[str, dict[str, Any]]], holders: dict[str, str]
 ) -> list[tuple[str, dict[str, Any]]]:
     """Return the statements with references to title keys merged away before written to
-    the paper that holds them (a citation that becomes a self-citation is dropped); a
-    citation keeps the keys it named (``named_citing``, ``named_cited``: CITES ``named``),
-    and a reference the key it named (``named``: the paper's ``key_refs``).
+    the paper that holds them; a citation keeps the keys it named (``named_citing``,
+    ``named_cited``: CITES ``named``), and a reference the key it named (``named``: the
+    paper's ``key_refs``). A citation between two keys of one paper is no edge: it is kept
+    on the paper (``load_self_citations``: its ``self_cites``).
 
     Writing a reference to the holder gives the graph that writing it under its own key and
     merging gives, without creating and deleting the stub again on every load.
@@ -303,6 +308,14 @@ def redirected(
         if name == "load_stubs":
             rows = sorted_stubs(_held(row, holders) for row in rows)
         elif name == "load_citations":
+            held = [
+                (
+                    row,
+                    holders.get(row["citing"], row["citing"]),
+                    holders.get(row["cited"], row["cited"]),
+                )
+                for row in rows
+            ]
             rows = [
                 {
                     **row,
@@ -311,10 +324,20 @@ def redirected(
                     "named_citing": row["citing"] if citing != row["citing"] else None,
                     "named_cited": row["cited"] if cited != row["cited"] else None,
                 }
-                for row in rows
-                if (citing := holders.get(row["citing"], row["citing"]))
-                != (cited := holders.get(row["cited"], row["cited"]))
+                for row, citing, cited in held
+                if citing != cited
             ]
+            selves = sorted(
+                {
+                    (citing, f"{row['snapshot']}|{row['citing']}|{row['cited']}")
+                    for row, citing, cited in held
+                    if citing == cited and row["citing"] != row["cited"]
+                }
+            )
+            if selves:
+                result.append(
+                    ("load_self_citations", {"rows": [{"key": k, "entry": e} for k, e in selves]})
+                )
         result.append((name, {"rows": rows}))
     return result
 
@@ -346,6 +369,7 @@ def candidates_by_title(rows: Iterable[dict[str, Any]]) -> dict[str, list[TitleC
                 year=row["year"],
                 aliases=tuple(row["aliases"] or ()),
                 stated_years=tuple(row.get("years") or ()),
+                recorded=tuple(row.get("recorded") or ()),
             )
         )
     return grouped
@@ -366,6 +390,98 @@ def plan_merges(
     return plans
 
 
+def plan_splits(
+    grouped: dict[str, list[TitleCandidate]], kept_apart: Iterable[str] = ()
+) -> dict[str, list[tuple[str, str, str]]]:
+    """Return, per normalised title, the title keys to take out of the arXiv paper holding
+    them and merge into another (``title_splits``: holder, key, target)."""
+    apart = frozenset(kept_apart)
+    plans = {}
+    for norm, candidates in grouped.items():
+        splits = title_splits(norm, candidates, apart)
+        if splits:
+            plans[norm] = splits
+    return plans
+
+
+def split_rows(
+    holder: str, alias: str, found: dict[str, Any]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return the load_stubs and load_citations rows that write back what split_key took out
+    of ``holder`` for ``alias``: the key as a stub of its own (its best reference and the
+    counts it was stated with), the citations that named it, those between it and the
+    holder, and the holder's best remaining reference when the key's gave it its title.
+
+    Writing them through the load statements gives the graph a load with the key kept
+    apart gives, since every rule of those statements is a fold of what each key stated.
+    """
+    norm, year = parse_title_key(alias) or ("", None)
+    stub = {
+        "key": alias,
+        "arxiv_id": None,
+        "title": None,
+        "norm_title": norm,
+        "year": year,
+        "ref_as_of": None,
+        "snapshot": None,
+        "stated_cited_by": None,
+        "as_of": None,
+        "named": None,
+    }
+    stubs = []
+    for entry, key in ((found["entry"], alias), (found["best"], holder)):
+        if entry is None:
+            continue
+        named, rank = entry.split("|", 1)
+        _date, snapshot, spelled = rank.split("|", 2)
+        title, said = spelled.rsplit("|", 1)
+        stubs.append(
+            {
+                **stub,
+                "key": key,
+                "title": title,
+                "norm_title": normalize_title(title),
+                "year": int(said) if said else None,
+                "ref_as_of": rank,
+                "snapshot": snapshot,
+                "named": named if named != key else None,
+            }
+        )
+    for stated in found["described"]:
+        stubs.append(
+            {
+                **stub,
+                "snapshot": stated["snapshot"],
+                "stated_cited_by": stated["count"],
+                "as_of": stated["as_of"],
+            }
+        )
+    citations = []
+    for cite in found["cites"]:
+        snapshot, citing, cited = cite["entry"].split("|")
+        ends = (alias, cite["other"]) if cite["outgoing"] else (cite["other"], alias)
+        citations.append(_citation_row(snapshot, cite["as_of"], ends, (citing, cited)))
+    for cite in found["selves"]:
+        snapshot, citing, cited = cite["entry"].split("|")
+        ends = (alias if citing == alias else holder, alias if cited == alias else holder)
+        citations.append(_citation_row(snapshot, cite["as_of"], ends, (citing, cited)))
+    return sorted_stubs(stubs), citations
+
+
+def _citation_row(
+    snapshot: str, as_of: Any, ends: tuple[str, str], named: tuple[str, str]
+) -> dict[str, Any]:
+    """A load_citations row between ``ends``, whose source named them ``named``."""
+    return {
+        "citing": ends[0],
+        "cited": ends[1],
+        "snapshot": snapshot,
+        "as_of": as_of,
+        "named_citing": named[0] if named[0] != ends[0] else None,
+        "named_cited": named[1] if named[1] != ends[1] else None,
+    }
+
+
 _STATEMENT_QUERY: dict[str, str] = {
     "load_papers": "load.papers",
     "load_author_names": "load.author_names",
@@ -373,6 +489,7 @@ _STATEMENT_QUERY: dict[str, str] = {
     "load_categories": "load.categories",
     "load_stubs": "load.stubs",
     "load_citations": "load.citations",
+    "load_self_citations": "load.self_citations",
 }
 """The query each statement name of ``batch_statements`` runs (the import sink replays the
 same names)."""
@@ -477,6 +594,25 @@ class GraphWriter:
         apart = [row["key"] for row in queries.load.kept_apart.run_in(tx, norm_titles=maybe)]
         return {norm for norm in maybe if contested_groups(norm, grouped[norm], apart)}
 
+    @staticmethod
+    def _split(
+        tx: ManagedTransaction, holder: str, alias: str, counters: list[dict[str, int]]
+    ) -> bool:
+        """Take ``alias`` out of ``holder`` (split_key) and write it back as a paper of its
+        own through the load statements (``split_rows``); False when the holder no longer
+        holds it."""
+        found = queries.load.split_key.run_in(tx, key=holder, alias=alias)
+        row = found.single()
+        counters.append(update_counters(found.consume()))
+        if row is None:
+            return False
+        stubs, citations = split_rows(holder, alias, row.data())
+        for name, rows in (("load_stubs", stubs), ("load_citations", citations)):
+            if rows:
+                result = queries.get(_STATEMENT_QUERY[name]).run_in(tx, rows=rows)
+                counters.append(update_counters(result.consume()))
+        return True
+
     def reconcile(self, norm_titles: list[str]) -> int:
         """Merge the papers the identity rule makes one, among those with these normalised
         titles; return how many papers merged away.
@@ -497,7 +633,7 @@ class GraphWriter:
         ) -> tuple[int, list[dict[str, int]], list[str], set[str]]:
             grouped = candidates_by_title(find.run_in(tx, norm_titles=todo).data())
             contested = self._contested(tx, grouped)
-            needed = sorted(plan_merges(grouped))
+            needed = sorted({*plan_merges(grouped), *plan_splits(grouped)})
             if not needed:
                 return 0, [], [], contested
             stripes = sorted({title_lock_stripe(norm) for norm in needed})
@@ -505,8 +641,18 @@ class GraphWriter:
             grouped = candidates_by_title(find.run_in(tx, norm_titles=needed).data())
             apart = [row["key"] for row in kept.run_in(tx, norm_titles=needed)]
             merged = 0
-            counters = []
+            counters: list[dict[str, int]] = []
             grown: set[str] = set()
+            # A key taken out of the paper that holds it goes straight to the one the rule
+            # gives it; then title-only papers merge
+            for _norm, splits in sorted(plan_splits(grouped, apart).items()):
+                for holder, alias, target in splits:
+                    if self._split(tx, holder, alias, counters):
+                        result = merge.run_in(tx, source=alias, target=target)
+                        merged += sum(int(r["merged"]) for r in result) - 1  # a move, not a merge
+                        counters.append(update_counters(result.consume()))
+                        self.counts.moved += 1
+                        grown |= {holder, target}
             for _norm, merges in sorted(plan_merges(grouped, apart).items()):
                 for source, target in sorted(merges.items(), key=lambda m: (m[1], m[0])):
                     result = merge.run_in(tx, source=source, target=target)

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kg.load.merges import merged_key
-from kg.load.neo4j_sink import redirected
+from kg.load.neo4j_sink import redirected, split_rows
 from kg.loaders.identity import normalize_title, title_key
 
 
@@ -28,10 +28,14 @@ def test_a_reference_to_a_merged_key_goes_to_its_holder_and_keeps_the_key_it_nam
         _citation("2301.00002", late),
         _citation("2301.00002", early),  # one page naming both keys of one paper
         _citation(late, "2301.00009"),
-        _citation(late, early),  # becomes a self-citation: dropped
+        _citation(late, early),  # a citation between two keys of one paper: no edge
         _citation("2301.00002", "2301.00003"),
     ]
-    [(name, params)] = redirected([("load_citations", {"rows": rows})], {late: early})
+    [selves, (name, params)] = redirected([("load_citations", {"rows": rows})], {late: early})
+    assert selves == (
+        "load_self_citations",
+        {"rows": [{"key": early, "entry": f"sha256:aa|{late}|{early}"}]},
+    )
     assert name == "load_citations"
     assert [
         (r["citing"], r["cited"], r["named_citing"], r["named_cited"]) for r in params["rows"]
@@ -105,3 +109,47 @@ def test_a_merged_key_shows_how_its_best_reference_spelled_it() -> None:
     assert (found.cited_as, found.cited_as_in) == ("A | B (extended)", "sha256:bb")
     missing = merged_key("title:c:2011", "rule", [], refs)
     assert (missing.cited_as, missing.cited_as_in) == (None, None)
+
+
+def test_a_key_taken_out_of_a_paper_is_written_back_as_its_own_stub() -> None:
+    """What split_key returns becomes load rows: the key's best reference and counts under
+    its own key, its citations between their papers with the keys the sources named, one
+    between it and the paper it left, and the paper's best remaining reference."""
+    key, holder = "title:twin title:2017", "1801.00002"
+    found = {
+        "entry": f"{key}|2026-01-01|sha256:aa|Twin | Title|2017",
+        "described": [{"snapshot": "sha256:aa", "count": 3, "as_of": None}],
+        "cites": [
+            {
+                "entry": f"sha256:aa|2301.00004|{key}",
+                "other": "2301.00004",
+                "outgoing": False,
+                "as_of": None,
+            },
+            {
+                "entry": f"sha256:bb|{key}|title:x:2010",
+                "other": "1001.00009",
+                "outgoing": True,
+                "as_of": None,
+            },
+        ],
+        "selves": [{"entry": f"sha256:cc|{holder}|{key}", "as_of": None}],
+        "best": "title:twin title:2018|2021-03-01|sha256:dd|Twin title|2018",
+    }
+    stubs, citations = split_rows(holder, key, found)
+    assert [(r["key"], r["named"], r["title"], r["stated_cited_by"]) for r in stubs] == [
+        (holder, "title:twin title:2018", "Twin title", None),
+        (key, None, None, 3),  # a count alone: no reference to rank
+        (key, None, "Twin | Title", None),
+    ]
+    assert stubs[2]["ref_as_of"] == "2026-01-01|sha256:aa|Twin | Title|2017"
+    assert stubs[2]["norm_title"] == "twin title"
+    assert stubs[2]["year"] == 2017
+    assert [
+        (r["citing"], r["cited"], r["snapshot"], r["named_citing"], r["named_cited"])
+        for r in citations
+    ] == [
+        ("2301.00004", key, "sha256:aa", None, None),
+        (key, "1001.00009", "sha256:bb", None, "title:x:2010"),
+        (holder, key, "sha256:cc", None, None),
+    ]

@@ -9,6 +9,7 @@ import pytest
 from kg.loaders.identity import (
     TitleCandidate,
     canonical_arxiv_id,
+    contested_groups,
     hepth_id,
     latex_to_unicode,
     normalize_name,
@@ -18,6 +19,7 @@ from kg.loaders.identity import (
     parse_title_key,
     title_groups,
     title_merges,
+    title_splits,
 )
 
 
@@ -202,3 +204,48 @@ def test_a_paper_merged_away_while_read_is_no_candidate() -> None:
     assert plan_merges(candidates_by_title(rows)) == {
         "deep learning": {"title:deep learning:2016": "title:deep learning:2015"}
     }
+
+
+def test_a_title_key_goes_to_the_arxiv_paper_nearest_its_year_whichever_came_first() -> None:
+    """Twin Title, posted 2017 (A) and 2018 (B), cited by title as 2017 and 2019: each key
+    goes to the twin whose own years are nearest it. One that joined B before A came moves
+    to A; one with a record of its own stays (its values folded into B)."""
+    t = "twin title"
+    a = _c("1706.00001", 2017, "1706.00001")
+    cited = [_c(f"title:{t}:2017", 2017), _c(f"title:{t}:2019", 2019)]
+    b = _c("1801.00002", 2018, "1801.00002")
+    assert title_merges(t, [a, b, *cited]) == {
+        f"title:{t}:2017": "1706.00001",
+        f"title:{t}:2019": "1801.00002",
+    }
+    # Both keys joined B while it was alone: B's years are its own, not those of its keys
+    held = TitleCandidate(
+        key="1801.00002",
+        arxiv_id="1801.00002",
+        year=2018,
+        aliases=(f"title:{t}:2017", f"title:{t}:2019", "title:other:2017"),
+        stated_years=(2018,),
+    )
+    assert held.own_years() == {2018}
+    assert held.years() == {2017, 2018, 2019}
+    assert title_splits(t, [held]) == []  # alone, it is the nearest
+    assert title_splits(t, [held, a]) == [("1801.00002", f"title:{t}:2017", "1706.00001")]
+    assert title_merges(t, [held, a]) == {}
+    # A tie goes to the smallest key; a key with a record of its own never moves
+    tie = TitleCandidate(
+        key="1801.00002", arxiv_id="1801.00002", year=2018, aliases=(f"title:{t}:2018",)
+    )
+    later = _c("1801.00001", 2018, "1801.00001")
+    assert title_splits(t, [tie, later]) == [("1801.00002", f"title:{t}:2018", "1801.00001")]
+    recorded = TitleCandidate(
+        key="1801.00002",
+        arxiv_id="1801.00002",
+        year=2018,
+        aliases=(f"title:{t}:2017",),
+        recorded=(f"title:{t}:2017",),
+    )
+    assert title_splits(t, [recorded, a]) == []
+    assert [[p.key for p in g] for g in contested_groups(t, [recorded, a])] == [
+        ["1706.00001", "1801.00002"]
+    ]
+    assert contested_groups(t, [held, a]) == []  # its keys move: nothing to contest

@@ -1,0 +1,17 @@
+// name: self_citations
+// mode: write
+// A citation between two keys of one paper (a reference to a title key that merged into
+// the citing paper, or the other way round) is no CITES edge: the paper keeps it in
+// `self_cites`, 'snapshot|citing key|cited key' as the source named them (as CITES
+// `named`), sorted, so that a key taken out again (split_key) takes its citations along.
+// param rows: list[map]  one map per citation: key (the paper), entry
+UNWIND $rows AS row
+MATCH (p:Paper {key: row.key})
+// The paper's write lock before it is read (setting a label it has writes nothing)
+SET p:Paper
+WITH p, row WHERE NOT row.entry IN coalesce(p.self_cites, [])
+// Read again as it is written: two rows may name one paper
+SET p.self_cites = COLLECT {
+      UNWIND coalesce(p.self_cites, []) + row.entry AS e
+      WITH DISTINCT e RETURN e ORDER BY e
+    }
