@@ -614,7 +614,8 @@ def test_any_order_grouping_and_batch_size_gives_one_graph(
 
 
 def _concurrent_sources(folder: Path) -> list[Path]:
-    """Pages naming papers by title only, their arXiv records, and an edge list."""
+    """Pages naming papers by title only, their arXiv records (two of one title), and an
+    edge list."""
     refs = [
         "2017Attention Is All You Needcited by 60,361",
         "2018BERT: Pre-training of Deep Bidirectional Transformerscited by 9",
@@ -650,9 +651,15 @@ def _concurrent_sources(folder: Path) -> list[Path]:
             "2019-05-24",
         )
         + _arxiv_line("2101.00001", "A paper that cites", 2021, "2022-01-02")
+        + _arxiv_line("1501.00011", "Deep Learning", 2015, "2021-03-01")
     )
+    # Its arXiv twin (same title, a year later) comes in another file: the pages' "2016"
+    # reference is nearer it, so it moves there in whichever loader sees the twin last
     older = folder / "arxiv_old.jsonl"
-    older.write_text(_arxiv_line("1706.03762", "Attention Is All You Need", 2017, "2017-06-13"))
+    older.write_text(
+        _arxiv_line("1706.03762", "Attention Is All You Need", 2017, "2017-06-13")
+        + _arxiv_line("1601.00012", "Deep learning", 2016, "2021-03-01")
+    )
     edges = folder / "edges.csv"
     edges.write_text(
         "citing,cited\n2101.00001,1706.03762\n2101.00002,1810.04805\n1810.04805,1706.03762\n"
@@ -676,6 +683,17 @@ def test_four_loaders_at_once_give_the_sequential_graph(
     assert "title:from dyadic γ to δ:2007" in keys
     assert "title:from dyadic λ α to λ α:2007" in keys
     assert "title:attention is all you need:1995" in keys
+    held = {
+        row["key"]: row["aliases"]
+        for row in graph.read(
+            "MATCH (p:Paper) WHERE p.key IN ['1501.00011', '1601.00012'] "
+            "RETURN p.key AS key, p.aliases AS aliases"
+        )
+    }
+    assert held == {
+        "1501.00011": ["title:deep learning:2015"],
+        "1601.00012": ["title:deep learning:2016"],
+    }
     kg = str(Path(sys.executable).parent / "kg")
     plans = [
         (files, "1"),
