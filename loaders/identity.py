@@ -384,12 +384,10 @@ class TitleCandidate:
     fold into the paper, so the rule never takes them out of it again (``title_splits``)."""
 
     def own_years(self) -> set[int]:
-        """The years stated under its own key and the year it holds: what the rule measures
-        an arXiv paper by when several share a title, whichever title keys it holds."""
-        found = set(self.stated_years)
-        if self.year is not None:
-            found.add(self.year)
-        return found
+        """The years stated under its own key (``years``): what the rule measures an arXiv
+        paper by when several share a title, whichever title keys it holds. Not the year it
+        holds, which a merged key's reference can have given it."""
+        return set(self.stated_years)
 
     def years(self) -> set[int]:
         """The years its records and references state: the year it holds, every year stated

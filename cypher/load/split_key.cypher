@@ -16,7 +16,8 @@
 // param key: str  node key of the paper that holds the alias
 // param alias: str  the title key to take out
 MATCH (h:Paper {key: $key})
-WHERE $alias IN coalesce(h.aliases, [])
+// A key with no best reference kept (a graph loaded before kg 0.4.0) cannot be written back
+WHERE $alias IN coalesce(h.aliases, []) AND any(e IN coalesce(h.key_refs, []) WHERE e STARTS WITH $alias + '|')
 // The paper's write lock before it is read (setting a label it has writes nothing)
 SET h:Paper
 WITH h, $alias AS k
@@ -49,6 +50,9 @@ CALL (h, k) {
 CALL (h, k) {
   MATCH (h)-[r:CITES]-(o:Paper)
   WHERE r.named IS NOT NULL
+  // The edge's write lock before it is read: a loader writing a citation by arXiv id holds
+  // no title lock (as in merge_papers.cypher)
+  SET r.snapshots = r.snapshots
   WITH h, k, r, o, CASE WHEN startNode(r) = h THEN 1 ELSE 2 END AS side
   WITH h, r, o, side, [e IN r.named WHERE split(e, '|')[side] = k] AS moved,
        [e IN r.named WHERE split(e, '|')[side] <> k] AS rest,

@@ -630,17 +630,17 @@ class GraphWriter:
 
         def work(
             tx: ManagedTransaction, todo: list[str]
-        ) -> tuple[int, list[dict[str, int]], list[str], set[str]]:
+        ) -> tuple[int, int, list[dict[str, int]], list[str], set[str]]:
             grouped = candidates_by_title(find.run_in(tx, norm_titles=todo).data())
             contested = self._contested(tx, grouped)
             needed = sorted({*plan_merges(grouped), *plan_splits(grouped)})
             if not needed:
-                return 0, [], [], contested
+                return 0, 0, [], [], contested
             stripes = sorted({title_lock_stripe(norm) for norm in needed})
             lock.run_in(tx, stripes=stripes).consume()
             grouped = candidates_by_title(find.run_in(tx, norm_titles=needed).data())
             apart = [row["key"] for row in kept.run_in(tx, norm_titles=needed)]
-            merged = 0
+            merged = moved = 0
             counters: list[dict[str, int]] = []
             grown: set[str] = set()
             # A key taken out of the paper that holds it goes straight to the one the rule
@@ -651,7 +651,7 @@ class GraphWriter:
                         result = merge.run_in(tx, source=alias, target=target)
                         merged += sum(int(r["merged"]) for r in result) - 1  # a move, not a merge
                         counters.append(update_counters(result.consume()))
-                        self.counts.moved += 1
+                        moved += 1
                         grown |= {holder, target}
             for _norm, merges in sorted(plan_merges(grouped, apart).items()):
                 for source, target in sorted(merges.items(), key=lambda m: (m[1], m[0])):
@@ -661,18 +661,19 @@ class GraphWriter:
                     if done:
                         merged += done
                         grown.add(target)
-            return merged, counters, self._titles_of(tx, sorted(grown)), contested
+            return merged, moved, counters, self._titles_of(tx, sorted(grown)), contested
 
         total = 0
         todo = sorted(set(norm_titles))
         while todo:
-            merged, counters, grown, contested = self._transaction(
+            merged, moved, counters, grown, contested = self._transaction(
                 functools.partial(work, todo=todo)
             )
             self.contested_titles |= contested
             for counter in counters:
                 self.counts.add(counter)
             self.counts.merged += merged
+            self.counts.moved += moved
             total += merged
             todo = sorted(set(grown))
         return total

@@ -211,9 +211,9 @@ def test_a_title_key_goes_to_the_arxiv_paper_nearest_its_year_whichever_came_fir
     goes to the twin whose own years are nearest it. One that joined B before A came moves
     to A; one with a record of its own stays (its values folded into B)."""
     t = "twin title"
-    a = _c("1706.00001", 2017, "1706.00001")
+    a = TitleCandidate(key="1706.00001", arxiv_id="1706.00001", year=2017, stated_years=(2017,))
     cited = [_c(f"title:{t}:2017", 2017), _c(f"title:{t}:2019", 2019)]
-    b = _c("1801.00002", 2018, "1801.00002")
+    b = TitleCandidate(key="1801.00002", arxiv_id="1801.00002", year=2018, stated_years=(2018,))
     assert title_merges(t, [a, b, *cited]) == {
         f"title:{t}:2017": "1706.00001",
         f"title:{t}:2019": "1801.00002",
@@ -233,9 +233,15 @@ def test_a_title_key_goes_to_the_arxiv_paper_nearest_its_year_whichever_came_fir
     assert title_merges(t, [held, a]) == {}
     # A tie goes to the smallest key; a key with a record of its own never moves
     tie = TitleCandidate(
-        key="1801.00002", arxiv_id="1801.00002", year=2018, aliases=(f"title:{t}:2018",)
+        key="1801.00002",
+        arxiv_id="1801.00002",
+        year=2018,
+        aliases=(f"title:{t}:2018",),
+        stated_years=(2018,),
     )
-    later = _c("1801.00001", 2018, "1801.00001")
+    later = TitleCandidate(key="1801.00001", arxiv_id="1801.00001", year=2018, stated_years=(2018,))
+    # The year a paper holds is not one of its own: a merged key's reference can give it
+    assert TitleCandidate(key="x", arxiv_id="x", year=2019, stated_years=()).own_years() == set()
     assert title_splits(t, [tie, later]) == [("1801.00002", f"title:{t}:2018", "1801.00001")]
     recorded = TitleCandidate(
         key="1801.00002",
