@@ -156,8 +156,13 @@ WITH s, t, newer_authors, newer_categories, names, s_top, t_top, range(0, size(n
      [k IN names | coalesce(head([f IN coalesce(s.filled_as_of, []) WHERE f STARTS WITH k + '=' | substring(f, size(k) + 1)]), s_top)] AS s_held,
      [k IN names | coalesce(head([f IN coalesce(t.filled_as_of, []) WHERE f STARTS WITH k + '=' | substring(f, size(k) + 1)]), t_top)] AS t_held
 WITH s, t, newer_authors, newer_categories, names, at, newest, s_held, t_held,
-     [i IN at | s[names[i]] IS NOT NULL AND (t[names[i]] IS NULL OR s_held[i] > t_held[i] OR
-       s_held[i] = t_held[i] AND CASE WHEN s_held[i] = '' THEN coalesce(s.ref_as_of, '') > coalesce(t.ref_as_of, '') ELSE s_top > t_top END)] AS from_s
+     // A title and a year no record gave either paper come as a whole from the better
+     // reference, a missing year too (as stubs.cypher takes them)
+     [i IN at | CASE
+       WHEN i < 3 AND (t[names[i]] IS NULL OR t_held[i] = '') AND (s[names[i]] IS NULL OR s_held[i] = '')
+       THEN coalesce(s.ref_as_of, '') > coalesce(t.ref_as_of, '')
+       ELSE s[names[i]] IS NOT NULL AND (t[names[i]] IS NULL OR s_held[i] > t_held[i] OR
+         s_held[i] = t_held[i] AND CASE WHEN s_held[i] = '' THEN coalesce(s.ref_as_of, '') > coalesce(t.ref_as_of, '') ELSE s_top > t_top END) END] AS from_s
 WITH s, t, newer_authors, newer_categories, names, at, newest,
      [i IN at | CASE WHEN from_s[i] THEN s[names[i]] ELSE t[names[i]] END] AS value,
      [i IN at | CASE WHEN from_s[i] THEN s_held[i] ELSE t_held[i] END] AS source

@@ -12,6 +12,7 @@ after round, against a sequential load.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -1041,3 +1042,49 @@ def test_a_renamed_paper_keeps_each_title_it_was_given(graph: Database, tmp_path
     _load(graph, [files["newest"]], 1000, tmp_path / "rejects.jsonl")
     assert graph.read(also) == [{"held": "deep learning", "also": ["attention is all you need"]}]
     assert resolve(graph, "Attention Is All You Need").key == "1706.03762"
+
+
+def test_a_merged_reference_gives_a_paper_known_from_references_no_year_out_of_turn(
+    graph: Database,
+) -> None:
+    """An arXiv paper known only from references: cited as 2016 (2019 data), and, newest,
+    with no year (2021). Its best reference gives its title and year as a whole, so it has
+    none; a reference by title as 2017 (2020) merges into it. The year must not depend on
+    whether the merge came before the newest reference (it did before kg 0.4.0: 2017)."""
+    from datetime import date
+
+    from kg.load.neo4j_sink import Batch
+    from kg.loaders.records import CitationRecord, Origin, PaperRef, SnapshotRecord
+
+    dated = {"a": date(2019, 1, 1), "c": date(2020, 1, 1), "e": date(2021, 1, 1)}
+    snapshots = {
+        n: SnapshotRecord(
+            key=f"sha256:{n * 64}", kind="map_page", source=f"{n}.txt", sha256=n * 64, data_date=d
+        )
+        for n, d in dated.items()
+    }
+    cited = {
+        "a": PaperRef(arxiv_id="1601.00001", title="Twin Title", year=2016),
+        "c": PaperRef(title="Twin Title", year=2017),
+        "e": PaperRef(arxiv_id="1601.00001", title="Twin Title"),
+    }
+    dumps = []
+    for order in itertools.permutations("ace"):
+        clear_database(graph)
+        writer = GraphWriter(graph)
+        for n in order:
+            writer.write_snapshot(snapshots[n])
+            citation = CitationRecord(
+                origin=Origin(path=f"{n}.txt", line=1),
+                snapshot=snapshots[n].key,
+                as_of=dated[n],
+                citing=PaperRef(arxiv_id=f"2301.0000{'ace'.index(n) + 1}"),
+                cited=cited[n],
+            )
+            writer.write_batch(Batch(citations=[citation]))
+        [paper] = graph.read(
+            "MATCH (p:Paper {key: '1601.00001'}) RETURN p.year AS year, p.aliases AS aliases"
+        )
+        assert paper == {"year": None, "aliases": ["title:twin title:2017"]}, order
+        dumps.append(dump_graph(graph))
+    assert all(dump == dumps[0] for dump in dumps), differences(dumps[1], dumps[0])
