@@ -30,6 +30,7 @@ __all__ = [
     "title_key",
     "title_lock_stripe",
     "title_merges",
+    "title_places",
     "title_splits",
 ]
 
@@ -435,15 +436,20 @@ def title_groups(
 
 
 def contested_groups(
-    norm_title: str, candidates: Iterable[TitleCandidate], kept_apart: Iterable[str] = ()
+    norm_title: str,
+    candidates: Iterable[TitleCandidate],
+    kept_apart: Iterable[str] = (),
+    listed_apart: Iterable[Iterable[str]] = (),
 ) -> list[list[TitleCandidate]]:
     """Return the groups (``title_groups``) of one normalised title where the rule's result
-    can still depend on the order of the loads: those holding several arXiv papers and a
-    title key of this title with a full record of its own (``TitleCandidate.recorded``), as
-    a paper of its own or merged into one of them. Its values fold into the paper it joins,
-    so it is never taken out again (docs/MODEL.md's known limit); a key only references
-    named moves to the paper the rule picks (``title_splits``)."""
+    can still depend on the order of the loads: those holding a title key of this title
+    with a full record of its own (``TitleCandidate.recorded``), as a paper of its own or
+    merged into another, and either several arXiv papers or two keys a page lists apart
+    (``listed_apart``). Its values fold into the paper it joins, so it is never taken out
+    again (docs/MODEL.md's known limit); a key only references named moves to the paper the
+    rule picks (``title_splits``)."""
     contested = []
+    pairs = _pairs(listed_apart)
     for group in title_groups(norm_title, candidates, kept_apart):
         ided = sum(paper.arxiv_id is not None for paper in group)
         recorded = any(
@@ -451,7 +457,7 @@ def contested_groups(
             for paper in group
             for key in paper.recorded
         )
-        if ided > 1 and recorded:
+        if recorded and (ided > 1 or _speaks_against(group, pairs)):
             contested.append(group)
     return contested
 
@@ -468,7 +474,10 @@ def _nearest(ided: list[TitleCandidate], year: int) -> TitleCandidate:
 
 
 def title_merges(
-    norm_title: str, candidates: Iterable[TitleCandidate], kept_apart: Iterable[str] = ()
+    norm_title: str,
+    candidates: Iterable[TitleCandidate],
+    kept_apart: Iterable[str] = (),
+    listed_apart: Iterable[Iterable[str]] = (),
 ) -> dict[str, str]:
     """Return which papers with one normalised title are one paper: {source key: target key}.
 
@@ -485,9 +494,22 @@ def title_merges(
     joins groups, so merging as records arrive gives the same graph in any order; in a group
     that comes to hold several arXiv papers, a key that joined one of them before the
     nearer one arrived moves (``title_splits``). A target is never itself a source.
+
+    ``listed_apart`` are the keys a page lists as separate papers under this title (one
+    iterable per page and title): in a group where two of them would be one paper, the
+    group is placed by ``title_places`` instead, which keeps them apart.
     """
     merges: dict[str, str] = {}
+    pairs = _pairs(listed_apart)
     for group in title_groups(norm_title, candidates, kept_apart):
+        if _speaks_against(group, pairs):
+            places = title_places(norm_title, group, pairs)
+            primaries = {paper.key for paper in group}
+            for paper in group:
+                place = places.get(paper.key, paper.key)
+                if paper.arxiv_id is None and place != paper.key and place in primaries:
+                    merges[paper.key] = place
+            continue
         years = {paper.key: paper.years() for paper in group}
         ided = [paper for paper in group if paper.arxiv_id is not None]
         titled = [paper for paper in group if paper.arxiv_id is None]
@@ -503,7 +525,10 @@ def title_merges(
 
 
 def title_splits(
-    norm_title: str, candidates: Iterable[TitleCandidate], kept_apart: Iterable[str] = ()
+    norm_title: str,
+    candidates: Iterable[TitleCandidate],
+    kept_apart: Iterable[str] = (),
+    listed_apart: Iterable[Iterable[str]] = (),
 ) -> list[tuple[str, str, str]]:
     """Return the title keys of one normalised title that an arXiv paper holds but the rule
     gives to another: [(holder key, title key, target key)], sorted.
@@ -513,9 +538,18 @@ def title_splits(
     paper; a key that joined one before the nearer one arrived is taken out of it and
     merged into that one, so the result is the same in any order. A key with a full record
     of its own (``TitleCandidate.recorded``) stays: its values folded into the paper.
+
+    In a group where keys a page lists apart (``listed_apart``) would be one paper, any
+    paper's title key goes where ``title_places`` places it; the target is the key itself
+    when it is to stay a paper of its own, or when the paper it goes to is still to be
+    taken out of another (a later round merges it).
     """
     splits = []
+    pairs = _pairs(listed_apart)
     for group in title_groups(norm_title, candidates, kept_apart):
+        if _speaks_against(group, pairs):
+            splits.extend(_placed_splits(norm_title, group, pairs))
+            continue
         ided = [paper for paper in group if paper.arxiv_id is not None]
         if len(ided) < 2:
             continue
@@ -530,3 +564,129 @@ def title_splits(
                 if target.key != paper.key:
                     splits.append((paper.key, alias, target.key))
     return sorted(splits)
+
+
+def _pairs(listed_apart: Iterable[Iterable[str]]) -> frozenset[frozenset[str]]:
+    """Every two keys one page lists apart, as unordered pairs."""
+    return frozenset(
+        frozenset(pair)
+        for keys in listed_apart
+        for pair in itertools.combinations(sorted(set(keys)), 2)
+    )
+
+
+def _movable(paper: TitleCandidate, norm_title: str) -> dict[str, int]:
+    """The title keys of ``norm_title`` merged into ``paper`` that the rule may take out of
+    it, with their years: those with a year, and no full record of their own
+    (``recorded``)."""
+    found = {}
+    for alias in paper.aliases:
+        parsed = parse_title_key(alias)
+        if parsed is None or parsed[0] != norm_title or parsed[1] is None:
+            continue
+        if alias not in paper.recorded:
+            found[alias] = parsed[1]
+    return found
+
+
+def _speaks_against(group: list[TitleCandidate], pairs: frozenset[frozenset[str]]) -> bool:
+    """True when a page lists two keys of this group apart."""
+    if not pairs:
+        return False
+    keys = {key for paper in group for key in (paper.key, *paper.aliases)}
+    return any(pair <= keys for pair in pairs)
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """What the rule places as one: a title key, with the keys that go wherever it goes."""
+
+    key: str
+    year: int
+    members: frozenset[str]
+
+
+def title_places(
+    norm_title: str, group: list[TitleCandidate], pairs: frozenset[frozenset[str]]
+) -> dict[str, str]:
+    """Return where the rule places each title key of one group (``title_groups``) that a
+    page speaks against merging whole: {title key: key of the paper it is}.
+
+    Two keys a page lists apart (``pairs``) are never one paper. Every other title key (a
+    title-only paper, or a key of this title merged into a paper) is placed on its own,
+    with the keys that cannot leave it (a paper's arXiv key, and a merged key with a full
+    record of its own, ``recorded``):
+    - nearest the group's arXiv papers first (then the earliest, then the smallest key),
+      each joins the arXiv paper whose own years are nearest its year (then the smallest
+      id) that holds no key listed apart from it, else the next nearest;
+    - those that none can take, earliest first (then the smallest key), each joins the
+      first title-only paper so formed that holds a key within a year of it and none
+      listed apart from it, else starts one: the paper is its first key's.
+    So the places follow from the keys, their years and the pages alone.
+    """
+
+    def fixed(paper: TitleCandidate) -> frozenset[str]:
+        return frozenset((paper.key, *paper.aliases)) - set(_movable(paper, norm_title))
+
+    def apart(a: Iterable[str], b: Iterable[str]) -> bool:
+        return any(frozenset((x, y)) in pairs for x in a for y in b)
+
+    def distance(year: int, paper: TitleCandidate) -> int:
+        return min((abs(year - y) for y in paper.own_years()), default=10**6)
+
+    ided = [paper for paper in group if paper.arxiv_id is not None]
+    units = []
+    for paper in group:
+        if paper.arxiv_id is None:
+            own = parse_title_key(paper.key)
+            year = own[1] if own is not None and own[1] is not None else min(paper.years())
+            units.append(_Unit(paper.key, year, fixed(paper)))
+        for alias, alias_year in _movable(paper, norm_title).items():
+            units.append(_Unit(alias, alias_year, frozenset((alias,))))
+    held = {paper.key: set(fixed(paper)) for paper in ided}
+    places: dict[str, str] = {}
+    left = []
+    nearest_first = sorted(
+        units,
+        key=lambda u: (min((distance(u.year, p) for p in ided), default=10**6), u.year, u.key),
+    )
+    for unit in nearest_first:
+        for paper in sorted(ided, key=lambda p: (distance(unit.year, p), p.key)):
+            if not apart(unit.members, held[paper.key]):
+                held[paper.key] |= unit.members
+                places[unit.key] = paper.key
+                break
+        else:
+            left.append(unit)
+    formed: list[list[_Unit]] = []
+    for unit in sorted(left, key=lambda u: (u.year, u.key)):
+        for cluster in formed:
+            near = any(abs(unit.year - other.year) <= 1 for other in cluster)
+            if near and not apart(unit.members, {k for other in cluster for k in other.members}):
+                cluster.append(unit)
+                break
+        else:
+            formed.append([unit])
+    for cluster in formed:
+        places.update({unit.key: cluster[0].key for unit in cluster})
+    return places
+
+
+def _placed_splits(
+    norm_title: str, group: list[TitleCandidate], pairs: frozenset[frozenset[str]]
+) -> list[tuple[str, str, str]]:
+    """``title_splits`` for a group placed by ``title_places``."""
+    places = title_places(norm_title, group, pairs)
+    moving = [
+        (paper, alias)
+        for paper in group
+        for alias in _movable(paper, norm_title)
+        if places[alias] != (paper.key if paper.arxiv_id else places[paper.key])
+    ]
+    taken = {alias for _paper, alias in moving}
+    standing = {paper.key for paper in group if paper.arxiv_id or places[paper.key] == paper.key}
+    splits = []
+    for paper, alias in moving:
+        target = places[alias]
+        splits.append((paper.key, alias, target if target in standing - taken else alias))
+    return splits

@@ -5,9 +5,17 @@
 // files with the same bytes are one snapshot, whose source is the smallest file name.
 // `listed_apart` (the keys a map page lists as separate papers under one title) follows
 // from the bytes alone, so the row's value replaces any held. A snapshot that already
-// holds these values is not written.
-// param rows: list[map]  one map per snapshot: key, kind, source, sha256, data_date, first_date, builder_version, hashes, listed_apart
+// holds these values is not written. Each such list of keys with a title key among them is
+// also a (:ListedApart) node, found by its normalised title, which the identity rule reads
+// (listed_apart_titles.cypher); written first, so that a snapshot loaded before it existed
+// gets it too.
+// param rows: list[map]  one map per snapshot: key, kind, source, sha256, data_date, first_date, builder_version, hashes, listed_apart, apart (key: a listed_apart entry, norm_title)
 UNWIND $rows AS row
+CALL (row) {
+  UNWIND coalesce(row.apart, []) AS apart
+  MERGE (l:ListedApart {key: apart.key})
+  ON CREATE SET l.norm_title = apart.norm_title, l.keys = split(apart.key, '|')
+}
 MERGE (s:Snapshot {key: row.key})
 WITH s, row, row.hashes AS hashes
 WITH s, hashes {

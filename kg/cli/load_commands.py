@@ -273,7 +273,7 @@ def _render_load(summary: LoadSummary) -> None:
         "duplicate papers"
         + (
             f", moved {counts.moved:,} title key{'' if counts.moved == 1 else 's'} to the "
-            "arXiv paper of that title nearest in years"
+            "paper the identity rule now gives " + ("it" if counts.moved == 1 else "them")
             if counts.moved
             else ""
         )

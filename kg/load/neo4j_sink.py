@@ -21,7 +21,7 @@ was merged away before is written, under the same locks, to the paper that holds
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, TypeVar
@@ -54,6 +54,7 @@ __all__ = [
     "candidates_by_title",
     "category_row",
     "dated_keys",
+    "listed_apart_rows",
     "newest_per_key",
     "paper_row",
     "plan_merges",
@@ -103,7 +104,19 @@ def snapshot_row(snapshot: SnapshotRecord) -> dict[str, Any]:
         "builder_version": snapshot.builder_version,
         "hashes": {f"hash_{name}": value for name, value in snapshot.hashes.items()},
         "listed_apart": sorted(snapshot.listed_apart) or None,
+        "apart": listed_apart_rows(snapshot.listed_apart),
     }
+
+
+def listed_apart_rows(listed_apart: Iterable[str]) -> list[dict[str, str]]:
+    """The ListedApart rows of a snapshot's ``listed_apart`` entries: each with a title key
+    among its keys, and that key's normalised title (two arXiv ids are two papers anyway)."""
+    rows = []
+    for entry in sorted(listed_apart):
+        titles = [parsed[0] for k in entry.split("|") if (parsed := parse_title_key(k))]
+        if titles:
+            rows.append({"key": entry, "norm_title": titles[0]})
+    return rows
 
 
 def category_row(code: str) -> dict[str, Any]:
@@ -376,29 +389,35 @@ def candidates_by_title(rows: Iterable[dict[str, Any]]) -> dict[str, list[TitleC
 
 
 def plan_merges(
-    grouped: dict[str, list[TitleCandidate]], kept_apart: Iterable[str] = ()
+    grouped: dict[str, list[TitleCandidate]],
+    kept_apart: Iterable[str] = (),
+    listed: Mapping[str, list[list[str]]] | None = None,
 ) -> dict[str, dict[str, str]]:
     """Return, per normalised title, the merges the identity rule asks for among the
     candidates ``candidates_by_title`` grouped; ``kept_apart`` are the keys users split
-    (kg unmerge), which merge with nothing."""
+    (kg unmerge), which merge with nothing, and ``listed`` the keys pages list apart, per
+    title (``listed_apart_titles``)."""
     apart = frozenset(kept_apart)
     plans = {}
     for norm, candidates in grouped.items():
-        merges = title_merges(norm, candidates, apart)
+        merges = title_merges(norm, candidates, apart, (listed or {}).get(norm, ()))
         if merges:
             plans[norm] = merges
     return plans
 
 
 def plan_splits(
-    grouped: dict[str, list[TitleCandidate]], kept_apart: Iterable[str] = ()
+    grouped: dict[str, list[TitleCandidate]],
+    kept_apart: Iterable[str] = (),
+    listed: Mapping[str, list[list[str]]] | None = None,
 ) -> dict[str, list[tuple[str, str, str]]]:
-    """Return, per normalised title, the title keys to take out of the arXiv paper holding
-    them and merge into another (``title_splits``: holder, key, target)."""
+    """Return, per normalised title, the title keys to take out of the paper holding them
+    and merge into another, or keep as a paper of their own when the target is the key
+    itself (``title_splits``: holder, key, target)."""
     apart = frozenset(kept_apart)
     plans = {}
     for norm, candidates in grouped.items():
-        splits = title_splits(norm, candidates, apart)
+        splits = title_splits(norm, candidates, apart, (listed or {}).get(norm, ()))
         if splits:
             plans[norm] = splits
     return plans
@@ -584,15 +603,45 @@ class GraphWriter:
         return [row["norm_title"] for row in queries.load.paper_titles.run_in(tx, keys=keys)]
 
     @staticmethod
-    def _contested(tx: ManagedTransaction, grouped: dict[str, list[TitleCandidate]]) -> set[str]:
+    def _contested(
+        tx: ManagedTransaction,
+        grouped: dict[str, list[TitleCandidate]],
+        listed: Mapping[str, list[list[str]]],
+    ) -> set[str]:
         """The titles among the ``candidates_by_title`` candidates with a group that
-        ``contested_groups`` names, leaving out the keys users split (read only when some
-        title looks so)."""
-        maybe = sorted(norm for norm, found in grouped.items() if contested_groups(norm, found))
+        ``contested_groups`` names (``listed``: the keys pages list apart, per title),
+        leaving out the keys users split (read only when some title looks so)."""
+        maybe = sorted(
+            norm
+            for norm, found in grouped.items()
+            if contested_groups(norm, found, (), listed.get(norm, ()))
+        )
         if not maybe:
             return set()
         apart = [row["key"] for row in queries.load.kept_apart.run_in(tx, norm_titles=maybe)]
-        return {norm for norm in maybe if contested_groups(norm, grouped[norm], apart)}
+        return {
+            norm
+            for norm in maybe
+            if contested_groups(norm, grouped[norm], apart, listed.get(norm, ()))
+        }
+
+    @staticmethod
+    def _listed(
+        tx: ManagedTransaction, grouped: dict[str, list[TitleCandidate]]
+    ) -> dict[str, list[list[str]]]:
+        """The keys pages list apart under the titles among the ``candidates_by_title``
+        candidates that hold a title key (read only for those: two arXiv ids never merge)."""
+        keys = {
+            norm: [k for c in found for k in (c.key, *c.aliases)] for norm, found in grouped.items()
+        }
+        titled = sorted(
+            norm for norm, found in keys.items() if any(k.startswith("title:") for k in found)
+        )
+        listed: dict[str, list[list[str]]] = {}
+        if titled:
+            for row in queries.load.listed_apart_titles.run_in(tx, norm_titles=titled):
+                listed.setdefault(row["norm_title"], []).append(list(row["keys"]))
+        return listed
 
     @staticmethod
     def _split(
@@ -632,28 +681,33 @@ class GraphWriter:
             tx: ManagedTransaction, todo: list[str]
         ) -> tuple[int, int, list[dict[str, int]], list[str], set[str]]:
             grouped = candidates_by_title(find.run_in(tx, norm_titles=todo).data())
-            contested = self._contested(tx, grouped)
-            needed = sorted({*plan_merges(grouped), *plan_splits(grouped)})
+            listed = self._listed(tx, grouped)
+            contested = self._contested(tx, grouped, listed)
+            needed = sorted({*plan_merges(grouped, (), listed), *plan_splits(grouped, (), listed)})
             if not needed:
                 return 0, 0, [], [], contested
             stripes = sorted({title_lock_stripe(norm) for norm in needed})
             lock.run_in(tx, stripes=stripes).consume()
             grouped = candidates_by_title(find.run_in(tx, norm_titles=needed).data())
             apart = [row["key"] for row in kept.run_in(tx, norm_titles=needed)]
+            listed = self._listed(tx, grouped)
             merged = moved = 0
             counters: list[dict[str, int]] = []
             grown: set[str] = set()
             # A key taken out of the paper that holds it goes straight to the one the rule
-            # gives it; then title-only papers merge
-            for _norm, splits in sorted(plan_splits(grouped, apart).items()):
+            # gives it (or stays a paper of its own); then title-only papers merge
+            for _norm, splits in sorted(plan_splits(grouped, apart, listed).items()):
                 for holder, alias, target in splits:
                     if self._split(tx, holder, alias, counters):
+                        moved += 1
+                        grown |= {holder, alias}
+                        if target == alias:
+                            continue
                         result = merge.run_in(tx, source=alias, target=target)
                         merged += sum(int(r["merged"]) for r in result) - 1  # a move, not a merge
                         counters.append(update_counters(result.consume()))
-                        moved += 1
-                        grown |= {holder, target}
-            for _norm, merges in sorted(plan_merges(grouped, apart).items()):
+                        grown.add(target)
+            for _norm, merges in sorted(plan_merges(grouped, apart, listed).items()):
                 for source, target in sorted(merges.items(), key=lambda m: (m[1], m[0])):
                     result = merge.run_in(tx, source=source, target=target)
                     done = sum(int(r["merged"]) for r in result)

@@ -19,6 +19,7 @@ from kg.loaders.identity import (
     parse_title_key,
     title_groups,
     title_merges,
+    title_places,
     title_splits,
 )
 
@@ -255,3 +256,122 @@ def test_a_title_key_goes_to_the_arxiv_paper_nearest_its_year_whichever_came_fir
         ["1706.00001", "1801.00002"]
     ]
     assert contested_groups(t, [held, a]) == []  # its keys move: nothing to contest
+
+
+def _key(year: int, title: str = "sparse coding") -> str:
+    return f"title:{title}:{year}"
+
+
+def _stub(year: int, *aliases: int, recorded: tuple[int, ...] = ()) -> TitleCandidate:
+    return TitleCandidate(
+        key=_key(year),
+        arxiv_id=None,
+        year=year,
+        aliases=tuple(_key(y) for y in aliases),
+        recorded=tuple(_key(y) for y in recorded),
+    )
+
+
+def _arxiv(key: str, year: int, *aliases: int) -> TitleCandidate:
+    return TitleCandidate(
+        key=key,
+        arxiv_id=key,
+        year=year,
+        aliases=tuple(_key(y) for y in aliases),
+        stated_years=(year,),
+    )
+
+
+def test_keys_a_page_lists_apart_are_two_papers_though_their_years_chain() -> None:
+    t = "sparse coding"
+    stubs = [_stub(2010), _stub(2011), _stub(2012)]
+    assert title_merges(t, stubs) == {_key(2011): _key(2010), _key(2012): _key(2010)}
+    # 2010 and 2011 apart: 2012 joins the first paper within a year of it that holds
+    # nothing listed apart from it, 2011's
+    apart = [[_key(2010), _key(2011)]]
+    assert title_merges(t, stubs, listed_apart=apart) == {_key(2012): _key(2011)}
+    assert title_merges(t, list(reversed(stubs)), listed_apart=apart) == {_key(2012): _key(2011)}
+    # A page listing a third key apart from both: three papers
+    assert title_merges(t, stubs, listed_apart=[[_key(2010), _key(2011), _key(2012)]]) == {}
+    # Two keys that merged before the page came: the later one comes out, as a paper of its
+    # own (the target is the key itself)
+    merged = _stub(2010, 2011, 2012)
+    assert title_splits(t, [merged], listed_apart=apart) == [
+        (_key(2010), _key(2011), _key(2011)),
+        (_key(2010), _key(2012), _key(2012)),  # 2011's paper is still to be formed
+    ]
+    assert title_places(t, [merged], frozenset({frozenset(apart[0])})) == {
+        _key(2010): _key(2010),
+        _key(2011): _key(2011),
+        _key(2012): _key(2011),
+    }
+    # Pages listing keys that are in no group together say nothing
+    far = [[_key(2010), _key(2020)]]
+    assert title_merges(t, stubs, listed_apart=far) == title_merges(t, stubs)
+
+
+def test_a_key_listed_apart_from_an_arxiv_paper_goes_to_the_next_nearest_or_stays() -> None:
+    t = "sparse coding"
+    a, b = _arxiv("1501.00001", 2015), _arxiv("1601.00002", 2016)
+    # The page of A cites the title as 2016: not A, whose years are nearest
+    assert title_merges(t, [a, _stub(2016)]) == {_key(2016): "1501.00001"}
+    assert title_merges(t, [a, _stub(2016)], listed_apart=[["1501.00001", _key(2016)]]) == {}
+    # Taken out of A when it joined A first; to B when B is there
+    held = _arxiv("1501.00001", 2015, 2016)
+    apart = [["1501.00001", _key(2016)]]
+    assert title_splits(t, [held], listed_apart=apart) == [("1501.00001", _key(2016), _key(2016))]
+    # Two keys listed apart nearest one arXiv paper: the nearer joins it, the other the
+    # next nearest: 2016 is as near A (2015) as C (2017), A has the smaller id but holds 2015
+    c = _arxiv("1701.00003", 2017)
+    both = [[_key(2015), _key(2016)]]
+    held = _arxiv("1501.00001", 2015, 2015, 2016)
+    assert title_splits(t, [held, c]) == []
+    assert title_splits(t, [held, c], listed_apart=both) == [
+        ("1501.00001", _key(2016), "1701.00003")
+    ]
+    assert title_merges(t, [a, c, _stub(2015), _stub(2016)], listed_apart=both) == {
+        _key(2015): "1501.00001",
+        _key(2016): "1701.00003",
+    }
+    assert title_splits(t, [held, b], listed_apart=both) == [
+        ("1501.00001", _key(2016), "1601.00002")
+    ]
+    # A key with a record of its own stays in the paper it joined: the group is contested
+    recorded = TitleCandidate(
+        key="1501.00001",
+        arxiv_id="1501.00001",
+        year=2015,
+        aliases=(_key(2016),),
+        stated_years=(2015,),
+        recorded=(_key(2016),),
+    )
+    assert title_splits(t, [recorded], listed_apart=apart) == []
+    assert contested_groups(t, [recorded]) == []
+    assert [[p.key for p in g] for g in contested_groups(t, [recorded], (), apart)] == [
+        ["1501.00001"]
+    ]
+    # And a key that could join nothing makes no merge (2014 is apart from 2015 in A)
+    assert title_merges(t, [held, _stub(2014)], listed_apart=[[_key(2014), _key(2015)]]) == {}
+
+
+def test_the_writer_plans_with_the_keys_pages_list_apart_per_title() -> None:
+    """The reconcile's plans take the lists per title (listed_apart_titles rows), and the
+    snapshot's rows name each list's title by a title key in it (a list of arXiv ids alone
+    is none: two arXiv papers never merge)."""
+    from kg.load.neo4j_sink import listed_apart_rows, plan_merges, plan_splits
+
+    dl = _key(2016, "deep learning")
+    held = TitleCandidate("1501.00001", "1501.00001", 2015, aliases=(dl,), stated_years=(2015,))
+    grouped = {"sparse coding": [_stub(2010), _stub(2011)], "deep learning": [held]}
+    listed = {"sparse coding": [[_key(2010), _key(2011)]]}
+    assert plan_merges(grouped) == {"sparse coding": {_key(2011): _key(2010)}}
+    assert plan_merges(grouped, (), listed) == {}
+    assert plan_splits(grouped, (), {"deep learning": [["1501.00001", dl]]}) == {
+        "deep learning": [("1501.00001", dl, dl)]
+    }
+    assert plan_splits(grouped, (), listed) == {}
+    entries = (f"1501.00001|{dl}", "1501.00001|1601.00002", f"{_key(2010)}|{_key(2011)}")
+    assert listed_apart_rows(entries) == [
+        {"key": f"1501.00001|{dl}", "norm_title": "deep learning"},
+        {"key": f"{_key(2010)}|{_key(2011)}", "norm_title": "sparse coding"},
+    ]
