@@ -32,7 +32,7 @@ from kg.answers.loads import (
 )
 from kg.database import Database
 from kg.errors import ParameterError, SourceError
-from kg.load.neo4j_sink import candidates_by_title
+from kg.load.neo4j_sink import KeyRef, candidates_by_title
 from kg.loaders.arxiv_oai import validation_reason
 from kg.loaders.identity import contested_groups, normalize_title, parse_title_key
 from kg.refs import resolve
@@ -117,8 +117,7 @@ def merged_key(
     ``named`` entries ('snapshot|citing|cited'), each with the paper at the other end
     (``other``) and whether the paper cites it (``outgoing``), as merges.cypher reads them;
     a citation counts once, however many keys its sources named the other paper by.
-    ``key_refs`` holds the paper's best reference of each key
-    ('key|data date|snapshot|title|year', stubs.cypher)."""
+    ``key_refs`` holds the paper's best reference of each key (``KeyRef``)."""
     cites: set[tuple[bool, str]] = set()
     snapshots: set[str] = set()
     for found in named:
@@ -127,10 +126,9 @@ def merged_key(
             cites.add((bool(found["outgoing"]), str(found["other"])))
             snapshots.add(snapshot)
     cited_as = cited_as_in = None
-    for entry in key_refs:
-        key, _date, snapshot, spelled = entry.split("|", 3)  # no key or snapshot holds '|'
-        if key == alias:
-            cited_as, cited_as_in = spelled.rsplit("|", 1)[0], snapshot
+    for ref in map(KeyRef.parse, key_refs):
+        if ref.key == alias:
+            cited_as, cited_as_in = ref.title, ref.snapshot
     return MergedKey(
         key=alias,
         rule=rule,

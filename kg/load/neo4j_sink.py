@@ -48,6 +48,7 @@ from kg.loaders.taxonomy import category
 __all__ = [
     "Batch",
     "GraphWriter",
+    "KeyRef",
     "as_of_key",
     "author_names",
     "batch_statements",
@@ -71,6 +72,7 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+_P = TypeVar("_P")
 _NO_DATE = "0000-00-00"
 LOADER_VERSION = f"kg {__version__}"
 """Marks a snapshot loaded whole; a file is skipped only when the same version loaded it."""
@@ -181,6 +183,27 @@ def ref_as_of(ref: PaperRef, as_of: date | None, snapshot: str) -> str | None:
     return f"{as_of_key(as_of, snapshot)}|{ref.title}|{year}"
 
 
+@dataclass(frozen=True)
+class KeyRef:
+    """One entry of a paper's ``key_refs``: the best reference under one of its keys, as
+    ``'<key>|<ref_as_of>'`` (``ref_as_of`` is data date|snapshot|title|year)."""
+
+    key: str
+    rank: str
+    """Its ``ref_as_of``."""
+    snapshot: str
+    title: str
+    year: int | None
+
+    @classmethod
+    def parse(cls, entry: str) -> KeyRef:
+        """Read one entry (no key or snapshot key holds '|'; a title may)."""
+        key, rank = entry.split("|", 1)
+        _date, snapshot, spelled = rank.split("|", 2)
+        title, year = spelled.rsplit("|", 1)
+        return cls(key, rank, snapshot, title, int(year) if year else None)
+
+
 def newest_per_key(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Keep the last row of each key (rows come oldest first): a list replaced as a whole
     (authors, categories) comes from the newest record alone."""
@@ -279,14 +302,10 @@ def batch_statements(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
             for ref, key in ((citation.citing, citing), (citation.cited, cited)):
                 row = stub_row(ref, key, citation)
                 stubs[(key, row["ref_as_of"], row["stated_cited_by"])] = row
-            edges[(citing, cited, citation.snapshot)] = {
-                "citing": citing,
-                "cited": cited,
-                "snapshot": citation.snapshot,
-                "as_of": citation.as_of,
-                "named_citing": None,  # set by ``redirected`` for a key merged away
-                "named_cited": None,
-            }
+            # named_citing and named_cited are set by ``redirected`` for a key merged away
+            edges[(citing, cited, citation.snapshot)] = _citation_row(
+                citation.snapshot, citation.as_of, (citing, cited), (citing, cited)
+            )
         statements.append(("load_stubs", {"rows": sorted_stubs(stubs.values())}))
         statements.append(("load_citations", {"rows": list(edges.values())}))
     return statements
@@ -330,13 +349,9 @@ def redirected(
                 for row in rows
             ]
             rows = [
-                {
-                    **row,
-                    "citing": citing,
-                    "cited": cited,
-                    "named_citing": row["citing"] if citing != row["citing"] else None,
-                    "named_cited": row["cited"] if cited != row["cited"] else None,
-                }
+                _citation_row(
+                    row["snapshot"], row["as_of"], (citing, cited), (row["citing"], row["cited"])
+                )
                 for row, citing, cited in held
                 if citing != cited
             ]
@@ -388,6 +403,21 @@ def candidates_by_title(rows: Iterable[dict[str, Any]]) -> dict[str, list[TitleC
     return grouped
 
 
+def _plans(
+    rule: Callable[..., _P],
+    grouped: dict[str, list[TitleCandidate]],
+    kept_apart: Iterable[str],
+    listed: Mapping[str, list[list[str]]] | None,
+) -> dict[str, _P]:
+    """Apply one identity rule to each title's candidates; keep the titles it asks for."""
+    apart = frozenset(kept_apart)
+    plans = {}
+    for norm, candidates in grouped.items():
+        if plan := rule(norm, candidates, apart, (listed or {}).get(norm, ())):
+            plans[norm] = plan
+    return plans
+
+
 def plan_merges(
     grouped: dict[str, list[TitleCandidate]],
     kept_apart: Iterable[str] = (),
@@ -397,13 +427,7 @@ def plan_merges(
     candidates ``candidates_by_title`` grouped; ``kept_apart`` are the keys users split
     (kg unmerge), which merge with nothing, and ``listed`` the keys pages list apart, per
     title (``listed_apart_titles``)."""
-    apart = frozenset(kept_apart)
-    plans = {}
-    for norm, candidates in grouped.items():
-        merges = title_merges(norm, candidates, apart, (listed or {}).get(norm, ()))
-        if merges:
-            plans[norm] = merges
-    return plans
+    return _plans(title_merges, grouped, kept_apart, listed)
 
 
 def plan_splits(
@@ -414,13 +438,7 @@ def plan_splits(
     """Return, per normalised title, the title keys to take out of the paper holding them
     and merge into another, or keep as a paper of their own when the target is the key
     itself (``title_splits``: holder, key, target)."""
-    apart = frozenset(kept_apart)
-    plans = {}
-    for norm, candidates in grouped.items():
-        splits = title_splits(norm, candidates, apart, (listed or {}).get(norm, ()))
-        if splits:
-            plans[norm] = splits
-    return plans
+    return _plans(title_splits, grouped, kept_apart, listed)
 
 
 def split_rows(
@@ -451,19 +469,17 @@ def split_rows(
     for entry, key in ((found["entry"], alias), (found["best"], holder)):
         if entry is None:
             continue
-        named, rank = entry.split("|", 1)
-        _date, snapshot, spelled = rank.split("|", 2)
-        title, said = spelled.rsplit("|", 1)
+        ref = KeyRef.parse(entry)
         stubs.append(
             {
                 **stub,
                 "key": key,
-                "title": title,
-                "norm_title": normalize_title(title),
-                "year": int(said) if said else None,
-                "ref_as_of": rank,
-                "snapshot": snapshot,
-                "named": named if named != key else None,
+                "title": ref.title,
+                "norm_title": normalize_title(ref.title),
+                "year": ref.year,
+                "ref_as_of": ref.rank,
+                "snapshot": ref.snapshot,
+                "named": ref.key if ref.key != key else None,
             }
         )
     for stated in found["described"]:

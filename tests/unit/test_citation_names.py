@@ -153,3 +153,15 @@ def test_a_key_taken_out_of_a_paper_is_written_back_as_its_own_stub() -> None:
         (key, "1001.00009", "sha256:bb", None, "title:x:2010"),
         (holder, key, "sha256:cc", None, None),
     ]
+
+
+def test_a_key_refs_entry_reads_back_with_a_bar_in_its_title() -> None:
+    """A key_refs entry is '<key>|<ref_as_of>'; keys and snapshot keys hold no '|', a title
+    may, and the year may be missing."""
+    from kg.load.neo4j_sink import KeyRef
+
+    ref = KeyRef.parse("title:a b:2011|2026-01-01|sha256:aa|A | B|2011")
+    assert ref == KeyRef(
+        "title:a b:2011", "2026-01-01|sha256:aa|A | B|2011", "sha256:aa", "A | B", 2011
+    )
+    assert KeyRef.parse("k|0000-00-00|sha256:bb|T|").year is None
