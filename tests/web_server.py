@@ -16,9 +16,10 @@ from tests.conftest import free_port
 
 
 @contextmanager
-def serving(connection: Connection) -> Iterator[str]:
-    """Serve the web app on ``connection``'s graph on a free loopback port, in a thread, and
-    yield its base URL; the server stops when the block ends."""
+def serving(connection: Connection | None = None) -> Iterator[str]:
+    """Serve the web app on ``connection``'s graph (else the one NEO4J_* or the local server
+    name, as `kg serve`) on a free loopback port, in a thread, and yield its base URL; the
+    server stops when the block ends."""
     port = free_port()
     app = create_app(lambda: KnowledgeGraph.connect(connection))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))

@@ -3,7 +3,7 @@
 Run: python -m tests.bench.web [--papers 100] [--seed 7] [--out docs/BENCHMARKS-web.md]
 
 Uses NEO4J_* when set, else the local server of KG_HOME; the graph must hold the default map
-(`make run`). Serves the app with uvicorn on a free loopback port in this process and asks
+(`make run`). Serves the app on a free loopback port in this process (tests.web_server) and asks
 for each page over HTTP, one request at a time, after one warm-up pass: paper pages of
 random hep-th papers with citations, their graph views, and title searches.
 """
@@ -13,17 +13,14 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import threading
 import time
 from pathlib import Path
 
 import httpx2 as httpx
-import uvicorn
 
 from kg.database import Database
-from kg.web import create_app
 from tests.bench.common import hepth_keys, percentiles
-from tests.conftest import free_port
+from tests.web_server import serving
 
 
 def main() -> None:
@@ -55,16 +52,8 @@ def main() -> None:
         ],
         "search (3 title words)": [f"/search?q={text}" for text in searches],
     }
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.1)
     rows = []
-    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
+    with serving() as base, httpx.Client(base_url=base, timeout=120) as client:
         for name, urls in pages.items():
             for url in urls[:5]:
                 client.get(url)
@@ -75,8 +64,6 @@ def main() -> None:
                 samples.append(time.perf_counter() - began)
                 assert response.status_code == 200, (url, response.status_code)
             rows.append((name, len(urls), *percentiles(samples)))
-    server.should_exit = True
-    thread.join()
     load = os.getloadavg()[0]
     lines = [
         "# kg serve page times on the default map",
