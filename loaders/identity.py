@@ -620,8 +620,8 @@ def title_places(
       each joins the arXiv paper whose own years are nearest its year (then the smallest
       id) that holds no key listed apart from it, else the next nearest;
     - those that none can take, earliest first (then the smallest key), each joins the
-      first title-only paper so formed that holds a key within a year of it and none
-      listed apart from it, else starts one: the paper is its first key's.
+      first title-only paper so formed that has a key placed in it within a year of it and
+      holds none listed apart from it, else starts one: the paper is its first key's.
     So the places follow from the keys, their years and the pages alone.
     """
 

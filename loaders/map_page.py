@@ -710,10 +710,10 @@ def _scan(path: Path) -> tuple[_Page, _Apart]:
 
 class _Apart:
     """The keys a page names under each normalised title, gathered item by item: those of
-    two references, or of a reference and the page's own paper, are separate papers on the
-    page's word, which the identity rule may yet make one. Kept on the snapshot
-    (``listed_apart``), so that ``kg merges`` can flag a merge the page speaks against, in
-    any load order."""
+    two items (references or citing papers), or of an item and the page's own paper, are
+    separate papers on the page's word, which the identity rule keeps apart
+    (``kg.loaders.identity.title_places``). Kept on the snapshot (``listed_apart``, and
+    ListedApart nodes), which the rule and ``kg merges`` read."""
 
     def __init__(self) -> None:
         self._by_title: dict[str, set[str]] = {}
@@ -757,15 +757,17 @@ def parse(path: Path) -> Iterator[ParsedItem]:
             "give the page a title with letters or digits, or an arXiv id line",
         ) from exc
     apart.add(page_ref)
+    problem = record_problem(paper)
     yield SnapshotRecord(
         key=key,
         kind="map_page",
         source=path.name,
         sha256=sha256,
         data_date=page.data_date,
-        listed_apart=tuple(apart.listed()),
+        # a page whose items are not loaded speaks for none of them
+        listed_apart=() if problem else tuple(apart.listed()),
     )
-    if problem := record_problem(paper):
+    if problem:
         listed = (page.listed_refs or 0) + (page.listed_citing or 0)
         yield Rejected(
             origin=origin,

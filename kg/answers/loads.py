@@ -37,8 +37,9 @@ class WriteCounts:
     properties_set: int = 0
     merged: int = 0
     moved: int = 0
-    """Title keys taken out of the paper holding them and merged into the one the identity
-    rule gives them (a nearer arXiv paper of the same title that came later)."""
+    """Title keys taken out of the paper holding them because the identity rule now gives
+    them another (a nearer arXiv paper of the same title that came later), or none (a page
+    that came later lists them apart from that paper's keys)."""
 
     def add(self, counters: dict[str, int]) -> None:
         """Add one statement's counters."""
@@ -80,10 +81,10 @@ class LoadSummary:
     written: int = 0
     """Records in batches the graph has taken (committed)."""
     contested_titles: list[str] = field(default_factory=list)
-    """Normalised titles this load reconciled that several arXiv papers share (years
-    chained at most 1 apart) with a paper known by title only that has a full record of its
-    own: which arXiv paper that record joined can depend on the order of the loads
-    (``kg merges --contested`` lists those merges)."""
+    """Normalised titles this load reconciled where a paper known by title only that has a
+    full record of its own is in a group (years chained at most 1 apart) with several arXiv
+    papers, or with keys a page lists apart: which paper that record joined can depend on
+    the order of the loads (``kg merges --contested`` lists those merges)."""
 
     @property
     def failed(self) -> list[FileSummary]:
@@ -235,8 +236,9 @@ class MergeRecord(PaperSummary):
     )
     listed_apart: list[ListedApart] = Field(
         default_factory=list,
-        description="keys of it that one page lists as separate papers, evidence that the "
-        "merge may be wrong (the rule does not yet keep them apart by itself)",
+        description="keys of it that one page lists as separate papers, which the rule keeps "
+        "apart unless one of them has a full record of its own that joined the paper first "
+        "(docs/MODEL.md, known limits)",
     )
 
     @computed_field  # type: ignore[prop-decorator]

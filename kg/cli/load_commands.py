@@ -284,9 +284,10 @@ def _render_load(summary: LoadSummary) -> None:
         one = len(contested) == 1
         click.echo(
             f"{len(contested):,} title{'' if one else 's'} ({shown}{more}) "
-            f"{'is' if one else 'are'} shared by several arXiv papers and a paper known by "
-            "title only with a record of its own: which arXiv paper that record joined can "
-            "depend on the order of the loads. Check them with `kg merges --contested`."
+            f"{'has' if one else 'have'} a paper known by title only with a record of its own "
+            "beside several arXiv papers, or beside keys a page lists apart: which paper that "
+            "record joined can depend on the order of the loads. Check them with "
+            "`kg merges --contested`."
         )
     if skipped := summary.skipped_sentence():
         click.echo(f"{skipped} (facts of the data the graph does not keep; not errors)")

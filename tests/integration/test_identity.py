@@ -1079,7 +1079,7 @@ def test_merges_name_what_speaks_against_them(
     assert "contested" not in said.output  # one arXiv paper: nothing to contest yet
     said = CliRunner().invoke(main, ["load", "--rejects", str(tmp_path / "r.jsonl"), str(older)])
     assert said.exit_code == 0, said.output
-    assert "1 title ('twin title') is shared by several arXiv papers" in " ".join(
+    assert "1 title ('twin title') has a paper known by title only with a record" in " ".join(
         said.output.split()
     )
     assert "kg merges --contested" in said.output

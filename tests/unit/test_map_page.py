@@ -456,6 +456,13 @@ def test_snapshot_lists_the_papers_a_page_names_apart_under_one_title(tmp_path: 
     years = (2010, 2011, 2012, 2024)
     assert _snapshot(items).listed_apart == ("|".join(f"title:sparse coding:{y}" for y in years),)
     assert _snapshot(_parse(PAGES / "no_arxiv_line.txt")).listed_apart == ()
+    # A page whose own paper is rejected loads none of its items: it lists nothing apart
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("Sparse Coding\n", "T" * 2100 + "\n", 1)
+    )
+    items = _parse(path)
+    assert _snapshot(items).listed_apart == ()
+    assert [type(item) for item in items] == [SnapshotRecord, Rejected]
 
 
 def test_list_item_before_any_section_is_rejected(tmp_path: Path) -> None:
