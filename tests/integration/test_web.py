@@ -95,6 +95,8 @@ def test_in_a_browser_from_search_to_graph(
 ) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
 
     cli = json.loads(CliRunner().invoke(main, ["paper", "1810.04805", "--json"]).output)
     cocited = _layer_answer(small_map, "1810.04805", "cocited", 20)
@@ -103,9 +105,18 @@ def test_in_a_browser_from_search_to_graph(
         driver.get(served + "/")
         box = driver.find_element(By.CSS_SELECTOR, "form.big input[name=q]")
         box.send_keys("BERT", Keys.ENTER)
-        result = driver.find_element(By.CSS_SELECTOR, "#results a[href='/paper/1810.04805']")
+        # Enter submits the form; the results page comes when it comes (once it was not there
+        # yet when asked for at once, under a loaded machine)
+        result = WebDriverWait(driver, 30).until(
+            expected_conditions.element_to_be_clickable(
+                (By.CSS_SELECTOR, "#results a[href='/paper/1810.04805']")
+            )
+        )
         result.click()
-        assert driver.find_element(By.ID, "title").text == cli["title"]
+        title = WebDriverWait(driver, 30).until(
+            expected_conditions.presence_of_element_located((By.ID, "title"))
+        )
+        assert title.text == cli["title"]
         cited = driver.find_element(By.ID, "cited-by").text
         assert cited.startswith(f"Cited by {cli['cited_by_in_map']} papers in the graph")
         references = driver.find_elements(By.CSS_SELECTOR, "#references tbody tr")
