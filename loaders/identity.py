@@ -16,6 +16,7 @@ from functools import lru_cache
 
 __all__ = [
     "TitleCandidate",
+    "TitlePlan",
     "canonical_arxiv_id",
     "collapse_spaces",
     "contested_groups",
@@ -30,7 +31,9 @@ __all__ = [
     "title_key",
     "title_lock_stripe",
     "title_merges",
+    "title_orphans",
     "title_places",
+    "title_plan",
     "title_splits",
 ]
 
@@ -435,6 +438,88 @@ def title_groups(
     return sorted(groups.values(), key=lambda group: group[0].key)
 
 
+@dataclass(frozen=True)
+class TitlePlan:
+    """What the identity rule asks for among the papers with one normalised title
+    (``title_plan``)."""
+
+    merges: dict[str, str]
+    """{source key: target key}: the papers that are one paper (``title_merges``)."""
+    splits: list[tuple[str, str, str]]
+    """[(holder key, title key, target key)]: the keys to take out of the paper holding them
+    (``title_splits``)."""
+    contested: list[list[TitleCandidate]]
+    """The groups whose result can still depend on the order of the loads
+    (``contested_groups``)."""
+
+    @property
+    def needed(self) -> bool:
+        """True when the rule asks for a merge or a split."""
+        return bool(self.merges or self.splits)
+
+
+def title_plan(
+    norm_title: str,
+    candidates: Iterable[TitleCandidate],
+    kept_apart: Iterable[str] = (),
+    listed_apart: Iterable[Iterable[str]] = (),
+) -> TitlePlan:
+    """Return what the identity rule asks for among the papers with one normalised title:
+    its merges (``title_merges``), splits (``title_splits``) and contested groups
+    (``contested_groups``), from one pass over the title's groups (``title_groups``)."""
+    candidates = list(candidates)
+    apart = frozenset(kept_apart)
+    pairs = _pairs(listed_apart)
+    groups = title_groups(norm_title, candidates, apart)
+    contested = [group for group in groups if _contested(norm_title, group, pairs)]
+    if orphans := title_orphans(norm_title, candidates, apart):
+        # They leave first, alone; the next round merges by the years that are left.
+        return TitlePlan({}, [(holder, alias, alias) for holder, alias in orphans], contested)
+    merges: dict[str, str] = {}
+    splits: list[tuple[str, str, str]] = []
+    for group in groups:
+        ided = [paper for paper in group if paper.arxiv_id is not None]
+        if _speaks_against(group, pairs):
+            places = title_places(norm_title, group, pairs)
+            primaries = {paper.key for paper in group}
+            for paper in group:
+                place = places.get(paper.key, paper.key)
+                if paper.arxiv_id is None and place != paper.key and place in primaries:
+                    merges[paper.key] = place
+            splits.extend(_placed_splits(norm_title, group, places))
+            continue
+        titled = [paper for paper in group if paper.arxiv_id is None]
+        if not ided:
+            target = min(titled, key=lambda paper: (min(paper.years()), paper.key))
+            merges.update({p.key: target.key for p in titled if p is not target})
+            continue
+        for paper in titled:
+            own = parse_title_key(paper.key)
+            year = own[1] if own is not None and own[1] is not None else min(paper.years())
+            merges[paper.key] = _nearest(ided, year).key
+        if len(ided) < 2:
+            continue
+        for paper in ided:
+            for alias, year in _movable(paper, norm_title).items():
+                target = _nearest(ided, year)
+                if target.key != paper.key:
+                    splits.append((paper.key, alias, target.key))
+    return TitlePlan(merges, sorted(splits), contested)
+
+
+def _contested(
+    norm_title: str, group: list[TitleCandidate], pairs: frozenset[frozenset[str]]
+) -> bool:
+    """``contested_groups``' test of one group."""
+    recorded = any(
+        (parsed := parse_title_key(key)) is not None and parsed[0] == norm_title
+        for paper in group
+        for key in paper.recorded
+    )
+    ided = sum(paper.arxiv_id is not None for paper in group)
+    return recorded and (ided > 1 or _speaks_against(group, pairs))
+
+
 def contested_groups(
     norm_title: str,
     candidates: Iterable[TitleCandidate],
@@ -448,18 +533,7 @@ def contested_groups(
     (``listed_apart``). Its values fold into the paper it joins, so it is never taken out
     again (docs/MODEL.md's known limit); a key only references named moves to the paper the
     rule picks (``title_splits``)."""
-    contested = []
-    pairs = _pairs(listed_apart)
-    for group in title_groups(norm_title, candidates, kept_apart):
-        ided = sum(paper.arxiv_id is not None for paper in group)
-        recorded = any(
-            (parsed := parse_title_key(key)) is not None and parsed[0] == norm_title
-            for paper in group
-            for key in paper.recorded
-        )
-        if recorded and (ided > 1 or _speaks_against(group, pairs)):
-            contested.append(group)
-    return contested
+    return title_plan(norm_title, candidates, kept_apart, listed_apart).contested
 
 
 def _nearest(ided: list[TitleCandidate], year: int) -> TitleCandidate:
@@ -471,6 +545,52 @@ def _nearest(ided: list[TitleCandidate], year: int) -> TitleCandidate:
             paper.key,
         ),
     )
+
+
+def title_orphans(
+    norm_title: str, candidates: Iterable[TitleCandidate], kept_apart: Iterable[str] = ()
+) -> list[tuple[str, str]]:
+    """Return the title keys of one normalised title that an arXiv paper holds although
+    nothing chains them to it any more: [(holder key, title key)], sorted.
+
+    A paper's years count under each of its titles, so a key can join an arXiv paper
+    through the year of a key of its other title (an arXiv paper titled both "old name" and
+    "twin title" in 2015 takes "old name" 2016, then "twin title" 2017 through it). When
+    that key moves to a nearer twin (``title_splits``), the year that chained the other
+    is gone. Here each key of this title that may move (``_movable``) is taken as a paper of
+    its own, the holder keeping its own years (``TitleCandidate.stated_years``) and those of
+    its other keys; a key then in no group with the holder is an orphan. A paper with no
+    year stated under its own key is left as it is.
+    """
+    apart = set(kept_apart)
+    everyone = list(candidates)
+    orphans: list[tuple[str, str]] = []
+    for paper in everyone:
+        if paper.arxiv_id is None or not paper.stated_years or paper.key in apart:
+            continue
+        movable = _movable(paper, norm_title)
+        if not movable:
+            continue
+        core = TitleCandidate(
+            key=paper.key,
+            arxiv_id=paper.arxiv_id,
+            year=None,
+            aliases=tuple(a for a in paper.aliases if a not in movable),
+            stated_years=paper.stated_years,
+            recorded=paper.recorded,
+        )
+        units = [TitleCandidate(key=a, arxiv_id=None, year=y) for a, y in movable.items()]
+        others = [c for c in everyone if c.key != paper.key]
+        joined = next(
+            (
+                {member.key for member in group}
+                for group in title_groups(norm_title, [core, *units, *others], apart)
+                if any(member.key == paper.key for member in group)
+            ),
+            set(),
+        )
+        orphans.extend((paper.key, alias) for alias in movable if alias not in joined)
+    return sorted(orphans)
 
 
 def title_merges(
@@ -493,35 +613,15 @@ def title_merges(
     title-only paper with the earliest year (then the smallest key). Adding papers only
     joins groups, so merging as records arrive gives the same graph in any order; in a group
     that comes to hold several arXiv papers, a key that joined one of them before the
-    nearer one arrived moves (``title_splits``). A target is never itself a source.
+    nearer one arrived moves (``title_splits``), and so does one that nothing chains to
+    its holder any more (``title_orphans``: no merge is asked for under the title until
+    it has left). A target is never itself a source.
 
     ``listed_apart`` are the keys a page lists as separate papers under this title (one
     iterable per page and title): in a group where two of them would be one paper, the
     group is placed by ``title_places`` instead, which keeps them apart.
     """
-    merges: dict[str, str] = {}
-    pairs = _pairs(listed_apart)
-    for group in title_groups(norm_title, candidates, kept_apart):
-        if _speaks_against(group, pairs):
-            places = title_places(norm_title, group, pairs)
-            primaries = {paper.key for paper in group}
-            for paper in group:
-                place = places.get(paper.key, paper.key)
-                if paper.arxiv_id is None and place != paper.key and place in primaries:
-                    merges[paper.key] = place
-            continue
-        years = {paper.key: paper.years() for paper in group}
-        ided = [paper for paper in group if paper.arxiv_id is not None]
-        titled = [paper for paper in group if paper.arxiv_id is None]
-        if not ided:
-            target = min(titled, key=lambda paper: (min(years[paper.key]), paper.key))
-            merges.update({p.key: target.key for p in titled if p is not target})
-            continue
-        for paper in titled:
-            own = parse_title_key(paper.key)
-            year = own[1] if own is not None and own[1] is not None else min(years[paper.key])
-            merges[paper.key] = _nearest(ided, year).key
-    return merges
+    return title_plan(norm_title, candidates, kept_apart, listed_apart).merges
 
 
 def title_splits(
@@ -543,27 +643,13 @@ def title_splits(
     paper's title key goes where ``title_places`` places it; the target is the key itself
     when it is to stay a paper of its own, or when the paper it goes to is still to be
     taken out of another (a later round merges it).
+
+    Keys that nothing chains to their holder any more (``title_orphans``) leave first, and
+    alone: each is then a paper of its own, the target its own key, and ``title_merges``
+    asks for nothing under this title until they have left, so that no merge is planned on
+    the years they lent their holder.
     """
-    splits = []
-    pairs = _pairs(listed_apart)
-    for group in title_groups(norm_title, candidates, kept_apart):
-        if _speaks_against(group, pairs):
-            splits.extend(_placed_splits(norm_title, group, pairs))
-            continue
-        ided = [paper for paper in group if paper.arxiv_id is not None]
-        if len(ided) < 2:
-            continue
-        for paper in ided:
-            for alias in paper.aliases:
-                parsed = parse_title_key(alias)
-                if parsed is None or parsed[0] != norm_title or parsed[1] is None:
-                    continue
-                if alias in paper.recorded:
-                    continue
-                target = _nearest(ided, parsed[1])
-                if target.key != paper.key:
-                    splits.append((paper.key, alias, target.key))
-    return sorted(splits)
+    return title_plan(norm_title, candidates, kept_apart, listed_apart).splits
 
 
 def _pairs(listed_apart: Iterable[Iterable[str]]) -> frozenset[frozenset[str]]:
@@ -673,10 +759,9 @@ def title_places(
 
 
 def _placed_splits(
-    norm_title: str, group: list[TitleCandidate], pairs: frozenset[frozenset[str]]
+    norm_title: str, group: list[TitleCandidate], places: dict[str, str]
 ) -> list[tuple[str, str, str]]:
-    """``title_splits`` for a group placed by ``title_places``."""
-    places = title_places(norm_title, group, pairs)
+    """``title_splits`` for a group placed by ``title_places`` (``places``)."""
     moving = [
         (paper, alias)
         for paper in group

@@ -3,20 +3,22 @@
 // Upsert Snapshot nodes: one captured state of a source (a map page, a JSON record, an
 // arXiv dump, an edge list). Dates only ever widen, so loading again changes nothing; two
 // files with the same bytes are one snapshot, whose source is the smallest file name.
-// `listed_apart` (the keys a map page lists as separate papers under one title) follows
-// from the bytes alone, so the row's value replaces any held. A snapshot that already
-// holds these values is not written. Each such list of keys with a title key among them is
-// also a (:ListedApart) node, found by its normalised title, which the identity rule reads
-// (listed_apart_titles.cypher); written first, so that a snapshot loaded before it existed
-// gets it too.
-// param rows: list[map]  one map per snapshot: key, kind, source, sha256, data_date, first_date, builder_version, hashes, listed_apart, apart (key: a listed_apart entry, norm_title)
+// The keys a map page lists as separate papers under one title, each list with a title key
+// among them, are (:ListedApart) nodes the snapshot LISTS_APART, found by their normalised
+// title by the identity rule (listed_apart_titles.cypher) and by snapshot by kg merges
+// (listed_apart.cypher). They follow from the bytes alone and are written before the
+// snapshot's values are compared, so a snapshot loaded before they existed gets them too;
+// a `listed_apart` property written by kg 0.5.0, which held the same lists, goes.
+// param rows: list[map]  one map per snapshot: key, kind, source, sha256, data_date, first_date, builder_version, hashes, apart (key: a list's keys joined by '|', norm_title)
 UNWIND $rows AS row
-CALL (row) {
+MERGE (s:Snapshot {key: row.key})
+WITH s, row
+CALL (s, row) {
   UNWIND coalesce(row.apart, []) AS apart
   MERGE (l:ListedApart {key: apart.key})
   ON CREATE SET l.norm_title = apart.norm_title, l.keys = split(apart.key, '|')
+  MERGE (s)-[:LISTS_APART]->(l)
 }
-MERGE (s:Snapshot {key: row.key})
 WITH s, row, row.hashes AS hashes
 WITH s, hashes {
   .*,
@@ -24,7 +26,7 @@ WITH s, hashes {
   source: CASE WHEN s.source IS NULL OR row.source < s.source THEN row.source ELSE s.source END,
   sha256: row.sha256,
   builder_version: coalesce(row.builder_version, s.builder_version),
-  listed_apart: row.listed_apart,
+  listed_apart: null,
   data_date: CASE
     WHEN row.data_date IS NULL THEN s.data_date
     WHEN s.data_date IS NULL OR row.data_date > s.data_date THEN row.data_date

@@ -4,7 +4,7 @@ Every statement is a named file in cypher/ (load_*, lock_titles, alias_holders,
 reconcile_titles, merge_papers), run through ``execute_write``: each one MERGEs on a
 constrained key, so a retried or repeated batch leaves the graph as it was.
 
-Identity is a function of the set of records (``kg.loaders.identity.title_merges``). A paper known
+Identity is a function of the set of records (``kg.loaders.identity.title_plan``). A paper known
 only by title is always written under its own title key; a batch's statements run in one
 transaction that first locks the lock stripes of those titles. Once it has committed, a
 second transaction reconciles every title the batch touched (and every title of each paper
@@ -33,14 +33,13 @@ from kg.answers.loads import WriteCounts
 from kg.database import Database, update_counters
 from kg.loaders.identity import (
     TitleCandidate,
+    TitlePlan,
     canonical_arxiv_id,
-    contested_groups,
     normalize_name,
     normalize_title,
     parse_title_key,
     title_lock_stripe,
-    title_merges,
-    title_splits,
+    title_plan,
 )
 from kg.loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
 from kg.loaders.taxonomy import category
@@ -58,8 +57,7 @@ __all__ = [
     "listed_apart_rows",
     "newest_per_key",
     "paper_row",
-    "plan_merges",
-    "plan_splits",
+    "plan_titles",
     "record_order",
     "redirected",
     "ref_as_of",
@@ -72,7 +70,6 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
-_P = TypeVar("_P")
 _NO_DATE = "0000-00-00"
 LOADER_VERSION = f"kg {__version__}"
 """Marks a snapshot loaded whole; a file is skipped only when the same version loaded it."""
@@ -105,7 +102,6 @@ def snapshot_row(snapshot: SnapshotRecord) -> dict[str, Any]:
         "first_date": snapshot.first_date,
         "builder_version": snapshot.builder_version,
         "hashes": {f"hash_{name}": value for name, value in snapshot.hashes.items()},
-        "listed_apart": sorted(snapshot.listed_apart) or None,
         "apart": listed_apart_rows(snapshot.listed_apart),
     }
 
@@ -403,42 +399,20 @@ def candidates_by_title(rows: Iterable[dict[str, Any]]) -> dict[str, list[TitleC
     return grouped
 
 
-def _plans(
-    rule: Callable[..., _P],
+def plan_titles(
     grouped: dict[str, list[TitleCandidate]],
-    kept_apart: Iterable[str],
-    listed: Mapping[str, list[list[str]]] | None,
-) -> dict[str, _P]:
-    """Apply one identity rule to each title's candidates; keep the titles it asks for."""
+    kept_apart: Iterable[str] = (),
+    listed: Mapping[str, list[list[str]]] | None = None,
+) -> dict[str, TitlePlan]:
+    """Return, per normalised title, what the identity rule asks for (``title_plan``: its
+    merges, splits and contested groups) among the candidates ``candidates_by_title``
+    grouped; ``kept_apart`` are the keys users split (kg unmerge), which merge with nothing,
+    and ``listed`` the keys pages list apart, per title (``listed_apart_titles``)."""
     apart = frozenset(kept_apart)
-    plans = {}
-    for norm, candidates in grouped.items():
-        if plan := rule(norm, candidates, apart, (listed or {}).get(norm, ())):
-            plans[norm] = plan
-    return plans
-
-
-def plan_merges(
-    grouped: dict[str, list[TitleCandidate]],
-    kept_apart: Iterable[str] = (),
-    listed: Mapping[str, list[list[str]]] | None = None,
-) -> dict[str, dict[str, str]]:
-    """Return, per normalised title, the merges the identity rule asks for among the
-    candidates ``candidates_by_title`` grouped; ``kept_apart`` are the keys users split
-    (kg unmerge), which merge with nothing, and ``listed`` the keys pages list apart, per
-    title (``listed_apart_titles``)."""
-    return _plans(title_merges, grouped, kept_apart, listed)
-
-
-def plan_splits(
-    grouped: dict[str, list[TitleCandidate]],
-    kept_apart: Iterable[str] = (),
-    listed: Mapping[str, list[list[str]]] | None = None,
-) -> dict[str, list[tuple[str, str, str]]]:
-    """Return, per normalised title, the title keys to take out of the paper holding them
-    and merge into another, or keep as a paper of their own when the target is the key
-    itself (``title_splits``: holder, key, target)."""
-    return _plans(title_splits, grouped, kept_apart, listed)
+    return {
+        norm: title_plan(norm, candidates, apart, (listed or {}).get(norm, ()))
+        for norm, candidates in grouped.items()
+    }
 
 
 def split_rows(
@@ -623,23 +597,18 @@ class GraphWriter:
         tx: ManagedTransaction,
         grouped: dict[str, list[TitleCandidate]],
         listed: Mapping[str, list[list[str]]],
+        plans: dict[str, TitlePlan],
     ) -> set[str]:
-        """The titles among the ``candidates_by_title`` candidates with a group that
-        ``contested_groups`` names (``listed``: the keys pages list apart, per title),
-        leaving out the keys users split (read only when some title looks so)."""
-        maybe = sorted(
-            norm
-            for norm, found in grouped.items()
-            if contested_groups(norm, found, (), listed.get(norm, ()))
-        )
+        """The titles among the ``candidates_by_title`` candidates with a contested group
+        (``TitlePlan.contested``), leaving out the keys users split: ``plans`` are the
+        titles' plans without them, and the split keys are read only when some title has
+        one (``listed``: the keys pages list apart, per title)."""
+        maybe = sorted(norm for norm, plan in plans.items() if plan.contested)
         if not maybe:
             return set()
         apart = [row["key"] for row in queries.load.kept_apart.run_in(tx, norm_titles=maybe)]
-        return {
-            norm
-            for norm in maybe
-            if contested_groups(norm, grouped[norm], apart, listed.get(norm, ()))
-        }
+        again = plan_titles({norm: grouped[norm] for norm in maybe}, apart, listed)
+        return {norm for norm, plan in again.items() if plan.contested}
 
     @staticmethod
     def _listed(
@@ -647,11 +616,10 @@ class GraphWriter:
     ) -> dict[str, list[list[str]]]:
         """The keys pages list apart under the titles among the ``candidates_by_title``
         candidates that hold a title key (read only for those: two arXiv ids never merge)."""
-        keys = {
-            norm: [k for c in found for k in (c.key, *c.aliases)] for norm, found in grouped.items()
-        }
         titled = sorted(
-            norm for norm, found in keys.items() if any(k.startswith("title:") for k in found)
+            norm
+            for norm, found in grouped.items()
+            if any(key.startswith("title:") for c in found for key in (c.key, *c.aliases))
         )
         listed: dict[str, list[list[str]]] = {}
         if titled:
@@ -698,33 +666,34 @@ class GraphWriter:
         ) -> tuple[int, int, list[dict[str, int]], list[str], set[str]]:
             grouped = candidates_by_title(find.run_in(tx, norm_titles=todo).data())
             listed = self._listed(tx, grouped)
-            contested = self._contested(tx, grouped, listed)
-            needed = sorted({*plan_merges(grouped, (), listed), *plan_splits(grouped, (), listed)})
+            plans = plan_titles(grouped, (), listed)
+            contested = self._contested(tx, grouped, listed, plans)
+            needed = sorted(norm for norm, plan in plans.items() if plan.needed)
             if not needed:
                 return 0, 0, [], [], contested
             stripes = sorted({title_lock_stripe(norm) for norm in needed})
             lock.run_in(tx, stripes=stripes).consume()
             grouped = candidates_by_title(find.run_in(tx, norm_titles=needed).data())
             apart = [row["key"] for row in kept.run_in(tx, norm_titles=needed)]
-            listed = self._listed(tx, grouped)
+            plans = plan_titles(grouped, apart, self._listed(tx, grouped))
             merged = moved = 0
             counters: list[dict[str, int]] = []
             grown: set[str] = set()
             # A key taken out of the paper that holds it goes straight to the one the rule
             # gives it (or stays a paper of its own); then title-only papers merge
-            for _norm, splits in sorted(plan_splits(grouped, apart, listed).items()):
-                for holder, alias, target in splits:
+            for _norm, plan in sorted(plans.items()):
+                for holder, alias, target in plan.splits:
                     if self._split(tx, holder, alias, counters):
                         moved += 1
                         grown |= {holder, alias}
                         if target == alias:
                             continue
                         result = merge.run_in(tx, source=alias, target=target)
-                        merged += sum(int(r["merged"]) for r in result) - 1  # a move, not a merge
+                        if sum(int(r["merged"]) for r in result):
+                            grown.add(target)  # a move, not a merge: not counted as one
                         counters.append(update_counters(result.consume()))
-                        grown.add(target)
-            for _norm, merges in sorted(plan_merges(grouped, apart, listed).items()):
-                for source, target in sorted(merges.items(), key=lambda m: (m[1], m[0])):
+            for _norm, plan in sorted(plans.items()):
+                for source, target in sorted(plan.merges.items(), key=lambda m: (m[1], m[0])):
                     result = merge.run_in(tx, source=source, target=target)
                     done = sum(int(r["merged"]) for r in result)
                     counters.append(update_counters(result.consume()))

@@ -8,6 +8,7 @@ import pytest
 
 from kg.loaders.identity import (
     TitleCandidate,
+    TitlePlan,
     canonical_arxiv_id,
     contested_groups,
     hepth_id,
@@ -19,7 +20,9 @@ from kg.loaders.identity import (
     parse_title_key,
     title_groups,
     title_merges,
+    title_orphans,
     title_places,
+    title_plan,
     title_splits,
 )
 
@@ -177,7 +180,7 @@ def test_title_merges_do_not_depend_on_order() -> None:
 def test_a_paper_merged_away_while_read_is_no_candidate() -> None:
     """Read without locks, a paper another loader is merging away can come back with no
     properties; the plan leaves it out instead of failing (seen in the four-loader test)."""
-    from kg.load.neo4j_sink import candidates_by_title, plan_merges
+    from kg.load.neo4j_sink import candidates_by_title, plan_titles
 
     rows: list[dict[str, Any]] = [
         {
@@ -202,9 +205,8 @@ def test_a_paper_merged_away_while_read_is_no_candidate() -> None:
             "aliases": None,
         },
     ]
-    assert plan_merges(candidates_by_title(rows)) == {
-        "deep learning": {"title:deep learning:2016": "title:deep learning:2015"}
-    }
+    plans = plan_titles(candidates_by_title(rows))
+    assert plans["deep learning"].merges == {"title:deep learning:2016": "title:deep learning:2015"}
 
 
 def test_a_title_key_goes_to_the_arxiv_paper_nearest_its_year_whichever_came_first() -> None:
@@ -358,20 +360,54 @@ def test_the_writer_plans_with_the_keys_pages_list_apart_per_title() -> None:
     """The reconcile's plans take the lists per title (listed_apart_titles rows), and the
     snapshot's rows name each list's title by a title key in it (a list of arXiv ids alone
     is none: two arXiv papers never merge)."""
-    from kg.load.neo4j_sink import listed_apart_rows, plan_merges, plan_splits
+    from kg.load.neo4j_sink import listed_apart_rows, plan_titles
 
     dl = _key(2016, "deep learning")
     held = TitleCandidate("1501.00001", "1501.00001", 2015, aliases=(dl,), stated_years=(2015,))
     grouped = {"sparse coding": [_stub(2010), _stub(2011)], "deep learning": [held]}
     listed = {"sparse coding": [[_key(2010), _key(2011)]]}
-    assert plan_merges(grouped) == {"sparse coding": {_key(2011): _key(2010)}}
-    assert plan_merges(grouped, (), listed) == {}
-    assert plan_splits(grouped, (), {"deep learning": [["1501.00001", dl]]}) == {
-        "deep learning": [("1501.00001", dl, dl)]
+
+    def needed(plans: dict[str, TitlePlan]) -> dict[str, tuple[object, object]]:
+        return {norm: (plan.merges, plan.splits) for norm, plan in plans.items() if plan.needed}
+
+    assert needed(plan_titles(grouped)) == {"sparse coding": ({_key(2011): _key(2010)}, [])}
+    assert needed(plan_titles(grouped, (), listed)) == {}
+    assert needed(plan_titles(grouped, (), {"deep learning": [["1501.00001", dl]]})) == {
+        "deep learning": ({}, [("1501.00001", dl, dl)]),
+        "sparse coding": ({_key(2011): _key(2010)}, []),
     }
-    assert plan_splits(grouped, (), listed) == {}
     entries = (f"1501.00001|{dl}", "1501.00001|1601.00002", f"{_key(2010)}|{_key(2011)}")
     assert listed_apart_rows(entries) == [
         {"key": f"1501.00001|{dl}", "norm_title": "deep learning"},
         {"key": f"{_key(2010)}|{_key(2011)}", "norm_title": "sparse coding"},
     ]
+
+
+def test_a_key_that_nothing_chains_to_its_holder_any_more_leaves_it() -> None:
+    """arXiv A (2015) is titled "old name" and "twin title": it took "old name" 2016, then
+    "twin title" 2017 through that key's year. Once the 2016 key has moved to B, the
+    2017 key is chained to A by its own year only, and leaves, alone, before anything else
+    is merged under its title; through the 2016 key, or another paper of the title, it
+    stays."""
+    old, twin = _key(2016, "old name"), _key(2017, "twin title")
+    a = TitleCandidate("1501.00001", "1501.00001", 2015, aliases=(old, twin), stated_years=(2015,))
+    b = TitleCandidate("1601.00002", "1601.00002", 2016, stated_years=(2016,))
+    assert title_orphans("twin title", [a]) == []
+    assert title_orphans("old name", [a, b]) == []
+    assert title_splits("old name", [a, b]) == [("1501.00001", old, "1601.00002")]
+    left = TitleCandidate("1501.00001", "1501.00001", 2015, aliases=(twin,), stated_years=(2015,))
+    assert title_orphans("twin title", [left]) == [("1501.00001", twin)]
+    later = TitleCandidate(_key(2018, "twin title"), None, 2018)
+    plan = title_plan("twin title", [left, later])
+    assert plan.splits == [("1501.00001", twin, twin)]
+    assert plan.merges == {}  # not on the year the orphan lends A: next round, with it out
+    assert title_merges("twin title", [TitleCandidate(twin, None, 2017), later]) == {
+        _key(2018, "twin title"): twin
+    }
+    # Another paper of the title within a year bridges it, as title_groups would.
+    bridge = TitleCandidate(_key(2016, "twin title"), None, 2016)
+    assert title_orphans("twin title", [left, bridge]) == []
+    # A paper with no year stated under its own key is left as it is; so is a kept key.
+    bare = TitleCandidate("1501.00001", "1501.00001", 2015, aliases=(twin,))
+    assert title_orphans("twin title", [bare]) == []
+    assert title_orphans("twin title", [left], kept_apart=["1501.00001"]) == []
