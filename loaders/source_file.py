@@ -79,15 +79,52 @@ def open_binary(path: Path) -> IO[bytes]:
     return path.open("rb")
 
 
+class _Digesting(io.RawIOBase):
+    """A binary handle that feeds every byte read through it to a hash."""
+
+    def __init__(self, inner: IO[bytes], digest: hashlib._Hash) -> None:
+        super().__init__()
+        self._inner = inner
+        self._digest = digest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview | bytearray) -> int:  # type: ignore[override]
+        count: int = self._inner.readinto(buffer)  # type: ignore[attr-defined]
+        self._digest.update(memoryview(buffer)[:count])
+        return count
+
+    def close(self) -> None:
+        self._inner.close()
+        super().close()
+
+
 def open_text(path: Path) -> io.TextIOWrapper:
     """Return a text handle (UTF-8, undecodable bytes replaced, CRLF kept) on the content."""
     return io.TextIOWrapper(open_binary(path), encoding="utf-8", errors="replace", newline="")
 
 
-def numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """Yield (1-based line number, line without its line ending) for every line, streaming."""
+def _text(path: Path, digest: hashlib._Hash | None) -> io.TextIOWrapper:
+    """``open_text``, feeding the content to ``digest`` as ``numbered_lines`` says."""
+    if digest is None:
+        return open_text(path)
+    if not is_gzip(path):
+        _hash_into(path, digest)
+        return open_text(path)
+    hashed = io.BufferedReader(_Digesting(open_binary(path), digest), _CHUNK)
+    return io.TextIOWrapper(hashed, encoding="utf-8", errors="replace", newline="")
+
+
+def numbered_lines(path: Path, digest: hashlib._Hash | None = None) -> Iterator[tuple[int, str]]:
+    """Yield (1-based line number, line without its line ending) for every line, streaming.
+
+    With ``digest``, the decompressed content is fed to it too: once every line has been
+    read, ``digest.hexdigest()`` is ``content_sha256(path)``. A gzip file is hashed as it is
+    read, sparing a second decompression; a plain one in a pass of its own, which costs less
+    than routing the text read through the hash (docs/BENCHMARKS-incremental.md)."""
     try:
-        with open_text(path) as handle:
+        with _text(path, digest) as handle:
             for number, line in enumerate(handle, start=1):
                 yield number, line.rstrip("\r\n")
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
@@ -108,13 +145,18 @@ def read_head(path: Path, size: int = 65536) -> str:
 def content_sha256(path: Path) -> str:
     """Return the sha256 hex digest of the file's decompressed content, streaming."""
     digest = hashlib.sha256()
+    _hash_into(path, digest)
+    return digest.hexdigest()
+
+
+def _hash_into(path: Path, digest: hashlib._Hash) -> None:
+    """Feed the file's decompressed content to ``digest``, streaming."""
     try:
         with open_binary(path) as handle:
             while chunk := handle.read(_CHUNK):
                 digest.update(chunk)
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         raise SourceError(f"{path}: cannot read it ({exc})", "check the file") from exc
-    return digest.hexdigest()
 
 
 def snapshot_key(sha256: str) -> str:

@@ -23,6 +23,7 @@ collide.
 
 from __future__ import annotations
 
+import hashlib
 from array import array
 from pathlib import Path
 
@@ -76,10 +77,11 @@ class OlderSnapshot:
         found = array("q")
         context = FORMATS[fmt].line_context
         if context is not None and context(older) == context(newer):
-            for number, line in numbered_lines(older):
+            content = hashlib.sha256()  # the snapshot's key, from the same read
+            for number, line in numbered_lines(older, content):
                 # the parsers drop a byte-order mark before the first line
                 found.append(line_digest(line.lstrip("\ufeff") if number == 1 else line))
-            key = snapshot_key(content_sha256(older))
+            key = snapshot_key(content.hexdigest())
             return cls(key, _sorted(found), by_line=True)
         snapshot: str | None = None
         for item in parse_file(older, fmt, id_scheme):

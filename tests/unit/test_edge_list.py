@@ -202,3 +202,26 @@ def test_a_version_of_thousands_of_digits_is_a_reject(tmp_path: Path) -> None:
     assert list(_rejects(items)) == [2]
     assert "is not an arXiv id" in _rejects(items)[2].reason
     assert _edges(items) == [(3, "2110.03888", "1706.03762")]
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_reading_the_lines_hashes_the_content_in_the_same_read(
+    tmp_path: Path, packed: bool
+) -> None:
+    """numbered_lines with a digest gives every line, and the digest content_sha256 gives,
+    plain or gzipped, whatever the line endings (kg load --since reads the older file once)."""
+    import hashlib
+
+    from kg.loaders.source_file import numbered_lines
+
+    content = "citing,cited\r\n" + "".join(f"{n:07d},{n + 1:07d}\n" for n in range(70_000))
+    # a lone carriage return ends a line too, and an undecodable byte is replaced
+    data = (content + "lone\rcarriage return\n\u00e9t\u00e9 ").encode() + b"\xff no newline"
+    path = tmp_path / "edges.csv"
+    path.write_bytes(gzip.compress(data) if packed else data)
+    digest = hashlib.sha256()
+    lines = list(numbered_lines(path, digest))
+    assert lines == list(numbered_lines(path))
+    assert len(lines) == 70_004
+    assert lines[0] == (1, "citing,cited")
+    assert digest.hexdigest() == content_sha256(path) == hashlib.sha256(data).hexdigest()
