@@ -31,7 +31,6 @@ __all__ = [
     "title_key",
     "title_lock_stripe",
     "title_merges",
-    "title_orphans",
     "title_places",
     "title_plan",
     "title_splits",
@@ -472,9 +471,6 @@ def title_plan(
     pairs = _pairs(listed_apart)
     groups = title_groups(norm_title, candidates, apart)
     contested = [group for group in groups if _contested(norm_title, group, pairs)]
-    if orphans := title_orphans(norm_title, candidates, apart):
-        # They leave first, alone; the next round merges by the years that are left.
-        return TitlePlan({}, [(holder, alias, alias) for holder, alias in orphans], contested)
     merges: dict[str, str] = {}
     splits: list[tuple[str, str, str]] = []
     for group in groups:
@@ -547,52 +543,6 @@ def _nearest(ided: list[TitleCandidate], year: int) -> TitleCandidate:
     )
 
 
-def title_orphans(
-    norm_title: str, candidates: Iterable[TitleCandidate], kept_apart: Iterable[str] = ()
-) -> list[tuple[str, str]]:
-    """Return the title keys of one normalised title that an arXiv paper holds although
-    nothing chains them to it any more: [(holder key, title key)], sorted.
-
-    A paper's years count under each of its titles, so a key can join an arXiv paper
-    through the year of a key of its other title (an arXiv paper titled both "old name" and
-    "twin title" in 2015 takes "old name" 2016, then "twin title" 2017 through it). When
-    that key moves to a nearer twin (``title_splits``), the year that chained the other
-    is gone. Here each key of this title that may move (``_movable``) is taken as a paper of
-    its own, the holder keeping its own years (``TitleCandidate.stated_years``) and those of
-    its other keys; a key then in no group with the holder is an orphan. A paper with no
-    year stated under its own key is left as it is.
-    """
-    apart = set(kept_apart)
-    everyone = list(candidates)
-    orphans: list[tuple[str, str]] = []
-    for paper in everyone:
-        if paper.arxiv_id is None or not paper.stated_years or paper.key in apart:
-            continue
-        movable = _movable(paper, norm_title)
-        if not movable:
-            continue
-        core = TitleCandidate(
-            key=paper.key,
-            arxiv_id=paper.arxiv_id,
-            year=None,
-            aliases=tuple(a for a in paper.aliases if a not in movable),
-            stated_years=paper.stated_years,
-            recorded=paper.recorded,
-        )
-        units = [TitleCandidate(key=a, arxiv_id=None, year=y) for a, y in movable.items()]
-        others = [c for c in everyone if c.key != paper.key]
-        joined = next(
-            (
-                {member.key for member in group}
-                for group in title_groups(norm_title, [core, *units, *others], apart)
-                if any(member.key == paper.key for member in group)
-            ),
-            set(),
-        )
-        orphans.extend((paper.key, alias) for alias in movable if alias not in joined)
-    return sorted(orphans)
-
-
 def title_merges(
     norm_title: str,
     candidates: Iterable[TitleCandidate],
@@ -613,9 +563,7 @@ def title_merges(
     title-only paper with the earliest year (then the smallest key). Adding papers only
     joins groups, so merging as records arrive gives the same graph in any order; in a group
     that comes to hold several arXiv papers, a key that joined one of them before the
-    nearer one arrived moves (``title_splits``), and so does one that nothing chains to
-    its holder any more (``title_orphans``: no merge is asked for under the title until
-    it has left). A target is never itself a source.
+    nearer one arrived moves (``title_splits``). A target is never itself a source.
 
     ``listed_apart`` are the keys a page lists as separate papers under this title (one
     iterable per page and title): in a group where two of them would be one paper, the
@@ -643,11 +591,6 @@ def title_splits(
     paper's title key goes where ``title_places`` places it; the target is the key itself
     when it is to stay a paper of its own, or when the paper it goes to is still to be
     taken out of another (a later round merges it).
-
-    Keys that nothing chains to their holder any more (``title_orphans``) leave first, and
-    alone: each is then a paper of its own, the target its own key, and ``title_merges``
-    asks for nothing under this title until they have left, so that no merge is planned on
-    the years they lent their holder.
     """
     return title_plan(norm_title, candidates, kept_apart, listed_apart).splits
 

@@ -20,7 +20,6 @@ from kg.loaders.identity import (
     parse_title_key,
     title_groups,
     title_merges,
-    title_orphans,
     title_places,
     title_plan,
     title_splits,
@@ -258,6 +257,16 @@ def test_a_title_key_goes_to_the_arxiv_paper_nearest_its_year_whichever_came_fir
         ["1706.00001", "1801.00002"]
     ]
     assert contested_groups(t, [held, a]) == []  # its keys move: nothing to contest
+    # One plan gives all three, as the writer reads them in a reconcile round.
+    plan = title_plan(t, [recorded, a, *cited[1:]])
+    # (B here states no year of its own, so A is the nearest)
+    assert plan.merges == {f"title:{t}:2019": "1706.00001"}
+    assert plan.splits == []
+    assert [[p.key for p in g] for g in plan.contested] == [
+        ["1706.00001", "1801.00002", f"title:{t}:2019"]
+    ]
+    assert plan.needed
+    assert not title_plan(t, [held]).needed
 
 
 def _key(year: int, title: str = "sparse coding") -> str:
@@ -381,33 +390,3 @@ def test_the_writer_plans_with_the_keys_pages_list_apart_per_title() -> None:
         {"key": f"1501.00001|{dl}", "norm_title": "deep learning"},
         {"key": f"{_key(2010)}|{_key(2011)}", "norm_title": "sparse coding"},
     ]
-
-
-def test_a_key_that_nothing_chains_to_its_holder_any_more_leaves_it() -> None:
-    """arXiv A (2015) is titled "old name" and "twin title": it took "old name" 2016, then
-    "twin title" 2017 through that key's year. Once the 2016 key has moved to B, the
-    2017 key is chained to A by its own year only, and leaves, alone, before anything else
-    is merged under its title; through the 2016 key, or another paper of the title, it
-    stays."""
-    old, twin = _key(2016, "old name"), _key(2017, "twin title")
-    a = TitleCandidate("1501.00001", "1501.00001", 2015, aliases=(old, twin), stated_years=(2015,))
-    b = TitleCandidate("1601.00002", "1601.00002", 2016, stated_years=(2016,))
-    assert title_orphans("twin title", [a]) == []
-    assert title_orphans("old name", [a, b]) == []
-    assert title_splits("old name", [a, b]) == [("1501.00001", old, "1601.00002")]
-    left = TitleCandidate("1501.00001", "1501.00001", 2015, aliases=(twin,), stated_years=(2015,))
-    assert title_orphans("twin title", [left]) == [("1501.00001", twin)]
-    later = TitleCandidate(_key(2018, "twin title"), None, 2018)
-    plan = title_plan("twin title", [left, later])
-    assert plan.splits == [("1501.00001", twin, twin)]
-    assert plan.merges == {}  # not on the year the orphan lends A: next round, with it out
-    assert title_merges("twin title", [TitleCandidate(twin, None, 2017), later]) == {
-        _key(2018, "twin title"): twin
-    }
-    # Another paper of the title within a year bridges it, as title_groups would.
-    bridge = TitleCandidate(_key(2016, "twin title"), None, 2016)
-    assert title_orphans("twin title", [left, bridge]) == []
-    # A paper with no year stated under its own key is left as it is; so is a kept key.
-    bare = TitleCandidate("1501.00001", "1501.00001", 2015, aliases=(twin,))
-    assert title_orphans("twin title", [bare]) == []
-    assert title_orphans("twin title", [left], kept_apart=["1501.00001"]) == []
