@@ -469,13 +469,15 @@ def title_plan(
     candidates = list(candidates)
     apart = frozenset(kept_apart)
     pairs = _pairs(listed_apart)
-    groups = title_groups(norm_title, candidates, apart)
-    contested = [group for group in groups if _contested(norm_title, group, pairs)]
+    contested: list[list[TitleCandidate]] = []
     merges: dict[str, str] = {}
     splits: list[tuple[str, str, str]] = []
-    for group in groups:
+    for group in title_groups(norm_title, candidates, apart):
         ided = [paper for paper in group if paper.arxiv_id is not None]
-        if _speaks_against(group, pairs):
+        against = _speaks_against(group, pairs)
+        if (len(ided) > 1 or against) and _recorded(norm_title, group):
+            contested.append(group)
+        if against:
             places = title_places(norm_title, group, pairs)
             primaries = {paper.key for paper in group}
             for paper in group:
@@ -503,17 +505,14 @@ def title_plan(
     return TitlePlan(merges, sorted(splits), contested)
 
 
-def _contested(
-    norm_title: str, group: list[TitleCandidate], pairs: frozenset[frozenset[str]]
-) -> bool:
-    """``contested_groups``' test of one group."""
-    recorded = any(
+def _recorded(norm_title: str, group: list[TitleCandidate]) -> bool:
+    """True when a paper of the group holds a title key of this title with a full record
+    of its own (``TitleCandidate.recorded``): ``contested_groups``' first test."""
+    return any(
         (parsed := parse_title_key(key)) is not None and parsed[0] == norm_title
         for paper in group
         for key in paper.recorded
     )
-    ided = sum(paper.arxiv_id is not None for paper in group)
-    return recorded and (ided > 1 or _speaks_against(group, pairs))
 
 
 def contested_groups(

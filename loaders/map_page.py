@@ -712,8 +712,9 @@ class _Apart:
     """The keys a page names under each normalised title, gathered item by item: those of
     two items (references or citing papers), or of an item and the page's own paper, are
     separate papers on the page's word, which the identity rule keeps apart
-    (``kg.loaders.identity.title_places``). Kept on the snapshot (``listed_apart``, and
-    ListedApart nodes), which the rule and ``kg merges`` read."""
+    (``kg.loaders.identity.title_places``). The snapshot record carries them
+    (``listed_apart``); the graph keeps them as ListedApart nodes the snapshot LISTS_APART,
+    which the rule and ``kg merges`` read."""
 
     def __init__(self) -> None:
         self._by_title: dict[str, set[str]] = {}

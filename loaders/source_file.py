@@ -122,7 +122,7 @@ def numbered_lines(path: Path, digest: hashlib._Hash | None = None) -> Iterator[
     With ``digest``, the decompressed content is fed to it too: once every line has been
     read, ``digest.hexdigest()`` is ``content_sha256(path)``. A gzip file is hashed as it is
     read, sparing a second decompression; a plain one in a pass of its own, which costs less
-    than routing the text read through the hash (docs/BENCHMARKS-incremental.md)."""
+    than routing the text read through the hash (docs/BENCHMARKS.md)."""
     try:
         with _text(path, digest) as handle:
             for number, line in enumerate(handle, start=1):

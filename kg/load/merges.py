@@ -32,9 +32,9 @@ from kg.answers.loads import (
 )
 from kg.database import Database
 from kg.errors import ParameterError, SourceError
-from kg.load.neo4j_sink import KeyRef, candidates_by_title
+from kg.load.neo4j_sink import KeyRef, candidates_by_title, plan_titles
 from kg.loaders.arxiv_oai import validation_reason
-from kg.loaders.identity import contested_groups, normalize_title, parse_title_key
+from kg.loaders.identity import normalize_title, parse_title_key
 from kg.refs import resolve
 
 __all__ = [
@@ -152,13 +152,13 @@ def _contesting(graph: Database, rows: list[dict[str, Any]]) -> dict[str, list[s
     if not titles:
         return {}
     found = queries.load.reconcile_titles.run(graph, norm_titles=titles)
-    candidates = candidates_by_title(found)
     apart = [row["key"] for row in queries.load.kept_apart.run(graph, norm_titles=titles)]
+    plans = plan_titles(candidates_by_title(found), apart)  # once per title, not per paper
     contested: dict[str, list[str]] = {}
     for row in rows:
         others: set[str] = set()
         for norm in _merged_titles(row):
-            for group in contested_groups(norm, candidates.get(norm, []), apart):
+            for group in plans[norm].contested if norm in plans else []:
                 if any(paper.key == row["key"] for paper in group):
                     others |= {p.key for p in group if p.arxiv_id is not None} - {row["key"]}
         contested[row["key"]] = sorted(others)
