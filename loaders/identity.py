@@ -392,33 +392,77 @@ class TitleCandidate:
         holds, which a merged key's reference can have given it."""
         return set(self.stated_years)
 
-    def years(self) -> set[int]:
-        """The years its records and references state: the year it holds, every year stated
-        for it under its own key (``years``), and those of its title keys (a reference to a
-        title key states the key's year), whichever of its titles they came under."""
+    def chain_years(self, norm_title: str) -> set[int]:
+        """The years by which the paper itself chains under ``norm_title``: those stated
+        under its own key (``years``) and its own key's year, and the years of its keys of
+        this title that cannot leave it (``recorded``). Not the year it holds, nor the years
+        of title keys it holds that the rule places on their own (``_movable``), nor those of
+        keys of its other titles: each title's keys chain by their own years only."""
         found = set(self.stated_years)
-        if self.year is not None:
-            found.add(self.year)
-        for key in (self.key, *self.aliases):
+        for key in (self.key, *self.recorded):
             parsed = parse_title_key(key)
-            if parsed is not None and parsed[1] is not None:
+            if parsed is None or parsed[1] is None:
+                continue
+            if key == self.key or parsed[0] == norm_title:
                 found.add(parsed[1])
         return found
 
 
-def title_groups(
-    norm_title: str, candidates: Iterable[TitleCandidate], kept_apart: Iterable[str] = ()
-) -> list[list[TitleCandidate]]:
-    """Return the groups the identity rule forms among papers with one normalised title.
+@dataclass(frozen=True)
+class _Unit:
+    """What the rule places as one under a title: a title-only paper with the keys that
+    cannot leave it, or a title key of that title another paper holds."""
 
-    Papers whose years (``TitleCandidate.years``) chain with gaps of at most 1 year are one
-    group; a paper with no known year, and one a user split (``kept_apart``), is in none.
-    Each group is sorted by key, and the groups by their first key.
-    """
-    apart = set(kept_apart)
-    papers = sorted((c for c in candidates if c.key not in apart), key=lambda c: c.key)
-    years = [c.years() for c in papers]
-    parent = list(range(len(papers)))
+    key: str
+    year: int
+    """The year it is placed by: its key's."""
+    years: frozenset[int]
+    """The years it chains by (``TitleCandidate.chain_years`` for a paper, else its key's)."""
+    members: frozenset[str]
+    """The keys that go wherever it goes."""
+    holder: TitleCandidate
+
+
+def _fixed(paper: TitleCandidate, norm_title: str) -> frozenset[str]:
+    """The paper's keys that cannot leave it under ``norm_title``: all but ``_movable``."""
+    return frozenset((paper.key, *paper.aliases)) - set(_movable(paper, norm_title))
+
+
+def _atoms(
+    norm_title: str, candidates: Iterable[TitleCandidate], apart: frozenset[str]
+) -> tuple[list[TitleCandidate], list[_Unit]]:
+    """The arXiv papers and the units (``_Unit``) the rule places among the papers with one
+    normalised title; a paper a user split (``apart``) is neither, and holds no key the rule
+    moves."""
+    anchors: list[TitleCandidate] = []
+    units: list[_Unit] = []
+    for paper in sorted(candidates, key=lambda c: c.key):
+        if paper.key in apart:
+            continue
+        years = frozenset(paper.chain_years(norm_title))
+        if paper.arxiv_id is not None:
+            anchors.append(paper)
+        elif years:
+            own = parse_title_key(paper.key)
+            year = own[1] if own is not None and own[1] is not None else min(years)
+            units.append(_Unit(paper.key, year, years, _fixed(paper, norm_title), paper))
+        for alias, year in _movable(paper, norm_title).items():
+            if alias not in apart:
+                units.append(_Unit(alias, year, frozenset((year,)), frozenset((alias,)), paper))
+    return anchors, units
+
+
+def _chains(
+    norm_title: str, anchors: list[TitleCandidate], units: list[_Unit]
+) -> list[tuple[list[TitleCandidate], list[_Unit]]]:
+    """The groups of one title: arXiv papers and units whose years chain with gaps of at
+    most 1 year (an arXiv paper with no year of its own is in none), each sorted by key,
+    and the groups by their first key."""
+    nodes: list[tuple[str, frozenset[int]]] = [
+        *((paper.key, frozenset(paper.chain_years(norm_title))) for paper in anchors),
+        *((unit.key, unit.years) for unit in units),
+    ]
+    parent = list(range(len(nodes)))
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -426,15 +470,49 @@ def title_groups(
             i = parent[i]
         return i
 
-    points = sorted((year, i) for i, found in enumerate(years) for year in found)
+    points = sorted((year, i) for i, (_key, years) in enumerate(nodes) for year in years)
     for (year_a, a), (year_b, b) in itertools.pairwise(points):
         if year_b - year_a <= 1:
             parent[root(b)] = root(a)
-    groups: dict[int, list[TitleCandidate]] = {}
-    for i, found in enumerate(years):
-        if found:
-            groups.setdefault(root(i), []).append(papers[i])
-    return sorted(groups.values(), key=lambda group: group[0].key)
+    found: dict[int, tuple[list[TitleCandidate], list[_Unit]]] = {}
+    for i, (_key, years) in enumerate(nodes):
+        if not years:
+            continue
+        group = found.setdefault(root(i), ([], []))
+        if i < len(anchors):
+            group[0].append(anchors[i])
+        else:
+            group[1].append(units[i - len(anchors)])
+    groups = [
+        (sorted(a, key=lambda p: p.key), sorted(u, key=lambda u: u.key)) for a, u in found.values()
+    ]
+    return sorted(groups, key=lambda g: min([p.key for p in g[0]] + [u.key for u in g[1]]))
+
+
+def _papers(anchors: list[TitleCandidate], units: list[_Unit]) -> list[TitleCandidate]:
+    """The papers holding a group's arXiv papers and units, sorted by key."""
+    found = {paper.key: paper for paper in anchors}
+    found.update({unit.holder.key: unit.holder for unit in units})
+    return [found[key] for key in sorted(found)]
+
+
+def title_groups(
+    norm_title: str, candidates: Iterable[TitleCandidate], kept_apart: Iterable[str] = ()
+) -> list[list[TitleCandidate]]:
+    """Return the groups the identity rule forms among papers with one normalised title, as
+    the papers holding them.
+
+    The rule chains, by their years (gaps of at most 1 year), the title's arXiv papers
+    (``TitleCandidate.chain_years``) and its title keys: a title-only paper with the keys
+    that cannot leave it, and each other title key of the title that a paper holds, on its
+    own (a paper's keys of this title do not chain it by their years: the rule places them,
+    so what chained them once cannot keep them). A paper with no year of its own, and one a
+    user split (``kept_apart``), is in none. Each group is sorted by key, and the groups by
+    their first key; a paper can be in two, when the rule places a key it holds apart from
+    it.
+    """
+    anchors, units = _atoms(norm_title, candidates, frozenset(kept_apart))
+    return [_papers(a, u) for a, u in _chains(norm_title, anchors, units)]
 
 
 @dataclass(frozen=True)
@@ -465,43 +543,78 @@ def title_plan(
 ) -> TitlePlan:
     """Return what the identity rule asks for among the papers with one normalised title:
     its merges (``title_merges``), splits (``title_splits``) and contested groups
-    (``contested_groups``), from one pass over the title's groups (``title_groups``)."""
+    (``contested_groups``), from one pass over the title's groups (``title_groups``).
+
+    Every title key of the title is placed by the group it chains into, whichever paper
+    holds it now, so the plan follows from the keys, the arXiv papers' own years and the
+    pages alone: a key placed elsewhere than where its paper goes is taken out of it."""
     candidates = list(candidates)
     apart = frozenset(kept_apart)
     pairs = _pairs(listed_apart)
+    anchors, units = _atoms(norm_title, candidates, apart)
     contested: list[list[TitleCandidate]] = []
+    places: dict[str, str] = {}
+    for ided, group in _chains(norm_title, anchors, units):
+        keys = {key for paper in ided for key in _fixed(paper, norm_title)}
+        keys.update(key for unit in group for key in unit.members)
+        against = any(pair <= keys for pair in pairs)
+        papers = _papers(ided, group)
+        if (len(ided) > 1 or against) and _recorded(norm_title, papers):
+            contested.append(papers)
+        if against:
+            places.update(_place(norm_title, ided, group, pairs))
+        elif ided:
+            places.update({unit.key: _nearest(ided, unit.year).key for unit in group})
+        else:
+            places.update(_one_paper(group))
+    return _moves(norm_title, candidates, apart, places, contested)
+
+
+def _one_paper(group: list[_Unit]) -> dict[str, str]:
+    """Places a group with no arXiv paper as one paper: the title-only paper holding its
+    earliest key (then the smallest key), or, when no title-only paper stands in it, its
+    earliest key on its own."""
+    first: dict[str, tuple[int, str]] = {}
+    for unit in group:
+        if unit.holder.arxiv_id is None and unit.holder.key in {u.key for u in group}:
+            rank = (min(unit.years), unit.holder.key)
+            first[unit.holder.key] = min(first.get(unit.holder.key, rank), rank)
+    if first:
+        target = min(first.values())[1]
+    else:
+        target = min(group, key=lambda unit: (unit.year, unit.key)).key
+    return {unit.key: target for unit in group}
+
+
+def _moves(
+    norm_title: str,
+    candidates: list[TitleCandidate],
+    apart: frozenset[str],
+    places: dict[str, str],
+    contested: list[list[TitleCandidate]],
+) -> TitlePlan:
+    """The merges and splits that put every placed unit where ``places`` says: a title-only
+    paper merges into the paper it is placed in, once that one stands (an arXiv paper, or a
+    title-only paper placed in itself); a key held by a paper that goes elsewhere is taken
+    out of it, to the paper it is placed in when that one stands, else as a paper of its own
+    (a later round merges it)."""
+    standing = {
+        paper.key
+        for paper in candidates
+        if paper.arxiv_id is not None or places.get(paper.key, paper.key) == paper.key
+    }
     merges: dict[str, str] = {}
     splits: list[tuple[str, str, str]] = []
-    for group in title_groups(norm_title, candidates, apart):
-        ided = [paper for paper in group if paper.arxiv_id is not None]
-        against = _speaks_against(group, pairs)
-        if (len(ided) > 1 or against) and _recorded(norm_title, group):
-            contested.append(group)
-        if against:
-            places = title_places(norm_title, group, pairs)
-            primaries = {paper.key for paper in group}
-            for paper in group:
-                place = places.get(paper.key, paper.key)
-                if paper.arxiv_id is None and place != paper.key and place in primaries:
-                    merges[paper.key] = place
-            splits.extend(_placed_splits(norm_title, group, places))
+    for paper in candidates:
+        if paper.key in apart:
             continue
-        titled = [paper for paper in group if paper.arxiv_id is None]
-        if not ided:
-            target = min(titled, key=lambda paper: (min(paper.years()), paper.key))
-            merges.update({p.key: target.key for p in titled if p is not target})
-            continue
-        for paper in titled:
-            own = parse_title_key(paper.key)
-            year = own[1] if own is not None and own[1] is not None else min(paper.years())
-            merges[paper.key] = _nearest(ided, year).key
-        if len(ided) < 2:
-            continue
-        for paper in ided:
-            for alias, year in _movable(paper, norm_title).items():
-                target = _nearest(ided, year)
-                if target.key != paper.key:
-                    splits.append((paper.key, alias, target.key))
+        goes = paper.key if paper.arxiv_id is not None else places.get(paper.key, paper.key)
+        if goes != paper.key and goes in standing:
+            merges[paper.key] = goes
+        for alias in _movable(paper, norm_title):
+            place = places.get(alias, goes)
+            if place != goes:
+                splits.append((paper.key, alias, place if place in standing else alias))
     return TitlePlan(merges, sorted(splits), contested)
 
 
@@ -553,16 +666,15 @@ def title_merges(
     ``kept_apart`` are keys a user split from a wrong merge (``kg unmerge``): a paper under
     one of them stays its own paper, and nothing merges into it.
 
-    The rule, over the set of papers (and every year stated for each, ``TitleCandidate.years``):
-    papers whose years chain with gaps of at most 1 year form one group (``title_groups``); a
-    paper with no known year joins nothing. Two papers with arXiv ids are never merged. In a
-    group with one arXiv paper, every title-only paper merges into it; with several, each
-    title-only paper goes to the arXiv paper whose own years (``TitleCandidate.own_years``)
-    are nearest the year of its key (then the smallest key); with none, all go to the
-    title-only paper with the earliest year (then the smallest key). Adding papers only
-    joins groups, so merging as records arrive gives the same graph in any order; in a group
-    that comes to hold several arXiv papers, a key that joined one of them before the
-    nearer one arrived moves (``title_splits``). A target is never itself a source.
+    The rule, over the title's arXiv papers and title keys (``title_groups``): those whose
+    years chain with gaps of at most 1 year form one group; a paper with no known year joins
+    nothing. Two papers with arXiv ids are never merged. In a group with one arXiv paper,
+    every title key is that paper; with several, each goes to the arXiv paper whose own
+    years (``TitleCandidate.own_years``) are nearest its year (then the smallest key); with
+    none, all go to the title-only paper with the earliest year (then the smallest key).
+    The places follow from the keys, so a key that joined a paper the rule no longer gives
+    it (a nearer arXiv paper came) moves (``title_splits``). A target is never itself a
+    source.
 
     ``listed_apart`` are the keys a page lists as separate papers under this title (one
     iterable per page and title): in a group where two of them would be one paper, the
@@ -577,19 +689,19 @@ def title_splits(
     kept_apart: Iterable[str] = (),
     listed_apart: Iterable[Iterable[str]] = (),
 ) -> list[tuple[str, str, str]]:
-    """Return the title keys of one normalised title that an arXiv paper holds but the rule
-    gives to another: [(holder key, title key, target key)], sorted.
+    """Return the title keys of one normalised title that a paper holds but the rule places
+    elsewhere: [(holder key, title key, target key)], sorted.
 
-    In a group with several arXiv papers each title key belongs to the one whose own years
-    are nearest its year (then the smallest key), as ``title_merges`` sends a title-only
-    paper; a key that joined one before the nearer one arrived is taken out of it and
-    merged into that one, so the result is the same in any order. A key with a full record
-    of its own (``TitleCandidate.recorded``) stays: its values folded into the paper.
+    Each title key is placed by the group it chains into (``title_merges``), whichever paper
+    holds it: one that joined an arXiv paper before a nearer one arrived, one a page lists
+    apart from a key of its paper, and one whose chain to its paper ran through a key that
+    has since moved are taken out and go where the rule places them, so the result is the
+    same in any order. A key with a full record of its own (``TitleCandidate.recorded``)
+    stays: its values folded into the paper.
 
-    In a group where keys a page lists apart (``listed_apart``) would be one paper, any
-    paper's title key goes where ``title_places`` places it; the target is the key itself
-    when it is to stay a paper of its own, or when the paper it goes to is still to be
-    taken out of another (a later round merges it).
+    The target is the paper the key is placed in, or the key itself when it is to be a paper
+    of its own, or when the paper it goes to is still to be formed (a later round merges
+    it).
     """
     return title_plan(norm_title, candidates, kept_apart, listed_apart).splits
 
@@ -604,8 +716,8 @@ def _pairs(listed_apart: Iterable[Iterable[str]]) -> frozenset[frozenset[str]]:
 
 
 def _movable(paper: TitleCandidate, norm_title: str) -> dict[str, int]:
-    """The title keys of ``norm_title`` merged into ``paper`` that the rule may take out of
-    it, with their years: those with a year, and no full record of their own
+    """The title keys of ``norm_title`` merged into ``paper`` that the rule places on their
+    own, with their years: those with a year, and no full record of their own
     (``recorded``)."""
     found = {}
     for alias in paper.aliases:
@@ -615,23 +727,6 @@ def _movable(paper: TitleCandidate, norm_title: str) -> dict[str, int]:
         if alias not in paper.recorded:
             found[alias] = parsed[1]
     return found
-
-
-def _speaks_against(group: list[TitleCandidate], pairs: frozenset[frozenset[str]]) -> bool:
-    """True when a page lists two keys of this group apart."""
-    if not pairs:
-        return False
-    keys = {key for paper in group for key in (paper.key, *paper.aliases)}
-    return any(pair <= keys for pair in pairs)
-
-
-@dataclass(frozen=True)
-class _Unit:
-    """What the rule places as one: a title key, with the keys that go wherever it goes."""
-
-    key: str
-    year: int
-    members: frozenset[str]
 
 
 def title_places(
@@ -652,9 +747,17 @@ def title_places(
       holds none listed apart from it, else starts one: the paper is its first key's.
     So the places follow from the keys, their years and the pages alone.
     """
+    anchors, units = _atoms(norm_title, group, frozenset())
+    return _place(norm_title, anchors, units, pairs)
 
-    def fixed(paper: TitleCandidate) -> frozenset[str]:
-        return frozenset((paper.key, *paper.aliases)) - set(_movable(paper, norm_title))
+
+def _place(
+    norm_title: str,
+    ided: list[TitleCandidate],
+    units: list[_Unit],
+    pairs: frozenset[frozenset[str]],
+) -> dict[str, str]:
+    """``title_places`` for a group's arXiv papers (``ided``) and units."""
 
     def apart(a: Iterable[str], b: Iterable[str]) -> bool:
         return any(frozenset((x, y)) in pairs for x in a for y in b)
@@ -662,16 +765,7 @@ def title_places(
     def distance(year: int, paper: TitleCandidate) -> int:
         return min((abs(year - y) for y in paper.own_years()), default=10**6)
 
-    ided = [paper for paper in group if paper.arxiv_id is not None]
-    units = []
-    for paper in group:
-        if paper.arxiv_id is None:
-            own = parse_title_key(paper.key)
-            year = own[1] if own is not None and own[1] is not None else min(paper.years())
-            units.append(_Unit(paper.key, year, fixed(paper)))
-        for alias, alias_year in _movable(paper, norm_title).items():
-            units.append(_Unit(alias, alias_year, frozenset((alias,))))
-    held = {paper.key: set(fixed(paper)) for paper in ided}
+    held = {paper.key: set(_fixed(paper, norm_title)) for paper in ided}
     places: dict[str, str] = {}
     left = []
     nearest_first = sorted(
@@ -698,22 +792,3 @@ def title_places(
     for cluster in formed:
         places.update({unit.key: cluster[0].key for unit in cluster})
     return places
-
-
-def _placed_splits(
-    norm_title: str, group: list[TitleCandidate], places: dict[str, str]
-) -> list[tuple[str, str, str]]:
-    """``title_splits`` for a group placed by ``title_places`` (``places``)."""
-    moving = [
-        (paper, alias)
-        for paper in group
-        for alias in _movable(paper, norm_title)
-        if places[alias] != (paper.key if paper.arxiv_id else places[paper.key])
-    ]
-    taken = {alias for _paper, alias in moving}
-    standing = {paper.key for paper in group if paper.arxiv_id or places[paper.key] == paper.key}
-    splits = []
-    for paper, alias in moving:
-        target = places[alias]
-        splits.append((paper.key, alias, target if target in standing - taken else alias))
-    return splits

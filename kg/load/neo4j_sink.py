@@ -31,6 +31,7 @@ from neo4j import ManagedTransaction
 from kg import __version__, queries
 from kg.answers.loads import WriteCounts
 from kg.database import Database, update_counters
+from kg.errors import IdentityUnsettled
 from kg.loaders.identity import (
     TitleCandidate,
     TitlePlan,
@@ -72,6 +73,9 @@ __all__ = [
 _T = TypeVar("_T")
 _NO_DATE = "0000-00-00"
 LOADER_VERSION = f"kg {__version__}"
+RECONCILE_ROUNDS = 50
+"""The most reconcile rounds one batch's titles may take (``GraphWriter.reconcile``): the rule
+settles in a few, so more means a rule that does not, which must stop, not run on."""
 """Marks a snapshot loaded whole; a file is skipped only when the same version loaded it."""
 
 
@@ -651,10 +655,12 @@ class GraphWriter:
         titles; return how many papers merged away.
 
         Each round is one transaction. It reads what is committed; only when some title
-        needs a merge does it lock the stripes of those titles (in order), read them again
-        and merge by the rule. A paper that absorbed another has the other's years and
-        titles too, which may chain it to papers of any of its titles, so the next round
-        reconciles every title of those papers, until a round merges nothing.
+        needs a merge or a move does it lock the stripes of those titles (in order), read
+        them again and apply the rule. A paper that absorbed another, or gave a key up,
+        holds other keys and titles now, so the next round reconciles every title of those
+        papers, until a round changes nothing. The rule places each key by the records
+        alone, so this settles in a few rounds; a load that would need more than
+        ``RECONCILE_ROUNDS`` stops with ``IdentityUnsettled`` instead of running on.
         """
         find = queries.load.reconcile_titles
         lock = queries.load.lock_titles
@@ -703,8 +709,12 @@ class GraphWriter:
             return merged, moved, counters, self._titles_of(tx, sorted(grown)), contested
 
         total = 0
+        rounds = 0
         todo = sorted(set(norm_titles))
         while todo:
+            if rounds == RECONCILE_ROUNDS:
+                raise IdentityUnsettled(todo, rounds)
+            rounds += 1
             merged, moved, counters, grown, contested = self._transaction(
                 functools.partial(work, todo=todo)
             )

@@ -109,7 +109,9 @@ def test_latex_keeps_the_math_content_of_a_title() -> None:
 
 
 def _c(key: str, year: int | None, arxiv: str | None = None, *aliases: str) -> TitleCandidate:
-    return TitleCandidate(key=key, arxiv_id=arxiv, year=year, aliases=aliases)
+    """A paper whose records state ``year`` under its own key."""
+    stated = (year,) if year is not None else ()
+    return TitleCandidate(key=key, arxiv_id=arxiv, year=year, aliases=aliases, stated_years=stated)
 
 
 def test_title_groups_chain_years_across_arxiv_and_title_only_papers() -> None:
@@ -164,7 +166,7 @@ def test_title_merges_match_every_year_stated_not_only_the_one_held() -> None:
     reference = _c(f"title:{t}:2015", 2015)
     assert title_merges(t, [held_only, reference]) == {}
     assert title_merges(t, [stated, reference]) == {f"title:{t}:2015": "1606.00001"}
-    assert stated.years() == {2016, 2018}
+    assert stated.chain_years(t) == {2016, 2018}
 
 
 def test_title_merges_do_not_depend_on_order() -> None:
@@ -229,7 +231,8 @@ def test_a_title_key_goes_to_the_arxiv_paper_nearest_its_year_whichever_came_fir
         stated_years=(2018,),
     )
     assert held.own_years() == {2018}
-    assert held.years() == {2017, 2018, 2019}
+    # It chains by its own years: the keys it holds are placed each on its own
+    assert held.chain_years(t) == {2018}
     assert title_splits(t, [held]) == []  # alone, it is the nearest
     assert title_splits(t, [held, a]) == [("1801.00002", f"title:{t}:2017", "1706.00001")]
     assert title_merges(t, [held, a]) == {}
@@ -258,15 +261,57 @@ def test_a_title_key_goes_to_the_arxiv_paper_nearest_its_year_whichever_came_fir
     ]
     assert contested_groups(t, [held, a]) == []  # its keys move: nothing to contest
     # One plan gives all three, as the writer reads them in a reconcile round.
-    plan = title_plan(t, [recorded, a, *cited[1:]])
-    # (B here states no year of its own, so A is the nearest)
-    assert plan.merges == {f"title:{t}:2019": "1706.00001"}
+    cited_2018 = _c(f"title:{t}:2018", 2018)
+    plan = title_plan(t, [recorded, a, cited_2018, cited[1]])
+    # B here states no year of its own, so A is the nearest of 2018 (which chains to both
+    # through 2017), and of 2019, which chains through the 2018 key (not through the 2018
+    # B holds: a year a paper holds is not one it chains by)
+    assert plan.merges == {f"title:{t}:2018": "1706.00001", f"title:{t}:2019": "1706.00001"}
     assert plan.splits == []
     assert [[p.key for p in g] for g in plan.contested] == [
-        ["1706.00001", "1801.00002", f"title:{t}:2019"]
+        ["1706.00001", "1801.00002", f"title:{t}:2018", f"title:{t}:2019"]
     ]
     assert plan.needed
     assert not title_plan(t, [held]).needed
+
+
+def test_each_title_chains_by_its_own_keys_so_a_key_another_title_chained_in_moves_out() -> None:
+    """A paper's keys of one title do not chain its keys of another: "twin" 2017 joined X
+    (posted 2015 as "old" and "twin") through "old" 2016 under kg 0.5, and stayed there
+    when "old" 2016 moved to a nearer "old" paper; now each title's keys chain by their own
+    years and X's, so it leaves X, as loading everything at once gives."""
+    old, twin = "old", "twin"
+    x = TitleCandidate(
+        "1501.00001", "1501.00001", 2015, (f"title:{old}:2016", f"title:{twin}:2017"), (2015,)
+    )
+    assert x.chain_years(twin) == x.chain_years(old) == {2015}
+    assert title_plan(twin, [x]).splits == [
+        ("1501.00001", f"title:{twin}:2017", f"title:{twin}:2017")
+    ]
+    assert title_plan(old, [x]).splits == []
+    y = TitleCandidate("1601.00002", "1601.00002", 2016, stated_years=(2016,))
+    assert title_plan(old, [x, y]).splits == [("1501.00001", f"title:{old}:2016", "1601.00002")]
+    # A title-only paper of it with no key to chain it to X stays its own paper
+    alone = _c(f"title:{twin}:2017", 2017)
+    assert title_plan(
+        twin, [TitleCandidate("1501.00001", "1501.00001", 2015, (), (2015,)), alone]
+    ) == (TitlePlan({}, [], []))
+    # The keys that looped under an extra rule tried before 0.5.1 (docs/MODEL.md): X1 "q" and
+    # "r" of 2014, X0 "r" of 2018, keys q 2015, q 2017 and r 2016. Wherever they are held,
+    # q 2015 is X1's and the other two are papers of their own.
+    x1 = TitleCandidate(
+        "1401.00001", "1401.00001", 2014, ("title:q:2015", "title:q:2017", "title:r:2016"), (2014,)
+    )
+    x0 = TitleCandidate("1801.00000", "1801.00000", 2018, stated_years=(2018,))
+    assert title_plan("q", [x1]).splits == [("1401.00001", "title:q:2017", "title:q:2017")]
+    assert title_plan("r", [x1, x0]).splits == [("1401.00001", "title:r:2016", "title:r:2016")]
+    in_x0 = TitleCandidate("1801.00000", "1801.00000", 2018, ("title:r:2016",), (2018,))
+    assert title_plan("r", [in_x0]).splits == [("1801.00000", "title:r:2016", "title:r:2016")]
+    separate = [TitleCandidate("1401.00001", "1401.00001", 2014, (), (2014,)), x0]
+    assert title_plan("r", [*separate, _c("title:r:2016", 2016)]) == TitlePlan({}, [], [])
+    assert title_plan(
+        "q", [separate[0], _c("title:q:2015", 2015), _c("title:q:2017", 2017)]
+    ).merges == {"title:q:2015": "1401.00001"}
 
 
 def _key(year: int, title: str = "sparse coding") -> str:
