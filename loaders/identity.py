@@ -505,8 +505,9 @@ def title_groups(
     The rule chains, by their years (gaps of at most 1 year), the title's arXiv papers
     (``TitleCandidate.chain_years``) and its title keys: a title-only paper with the keys
     that cannot leave it, and each other title key of the title that a paper holds, on its
-    own (a paper's keys of this title do not chain it by their years: the rule places them,
-    so what chained them once cannot keep them). A paper with no year of its own, and one a
+    own (a paper's keys of this title do not chain it by their years, but for those with a
+    full record of their own, ``recorded``: the rule places the others, so what chained
+    them once cannot keep them). A paper with no year of its own, and one a
     user split (``kept_apart``), is in none. Each group is sorted by key, and the groups by
     their first key; a paper can be in two, when the rule places a key it holds apart from
     it.
@@ -551,6 +552,16 @@ def title_plan(
     candidates = list(candidates)
     apart = frozenset(kept_apart)
     pairs = _pairs(listed_apart)
+    # A full record written again under a key another paper holds for good (``recorded``,
+    # merged before) is that paper's: it joins its holder, and the rule places it nowhere
+    # else, so one key is never in two papers
+    held = {key: paper.key for paper in candidates for key in paper.recorded if key != paper.key}
+    again = {
+        paper.key: held[paper.key]
+        for paper in candidates
+        if paper.arxiv_id is None and paper.key in held and paper.key not in apart
+    }
+    candidates = [paper for paper in candidates if paper.key not in again]
     anchors, units = _atoms(norm_title, candidates, apart)
     contested: list[list[TitleCandidate]] = []
     places: dict[str, str] = {}
@@ -567,22 +578,18 @@ def title_plan(
             places.update({unit.key: _nearest(ided, unit.year).key for unit in group})
         else:
             places.update(_one_paper(group))
-    return _moves(norm_title, candidates, apart, places, contested)
+    plan = _moves(norm_title, candidates, apart, places, contested)
+    for key, holder in again.items():
+        if places.get(holder, holder) == holder:  # else once the holder has moved
+            plan.merges[key] = holder
+    return plan
 
 
 def _one_paper(group: list[_Unit]) -> dict[str, str]:
-    """Places a group with no arXiv paper as one paper: the title-only paper holding its
-    earliest key (then the smallest key), or, when no title-only paper stands in it, its
-    earliest key on its own."""
-    first: dict[str, tuple[int, str]] = {}
-    for unit in group:
-        if unit.holder.arxiv_id is None and unit.holder.key in {u.key for u in group}:
-            rank = (min(unit.years), unit.holder.key)
-            first[unit.holder.key] = min(first.get(unit.holder.key, rank), rank)
-    if first:
-        target = min(first.values())[1]
-    else:
-        target = min(group, key=lambda unit: (unit.year, unit.key)).key
+    """Places a group with no arXiv paper as one paper, keyed by its earliest key (then the
+    smallest): the title-only paper under that key, or, when another paper holds it, the
+    key on its own, which its holder gives up (``_moves``) and the others then join."""
+    target = min(group, key=lambda unit: (min(unit.years), unit.key)).key
     return {unit.key: target for unit in group}
 
 
@@ -595,9 +602,10 @@ def _moves(
 ) -> TitlePlan:
     """The merges and splits that put every placed unit where ``places`` says: a title-only
     paper merges into the paper it is placed in, once that one stands (an arXiv paper, or a
-    title-only paper placed in itself); a key held by a paper that goes elsewhere is taken
-    out of it, to the paper it is placed in when that one stands, else as a paper of its own
-    (a later round merges it)."""
+    title-only paper placed in itself); a key held by a paper that goes elsewhere, or that
+    the paper's own group is named after (a paper holding a key earlier than its own), is
+    taken out of it, to the paper it is placed in when that one stands, else as a paper of
+    its own (a later round merges it)."""
     standing = {
         paper.key
         for paper in candidates
@@ -613,7 +621,8 @@ def _moves(
             merges[paper.key] = goes
         for alias in _movable(paper, norm_title):
             place = places.get(alias, goes)
-            if place != goes:
+            # A key the paper's own group is named after leaves it, to stand on its own
+            if place != goes or alias == goes:
                 splits.append((paper.key, alias, place if place in standing else alias))
     return TitlePlan(merges, sorted(splits), contested)
 
@@ -671,7 +680,7 @@ def title_merges(
     nothing. Two papers with arXiv ids are never merged. In a group with one arXiv paper,
     every title key is that paper; with several, each goes to the arXiv paper whose own
     years (``TitleCandidate.own_years``) are nearest its year (then the smallest key); with
-    none, all go to the title-only paper with the earliest year (then the smallest key).
+    none, all are one paper under the earliest key (then the smallest key).
     The places follow from the keys, so a key that joined a paper the rule no longer gives
     it (a nearer arXiv paper came) moves (``title_splits``). A target is never itself a
     source.

@@ -9,7 +9,7 @@
 // in `aliases` (sorted), the best reference of each in `key_refs` (as stubs.cypher), the
 // title keys with records of their own in `recorded` (as papers.cypher), the citations
 // between the two in `self_cites` and every other title as an ALSO_TITLED loop; its `years` stay those stated under its own
-// key (a merged title key's year is in the key, where TitleCandidate.years reads it); the
+// key (a merged title key's year is in the key, where the identity rule reads it); the
 // source is deleted. The result does
 // not depend on which merge ran first. The target, and any paper that gains an edge to it,
 // get a new changed_at (stored similarity is stale for them).

@@ -8,9 +8,10 @@ Identity is a function of the set of records (``kg.loaders.identity.title_plan``
 only by title is always written under its own title key; a batch's statements run in one
 transaction that first locks the lock stripes of those titles. Once it has committed, a
 second transaction reconciles every title the batch touched (and every title of each paper
-it gave a year): it reads what is committed, and where the rule says two papers are one it
-locks the titles' stripes, reads again and merges them. A paper that absorbed another is
-reconciled again under all its titles, round after round, until nothing merges. Writers
+it gave a year): it reads what is committed, and where the rule says two papers are one, or
+that a key belongs elsewhere, it locks the titles' stripes, reads again and merges or moves
+them. A paper that absorbed another or gave a key up is reconciled again under all its
+titles, round after round, until nothing merges or moves. Writers
 and reconcilers of one title run one after another, and each loader reconciles after its
 own writes, so the last reconcile of a title sees every paper with it: several loaders at
 once end where one sequential load ends. A reference to a title key that
@@ -73,10 +74,10 @@ __all__ = [
 _T = TypeVar("_T")
 _NO_DATE = "0000-00-00"
 LOADER_VERSION = f"kg {__version__}"
+"""Marks a snapshot loaded whole; a file is skipped only when the same version loaded it."""
 RECONCILE_ROUNDS = 50
 """The most reconcile rounds one batch's titles may take (``GraphWriter.reconcile``): the rule
 settles in a few, so more means a rule that does not, which must stop, not run on."""
-"""Marks a snapshot loaded whole; a file is skipped only when the same version loaded it."""
 
 
 @dataclass

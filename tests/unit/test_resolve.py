@@ -314,6 +314,50 @@ def test_each_title_chains_by_its_own_keys_so_a_key_another_title_chained_in_mov
     ).merges == {"title:q:2015": "1401.00001"}
 
 
+def test_a_paper_holding_a_key_earlier_than_its_own_gives_it_up_to_be_the_paper() -> None:
+    """A title-only paper under 2011 holding 2010 (a state kg 0.5 could leave): the group is
+    one paper under its earliest key, so 2010 comes out to stand on its own and the others
+    join it next round. When a page lists 2010 and 2013 apart, the cluster 2010 names forms
+    the same way (review of kg 0.6.0: it never formed, the plan was empty)."""
+    held = _stub(2011, 2010)
+    plan = title_plan("sparse coding", [held, _stub(2012)])
+    assert (plan.merges, plan.splits) == ({}, [(_key(2011), _key(2010), _key(2010))])
+    after = [_stub(2011), _stub(2010), _stub(2012)]
+    assert title_merges("sparse coding", after) == {_key(2011): _key(2010), _key(2012): _key(2010)}
+    apart = [[_key(2010), _key(2013)]]
+    plan = title_plan("sparse coding", [held, _stub(2012), _stub(2013)], listed_apart=apart)
+    assert (plan.merges, plan.splits) == ({}, [(_key(2011), _key(2010), _key(2010))])
+    plan = title_plan("sparse coding", [*after, _stub(2013)], listed_apart=apart)
+    assert (plan.merges, plan.splits) == ({_key(2011): _key(2010), _key(2012): _key(2010)}, [])
+
+
+def test_a_record_written_again_under_a_key_a_paper_holds_for_good_joins_that_paper() -> None:
+    """A page of "Twin Title" (2017) known by title only joined B (2018) and is in it for
+    good (``recorded``); loading the page again writes a node under its key, which joins B
+    again, not the nearer A, so the key is never in two papers (review of kg 0.6.0, which
+    reads every file again; it predates 0.6.0)."""
+    t = "twin title"
+    b = TitleCandidate(
+        "1801.00002",
+        "1801.00002",
+        2018,
+        aliases=(f"title:{t}:2017",),
+        stated_years=(2018,),
+        recorded=(f"title:{t}:2017",),
+    )
+    a = TitleCandidate("1706.00001", "1706.00001", 2017, stated_years=(2017,))
+    again = TitleCandidate(
+        f"title:{t}:2017", None, 2017, stated_years=(2017,), recorded=(f"title:{t}:2017",)
+    )
+    plan = title_plan(t, [a, b, again])
+    assert (plan.merges, plan.splits) == ({f"title:{t}:2017": "1801.00002"}, [])
+    assert [[p.key for p in g] for g in plan.contested] == [["1706.00001", "1801.00002"]]
+    # Without the holder it is placed as any title-only paper is
+    assert title_plan(t, [a, again]).merges == {f"title:{t}:2017": "1706.00001"}
+    # A user's split of it stands: it joins nothing
+    assert title_plan(t, [a, b, again], kept_apart=[f"title:{t}:2017"]).merges == {}
+
+
 def _key(year: int, title: str = "sparse coding") -> str:
     return f"title:{title}:{year}"
 
