@@ -1,0 +1,75 @@
+"""What the identity rule costs on its own: ``title_plan`` over every title of a loaded graph.
+
+Reads every normalised title's candidates and the keys its pages list apart, as a reconcile
+reads them (``reconcile_titles``, ``listed_apart_titles``), from the server NEO4J_* or
+KG_HOME names, then times ``title_plan`` over all of them, best of five. ``--identity``
+names another version's ``loaders/identity.py`` to time (a worktree of an older commit), so
+two versions can be compared on one graph; it also counts the titles whose plan asks for a
+change, which is 0 under the rule that built the graph:
+
+    python -m tests.bench.title_plans [--identity /tmp/old/loaders/identity.py]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+from kg import queries
+from kg.database import Database
+from kg.load.neo4j_sink import candidates_by_title
+
+
+def _module(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_identity", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"{path}: not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--identity", type=Path, help="an identity.py to time instead")
+    args = parser.parse_args()
+    rule = _module(args.identity) if args.identity else sys.modules["kg.loaders.identity"]
+    with Database.connect() as graph:
+        titles = [
+            row["t"]
+            for row in graph.read(
+                "MATCH (p:Paper) WHERE p.norm_title IS NOT NULL RETURN DISTINCT p.norm_title AS t"
+            )
+        ]
+        found = queries.load.reconcile_titles.run(graph, norm_titles=titles)
+        listed: dict[str, list[list[str]]] = {}
+        for row in queries.load.listed_apart_titles.run(graph, norm_titles=titles):
+            listed.setdefault(row["norm_title"], []).append(list(row["keys"]))
+    grouped = {
+        norm: [
+            rule.TitleCandidate(c.key, c.arxiv_id, c.year, c.aliases, c.stated_years, c.recorded)
+            for c in candidates
+        ]
+        for norm, candidates in candidates_by_title(found).items()
+    }
+    best = float("inf")
+    needed = 0
+    for _ in range(5):
+        start = time.perf_counter()
+        needed = sum(
+            rule.title_plan(norm, found, (), listed.get(norm, ())).needed
+            for norm, found in grouped.items()
+        )
+        best = min(best, time.perf_counter() - start)
+    count = sum(len(found) for found in grouped.values())
+    print(f"{len(grouped):,} titles, {count:,} candidates: {best * 1000:.1f} ms, best of 5")
+    print(f"titles whose plan asks for a change: {needed:,}")
+
+
+if __name__ == "__main__":
+    main()
