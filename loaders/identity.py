@@ -439,10 +439,9 @@ def _atoms(
     for paper in sorted(candidates, key=lambda c: c.key):
         if paper.key in apart:
             continue
-        years = frozenset(paper.chain_years(norm_title))
         if paper.arxiv_id is not None:
-            anchors.append(paper)
-        elif years:
+            anchors.append(paper)  # _chains reads its years
+        elif years := frozenset(paper.chain_years(norm_title)):
             own = parse_title_key(paper.key)
             year = own[1] if own is not None and own[1] is not None else min(years)
             units.append(_Unit(paper.key, year, years, _fixed(paper, norm_title), paper))
@@ -578,11 +577,11 @@ def title_plan(
             places.update({unit.key: _nearest(ided, unit.year).key for unit in group})
         else:
             places.update(_one_paper(group))
-    plan = _moves(norm_title, candidates, apart, places, contested)
+    merges, splits = _moves(norm_title, candidates, apart, places)
     for key, holder in again.items():
         if places.get(holder, holder) == holder:  # else once the holder has moved
-            plan.merges[key] = holder
-    return plan
+            merges[key] = holder
+    return TitlePlan(merges, splits, contested)
 
 
 def _one_paper(group: list[_Unit]) -> dict[str, str]:
@@ -598,8 +597,7 @@ def _moves(
     candidates: list[TitleCandidate],
     apart: frozenset[str],
     places: dict[str, str],
-    contested: list[list[TitleCandidate]],
-) -> TitlePlan:
+) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
     """The merges and splits that put every placed unit where ``places`` says: a title-only
     paper merges into the paper it is placed in, once that one stands (an arXiv paper, or a
     title-only paper placed in itself); a key held by a paper that goes elsewhere, or that
@@ -624,7 +622,7 @@ def _moves(
             # A key the paper's own group is named after leaves it, to stand on its own
             if place != goes or alias == goes:
                 splits.append((paper.key, alias, place if place in standing else alias))
-    return TitlePlan(merges, sorted(splits), contested)
+    return merges, sorted(splits)
 
 
 def _recorded(norm_title: str, group: list[TitleCandidate]) -> bool:

@@ -57,6 +57,7 @@ __all__ = [
     "category_row",
     "dated_keys",
     "listed_apart_rows",
+    "listed_by_title",
     "newest_per_key",
     "paper_row",
     "plan_titles",
@@ -404,6 +405,14 @@ def candidates_by_title(rows: Iterable[dict[str, Any]]) -> dict[str, list[TitleC
     return grouped
 
 
+def listed_by_title(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[list[str]]]:
+    """Group listed_apart_titles rows into the keys pages list apart, per normalised title."""
+    listed: dict[str, list[list[str]]] = {}
+    for row in rows:
+        listed.setdefault(row["norm_title"], []).append(list(row["keys"]))
+    return listed
+
+
 def plan_titles(
     grouped: dict[str, list[TitleCandidate]],
     kept_apart: Iterable[str] = (),
@@ -626,11 +635,9 @@ class GraphWriter:
             for norm, found in grouped.items()
             if any(key.startswith("title:") for c in found for key in (c.key, *c.aliases))
         )
-        listed: dict[str, list[list[str]]] = {}
-        if titled:
-            for row in queries.load.listed_apart_titles.run_in(tx, norm_titles=titled):
-                listed.setdefault(row["norm_title"], []).append(list(row["keys"]))
-        return listed
+        if not titled:
+            return {}
+        return listed_by_title(queries.load.listed_apart_titles.run_in(tx, norm_titles=titled))
 
     @staticmethod
     def _split(

@@ -21,7 +21,7 @@ from types import ModuleType
 
 from kg import queries
 from kg.database import Database
-from kg.load.neo4j_sink import candidates_by_title
+from kg.load.neo4j_sink import candidates_by_title, listed_by_title
 
 
 def _module(path: Path) -> ModuleType:
@@ -47,9 +47,7 @@ def main() -> None:
             )
         ]
         found = queries.load.reconcile_titles.run(graph, norm_titles=titles)
-        listed: dict[str, list[list[str]]] = {}
-        for row in queries.load.listed_apart_titles.run(graph, norm_titles=titles):
-            listed.setdefault(row["norm_title"], []).append(list(row["keys"]))
+        listed = listed_by_title(queries.load.listed_apart_titles.run(graph, norm_titles=titles))
     grouped = {
         norm: [
             rule.TitleCandidate(c.key, c.arxiv_id, c.year, c.aliases, c.stated_years, c.recorded)
