@@ -603,7 +603,9 @@ def _moves(
     title-only paper placed in itself); a key held by a paper that goes elsewhere, or that
     the paper's own group is named after (a paper holding a key earlier than its own), is
     taken out of it, to the paper it is placed in when that one stands, else as a paper of
-    its own (a later round merges it)."""
+    its own (a later round merges it). A paper a user split (``apart``) goes nowhere and takes
+    in nothing, and a key a user split is taken out of the paper holding it (recorded after
+    they merged: ``kg load --keep-apart FILE`` into a loaded graph)."""
     standing = {
         paper.key
         for paper in candidates
@@ -613,12 +615,18 @@ def _moves(
     splits: list[tuple[str, str, str]] = []
     for paper in candidates:
         if paper.key in apart:
-            continue
-        goes = paper.key if paper.arxiv_id is not None else places.get(paper.key, paper.key)
+            goes = paper.key
+        else:
+            goes = paper.key if paper.arxiv_id is not None else places.get(paper.key, paper.key)
         if goes != paper.key and goes in standing:
             merges[paper.key] = goes
         for alias in _movable(paper, norm_title):
-            place = places.get(alias, goes)
+            if alias in apart:  # split by a user after it merged: it stands on its own
+                place = alias
+            elif paper.key in apart:
+                continue
+            else:
+                place = places.get(alias, goes)
             # A key the paper's own group is named after leaves it, to stand on its own
             if place != goes or alias == goes:
                 splits.append((paper.key, alias, place if place in standing else alias))

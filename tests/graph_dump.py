@@ -1,8 +1,8 @@
 """A canonical, order-free dump of a whole graph, to compare two graphs for equality.
 
-The loader's lock stripes (``:TitleLock``) and a paper's ``changed_at`` (when a load last
-changed its citations, for the freshness of stored similarity) are bookkeeping, not data,
-and are left out.
+The loader's lock stripes (``:TitleLock``), a paper's ``changed_at`` (when a load last
+changed its citations, for the freshness of stored similarity) and a split's ``recorded_at``
+(when a user recorded it) are bookkeeping, not data, and are left out.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from kg.load.import_sink import ImportFiles
 
 NODES: LiteralString = """
 MATCH (n) WHERE NOT n:TitleLock
-RETURN labels(n) AS labels, n {.*, changed_at: null} AS props
+RETURN labels(n) AS labels, n {.*, changed_at: null, recorded_at: null} AS props
 """
 RELATIONSHIPS: LiteralString = """
 MATCH (a)-[r]->(b)

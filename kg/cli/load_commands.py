@@ -69,7 +69,8 @@ from kg.loaders.formats import FORMATS, IdScheme
     "--keep-apart",
     type=click.Path(path_type=Path, dir_okay=False),
     help="A file of splits to keep, as `kg merges --kept-apart --json` prints it (after "
-    "`kg db reset` or with --bulk, so splits made with `kg unmerge` still hold).",
+    "`kg db reset` or with --bulk, so splits made with `kg unmerge` still hold). Keys it "
+    "keeps apart that are one paper in the graph are taken apart.",
 )
 @click.option(
     "--since",

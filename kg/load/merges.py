@@ -242,16 +242,19 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
     return splits
 
 
-def keep_apart(graph: Database, splits: list[KeptApart]) -> int:
+def keep_apart(graph: Database, splits: list[KeptApart]) -> list[str]:
     """Record splits (``read_kept_apart``) in the graph, as ``unmerge`` records one, dated
     now; a split already recorded is left as it is. A split is read by the reconcile of each
-    normalised title the file gives it or one of its title keys holds. Returns how many."""
+    normalised title the file gives it or one of its title keys holds. Returns those titles
+    (sorted), which a load reconciles, to take apart keys that merged before."""
     rows = []
+    every: set[str] = set()
     for split in splits:
         keys = sorted(set(split.keys))
         titles = set(split.norm_titles) | {
             parsed[0] for key in keys if (parsed := parse_title_key(key)) is not None
         }
+        every |= titles
         rows.append(
             {
                 "key": kept_apart_key(split.split_from, keys),
@@ -261,8 +264,9 @@ def keep_apart(graph: Database, splits: list[KeptApart]) -> int:
             }
         )
     if not rows:
-        return 0
-    return int(queries.load.keep_apart.run(graph, splits=rows)[0]["recorded"])
+        return []
+    queries.load.keep_apart.run(graph, splits=rows)
+    return sorted(every)
 
 
 def unmerge(graph: Database, ref: str, aliases: list[str] | None = None) -> UnmergeResult:

@@ -607,28 +607,11 @@ class GraphWriter:
         return [row["norm_title"] for row in queries.load.paper_titles.run_in(tx, keys=keys)]
 
     @staticmethod
-    def _contested(
-        tx: ManagedTransaction,
-        grouped: dict[str, list[TitleCandidate]],
-        listed: Mapping[str, list[list[str]]],
-        plans: dict[str, TitlePlan],
-    ) -> set[str]:
-        """The titles among the ``candidates_by_title`` candidates with a contested group
-        (``TitlePlan.contested``), leaving out the keys users split: ``plans`` are the
-        titles' plans without them, and the split keys are read only when some title has
-        one (``listed``: the keys pages list apart, per title)."""
-        maybe = sorted(norm for norm, plan in plans.items() if plan.contested)
-        if not maybe:
-            return set()
-        apart = [row["key"] for row in queries.load.kept_apart.run_in(tx, norm_titles=maybe)]
-        again = plan_titles({norm: grouped[norm] for norm in maybe}, apart, listed)
-        return {norm for norm, plan in again.items() if plan.contested}
-
-    @staticmethod
-    def _listed(
+    def _evidence(
         tx: ManagedTransaction, grouped: dict[str, list[TitleCandidate]]
-    ) -> dict[str, list[list[str]]]:
-        """The keys pages list apart under the titles among the ``candidates_by_title``
+    ) -> tuple[list[str], dict[str, list[list[str]]]]:
+        """The keys users split (``kept_apart``) and the keys pages list apart, per title
+        (``listed_apart_titles``), under the titles among the ``candidates_by_title``
         candidates that hold a title key (read only for those: two arXiv ids never merge)."""
         titled = sorted(
             norm
@@ -636,8 +619,10 @@ class GraphWriter:
             if any(key.startswith("title:") for c in found for key in (c.key, *c.aliases))
         )
         if not titled:
-            return {}
-        return listed_by_title(queries.load.listed_apart_titles.run_in(tx, norm_titles=titled))
+            return [], {}
+        apart = [row["key"] for row in queries.load.kept_apart.run_in(tx, norm_titles=titled)]
+        listed = queries.load.listed_apart_titles.run_in(tx, norm_titles=titled)
+        return apart, listed_by_title(listed)
 
     @staticmethod
     def _split(
@@ -673,23 +658,20 @@ class GraphWriter:
         find = queries.load.reconcile_titles
         lock = queries.load.lock_titles
         merge = queries.load.merge_papers
-        kept = queries.load.kept_apart
 
         def work(
             tx: ManagedTransaction, todo: list[str]
         ) -> tuple[int, int, list[dict[str, int]], list[str], set[str]]:
             grouped = candidates_by_title(find.run_in(tx, norm_titles=todo).data())
-            listed = self._listed(tx, grouped)
-            plans = plan_titles(grouped, (), listed)
-            contested = self._contested(tx, grouped, listed, plans)
+            plans = plan_titles(grouped, *self._evidence(tx, grouped))
+            contested = {norm for norm, plan in plans.items() if plan.contested}
             needed = sorted(norm for norm, plan in plans.items() if plan.needed)
             if not needed:
                 return 0, 0, [], [], contested
             stripes = sorted({title_lock_stripe(norm) for norm in needed})
             lock.run_in(tx, stripes=stripes).consume()
             grouped = candidates_by_title(find.run_in(tx, norm_titles=needed).data())
-            apart = [row["key"] for row in kept.run_in(tx, norm_titles=needed)]
-            plans = plan_titles(grouped, apart, self._listed(tx, grouped))
+            plans = plan_titles(grouped, *self._evidence(tx, grouped))
             merged = moved = 0
             counters: list[dict[str, int]] = []
             grown: set[str] = set()

@@ -251,7 +251,8 @@ def load_paths(
     (``FileSummary.unchanged``), unless ``force``.
 
     ``keep_apart`` names a file of splits (``kg merges --kept-apart --json``), recorded
-    before anything loads, so the identity rule keeps those keys apart as after ``unmerge``.
+    before anything loads, so the identity rule keeps those keys apart as after ``unmerge``;
+    such keys that merged before are taken apart (counted as ``moved``).
 
     ``since`` names an older snapshot of the one file in ``paths``, loaded whole before: an
     incremental load writes only the records that changed since it
@@ -274,9 +275,11 @@ def load_paths(
     if since is not None:
         older = _older_snapshot(writer, since, inputs, formats, fmt, stream.id_scheme)
         stream = dataclasses.replace(stream, since=older)
-    keep_apart_splits(graph, splits)
+    split_titles = keep_apart_splits(graph, splits)
     summary = LoadSummary(counts=writer.counts)
     try:
+        if split_titles:  # keys the file keeps apart that merged before come apart
+            writer.reconcile(split_titles)
         load_files(writer, inputs, formats, summary, rejects, stream)
         if stream.since is not None:
             newer = summary.files[0]

@@ -949,6 +949,46 @@ def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
     assert "was never merged with another key" in refused.output
 
 
+def test_a_file_of_splits_splits_a_merge_already_in_the_graph(
+    graph: Database, tmp_path: Path
+) -> None:
+    """`kg load --keep-apart FILE` into a graph where the keys it keeps apart are already one
+    paper takes them apart: the graph is the one a load of the same files into an empty
+    database with the file gives, whether the files it loads name those keys again or not."""
+    one, two, three = sparse_coding_pages(tmp_path)
+    early, late = "title:sparse coding:2010", "title:sparse coding:2011"
+    splits = tmp_path / "splits.json"
+    split = {"split_from": early, "keys": [late], "norm_titles": ["sparse coding"]}
+    splits.write_text(json.dumps([split]), encoding="utf-8")
+    rejects = tmp_path / "r.jsonl"
+    other = tmp_path / "other.txt"
+    other.write_text(_page("Other", "2301.00009", 2023, "2026-01-01", []), encoding="utf-8")
+
+    def keys() -> list[str]:
+        found = graph.read(
+            "MATCH (p:Paper {norm_title: 'sparse coding'}) RETURN p.key AS key ORDER BY key"
+        )
+        return [row["key"] for row in found]
+
+    clear_database(graph)
+    load_paths(graph, [one, two, three, other], keep_apart=splits, rejects_path=rejects)
+    assert keys() == [early, late]
+    expected = dump_graph(graph)
+
+    for again in ([three], []):  # the page naming the 2011 key read again, or nothing of it
+        clear_database(graph)
+        _load(graph, [one, two, three], 100, rejects)
+        assert keys() == [early]
+        summary = load_paths(
+            graph, [*again, other], keep_apart=splits, rejects_path=rejects, force=True
+        )
+        assert summary.rejected == 0, summary.reject_messages
+        assert summary.counts.moved == 1
+        assert keys() == [early, late]
+        actual = dump_graph(graph)
+        assert actual == expected, differences(actual, expected)
+
+
 def test_each_citation_keeps_the_key_it_named_through_a_merge(
     graph: Database, tmp_path: Path
 ) -> None:

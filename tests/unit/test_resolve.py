@@ -358,6 +358,30 @@ def test_a_record_written_again_under_a_key_a_paper_holds_for_good_joins_that_pa
     assert title_plan(t, [a, b, again], kept_apart=[f"title:{t}:2017"]).merges == {}
 
 
+def test_a_key_a_user_split_after_it_merged_is_taken_out() -> None:
+    """A split recorded after the merge (`kg load --keep-apart FILE` into a loaded graph):
+    the key leaves the paper holding it and stands on its own; a paper a user split keeps
+    the keys of it no user split."""
+    t = "sparse coding"
+    held = _c(_key(2010), 2010, None, _key(2011), _key(2012))
+    assert title_plan(t, [held]).needed is False
+    plan = title_plan(t, [held], kept_apart=[_key(2011)])
+    # 2012 chained to 2010 through 2011 alone, so it leaves too, as a paper of its own
+    assert (plan.merges, plan.splits) == (
+        {},
+        [(_key(2010), _key(2011), _key(2011)), (_key(2010), _key(2012), _key(2012))],
+    )
+    arxiv = _c("1001.00001", 2010, "1001.00001", _key(2011))
+    plan = title_plan(t, [arxiv], kept_apart=[_key(2011)])
+    assert plan.splits == [("1001.00001", _key(2011), _key(2011))]
+    # The holder split too: only its keys a user split leave it
+    plan = title_plan(t, [held], kept_apart=[_key(2010), _key(2012)])
+    assert (plan.merges, plan.splits) == ({}, [(_key(2010), _key(2012), _key(2012))])
+    # Once out, it merges with nothing
+    alone = [_c(_key(2010), 2010), _c(_key(2011), 2011), _c(_key(2012), 2012)]
+    assert title_plan(t, alone, kept_apart=[_key(2011)]).needed is False
+
+
 def _key(year: int, title: str = "sparse coding") -> str:
     return f"title:{title}:{year}"
 
