@@ -11,7 +11,7 @@ import re
 import unicodedata
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 __all__ = [
@@ -528,6 +528,10 @@ class TitlePlan:
     contested: list[list[TitleCandidate]]
     """The groups whose result can still depend on the order of the loads
     (``contested_groups``)."""
+    kept_together: list[tuple[str, str]] = field(default_factory=list)
+    """[(holder key, title key)]: keys a user split (``kept_apart``) that a paper holds with
+    a full record of their own (``recorded``), which the rule cannot take out of it: the
+    split was recorded after they merged, and ``kg unmerge`` splits them."""
 
     @property
     def needed(self) -> bool:
@@ -581,7 +585,16 @@ def title_plan(
     for key, holder in again.items():
         if places.get(holder, holder) == holder:  # else once the holder has moved
             merges[key] = holder
-    return TitlePlan(merges, splits, contested)
+    together = sorted(
+        (paper.key, key)
+        for paper in candidates
+        for key in paper.recorded
+        if key != paper.key
+        and key in apart
+        and (parsed := parse_title_key(key)) is not None
+        and parsed[0] == norm_title
+    )
+    return TitlePlan(merges, splits, contested, together)
 
 
 def _one_paper(group: list[_Unit]) -> dict[str, str]:

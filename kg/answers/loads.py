@@ -85,6 +85,10 @@ class LoadSummary:
     full record of its own is in a group (years chained at most 1 apart) with several arXiv
     papers, or with keys a page lists apart: which paper that record joined can depend on
     the order of the loads (``kg merges --contested`` lists those merges)."""
+    kept_together: list[tuple[str, str]] = field(default_factory=list)
+    """(paper, key): keys a user split (``kg unmerge``, ``--keep-apart``) after they merged
+    that the paper still holds, since each has a full record of its own, which a load cannot
+    take out of it; ``kg unmerge PAPER --key KEY`` splits them."""
 
     @property
     def failed(self) -> list[FileSummary]:
@@ -144,6 +148,7 @@ class LoadSummary:
             "merged": self.counts.merged,
             "moved": self.counts.moved,
             "contested_titles": self.contested_titles,
+            "kept_together": [{"paper": paper, "key": key} for paper, key in self.kept_together],
             "deleted": {
                 "nodes": self.counts.nodes_deleted,
                 "relationships": self.counts.relationships_deleted,

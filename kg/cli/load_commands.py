@@ -290,6 +290,15 @@ def _render_load(summary: LoadSummary) -> None:
             "record joined can depend on the order of the loads. Check them with "
             "`kg merges --contested`."
         )
+    if together := summary.kept_together:
+        paper, key = together[0]
+        more = f" and {len(together) - 1:,} more" if len(together) > 1 else ""
+        click.echo(
+            f"{clean(key)}{more}, kept apart by a split made after it merged, is still part "
+            f"of {clean(paper)}: it has a record of its own, which a load cannot take out. "
+            f'Split it with `kg unmerge "{clean(paper)}" --key "{clean(key)}"` and reload the '
+            "sources that command names."
+        )
     if skipped := summary.skipped_sentence():
         click.echo(f"{skipped} (facts of the data the graph does not keep; not errors)")
     if carried := sum(f.carried for f in summary.files):

@@ -527,6 +527,10 @@ class GraphWriter:
         self.contested_titles: set[str] = set()
         """The normalised titles whose groups the rule may resolve differently in another
         order of the loads (``contested_groups``), as this writer's reconciles saw them."""
+        self.kept_together: set[tuple[str, str]] = set()
+        """(holder, key): keys users split that a paper holds with a record of their own,
+        which the rule cannot take out (``TitlePlan.kept_together``), as the reconciles saw
+        them."""
 
     def _transaction(self, work: Callable[[ManagedTransaction], _T]) -> _T:
         """Run ``work(tx)`` in one managed write transaction (retried as a whole)."""
@@ -661,13 +665,13 @@ class GraphWriter:
 
         def work(
             tx: ManagedTransaction, todo: list[str]
-        ) -> tuple[int, int, list[dict[str, int]], list[str], set[str]]:
+        ) -> tuple[int, int, list[dict[str, int]], list[str], dict[str, TitlePlan]]:
             grouped = candidates_by_title(find.run_in(tx, norm_titles=todo).data())
             plans = plan_titles(grouped, *self._evidence(tx, grouped))
-            contested = {norm for norm, plan in plans.items() if plan.contested}
+            seen = plans  # what the titles' groups are, for the load's summary
             needed = sorted(norm for norm, plan in plans.items() if plan.needed)
             if not needed:
-                return 0, 0, [], [], contested
+                return 0, 0, [], [], seen
             stripes = sorted({title_lock_stripe(norm) for norm in needed})
             lock.run_in(tx, stripes=stripes).consume()
             grouped = candidates_by_title(find.run_in(tx, norm_titles=needed).data())
@@ -696,7 +700,7 @@ class GraphWriter:
                     if done:
                         merged += done
                         grown.add(target)
-            return merged, moved, counters, self._titles_of(tx, sorted(grown)), contested
+            return merged, moved, counters, self._titles_of(tx, sorted(grown)), seen
 
         total = 0
         rounds = 0
@@ -705,10 +709,11 @@ class GraphWriter:
             if rounds == RECONCILE_ROUNDS:
                 raise IdentityUnsettled(todo, rounds)
             rounds += 1
-            merged, moved, counters, grown, contested = self._transaction(
+            merged, moved, counters, grown, seen = self._transaction(
                 functools.partial(work, todo=todo)
             )
-            self.contested_titles |= contested
+            self.contested_titles |= {norm for norm, plan in seen.items() if plan.contested}
+            self.kept_together.update(pair for plan in seen.values() for pair in plan.kept_together)
             for counter in counters:
                 self.counts.add(counter)
             self.counts.merged += merged

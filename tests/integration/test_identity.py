@@ -989,6 +989,47 @@ def test_a_file_of_splits_splits_a_merge_already_in_the_graph(
         assert actual == expected, differences(actual, expected)
 
 
+def test_a_split_key_with_a_record_of_its_own_is_named_not_left_silently(
+    graph: Database, kg_env: Connection, tmp_path: Path
+) -> None:
+    """A map page without an arXiv id (a record of its own) joined the arXiv paper of its
+    title; a file of splits given afterwards cannot take it out (Known limits), so the load
+    names the paper and the key and says how to split them (`kg unmerge`), which then
+    holds."""
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    arxiv = tmp_path / "arxiv.jsonl"
+    arxiv.write_text(_arxiv_line("1706.00001", "Twin Title", 2017, "2021-03-01"), "utf-8")
+    page = tmp_path / "page.txt"
+    page.write_text(_page("Twin Title", None, 2017, "2026-01-01", []), "utf-8")
+    key = "title:twin title:2017"
+    splits = tmp_path / "splits.json"
+    splits.write_text(json.dumps([{"split_from": "1706.00001", "keys": [key]}]), "utf-8")
+    clear_database(graph)
+    _load(graph, [arxiv, page], 100, tmp_path / "r")
+    runner = CliRunner()
+    loaded = runner.invoke(
+        main, ["load", "--keep-apart", str(splits), "--rejects", str(tmp_path / "r"), str(page)]
+    )
+    assert loaded.exit_code == 0, loaded.output
+    said = " ".join(loaded.output.split())
+    assert f"{key}, kept apart by a split made after it merged, is still part of 1706.00001" in said
+    assert f'kg unmerge "1706.00001" --key "{key}"' in said
+    as_json = runner.invoke(
+        main, ["load", "--keep-apart", str(splits), "--json", "--force", str(page)]
+    )
+    assert json.loads(as_json.output)["kept_together"] == [{"paper": "1706.00001", "key": key}]
+
+    split = runner.invoke(main, ["unmerge", "1706.00001", "--key", key, "--yes", "--json"])
+    assert split.exit_code == 0, split.output
+    summary = _load(graph, [arxiv, page], 100, tmp_path / "r")
+    assert summary.kept_together == []
+    keys = graph.read("MATCH (p:Paper {norm_title: 'twin title'}) RETURN p.key AS k ORDER BY k")
+    assert [row["k"] for row in keys] == ["1706.00001", key]
+
+
 def test_each_citation_keeps_the_key_it_named_through_a_merge(
     graph: Database, tmp_path: Path
 ) -> None:

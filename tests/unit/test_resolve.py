@@ -380,6 +380,14 @@ def test_a_key_a_user_split_after_it_merged_is_taken_out() -> None:
     # Once out, it merges with nothing
     alone = [_c(_key(2010), 2010), _c(_key(2011), 2011), _c(_key(2012), 2012)]
     assert title_plan(t, alone, kept_apart=[_key(2011)]).needed is False
+    # A key with a record of its own cannot leave: the plan names it instead
+    recorded = TitleCandidate(
+        "1001.00001", "1001.00001", 2010, aliases=(_key(2011),), recorded=(_key(2011),)
+    )
+    plan = title_plan(t, [recorded], kept_apart=[_key(2011)])
+    assert (plan.needed, plan.kept_together) == (False, [("1001.00001", _key(2011))])
+    assert title_plan(t, [recorded]).kept_together == []
+    assert title_plan("other", [recorded], kept_apart=[_key(2011)]).kept_together == []
 
 
 def _key(year: int, title: str = "sparse coding") -> str:
