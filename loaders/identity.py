@@ -432,14 +432,15 @@ def _atoms(
     norm_title: str, candidates: Iterable[TitleCandidate], apart: frozenset[str]
 ) -> tuple[list[TitleCandidate], list[_Unit]]:
     """The arXiv papers and the units (``_Unit``) the rule places among the papers with one
-    normalised title; a paper a user split (``apart``) is neither, and holds no key the rule
-    moves."""
+    normalised title; a paper a user split (``apart``) is neither, and the keys it holds are
+    placed each on its own, as a key of a paper going elsewhere is (the split was recorded
+    after they merged into it)."""
     anchors: list[TitleCandidate] = []
     units: list[_Unit] = []
     for paper in sorted(candidates, key=lambda c: c.key):
         if paper.key in apart:
-            continue
-        if paper.arxiv_id is not None:
+            pass
+        elif paper.arxiv_id is not None:
             anchors.append(paper)  # _chains reads its years
         elif years := frozenset(paper.chain_years(norm_title)):
             own = parse_title_key(paper.key)
@@ -617,8 +618,9 @@ def _moves(
     the paper's own group is named after (a paper holding a key earlier than its own), is
     taken out of it, to the paper it is placed in when that one stands, else as a paper of
     its own (a later round merges it). A paper a user split (``apart``) goes nowhere and takes
-    in nothing, and a key a user split is taken out of the paper holding it (recorded after
-    they merged: ``kg load --keep-apart FILE`` into a loaded graph)."""
+    in nothing: a key a user split is taken out of the paper holding it, and every key a
+    split paper holds goes where it is placed (the split recorded after they merged:
+    ``kg load --keep-apart FILE`` into a loaded graph)."""
     standing = {
         paper.key
         for paper in candidates
@@ -634,12 +636,8 @@ def _moves(
         if goes != paper.key and goes in standing:
             merges[paper.key] = goes
         for alias in _movable(paper, norm_title):
-            if alias in apart:  # split by a user after it merged: it stands on its own
-                place = alias
-            elif paper.key in apart:
-                continue
-            else:
-                place = places.get(alias, goes)
+            # A key a user split after it merged stands on its own
+            place = alias if alias in apart else places.get(alias, goes)
             # A key the paper's own group is named after leaves it, to stand on its own
             if place != goes or alias == goes:
                 splits.append((paper.key, alias, place if place in standing else alias))

@@ -360,8 +360,8 @@ def test_a_record_written_again_under_a_key_a_paper_holds_for_good_joins_that_pa
 
 def test_a_key_a_user_split_after_it_merged_is_taken_out() -> None:
     """A split recorded after the merge (`kg load --keep-apart FILE` into a loaded graph):
-    the key leaves the paper holding it and stands on its own; a paper a user split keeps
-    the keys of it no user split."""
+    the key leaves the paper holding it and stands on its own; the keys a split paper holds
+    go where the rule places them, as when it kept them apart from the start."""
     t = "sparse coding"
     held = _c(_key(2010), 2010, None, _key(2011), _key(2012))
     assert title_plan(t, [held]).needed is False
@@ -374,9 +374,16 @@ def test_a_key_a_user_split_after_it_merged_is_taken_out() -> None:
     arxiv = _c("1001.00001", 2010, "1001.00001", _key(2011))
     plan = title_plan(t, [arxiv], kept_apart=[_key(2011)])
     assert plan.splits == [("1001.00001", _key(2011), _key(2011))]
-    # The holder split too: only its keys a user split leave it
-    plan = title_plan(t, [held], kept_apart=[_key(2010), _key(2012)])
-    assert (plan.merges, plan.splits) == ({}, [(_key(2010), _key(2012), _key(2012))])
+    # The holder split too: every key it holds leaves it, placed as any key is: 2011 and
+    # 2012 are one paper under 2011, which 2012 joins the next round, once 2011 stands
+    plan = title_plan(t, [held], kept_apart=[_key(2010)])
+    assert (plan.merges, plan.splits) == (
+        {},
+        [(_key(2010), _key(2011), _key(2011)), (_key(2010), _key(2012), _key(2012))],
+    )
+    after = [_c(_key(2010), 2010), _c(_key(2011), 2011), _c(_key(2012), 2012)]
+    plan = title_plan(t, after, kept_apart=[_key(2010)])
+    assert (plan.merges, plan.splits) == ({_key(2012): _key(2011)}, [])
     # Once out, it merges with nothing
     alone = [_c(_key(2010), 2010), _c(_key(2011), 2011), _c(_key(2012), 2012)]
     assert title_plan(t, alone, kept_apart=[_key(2011)]).needed is False
