@@ -530,9 +530,9 @@ class TitlePlan:
     """The groups whose result can still depend on the order of the loads
     (``contested_groups``)."""
     kept_together: list[tuple[str, str]] = field(default_factory=list)
-    """[(holder key, title key)]: keys a user split (``kept_apart``) that a paper holds with
-    a full record of their own (``recorded``), which the rule cannot take out of it: the
-    split was recorded after they merged, and ``kg unmerge`` splits them."""
+    """[(holder key, title key)]: title keys with a full record of their own (``recorded``),
+    which the rule cannot take out of the paper holding them, where a user split the key or
+    the paper (``kept_apart``) after they merged; ``kg unmerge`` splits them."""
 
     @property
     def needed(self) -> bool:
@@ -558,12 +558,13 @@ def title_plan(
     pairs = _pairs(listed_apart)
     # A full record written again under a key another paper holds for good (``recorded``,
     # merged before) is that paper's: it joins its holder, and the rule places it nowhere
-    # else, so one key is never in two papers
+    # else, so one key is never in two papers (a key a user split since too: it is one of
+    # ``kept_together``)
     held = {key: paper.key for paper in candidates for key in paper.recorded if key != paper.key}
     again = {
         paper.key: held[paper.key]
         for paper in candidates
-        if paper.arxiv_id is None and paper.key in held and paper.key not in apart
+        if paper.arxiv_id is None and paper.key in held
     }
     candidates = [paper for paper in candidates if paper.key not in again]
     anchors, units = _atoms(norm_title, candidates, apart)
@@ -591,7 +592,7 @@ def title_plan(
         for paper in candidates
         for key in paper.recorded
         if key != paper.key
-        and key in apart
+        and (key in apart or paper.key in apart)
         and (parsed := parse_title_key(key)) is not None
         and parsed[0] == norm_title
     )

@@ -5,7 +5,7 @@
 // files with the same bytes are one snapshot, whose source is the smallest file name.
 // The keys a map page lists as separate papers under one title, each list with a title key
 // among them, are (:ListedApart) nodes the snapshot LISTS_APART, found by their normalised
-// title by the identity rule (listed_apart_titles.cypher) and by snapshot by kg merges
+// title by the identity rule (title_evidence.cypher) and by snapshot by kg merges
 // (listed_apart.cypher). They follow from the bytes alone and are written before the
 // snapshot's values are compared, so a snapshot loaded before they existed gets them too;
 // a `listed_apart` property written by kg 0.5.0, which held the same lists, goes.

@@ -86,9 +86,9 @@ class LoadSummary:
     papers, or with keys a page lists apart: which paper that record joined can depend on
     the order of the loads (``kg merges --contested`` lists those merges)."""
     kept_together: list[tuple[str, str]] = field(default_factory=list)
-    """(paper, key): keys a user split (``kg unmerge``, ``--keep-apart``) after they merged
-    that the paper still holds, since each has a full record of its own, which a load cannot
-    take out of it; ``kg unmerge PAPER --key KEY`` splits them."""
+    """(paper, key): keys the paper still holds though a user split the key or the paper
+    (``kg unmerge``, ``--keep-apart``) after they merged, since each has a full record of its
+    own, which a load cannot take out of it; ``kg unmerge PAPER --key KEY`` splits them."""
 
     @property
     def failed(self) -> list[FileSummary]:

@@ -70,7 +70,8 @@ from kg.loaders.formats import FORMATS, IdScheme
     type=click.Path(path_type=Path, dir_okay=False),
     help="A file of splits to keep, as `kg merges --kept-apart --json` prints it (after "
     "`kg db reset` or with --bulk, so splits made with `kg unmerge` still hold). Keys it "
-    "keeps apart that are one paper in the graph are taken apart.",
+    "keeps apart that are one paper in the graph are taken apart, but for a key with a "
+    "record of its own, which the load names.",
 )
 @click.option(
     "--since",
@@ -292,10 +293,11 @@ def _render_load(summary: LoadSummary) -> None:
         )
     if together := summary.kept_together:
         paper, key = together[0]
-        more = f" and {len(together) - 1:,} more" if len(together) > 1 else ""
+        more = f" (and {len(together) - 1:,} more, which --json lists)" if len(together) > 1 else ""
         click.echo(
-            f"{clean(key)}{more}, kept apart by a split made after it merged, is still part "
-            f"of {clean(paper)}: it has a record of its own, which a load cannot take out. "
+            f"{clean(key)}{more} is still part of {clean(paper)}, though a split made after "
+            "they merged keeps them apart: it has a record of its own, which a load cannot take "
+            "out. "
             f'Split it with `kg unmerge "{clean(paper)}" --key "{clean(key)}"` and reload the '
             "sources that command names."
         )

@@ -57,7 +57,6 @@ __all__ = [
     "category_row",
     "dated_keys",
     "listed_apart_rows",
-    "listed_by_title",
     "newest_per_key",
     "paper_row",
     "plan_titles",
@@ -68,6 +67,7 @@ __all__ = [
     "sorted_stubs",
     "split_rows",
     "stub_row",
+    "title_evidence",
     "title_refs",
     "touched_titles",
 ]
@@ -405,12 +405,19 @@ def candidates_by_title(rows: Iterable[dict[str, Any]]) -> dict[str, list[TitleC
     return grouped
 
 
-def listed_by_title(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[list[str]]]:
-    """Group listed_apart_titles rows into the keys pages list apart, per normalised title."""
+def title_evidence(
+    rows: Iterable[Mapping[str, Any]],
+) -> tuple[list[str], dict[str, list[list[str]]]]:
+    """Return, from title_evidence rows, the keys users split (sorted) and the keys pages
+    list apart, per normalised title (each title's lists sorted)."""
+    kept: set[str] = set()
     listed: dict[str, list[list[str]]] = {}
     for row in rows:
-        listed.setdefault(row["norm_title"], []).append(list(row["keys"]))
-    return listed
+        if row["kind"] == "kept":
+            kept.update(row["keys"])
+        else:
+            listed.setdefault(row["norm_title"], []).append(list(row["keys"]))
+    return sorted(kept), {norm: sorted(lists) for norm, lists in listed.items()}
 
 
 def plan_titles(
@@ -421,7 +428,7 @@ def plan_titles(
     """Return, per normalised title, what the identity rule asks for (``title_plan``: its
     merges, splits and contested groups) among the candidates ``candidates_by_title``
     grouped; ``kept_apart`` are the keys users split (kg unmerge), which merge with nothing,
-    and ``listed`` the keys pages list apart, per title (``listed_apart_titles``)."""
+    and ``listed`` the keys pages list apart, per title (``title_evidence``)."""
     apart = frozenset(kept_apart)
     return {
         norm: title_plan(norm, candidates, apart, (listed or {}).get(norm, ()))
@@ -527,10 +534,16 @@ class GraphWriter:
         self.contested_titles: set[str] = set()
         """The normalised titles whose groups the rule may resolve differently in another
         order of the loads (``contested_groups``), as this writer's reconciles saw them."""
-        self.kept_together: set[tuple[str, str]] = set()
-        """(holder, key): keys users split that a paper holds with a record of their own,
-        which the rule cannot take out (``TitlePlan.kept_together``), as the reconciles saw
-        them."""
+        self._together: dict[str, list[tuple[str, str]]] = {}
+        """Per normalised title, its ``TitlePlan.kept_together`` as the last reconcile of
+        that title saw it."""
+
+    @property
+    def kept_together(self) -> list[tuple[str, str]]:
+        """(holder, key): title keys with a record of their own that the rule cannot take out
+        of their paper, though a user split them or it (``TitlePlan.kept_together``), as the
+        last reconcile of each title saw them (sorted)."""
+        return sorted({pair for pairs in self._together.values() for pair in pairs})
 
     def _transaction(self, work: Callable[[ManagedTransaction], _T]) -> _T:
         """Run ``work(tx)`` in one managed write transaction (retried as a whole)."""
@@ -614,9 +627,9 @@ class GraphWriter:
     def _evidence(
         tx: ManagedTransaction, grouped: dict[str, list[TitleCandidate]]
     ) -> tuple[list[str], dict[str, list[list[str]]]]:
-        """The keys users split (``kept_apart``) and the keys pages list apart, per title
-        (``listed_apart_titles``), under the titles among the ``candidates_by_title``
-        candidates that hold a title key (read only for those: two arXiv ids never merge)."""
+        """The keys users split and the keys pages list apart, per title (``title_evidence``),
+        under the titles among the ``candidates_by_title`` candidates that hold a title key
+        (read only for those: two arXiv ids never merge)."""
         titled = sorted(
             norm
             for norm, found in grouped.items()
@@ -624,9 +637,7 @@ class GraphWriter:
         )
         if not titled:
             return [], {}
-        apart = [row["key"] for row in queries.load.kept_apart.run_in(tx, norm_titles=titled)]
-        listed = queries.load.listed_apart_titles.run_in(tx, norm_titles=titled)
-        return apart, listed_by_title(listed)
+        return title_evidence(queries.load.title_evidence.run_in(tx, norm_titles=titled))
 
     @staticmethod
     def _split(
@@ -713,7 +724,7 @@ class GraphWriter:
                 functools.partial(work, todo=todo)
             )
             self.contested_titles |= {norm for norm, plan in seen.items() if plan.contested}
-            self.kept_together.update(pair for plan in seen.values() for pair in plan.kept_together)
+            self._together.update({norm: plan.kept_together for norm, plan in seen.items()})
             for counter in counters:
                 self.counts.add(counter)
             self.counts.merged += merged

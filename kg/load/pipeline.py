@@ -293,7 +293,7 @@ def load_paths(
     finally:
         rejects.close()
     summary.contested_titles = sorted(writer.contested_titles)
-    summary.kept_together = sorted(writer.kept_together)
+    summary.kept_together = writer.kept_together
     summary.rejects_file = rejects.written()
     summary.seconds = time.monotonic() - began
     return summary

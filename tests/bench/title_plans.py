@@ -1,7 +1,7 @@
 """What the identity rule costs on its own: ``title_plan`` over every title of a loaded graph.
 
 Reads every normalised title's candidates and the keys its pages list apart, as a reconcile
-reads them (``reconcile_titles``, ``listed_apart_titles``), from the server NEO4J_* or
+reads them (``reconcile_titles``, ``title_evidence``), from the server NEO4J_* or
 KG_HOME names, then times ``title_plan`` over all of them, best of five. ``--identity``
 names another version's ``loaders/identity.py`` to time (a worktree of an older commit), so
 two versions can be compared on one graph; it also counts the titles whose plan asks for a
@@ -21,7 +21,7 @@ from types import ModuleType
 
 from kg import queries
 from kg.database import Database
-from kg.load.neo4j_sink import candidates_by_title, listed_by_title
+from kg.load.neo4j_sink import candidates_by_title, title_evidence
 
 
 def _module(path: Path) -> ModuleType:
@@ -47,7 +47,7 @@ def main() -> None:
             )
         ]
         found = queries.load.reconcile_titles.run(graph, norm_titles=titles)
-        listed = listed_by_title(queries.load.listed_apart_titles.run(graph, norm_titles=titles))
+        _, listed = title_evidence(queries.load.title_evidence.run(graph, norm_titles=titles))
     grouped = {
         norm: [
             rule.TitleCandidate(c.key, c.arxiv_id, c.year, c.aliases, c.stated_years, c.recorded)

@@ -354,8 +354,11 @@ def test_a_record_written_again_under_a_key_a_paper_holds_for_good_joins_that_pa
     assert [[p.key for p in g] for g in plan.contested] == [["1706.00001", "1801.00002"]]
     # Without the holder it is placed as any title-only paper is
     assert title_plan(t, [a, again]).merges == {f"title:{t}:2017": "1706.00001"}
-    # A user's split of it stands: it joins nothing
-    assert title_plan(t, [a, b, again], kept_apart=[f"title:{t}:2017"]).merges == {}
+    # A user's split of it made after it merged cannot take it out (its values are in the
+    # paper): it joins its holder all the same, so it is in one paper, and the plan names it
+    split = title_plan(t, [a, b, again], kept_apart=[f"title:{t}:2017"])
+    assert split.merges == {f"title:{t}:2017": "1801.00002"}
+    assert split.kept_together == [("1801.00002", f"title:{t}:2017")]
 
 
 def test_a_key_a_user_split_after_it_merged_is_taken_out() -> None:
@@ -394,6 +397,10 @@ def test_a_key_a_user_split_after_it_merged_is_taken_out() -> None:
     plan = title_plan(t, [recorded], kept_apart=[_key(2011)])
     assert (plan.needed, plan.kept_together) == (False, [("1001.00001", _key(2011))])
     assert title_plan(t, [recorded]).kept_together == []
+    # ... as is one held by a paper a user split, which would never have taken it in
+    holder = TitleCandidate(_key(2011), None, 2011, aliases=(_key(2012),), recorded=(_key(2012),))
+    plan = title_plan(t, [holder], kept_apart=[_key(2011)])
+    assert (plan.needed, plan.kept_together) == (False, [(_key(2011), _key(2012))])
     assert title_plan("other", [recorded], kept_apart=[_key(2011)]).kept_together == []
 
 
@@ -494,7 +501,7 @@ def test_a_key_listed_apart_from_an_arxiv_paper_goes_to_the_next_nearest_or_stay
 
 
 def test_the_writer_plans_with_the_keys_pages_list_apart_per_title() -> None:
-    """The reconcile's plans take the lists per title (listed_apart_titles rows), and the
+    """The reconcile's plans take the lists per title (title_evidence rows), and the
     snapshot's rows name each list's title by a title key in it (a list of arXiv ids alone
     is none: two arXiv papers never merge)."""
     from kg.load.neo4j_sink import listed_apart_rows, plan_titles
