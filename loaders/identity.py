@@ -439,7 +439,7 @@ def _atoms(
     units: list[_Unit] = []
     for paper in sorted(candidates, key=lambda c: c.key):
         if paper.key in apart:
-            pass
+            pass  # neither; the keys it holds are units below
         elif paper.arxiv_id is not None:
             anchors.append(paper)  # _chains reads its years
         elif years := frozenset(paper.chain_years(norm_title)):
@@ -630,10 +630,8 @@ def _moves(
     merges: dict[str, str] = {}
     splits: list[tuple[str, str, str]] = []
     for paper in candidates:
-        if paper.key in apart:
-            goes = paper.key
-        else:
-            goes = paper.key if paper.arxiv_id is not None else places.get(paper.key, paper.key)
+        fixed = paper.arxiv_id is not None or paper.key in apart
+        goes = paper.key if fixed else places.get(paper.key, paper.key)
         if goes != paper.key and goes in standing:
             merges[paper.key] = goes
         for alias in _movable(paper, norm_title):

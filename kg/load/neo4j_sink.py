@@ -679,7 +679,7 @@ class GraphWriter:
         ) -> tuple[int, int, list[dict[str, int]], list[str], dict[str, TitlePlan]]:
             grouped = candidates_by_title(find.run_in(tx, norm_titles=todo).data())
             plans = plan_titles(grouped, *self._evidence(tx, grouped))
-            seen = plans  # what the titles' groups are, for the load's summary
+            seen = plans  # the plans before the lock, for the load's summary
             needed = sorted(norm for norm, plan in plans.items() if plan.needed)
             if not needed:
                 return 0, 0, [], [], seen
