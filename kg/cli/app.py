@@ -144,8 +144,16 @@ def _raw(value: object) -> object:
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
-def render_mapping(values: Mapping[str, Any], title: str | None = None) -> None:
-    """Print a mapping as two columns, field and value; long values wrap within the value."""
+def render_mapping(
+    values: Mapping[str, Any], title: str | None = None, *, empty: str | None = None
+) -> None:
+    """Print a mapping as two columns, field and value; long values wrap within the value.
+
+    ``empty``, when given, is printed instead of a table without rows.
+    """
+    if not values and empty is not None:
+        console().print(Text(clean(f"{title}: {empty}" if title else empty), style="dim"))
+        return
     table = Table(title=Text(clean(title)) if title else None, show_header=False)
     table.add_column("field", style="bold", no_wrap=True)
     table.add_column("value", overflow="fold")

@@ -175,5 +175,10 @@ def stats(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         emit_json(result)
         return
+    if not result["nodes"]:
+        click.echo(
+            "the graph is empty: `kg load PATH` loads a map (`make run` loads the default one)"
+        )
+        return
     render_mapping(result["nodes"], title="nodes")
-    render_mapping(result["relationships"], title="relationships")
+    render_mapping(result["relationships"], title="relationships", empty="none")

@@ -280,6 +280,14 @@ def test_bad_records_are_reported_and_the_rest_loads(
 def test_stats_json_has_exactly_the_documented_shape(kg_env: Connection, tmp_path: Path) -> None:
     runner = CliRunner()
     runner.invoke(main, ["db", "reset", "--yes"])
+    assert json.loads(runner.invoke(main, ["stats", "--json"]).output) == {
+        "nodes": {},
+        "relationships": {},
+    }
+    # An empty graph says so and how to fill it, instead of two empty tables
+    empty = runner.invoke(main, ["stats"])
+    assert empty.exit_code == 0
+    assert empty.output.startswith("the graph is empty: `kg load PATH` loads a map")
     loaded = runner.invoke(main, ["load", str(PAGE), "--rejects", str(tmp_path / "r")])
     assert loaded.exit_code == 0, loaded.output
     result = runner.invoke(main, ["stats", "--json"])
