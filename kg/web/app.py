@@ -26,7 +26,14 @@ from starlette.staticfiles import StaticFiles
 
 from kg import queries
 from kg.answers import short_handle
-from kg.errors import KGError, ParameterError
+from kg.errors import (
+    AnalyticsError,
+    ConnectionFailed,
+    KGError,
+    ParameterError,
+    QueryFailed,
+    SimilarityError,
+)
 from kg.export import Selection
 from kg.knowledge_graph import KnowledgeGraph
 from kg.web import layers
@@ -111,7 +118,7 @@ def create_app(connect: Callable[[], KnowledgeGraph] = KnowledgeGraph.connect) -
             try:
                 return handler(request, state["graph"])
             except KGError as exc:
-                return render("error.html", 404, message=exc.message, hint=exc.hint)
+                return render("error.html", _status(exc), message=exc.message, hint=exc.hint)
 
         return endpoint
 
@@ -227,14 +234,18 @@ def create_app(connect: Callable[[], KnowledgeGraph] = KnowledgeGraph.connect) -
             path = Path(folder) / name
             graph.exports.write(fmt, path, Selection(around=paper_.key, hops=hops))
             body = path.read_bytes()
-        return Response(
-            body,
-            media_type=_MEDIA[fmt],
-            headers={"Content-Disposition": f'attachment; filename="{name}"'},
-        )
+        return Response(body, media_type=_MEDIA[fmt], headers=_attachment(name))
 
     def refuse(_request: Request) -> Response:
         return HTMLResponse("read-only\n", status_code=405)
+
+    def missing(request: Request) -> Response:
+        return render(
+            "error.html",
+            404,
+            message=f"no page at {request.url.path}",
+            hint="start from the home page, /, or search for a paper",
+        )
 
     routes = [
         Route("/", page(home)),
@@ -250,7 +261,31 @@ def create_app(connect: Callable[[], KnowledgeGraph] = KnowledgeGraph.connect) -
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_route("/{rest:path}", refuse, methods=["POST", "PUT", "PATCH", "DELETE"])
+    app.add_route("/{rest:path}", missing, methods=["GET", "HEAD"])
     return app
+
+
+def _status(error: KGError) -> int:
+    """The HTTP status of a page that raised ``error``: the graph cannot be reached (503),
+    the request asks for something that cannot be (400), Neo4j failed (500), or what it
+    names is not in the graph (404)."""
+    if isinstance(error, ConnectionFailed):
+        return 503
+    if isinstance(error, ParameterError | AnalyticsError | SimilarityError):
+        return 400
+    if isinstance(error, QueryFailed):
+        return 500
+    return 404
+
+
+def _attachment(name: str) -> dict[str, str]:
+    """A Content-Disposition header for a download named ``name``: an ASCII name every client
+    reads, and, when the name is not plain ASCII, the name itself (RFC 6266 ``filename*``)."""
+    plain = "".join(c if " " <= c <= "~" and c not in '"\\' else "_" for c in name)
+    value = f'attachment; filename="{plain}"'
+    if plain != name:
+        value += "; filename*=UTF-8''" + quote(name, safe="")
+    return {"Content-Disposition": value}
 
 
 def _inline_svg(figure: Figure) -> str:

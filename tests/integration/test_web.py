@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from click.testing import CliRunner
@@ -23,7 +24,7 @@ from kg.server.config import Connection
 from kg.web import create_app
 from kg.web.app import paper_url
 from tests.browser import chromium, requested_urls
-from tests.web_server import serving
+from tests.web_server import Relay, serving
 
 
 @pytest.fixture
@@ -192,7 +193,7 @@ def test_graph_view_exports_the_neighbourhood(client: TestClient, small_map: Dat
     near = questions.neighbourhood(small_map, "2110.03888", 1, 1000)
     assert drawn.number_of_nodes() == near.total + 1
     refused = client.get("/export", params={"format": "csv", "around": "2110.03888"})
-    assert refused.status_code == 404
+    assert refused.status_code == 400
     assert "no single-file export format" in refused.text
 
 
@@ -269,5 +270,49 @@ def test_similarity_layer_widths_follow_cosine(small_map: Database) -> None:
 
 def test_unknown_graph_layer_is_refused(client: TestClient) -> None:
     page = client.get("/graph", params={"ref": "1810.04805", "layer": "bogus"})
-    assert page.status_code == 404
+    assert page.status_code == 400
     assert "no graph layer" in page.text
+
+
+def test_a_download_of_a_paper_named_in_greek_keeps_its_name(
+    client: TestClient, small_map: Database
+) -> None:
+    # A title-only paper's handle is its title key: here not even Latin-1, which an HTTP
+    # header cannot carry as it is (the download was a 500)
+    key = "title:γ convergence of σ models:2001"
+    small_map.write(
+        "MERGE (p:Paper {key: $key}) SET p.title = 'Γ-convergence of Σ-models', p.year = 2001, "
+        "p.stub = true WITH p MATCH (q:Paper {key: '2110.03888'}) MERGE (p)-[:CITES]->(q)",
+        {"key": key},
+    )
+    for fmt in ("graphml", "bibtex"):
+        download = client.get("/export", params={"format": fmt, "around": key})
+        assert download.status_code == 200, download.text
+        disposition = download.headers["content-disposition"]
+        plain, _, encoded = disposition.partition("; filename*=UTF-8''")
+        name = (
+            short_handle(key).replace("/", "_").rstrip("…")
+            + "-1hop."
+            + ("bib" if fmt == "bibtex" else fmt)
+        )
+        assert unquote(encoded) == name
+        assert plain == 'attachment; filename="' + re.sub(r"[^ -~]", "_", name) + '"'
+
+
+def test_each_failure_has_its_own_status(client: TestClient, neo4j_connection: Connection) -> None:
+    nowhere = client.get("/no/such/page")
+    assert nowhere.status_code == 404
+    assert "no page at /no/such/page" in nowhere.text
+    assert client.get("/paper/no%20such%20paper").status_code == 404
+    assert client.get("/graph", params={"ref": "1810.04805", "layer": "x"}).status_code == 400
+    # Neo4j gone away under a running view is the server's trouble, not a missing page
+    where = urlsplit(neo4j_connection.uri)
+    relay = Relay(where.hostname or "127.0.0.1", where.port or 7687)
+    through = dataclasses.replace(neo4j_connection, uri=f"bolt://127.0.0.1:{relay.port}")
+    with TestClient(create_app(lambda: KnowledgeGraph.connect(through))) as web:
+        assert web.get("/paper/2110.03888").status_code == 200
+        relay.cut()
+        down = web.get("/paper/2110.03888")
+    assert down.status_code == 503
+    assert "cannot reach Neo4j" in down.text
+    assert "Traceback" not in down.text
