@@ -401,6 +401,9 @@ class ExportSummary:
     selection: str
     papers: int = 0
     citations: int = 0
+    skipped: int = 0
+    """Citations not written because an end was not among the papers written (a load ran
+    between the two passes of a format that numbers its papers)."""
     files: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
@@ -411,5 +414,6 @@ class ExportSummary:
             "selection": self.selection,
             "papers": self.papers,
             "citations": self.citations,
+            "skipped": self.skipped,
             "files": self.files,
         }

@@ -66,3 +66,8 @@ def export_command(
         f"wrote {summary.papers:,} papers{network} ({summary.selection}) to "
         + ", ".join(summary.files)
     )
+    if summary.skipped:
+        click.echo(
+            f"skipped {summary.skipped:,} citations to or from papers written after the papers "
+            "were read (a load ran during the export): export again for a whole picture"
+        )

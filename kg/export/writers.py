@@ -188,6 +188,19 @@ def _numbered(
     return numbers
 
 
+def _between(
+    citations: Iterator[tuple[str, str]], numbers: dict[str, int], summary: ExportSummary
+) -> Iterator[tuple[str, str]]:
+    """The citations whose two ends were written as numbered papers. Papers and citations
+    are read in separate passes, so a load that ran between them can add a citation to a
+    paper the first pass did not see: it is counted in ``summary.skipped``, not written."""
+    for citing, cited in citations:
+        if citing in numbers and cited in numbers:
+            yield citing, cited
+        else:
+            summary.skipped += 1
+
+
 def write_pajek(source: Source, path: Path, summary: ExportSummary) -> None:
     """Pajek .net: numbered vertices labelled with the key, then one arc per citation."""
     with tempfile.TemporaryFile("w+", encoding="utf-8") as vertices:
@@ -201,7 +214,7 @@ def write_pajek(source: Source, path: Path, summary: ExportSummary) -> None:
             vertices.seek(0)
             shutil.copyfileobj(vertices, out)
             out.write("*Arcs\n")
-            for citing, cited in source.citations():
+            for citing, cited in _between(source.citations(), numbers, summary):
                 out.write(f"{numbers[citing]} {numbers[cited]}\n")
                 summary.citations += 1
     summary.papers = len(numbers)
@@ -262,7 +275,7 @@ def write_vosviewer(source: Source, path: Path, summary: ExportSummary) -> None:
             ),
         )
     with _open(path / "network.txt") as out:
-        for citing, cited in source.citations():
+        for citing, cited in _between(source.citations(), numbers, summary):
             out.write(f"{numbers[citing]}\t{numbers[cited]}\t1\n")
             summary.citations += 1
     summary.papers = len(numbers)
@@ -283,16 +296,31 @@ def citation_key(paper: ExportedPaper) -> str:
     return "_".join([*words, str(paper.year or ""), digest]).strip("_")
 
 
+_LATEX_SPECIAL = re.compile(r"(?<!\\)([&%#])")
+
+
 def _braced(text: str) -> str:
-    """Return text safe inside a BibTeX {…} field: unbalanced braces are escaped."""
-    depth = 0
-    for char in text:
-        depth += {"{": 1, "}": -1}.get(char, 0)
-        if depth < 0:
-            break
-    if depth != 0:
-        text = text.replace("{", r"\{").replace("}", r"\}")
-    return " ".join(text.split())
+    """Return text safe inside a BibTeX {…} field that LaTeX typesets: a brace without its
+    pair is escaped (balanced ones, as in ``$\\frac{a}{b}$``, are kept), and so are ``&``,
+    ``%`` and ``#`` not escaped already, which LaTeX would read as commands."""
+    open_at: list[int] = []
+    unpaired: set[int] = set()
+    escaped = False
+    for at, char in enumerate(text):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "{":
+            open_at.append(at)
+        elif char == "}":
+            if open_at:
+                open_at.pop()
+            else:
+                unpaired.add(at)
+    unpaired.update(open_at)
+    text = "".join("\\" + char if at in unpaired else char for at, char in enumerate(text))
+    return " ".join(_LATEX_SPECIAL.sub(r"\\\1", text).split())
 
 
 def write_bibtex(source: Source, path: Path, summary: ExportSummary) -> None:
