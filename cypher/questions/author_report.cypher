@@ -3,7 +3,9 @@
 // One author: their papers (newest first, with their author position and both cited-by
 // counts), their co-authors with how many papers they share, and citation totals within
 // the map: incoming CITES summed over the papers, distinct citing papers, and the stated
-// cited-by-in-map counts summed.
+// cited-by-in-map counts summed (null when no source states one). Authors are keyed by
+// their name alone, so the same person may also be under another spelling: `also` lists
+// the authors with the same surname (last word) and first initial, most papers first.
 // param key: str  author key, the normalised name, e.g. 'ang wang'
 MATCH (a:Author {key: $key})
 WITH a, COLLECT {
@@ -28,5 +30,16 @@ RETURN a.key AS key, a.name AS name, papers,
          MATCH (a)-[:AUTHORED]->(:Paper)<-[:CITES]-(c:Paper)
          RETURN DISTINCT c
        } AS distinct_citers,
-       reduce(total = 0, p IN papers | total + coalesce(p.stated_cited_by_in_map, 0))
-         AS stated_cited_by_in_map
+       CASE WHEN any(p IN papers WHERE p.stated_cited_by_in_map IS NOT NULL)
+         THEN reduce(total = 0, p IN papers | total + coalesce(p.stated_cited_by_in_map, 0))
+       END AS stated_cited_by_in_map,
+       COLLECT {
+         WITH a, split(a.key, ' ') AS words
+         MATCH (o:Author)
+         WHERE size(words) > 1 AND o <> a AND o.key ENDS WITH ' ' + last(words)
+           AND left(o.key, 1) = left(a.key, 1)
+         WITH o, COUNT { (o)-[:AUTHORED]->(:Paper) } AS wrote
+         RETURN {key: o.key, name: o.name, papers: wrote}
+         ORDER BY wrote DESC, o.key
+         LIMIT 10
+       } AS also

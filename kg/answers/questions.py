@@ -14,6 +14,7 @@ from typing import Annotated, Final, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 __all__ = [
+    "AuthorName",
     "AuthorPaper",
     "AuthorRef",
     "AuthorReport",
@@ -377,6 +378,14 @@ class CoAuthor(Model):
     papers: int
 
 
+class AuthorName(Model):
+    """An author under one spelling of a name, and how many papers they wrote in the map."""
+
+    key: str
+    name: str
+    papers: int
+
+
 class AuthorReport(Model):
     """An author's papers, co-authors and citation totals within the map."""
 
@@ -386,7 +395,14 @@ class AuthorReport(Model):
     coauthors: list[CoAuthor]
     citations_in_map: int = Field(description="incoming CITES summed over their papers")
     distinct_citers: int = Field(description="distinct papers citing any of their papers")
-    stated_cited_by_in_map: int = Field(description="stated cited-by in the map, summed")
+    stated_cited_by_in_map: int | None = Field(
+        description="stated cited-by in the map, summed; None when no source states one"
+    )
+    also: list[AuthorName] = Field(
+        default_factory=list,
+        description="authors with the same surname and first initial, who may be the same "
+        "person under another spelling (authors are keyed by name alone)",
+    )
 
 
 class CategoryCount(Model):

@@ -382,10 +382,23 @@ def author(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
             "papers": len(report.papers),
             "citations in the graph": report.citations_in_map,
             "distinct citing papers": report.distinct_citers,
-            "cited by in the map, as stated (summed)": report.stated_cited_by_in_map,
+            **(
+                {"cited by in the map, as stated (summed)": report.stated_cited_by_in_map}
+                if report.stated_cited_by_in_map is not None
+                else {}
+            ),
         },
         title=report.name,
     )
+    if report.also:
+        # Authors are keyed by name alone: say which other spellings may be this person
+        note(
+            "may also be under: "
+            + "; ".join(
+                f"{o.name} ({o.papers:,} paper{'' if o.papers == 1 else 's'})" for o in report.also
+            )
+            + f' (kg author "{report.also[0].name}")'
+        )
     print_table(
         (Column("#", "right"), *PAPER_COLUMNS, Column("in graph", "right")),
         ([p.position, *_paper_row(p, p.graph_cited_by)] for p in report.papers[:limit]),

@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from kg import questions
 from kg.answers import Similarity, YearCount
+from kg.cli import main
 from kg.database import Database
 from kg.errors import (
     AmbiguousPaper,
@@ -25,6 +27,7 @@ from kg.knowledge_graph import KnowledgeGraph
 from kg.load.pipeline import load_paths
 from kg.loaders.identity import normalize_name, normalize_title, title_key
 from kg.refs import resolve
+from kg.server.config import Connection
 from tests.data import SEED_PAGE, SEED_RECORD
 
 PAGE = SEED_PAGE
@@ -382,9 +385,36 @@ def test_author_papers_coauthors_and_totals(people_graph: Database) -> None:
     assert report.citations_in_map == 3  # P1 is cited twice, P2 once
     assert report.distinct_citers == 2  # by P2 and P3
     assert report.stated_cited_by_in_map == 5
+    assert report.also == []
     # An exact name wins over a longer one holding the same words; a single match is taken.
     assert questions.author(people_graph, "Bob Jones").key == "bob jones"
     assert questions.author(people_graph, "carol").key == "carol white"
+    # No source states a count for Carol's papers: no sum, rather than a 0 no source said
+    assert questions.author(people_graph, "carol").stated_cited_by_in_map is None
+
+
+def test_author_names_that_may_be_the_same_person(
+    people_graph: Database, kg_env: Connection
+) -> None:
+    # Authors are keyed by name alone: the same surname and first initial are named as
+    # maybe the same person, others (John Smith, Bob Jonesson) are not
+    people_graph.write(
+        "UNWIND $names AS name MATCH (p:Paper {key: 'P4'}) "
+        "MERGE (a:Author {key: toLower(name)}) SET a.name = name MERGE (a)-[:AUTHORED]->(p)",
+        {"names": ["A. Smith", "Alice B. Smith", "Smith"]},
+    )
+    report = questions.author(people_graph, "Alice Smith")
+    assert [(o.name, o.papers) for o in report.also] == [("A. Smith", 1), ("Alice B. Smith", 1)]
+    assert [(o.name, o.papers) for o in questions.author(people_graph, "A. Smith").also] == [
+        ("Alice Smith", 2),
+        ("Alice B. Smith", 1),
+    ]
+    assert questions.author(people_graph, "Bob Jones").also == []
+    result = CliRunner().invoke(main, ["author", "Alice Smith"], env={"COLUMNS": "200"})
+    assert (
+        'may also be under: A. Smith (1 paper); Alice B. Smith (1 paper) (kg author "A. Smith")'
+        in result.output
+    )
 
 
 def test_author_errors(people_graph: Database) -> None:
