@@ -35,9 +35,11 @@ RETURN a.key AS key, a.name AS name, papers,
        END AS stated_cited_by_in_map,
        COLLECT {
          WITH a, split(a.key, ' ') AS words
+         WITH a, words, ' ' + last(words) AS surname, left(a.key, 1) AS initial
+         WHERE size(words) > 1
+         // STARTS WITH seeks the key's index (a scan of every author took 5 times as long)
          MATCH (o:Author)
-         WHERE size(words) > 1 AND o <> a AND o.key ENDS WITH ' ' + last(words)
-           AND left(o.key, 1) = left(a.key, 1)
+         WHERE o.key STARTS WITH initial AND o.key ENDS WITH surname AND o <> a
          WITH o, COUNT { (o)-[:AUTHORED]->(:Paper) } AS wrote
          RETURN {key: o.key, name: o.name, papers: wrote}
          ORDER BY wrote DESC, o.key
