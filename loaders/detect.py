@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import tarfile
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from .errors import SourceError
 from .formats import format_names
 from .hepth_abs import ABS_SUFFIXES, is_tar
 from .records import FormatName
-from .source_file import arxiv_id_and_version, open_binary, read_head
+from .source_file import READ_ERRORS, arxiv_id_and_version, open_binary, read_error, read_head
 
 __all__ = ["detect_format"]
 
@@ -51,10 +50,9 @@ def _tar_format(path: Path) -> FormatName:
                     if member.name.endswith(ABS_SUFFIXES):
                         return "hepth_abs"
                     raise _unknown(path, f"a tar archive whose member {member.name!r} is not .abs")
-    except (tarfile.TarError, OSError, EOFError, zlib.error) as exc:
-        raise SourceError(
-            f"{path}: cannot read the tar archive ({exc})",
-            "check that the file is complete and not corrupt",
+    except (tarfile.TarError, *READ_ERRORS) as exc:
+        raise read_error(
+            path, exc, "check that the file is complete and not corrupt", "the tar archive"
         ) from exc
     raise _unknown(path, "a tar archive with no .abs files near its start")
 

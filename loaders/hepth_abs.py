@@ -15,7 +15,6 @@ import itertools
 import os
 import re
 import tarfile
-import zlib
 from collections.abc import Iterable, Iterator
 from datetime import date
 from functools import cache
@@ -27,9 +26,11 @@ from .arxiv_oai import id_year_month, split_authors, validation_reason
 from .errors import SourceError
 from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from .source_file import (
+    READ_ERRORS,
     arxiv_id_and_version,
     content_sha256,
     open_binary,
+    read_error,
     record_problem,
     snapshot_key,
 )
@@ -509,8 +510,8 @@ def is_tar(path: Path) -> bool:
     try:
         with open_binary(path) as handle:
             head = handle.read(_TAR_MAGIC_OFFSET + 5)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise SourceError(f"{path}: cannot read it ({exc})", "check the file") from exc
+    except READ_ERRORS as exc:
+        raise read_error(path, exc) from exc
     return head[_TAR_MAGIC_OFFSET:] == b"ustar"
 
 
@@ -555,10 +556,9 @@ def _tar_items(path: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
                         yield from _records(_member_lines(content.read()), name, snapshot)
                     else:
                         yield from _records(_lines(content), name, snapshot)
-    except (tarfile.TarError, OSError, EOFError, zlib.error) as exc:
-        raise SourceError(
-            f"{path}: cannot read the tar archive ({exc})",
-            "check that the file is complete and not corrupt",
+    except (tarfile.TarError, *READ_ERRORS) as exc:
+        raise read_error(
+            path, exc, "check that the file is complete and not corrupt", "the tar archive"
         ) from exc
     if not found:
         raise SourceError(
@@ -572,10 +572,8 @@ def _file_items(file: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
     try:
         with open_binary(file) as handle:
             yield from _records(_lines(handle), str(file), snapshot)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise SourceError(
-            f"{file}: cannot read it ({exc})", "check that the file is complete and not corrupt"
-        ) from exc
+    except READ_ERRORS as exc:
+        raise read_error(file, exc, "check that the file is complete and not corrupt") from exc
 
 
 def parse(path: Path) -> Iterator[ParsedItem]:
