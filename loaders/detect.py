@@ -92,7 +92,7 @@ def _json_format(keys: set[str]) -> FormatName | None:
 
 
 def _is_edge_token(token: str) -> bool:
-    return token.isdigit() or arxiv_id_and_version(token) is not None
+    return (token.isascii() and token.isdigit()) or arxiv_id_and_version(token) is not None
 
 
 def _is_edge_header(line: str) -> bool:

@@ -396,6 +396,20 @@ def test_malformed_items_are_rejected_with_line_and_reason() -> None:
     ]
 
 
+def test_an_id_in_arabic_indic_digits_is_not_an_arxiv_id(tmp_path: Path) -> None:
+    page = tmp_path / "page.txt"
+    text = (EXAMPLES / "attention.txt").read_text(encoding="utf-8")
+    page.write_text(text.replace("arXiv 1706.03762", "arXiv ١٧٠٦.٠٣٧٦٢", 1), encoding="utf-8")
+    items = _parse(page)
+    [paper] = [item for item in items if isinstance(item, PaperRecord)]
+    assert paper.arxiv_id is None
+    assert paper.title == "Attention Is All You Need"
+    assert [item.reason for item in items if isinstance(item, Rejected)] == [
+        "arXiv line: '١٧٠٦.٠٣٧٦٢' is not an arXiv id (expected e.g. 2110.03888); the paper is "
+        "keyed by its title instead"
+    ]
+
+
 def test_bad_arxiv_id_and_dates_fall_back_to_title_and_key_facts() -> None:
     items = _parse(PAGES / "bad_identity.txt")
     paper = _paper(items)
