@@ -15,19 +15,21 @@ import io
 import re
 import zlib
 from collections.abc import Iterable, Iterator
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import IO, cast
 
 from .errors import SourceError
 from .identity import normalize_name, normalize_title, parse_arxiv_id
-from .records import PaperRecord, PaperRef
+from .records import MAX_YEAR, MIN_YEAR, PaperRecord, PaperRef
 
 __all__ = [
     "READ_ERRORS",
     "arxiv_id_and_version",
     "bounded_int",
     "content_sha256",
+    "date_problem",
     "int_problem",
     "is_gzip",
     "name_problem",
@@ -40,6 +42,7 @@ __all__ = [
     "snapshot_key",
     "title_problem",
     "version_problem",
+    "year_problem",
 ]
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -251,6 +254,19 @@ def _name_problem(name: str) -> str | None:
     return _text_problem(
         f"the author name {_shown(name)!r}", name, MAX_NAME_CHARS, normalize_name(name)
     )
+
+
+def year_problem(what: str, year: int) -> str | None:
+    """Return why ``year`` cannot be a year of the data (outside MIN_YEAR-MAX_YEAR), or None."""
+    if MIN_YEAR <= year <= MAX_YEAR:
+        return None
+    return f"{what}: the year {year:04d} is not between {MIN_YEAR} and {MAX_YEAR}"
+
+
+def date_problem(what: str, value: date) -> str | None:
+    """Return why a date cannot be a date of the data (its year outside MIN_YEAR-MAX_YEAR),
+    or None. Never the wall clock: the graph must not depend on when it was loaded."""
+    return year_problem(what, value.year)
 
 
 def int_problem(what: str, value: int | None) -> str | None:
