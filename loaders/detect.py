@@ -29,6 +29,10 @@ _SEPARATOR = re.compile(r"^-{10,}$")
 _FIELDS = re.compile(r"[\s,]+")
 _JSON_KEY = re.compile(r'"([^"\\]{1,100})"\s*:')
 _PAPER_LINE = re.compile(r"^Paper:\s*(\S+)")
+_UTF16_MARKS = {
+    b"\xff\xfe": "little-endian, byte order mark FF FE",
+    b"\xfe\xff": "big-endian, byte order mark FE FF",
+}
 
 
 def _unknown(path: Path, what: str) -> SourceError:
@@ -55,6 +59,21 @@ def _tar_format(path: Path) -> FormatName:
             path, exc, "check that the file is complete and not corrupt", "the tar archive"
         ) from exc
     raise _unknown(path, "a tar archive with no .abs files near its start")
+
+
+def _refuse_utf16(path: Path) -> None:
+    """Raise SourceError for text saved as UTF-16 (it starts with the byte order mark FF FE
+    or FE FF): read as UTF-8 it is garbage, and every format reads UTF-8."""
+    try:
+        with open_binary(path) as handle:
+            mark = handle.read(2)
+    except READ_ERRORS as exc:
+        raise read_error(path, exc) from exc
+    if mark in _UTF16_MARKS:
+        raise SourceError(
+            f"{path}: the file is UTF-16 text ({_UTF16_MARKS[mark]}), not UTF-8",
+            "save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8 FILE > NEW) and load that",
+        )
 
 
 def _decode_object(text: str) -> Any:
@@ -166,6 +185,7 @@ def detect_format(path: Path) -> FormatName:
         raise SourceError(f"{path}: no such file", "check the path")
     if is_tar(path):
         return _tar_format(path)
+    _refuse_utf16(path)
     head = read_head(path).lstrip("\ufeff")
     content = [line.strip().lstrip("\ufeff").strip() for line in head.splitlines()]
     content = [line for line in content if line]
