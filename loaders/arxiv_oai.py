@@ -19,6 +19,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from .records import (
+    MAX_YEAR,
+    MIN_YEAR,
     Origin,
     PaperRecord,
     ParsedItem,
@@ -31,10 +33,12 @@ from .source_file import (
     arxiv_id_and_version,
     bounded_int,
     content_sha256,
+    date_problem,
     numbered_lines,
     record_problem,
     snapshot_key,
     version_problem,
+    year_problem,
 )
 from .taxonomy import is_category_code
 from .text import collapse_spaces, latex_to_unicode
@@ -54,6 +58,7 @@ _VERSION = re.compile(r"^v(\d+)$")
 _UPDATE_DATE_KEY = '"update_date"'
 _UPDATE_DATE = re.compile(r'"update_date"\s*:\s*(?:null|"([0-9]{4}-[0-9]{2}-[0-9]{2})")')
 _UNSURE = object()
+_WRITTEN_YEAR = re.compile(r"(?<![\d:+\-.])([0-9]{3,})(?![\d:])")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 # The one spelling arXiv writes ("Mon, 2 Apr 2007 19:18:42 GMT"), read without the email
 # module; anything else goes through parsedate_to_datetime as before.
@@ -257,15 +262,26 @@ def _versions(obj: dict[str, Any]) -> tuple[int | None, date | None]:
         raise _BadLine(
             "versions[0].created must be a date string like 'Mon, 2 Apr 2007 19:18:42 GMT'"
         )
-    if written := _arxiv_date(created):
-        return latest, written
-    try:
-        return latest, parsedate_to_datetime(created).date()
-    except (TypeError, ValueError, IndexError, OverflowError):
-        raise _BadLine(
-            f"bad date in versions[0].created: {created!r}; "
-            "expected RFC 2822 like 'Mon, 2 Apr 2007 19:18:42 GMT'"
-        ) from None
+    written = _arxiv_date(created)
+    if written is None:
+        # The email module reads a year of 0 to 99 as 19xx/20xx, whatever its digits:
+        # "Apr 0000" would be 2000. A year written with three or more digits is read as is.
+        year = _WRITTEN_YEAR.search(created)
+        if year and (len(year[1]) != 4 or year_problem("", int(year[1]))):
+            raise _BadLine(
+                f"versions[0].created: the year {year[1][:20]} is not between {MIN_YEAR} and "
+                f"{MAX_YEAR} ({created[:60]!r}); fix the date"
+            )
+        try:
+            written = parsedate_to_datetime(created).date()
+        except (TypeError, ValueError, IndexError, OverflowError):
+            raise _BadLine(
+                f"bad date in versions[0].created: {created!r}; "
+                "expected RFC 2822 like 'Mon, 2 Apr 2007 19:18:42 GMT'"
+            ) from None
+    if problem := date_problem("versions[0].created", written):
+        raise _BadLine(f"{problem} ({created[:60]!r}); fix the date")
+    return latest, written
 
 
 def _arxiv_date(text: str) -> date | None:
@@ -287,9 +303,14 @@ def _update_date(obj: dict[str, Any]) -> date | None:
         return None
     if isinstance(value, str):
         try:
-            return date.fromisoformat(value.strip())
+            stated = date.fromisoformat(value.strip())
         except ValueError:
             pass
+        else:
+            if problem := date_problem("update_date", stated):
+                # A placeholder like 9999-12-31 would win over every later correction.
+                raise _BadLine(f"{problem} ({value[:40]!r}); fix the date or set it to null")
+            return stated
     raise _BadLine(f"bad update_date {value!r}; expected YYYY-MM-DD, e.g. '2008-11-13'")
 
 
@@ -362,9 +383,10 @@ def _stated_update_date(text: str) -> date | object | None:
     if not match[1]:
         return None
     try:
-        return date.fromisoformat(match[1])
+        stated = date.fromisoformat(match[1])
     except ValueError:  # no such day: the decoder rejects the line
         return _UNSURE
+    return _UNSURE if date_problem("update_date", stated) else stated  # rejected there too
 
 
 def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterator[ParsedItem]:

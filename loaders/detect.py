@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import tarfile
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from .errors import SourceError
 from .formats import format_names
 from .hepth_abs import ABS_SUFFIXES, is_tar
 from .records import FormatName
-from .source_file import arxiv_id_and_version, open_binary, read_head
+from .source_file import READ_ERRORS, arxiv_id_and_version, open_binary, read_error, read_head
 
 __all__ = ["detect_format"]
 
@@ -30,6 +29,10 @@ _SEPARATOR = re.compile(r"^-{10,}$")
 _FIELDS = re.compile(r"[\s,]+")
 _JSON_KEY = re.compile(r'"([^"\\]{1,100})"\s*:')
 _PAPER_LINE = re.compile(r"^Paper:\s*(\S+)")
+_UTF16_MARKS = {
+    b"\xff\xfe": "little-endian, byte order mark FF FE",
+    b"\xfe\xff": "big-endian, byte order mark FE FF",
+}
 
 
 def _unknown(path: Path, what: str) -> SourceError:
@@ -51,12 +54,26 @@ def _tar_format(path: Path) -> FormatName:
                     if member.name.endswith(ABS_SUFFIXES):
                         return "hepth_abs"
                     raise _unknown(path, f"a tar archive whose member {member.name!r} is not .abs")
-    except (tarfile.TarError, OSError, EOFError, zlib.error) as exc:
-        raise SourceError(
-            f"{path}: cannot read the tar archive ({exc})",
-            "check that the file is complete and not corrupt",
+    except (tarfile.TarError, *READ_ERRORS) as exc:
+        raise read_error(
+            path, exc, "check that the file is complete and not corrupt", "the tar archive"
         ) from exc
     raise _unknown(path, "a tar archive with no .abs files near its start")
+
+
+def _refuse_utf16(path: Path) -> None:
+    """Raise SourceError for text saved as UTF-16 (it starts with the byte order mark FF FE
+    or FE FF): read as UTF-8 it is garbage, and every format reads UTF-8."""
+    try:
+        with open_binary(path) as handle:
+            mark = handle.read(2)
+    except READ_ERRORS as exc:
+        raise read_error(path, exc) from exc
+    if mark in _UTF16_MARKS:
+        raise SourceError(
+            f"{path}: the file is UTF-16 text ({_UTF16_MARKS[mark]}), not UTF-8",
+            "save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8 FILE > NEW) and load that",
+        )
 
 
 def _decode_object(text: str) -> Any:
@@ -94,7 +111,7 @@ def _json_format(keys: set[str]) -> FormatName | None:
 
 
 def _is_edge_token(token: str) -> bool:
-    return token.isdigit() or arxiv_id_and_version(token) is not None
+    return (token.isascii() and token.isdigit()) or arxiv_id_and_version(token) is not None
 
 
 def _is_edge_header(line: str) -> bool:
@@ -168,6 +185,7 @@ def detect_format(path: Path) -> FormatName:
         raise SourceError(f"{path}: no such file", "check the path")
     if is_tar(path):
         return _tar_format(path)
+    _refuse_utf16(path)
     head = read_head(path).lstrip("\ufeff")
     content = [line.strip().lstrip("\ufeff").strip() for line in head.splitlines()]
     content = [line for line in content if line]

@@ -153,7 +153,7 @@ def _arxiv_id(token: str, scheme: IdScheme, role: str) -> str:
     parsed = arxiv_id_and_version(token)  # never raises, however long the version
     if parsed is not None:
         return parsed[0]
-    if token.isdigit():
+    if token.isascii() and token.isdigit():
         raise _BadLine(
             f"{role} id {token[:60]!r} is a bare number, not an arXiv id; if this is the SNAP "
             "cit-HepTh list, load it with --id-scheme snap-hepth"

@@ -14,8 +14,8 @@ import io
 import itertools
 import os
 import re
+import stat
 import tarfile
-import zlib
 from collections.abc import Iterable, Iterator
 from datetime import date
 from functools import cache
@@ -27,9 +27,11 @@ from .arxiv_oai import id_year_month, split_authors, validation_reason
 from .errors import SourceError
 from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from .source_file import (
+    READ_ERRORS,
     arxiv_id_and_version,
     content_sha256,
     open_binary,
+    read_error,
     record_problem,
     snapshot_key,
 )
@@ -509,27 +511,75 @@ def is_tar(path: Path) -> bool:
     try:
         with open_binary(path) as handle:
             head = handle.read(_TAR_MAGIC_OFFSET + 5)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise SourceError(f"{path}: cannot read it ({exc})", "check the file") from exc
+    except READ_ERRORS as exc:
+        raise read_error(path, exc) from exc
     return head[_TAR_MAGIC_OFFSET:] == b"ustar"
 
 
 def _abs_files(root: Path) -> Iterator[Path]:
-    """Yield the ``.abs`` files under a directory in sorted order, walking lazily."""
+    """Yield the ``.abs`` files under a directory in sorted order, walking lazily.
+
+    A FIFO, socket or device named ``.abs`` is left out (opening a FIFO waits for a writer
+    forever); a link that leads nowhere is yielded, so that reading it rejects it by name.
+    """
     for folder, subfolders, names in os.walk(root):
         subfolders.sort()
         for name in sorted(names):
             if name.endswith(ABS_SUFFIXES):
-                yield Path(folder, name)
+                file = Path(folder, name)
+                try:
+                    regular = stat.S_ISREG(file.stat().st_mode)
+                except OSError:
+                    regular = True  # a link that leads nowhere, or no permission
+                if regular:
+                    yield file
 
 
 def _directory_sha256(root: Path) -> str:
-    """Return a sha256 over every ``.abs`` file's relative path and content digest."""
+    """Return a sha256 over every ``.abs`` file's relative path and content digest (a file
+    that cannot be read counts by its name, and is rejected when its records are read)."""
     digest = hashlib.sha256()
     for file in _abs_files(root):
         digest.update(file.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(content_sha256(file).encode() + b"\n")
+        try:
+            digest.update(content_sha256(file).encode() + b"\n")
+        except SourceError:
+            digest.update(b"unreadable\n")
     return digest.hexdigest()
+
+
+def _unreadable(name: str, line: int, reason: str, hint: str) -> Rejected:
+    """Return the Rejected of a folder's ``.abs`` file or a tar's member that cannot be
+    read from ``line`` on: the records before it, and the other files, still load."""
+    if line == 1:
+        return _reject(name, line, f"{reason}: {hint}; the other .abs files loaded", "")
+    return _reject(
+        name,
+        line,
+        f"{reason}, from this line on: {hint}, then load it again (the records that end "
+        "before this line and the other .abs files loaded)",
+        "",
+    )
+
+
+def _part_items(
+    lines: Iterable[tuple[int, str]], name: str, snapshot: str
+) -> Iterator[PaperRecord | Rejected]:
+    """Yield the records of one ``.abs`` file of a folder or tar, then, when its content
+    breaks off (a truncated or corrupt gzip, an I/O error), a Rejected saying where."""
+    last = 0
+
+    def counted() -> Iterator[tuple[int, str]]:
+        nonlocal last
+        for number, line in lines:
+            last = number
+            yield number, line
+
+    try:
+        yield from _records(counted(), name, snapshot)
+    except READ_ERRORS as exc:
+        error = read_error(name, exc, "check that it is complete and not corrupt")
+        yield _unreadable(name, last + 1, error.message.removeprefix(f"{name}: "), error.hint)
 
 
 def _tar_items(path: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
@@ -548,17 +598,23 @@ def _tar_items(path: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
                     continue
                 found += 1
                 with content:
-                    name = f"{path}:{member.name}"
-                    if member.name.endswith(".gz"):
-                        yield from _records(_lines(gzip.GzipFile(fileobj=content)), name, snapshot)
-                    elif member.size <= _WHOLE_MEMBER_BYTES:
-                        yield from _records(_member_lines(content.read()), name, snapshot)
+                    lines: Iterable[tuple[int, str]]
+                    if member.size <= _WHOLE_MEMBER_BYTES:
+                        # Read whole first: an error here is the archive's, one while the
+                        # content is decompressed the member's own.
+                        data = content.read()
+                        if member.name.endswith(".gz"):
+                            lines = _lines(gzip.GzipFile(fileobj=io.BytesIO(data)))
+                        else:
+                            lines = _member_lines(data)
+                    elif member.name.endswith(".gz"):
+                        lines = _lines(gzip.GzipFile(fileobj=content))
                     else:
-                        yield from _records(_lines(content), name, snapshot)
-    except (tarfile.TarError, OSError, EOFError, zlib.error) as exc:
-        raise SourceError(
-            f"{path}: cannot read the tar archive ({exc})",
-            "check that the file is complete and not corrupt",
+                        lines = _lines(content)
+                    yield from _part_items(lines, f"{path}:{member.name}", snapshot)
+    except (tarfile.TarError, *READ_ERRORS) as exc:
+        raise read_error(
+            path, exc, "check that the file is complete and not corrupt", "the tar archive"
         ) from exc
     if not found:
         raise SourceError(
@@ -572,17 +628,42 @@ def _file_items(file: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
     try:
         with open_binary(file) as handle:
             yield from _records(_lines(handle), str(file), snapshot)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise SourceError(
-            f"{file}: cannot read it ({exc})", "check that the file is complete and not corrupt"
-        ) from exc
+    except READ_ERRORS as exc:
+        raise read_error(file, exc, "check that the file is complete and not corrupt") from exc
+
+
+def _folder_file_items(file: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
+    """Yield the records of one ``.abs`` file of a folder; one that cannot be read, or not
+    to its end, is rejected by name, and the folder's other files still load."""
+    if not file.exists():
+        yield _unreadable(
+            str(file),
+            1,
+            "a symbolic link that leads nowhere (a loop, or a missing target)",
+            "point the link at an .abs file, or remove it",
+        )
+        return
+    try:
+        handle = open_binary(file)
+    except READ_ERRORS as exc:
+        error = read_error(file, exc, "check it")
+        yield _unreadable(str(file), 1, error.message.removeprefix(f"{file}: "), error.hint)
+        return
+    except SourceError as exc:
+        yield _unreadable(str(file), 1, exc.message.removeprefix(f"{file}: "), "check it")
+        return
+    with handle:
+        yield from _part_items(_lines(handle), str(file), snapshot)
 
 
 def parse(path: Path) -> Iterator[ParsedItem]:
     """Yield the snapshot, then one PaperRecord or Rejected per ``.abs`` record.
 
     ``path`` is a (gzipped) tarball of ``.abs`` files, a directory of them, or one file.
-    Raises SourceError when it cannot be read or holds no ``.abs`` files.
+    A file of the directory or member of the tarball that cannot be read (a truncated or
+    corrupt gzip, a link that leads nowhere) is a Rejected naming it, and the others load;
+    a FIFO, socket or device named ``.abs`` is skipped. Raises SourceError when ``path``
+    itself cannot be read or holds no ``.abs`` files.
     """
     if path.is_dir():
         sha256 = _directory_sha256(path)
@@ -596,7 +677,7 @@ def parse(path: Path) -> Iterator[ParsedItem]:
     yield SnapshotRecord(key=key, kind="hepth_abs", source=path.name, sha256=sha256)
     if path.is_dir():
         for file in _abs_files(path):
-            yield from _file_items(file, key)
+            yield from _folder_file_items(file, key)
     elif is_tar(path):
         yield from _tar_items(path, key)
     else:

@@ -36,9 +36,15 @@ __all__ = [
     "title_splits",
 ]
 
-_NEW_ID = re.compile(r"^(\d{4}\.\d{4,5})(?:v(\d+))?$")
-_OLD_ID = re.compile(r"^([a-z][a-z\-]*)(?:\.[a-z]{2})?/(\d{7})(?:v(\d+))?$", re.IGNORECASE)
-_PREFIX = re.compile(r"^(?:arxiv:|https?://arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)
+# ASCII only: ``\d`` would take any script's digits (``١٧٠٦.٠٣٧٦٢``), a second key for a paper.
+_NEW_ID = re.compile(r"^(\d{4}\.\d{4,5})(?:v(\d+))?$", re.ASCII)
+_OLD_ID = re.compile(
+    r"^([a-z][a-z\-]*)(?:\.[a-z]{2})?/(\d{7})(?:v(\d+))?$", re.IGNORECASE | re.ASCII
+)
+_PREFIX = re.compile(r"^(?:arxiv:|https?://arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE | re.ASCII)
+_FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+"""The fullwidth forms of the ASCII characters (``１８１０.04805`` typed with an East Asian
+input method), read as those characters; NFKC maps them the same way."""
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _SPACES = re.compile(r"\s+")
 _LATEX_COMMAND = re.compile(r"\\([a-zA-Z]+)\s*")
@@ -250,8 +256,11 @@ def parse_arxiv_id(text: str) -> tuple[str, int | None] | None:
 
     New-style ids keep their digits (``2110.03888``); old-style ids keep their archive in
     lower case (``hep-th/9901001``). A ``vN`` suffix, an ``arXiv:`` prefix and an abs/pdf URL
-    are accepted and stripped.
+    are accepted and stripped. Fullwidth digits and letters read as their ASCII forms; any
+    other non-ASCII digit (Arabic-Indic, Devanagari, …) makes the text not an id.
     """
+    if not text.isascii():
+        text = text.translate(_FULLWIDTH)
     candidate = _PREFIX.sub("", text.strip())
     candidate = candidate.removesuffix(".pdf")
     match = _NEW_ID.match(candidate)
@@ -349,8 +358,8 @@ def paper_key(arxiv_id: str | None, title: str | None, year: int | None) -> str:
 
 def hepth_id(number: str | int) -> str:
     """Return the arXiv id of a SNAP hep-th integer id: ``1001`` -> ``hep-th/0001001``."""
-    digits = str(number).strip()
-    if not digits.isdigit() or len(digits) > 7:
+    digits = str(number).strip().translate(_FULLWIDTH)  # fullwidth digits read as ASCII
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 7:
         raise ValueError(f"not a SNAP hep-th id: {number!r}")
     return f"hep-th/{digits.zfill(7)}"
 

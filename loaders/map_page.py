@@ -27,6 +27,8 @@ from pydantic import ValidationError
 from .errors import SourceError
 from .identity import normalize_title, parse_title_key
 from .records import (
+    MAX_YEAR,
+    MIN_YEAR,
     CitationRecord,
     Origin,
     PaperRecord,
@@ -152,7 +154,8 @@ _State = Literal["start", "top", "abstract", "facts", "refs", "citing"]
 def parse_date(text: str) -> date | None:
     """Return the date in ``8 Oct 2021``, ``14 October 2026``, ``Oct 8, 2021`` or ``2026-10-14``.
 
-    Returns None when ``text`` is not one of these or names no real day.
+    Returns None when ``text`` is not one of these, names no real day or a year outside
+    MIN_YEAR-MAX_YEAR (a placeholder like ``9999-12-31`` would win over every later page).
     """
     text = text.strip().rstrip(".").strip()
     parts: tuple[int, int, int] | None = None
@@ -162,7 +165,7 @@ def parse_date(text: str) -> date | None:
         parts = (int(match[3]), _month(match[2]) or 0, int(match[1]))
     elif match := _MONTH_DAY_YEAR.fullmatch(text):
         parts = (int(match[3]), _month(match[1]) or 0, int(match[2]))
-    if parts is None:
+    if parts is None or not MIN_YEAR <= parts[0] <= MAX_YEAR:
         return None
     try:
         return date(parts[0], parts[1], parts[2])
@@ -230,8 +233,8 @@ def _split_item(text: str) -> tuple[int, str, int] | str:
     if not title:
         return "it has no title between the year and 'cited by'"
     year = int(body[:4])
-    if not 1800 <= year <= 2100:
-        return f"the year {year} is not between 1800 and 2100"
+    if not MIN_YEAR <= year <= MAX_YEAR:
+        return f"the year {year} is not between {MIN_YEAR} and {MAX_YEAR}"
     return year, title, count
 
 
@@ -461,7 +464,8 @@ class _Scanner:
                 yield self._reject(
                     number,
                     raw,
-                    f"site line: '{header['date']}' is not a real date; "
+                    f"site line: '{header['date']}' is not a real date in the years "
+                    f"{MIN_YEAR}-{MAX_YEAR}; "
                     "the data-through date is taken from the key facts instead",
                 )
             return
@@ -564,7 +568,8 @@ class _Scanner:
             if page.posted is None:
                 shown = posted["date"] or rest.strip()[:20]
                 problems.append(
-                    f"first-posted date '{shown}' is not a date like '8 Oct 2021'; "
+                    f"first-posted date '{shown}' is not a real date like '8 Oct 2021' in the "
+                    f"years {MIN_YEAR}-{MAX_YEAR}; "
                     "the key facts' date is used if they give one"
                 )
         categories = [
@@ -603,7 +608,8 @@ class _Scanner:
             page.facts_date = parse_date(match["date"])
             if page.facts_date is None:
                 problems.append(
-                    f"'data through {match['date']}' is not a date like '14 Oct 2026'; "
+                    f"'data through {match['date']}' is not a real date like '14 Oct 2026' in the "
+                    f"years {MIN_YEAR}-{MAX_YEAR}; "
                     "the snapshot's date comes from the site line, if any"
                 )
         if match := _FACT_POSTED.search(text):
@@ -611,7 +617,8 @@ class _Scanner:
             if page.facts_posted is None:
                 shown = (match["date"] or match["rest"]).strip()
                 problems.append(
-                    f"first-posted date '{shown}' is not a date like '8 Oct 2021'; "
+                    f"first-posted date '{shown}' is not a real date like '8 Oct 2021' in the "
+                    f"years {MIN_YEAR}-{MAX_YEAR}; "
                     "the paper's year is left unknown unless the arXiv line gives it"
                 )
         if problems:
@@ -621,12 +628,16 @@ class _Scanner:
         body = match["body"].strip().rstrip(".") if match else ""
         bad: list[str] = []
         big: list[str] = []
+        outside: list[str] = []
         for entry in _HISTOGRAM_SPLIT.split(body):
             if not entry.strip():
                 continue
             pair = _HISTOGRAM_ENTRY.fullmatch(entry)
             if pair is None:
                 bad.append(_shown(entry.strip()))
+                continue
+            if not MIN_YEAR <= int(pair[1]) <= MAX_YEAR:
+                outside.append(pair[1])
                 continue
             count = bounded_int(pair[2].replace(",", ""))
             if count is None:
@@ -640,6 +651,9 @@ class _Scanner:
         if big:
             shown = ", ".join(big)
             problems.append(f"the count for {shown} is over {MAX_INT:,}, the largest Neo4j stores")
+        if outside:
+            shown = ", ".join(outside)
+            problems.append(f"the year {shown} is not between {MIN_YEAR} and {MAX_YEAR}")
         if not problems:
             return []
         return [

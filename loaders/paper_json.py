@@ -24,10 +24,12 @@ from .source_file import (
     MAX_INT,
     arxiv_id_and_version,
     content_sha256,
+    date_problem,
     numbered_lines,
     record_problem,
     snapshot_key,
     version_problem,
+    year_problem,
 )
 from .taxonomy import is_category_code
 from .text import collapse_spaces
@@ -134,14 +136,22 @@ class _PaperJson(_Input):
         }
 
     def builder_date(self) -> date | None:
-        """Return the date in ``builder_version`` (``...-2026-05-17-v1``), if it has one."""
+        """Return the date in ``builder_version`` (``...-2026-05-17-v1``), if it has one (a
+        real day in MIN_YEAR-MAX_YEAR; ``_record`` rejects an object stating another)."""
         match = _BUILDER_DATE.search(self.builder_version or "")
         if match is None:
             return None
         try:
-            return date.fromisoformat(match[1])
+            stated = date.fromisoformat(match[1])
         except ValueError:
             return None
+        return None if date_problem("builder_version", stated) else stated
+
+    def builder_date_problem(self) -> str | None:
+        """Return why the date in ``builder_version`` cannot be the data's date, or None."""
+        match = _BUILDER_DATE.search(self.builder_version or "")
+        year = int(match[1][:4]) if match else None
+        return year_problem("builder_version", year) if year is not None else None
 
 
 class _Entry(NamedTuple):
@@ -295,12 +305,15 @@ def _published(submitted_at: str | None) -> date | str | None:
     try:
         moment = datetime.fromisoformat(submitted_at.strip())
         # arXiv dates its submissions in UTC, so an offset timestamp is moved there first
-        return moment.astimezone(UTC).date() if moment.tzinfo else moment.date()
+        day = moment.astimezone(UTC).date() if moment.tzinfo else moment.date()
     except (ValueError, OverflowError):  # OverflowError: moved before year 1 or after 9999
         return (
             f"paper.submitted_at '{submitted_at[:60]}' is not an ISO timestamp like "
             f"2021-10-08T04:24:51Z: {_FIX}"
         )
+    if problem := date_problem("paper.submitted_at", day):
+        return f"{problem} ('{submitted_at[:60]}'): {_FIX}"
+    return day
 
 
 def _text(value: str | None) -> str | None:
@@ -383,6 +396,9 @@ def _record(path: Path, entry: _Entry, snapshot: str, in_lines: bool) -> PaperRe
     published = _published(paper.submitted_at)
     if isinstance(published, str):
         return reject(published)
+    if problem := doc.builder_date_problem():
+        # A placeholder date would win over every later build of the paper.
+        return reject(f"{problem} ('{(doc.builder_version or '')[:80]}'): {_FIX}")
     title = collapse_spaces(paper.title) if paper.title else None
     if arxiv_id is None and not title:
         return reject(f"the object has neither a source.id nor a paper.title: {_FIX}")

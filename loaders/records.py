@@ -22,6 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from .identity import canonical_arxiv_id, normalize_title, paper_key
 
 __all__ = [
+    "MAX_YEAR",
+    "MIN_YEAR",
     "CitationRecord",
     "NamedPaper",
     "Origin",
@@ -32,6 +34,12 @@ __all__ = [
     "Skipped",
     "SnapshotRecord",
 ]
+
+MIN_YEAR = 1800
+MAX_YEAR = 2100
+"""The years a paper's year, a date of the data or a histogram year may take; any other is
+a typo or a placeholder (``9999-12-31``, ``0000``) and is rejected rather than loaded, since
+the newest date of a record wins."""
 
 FormatName = Literal["map_page", "paper_json", "arxiv_oai", "edge_list", "hepth_abs"]
 """The input formats by name; ``loaders.formats.FORMATS`` has one entry for each."""
@@ -80,7 +88,7 @@ class NamedPaper(Record):
 
     arxiv_id: str | None = None
     title: str | None = None
-    year: int | None = Field(default=None, ge=1800, le=2100)
+    year: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
 
     @model_validator(mode="after")
     def _named(self) -> NamedPaper:

@@ -13,30 +13,36 @@ import gzip
 import hashlib
 import io
 import re
+import zlib
 from collections.abc import Iterable, Iterator
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import IO, cast
 
 from .errors import SourceError
 from .identity import normalize_name, normalize_title, parse_arxiv_id
-from .records import PaperRecord, PaperRef
+from .records import MAX_YEAR, MIN_YEAR, PaperRecord, PaperRef
 
 __all__ = [
+    "READ_ERRORS",
     "arxiv_id_and_version",
     "bounded_int",
     "content_sha256",
+    "date_problem",
     "int_problem",
     "is_gzip",
     "name_problem",
     "numbered_lines",
     "open_binary",
     "open_text",
+    "read_error",
     "read_head",
     "record_problem",
     "snapshot_key",
     "title_problem",
     "version_problem",
+    "year_problem",
 ]
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -61,6 +67,23 @@ _ASCII_GROWTH = 2
 longest growth is ``.`` -> ``. `` in a name; tests/unit/test_parse_speedups.py checks it."""
 if _ASCII_GROWTH * max(MAX_TITLE_CHARS, MAX_NAME_CHARS) > MAX_INDEX_BYTES:  # pragma: no cover
     raise AssertionError("the ASCII shortcut of title_problem/name_problem no longer holds")
+
+
+READ_ERRORS = (OSError, EOFError, zlib.error)
+"""What reading a file may raise: an I/O error, a truncated or bad gzip (``EOFError``,
+``gzip.BadGzipFile``), or gzip data corrupt mid-stream (``zlib.error``)."""
+_CORRUPT_HINT = "the compressed data is damaged: download or compress the file again"
+
+
+def read_error(
+    path: Path | str, exc: BaseException, hint: str = "check the file", what: str = "it"
+) -> SourceError:
+    """Return the SourceError for a file that failed to read with ``exc`` (one of
+    READ_ERRORS): ``PATH: cannot read WHAT (reason)``, or ``PATH: cannot read WHAT: corrupt
+    gzip data (reason)`` when the compressed data is corrupt mid-stream."""
+    if isinstance(exc, zlib.error):
+        return SourceError(f"{path}: cannot read {what}: corrupt gzip data ({exc})", _CORRUPT_HINT)
+    return SourceError(f"{path}: cannot read {what} ({exc})", hint)
 
 
 def is_gzip(path: Path) -> bool:
@@ -127,10 +150,8 @@ def numbered_lines(path: Path, digest: hashlib._Hash | None = None) -> Iterator[
         with _text(path, digest) as handle:
             for number, line in enumerate(handle, start=1):
                 yield number, line.rstrip("\r\n")
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        raise SourceError(
-            f"{path}: cannot read it ({exc})", "check that the file is complete and not corrupt"
-        ) from exc
+    except READ_ERRORS as exc:
+        raise read_error(path, exc, "check that the file is complete and not corrupt") from exc
 
 
 def read_head(path: Path, size: int = 65536) -> str:
@@ -138,8 +159,8 @@ def read_head(path: Path, size: int = 65536) -> str:
     try:
         with open_binary(path) as handle:
             return handle.read(size).decode("utf-8", errors="replace")
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        raise SourceError(f"{path}: cannot read it ({exc})", "check the file") from exc
+    except READ_ERRORS as exc:
+        raise read_error(path, exc) from exc
 
 
 def content_sha256(path: Path) -> str:
@@ -155,8 +176,8 @@ def _hash_into(path: Path, digest: hashlib._Hash) -> None:
         with open_binary(path) as handle:
             while chunk := handle.read(_CHUNK):
                 digest.update(chunk)
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        raise SourceError(f"{path}: cannot read it ({exc})", "check the file") from exc
+    except READ_ERRORS as exc:
+        raise read_error(path, exc) from exc
 
 
 def snapshot_key(sha256: str) -> str:
@@ -233,6 +254,19 @@ def _name_problem(name: str) -> str | None:
     return _text_problem(
         f"the author name {_shown(name)!r}", name, MAX_NAME_CHARS, normalize_name(name)
     )
+
+
+def year_problem(what: str, year: int) -> str | None:
+    """Return why ``year`` cannot be a year of the data (outside MIN_YEAR-MAX_YEAR), or None."""
+    if MIN_YEAR <= year <= MAX_YEAR:
+        return None
+    return f"{what}: the year {year:04d} is not between {MIN_YEAR} and {MAX_YEAR}"
+
+
+def date_problem(what: str, value: date) -> str | None:
+    """Return why a date cannot be a date of the data (its year outside MIN_YEAR-MAX_YEAR),
+    or None. Never the wall clock: the graph must not depend on when it was loaded."""
+    return year_problem(what, value.year)
 
 
 def int_problem(what: str, value: int | None) -> str | None:

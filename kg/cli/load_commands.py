@@ -24,6 +24,7 @@ from kg.cli.app import Column, clean, console, emit_json, json_option, main, ope
 from kg.knowledge_graph import KnowledgeGraph, expand_paths
 from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice
 from kg.loaders.formats import FORMATS, IdScheme
+from kg.loaders.hepth_abs import ABS_SUFFIXES
 
 
 @main.command("load")
@@ -187,7 +188,12 @@ def load(
 def _size(path: Path) -> int:
     try:
         return (
-            sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+            # A folder input is its .abs files (its other files are inputs of their own).
+            sum(
+                p.stat().st_size
+                for p in path.rglob("*")
+                if p.name.endswith(ABS_SUFFIXES) and p.is_file()
+            )
             if path.is_dir()
             else path.stat().st_size
         )

@@ -41,6 +41,7 @@ from kg.load.neo4j_sink import Batch, GraphWriter
 from kg.load.schema import apply_schema
 from kg.loaders.detect import detect_format
 from kg.loaders.formats import FormatName, IdScheme, parse_file
+from kg.loaders.hepth_abs import ABS_SUFFIXES
 from kg.loaders.records import (
     CitationRecord,
     PaperRecord,
@@ -82,8 +83,10 @@ class InputFile:
 def input_files(paths: list[Path]) -> list[InputFile]:
     """Return the inputs of ``paths``: files as given, folders expanded in name order.
 
-    A folder of .abs files is one input. README files, hidden files and rejects files are
-    skipped. Raises SourceError for a path that does not exist.
+    The .abs files of a folder (``.abs``, ``.abs.gz``, in any subfolder) are one input, the
+    folder itself, read by the hep-th parser; each other file of the folder is an input of its
+    own. README files, hidden files and rejects files are skipped, and so are FIFOs, sockets
+    and devices. Raises SourceError for a path that does not exist.
     """
     found: list[InputFile] = []
     for path in paths:
@@ -94,27 +97,30 @@ def input_files(paths: list[Path]) -> list[InputFile]:
                     "point the link at a file or folder, or name the file itself",
                 )
             raise SourceError(f"{path}: no such file or folder", "check the path")
-        if path.is_dir() and not any(path.rglob("*.abs")):
-            found.extend(
-                InputFile(p, in_folder=True)
-                for p in sorted(
-                    p
-                    for p in path.rglob("*")
-                    if (p.is_file() or (p.is_symlink() and not p.exists()))
-                    and not p.name.lower().startswith(_SKIPPED_NAMES)
-                    and not p.name.endswith(".rejects.jsonl")
-                )
-            )
-        else:
+        if not path.is_dir():
             found.append(InputFile(path))
+            continue
+        files = sorted(
+            p
+            for p in path.rglob("*")
+            if (p.is_file() or p.is_symlink())
+            and not p.name.lower().startswith(_SKIPPED_NAMES)
+            and not p.name.endswith(".rejects.jsonl")
+        )
+        if any(p.name.endswith(ABS_SUFFIXES) for p in files):
+            # The hep-th parser reads the .abs files of the folder as one input; every other
+            # file is one input of its own, of its own format.
+            found.append(InputFile(path))
+            files = [p for p in files if not p.name.endswith(ABS_SUFFIXES)]
+        found.extend(InputFile(p, in_folder=True) for p in files if p.is_file() or not p.exists())
     return found
 
 
 def expand_paths(paths: list[Path]) -> list[Path]:
     """Return the input files: files as given, folders expanded in name order.
 
-    A folder of .abs files is one input. README files and hidden files are skipped.
-    Raises SourceError for a path that does not exist.
+    The .abs files of a folder are one input, the folder (see ``input_files``). README files
+    and hidden files are skipped. Raises SourceError for a path that does not exist.
     """
     return [item.path for item in input_files(paths)]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -122,6 +123,26 @@ def test_a_truncated_gzip_in_a_folder_fails_alone(graph: Database, tmp_path: Pat
         "end-of-stream marker was reached). check the file"
     ]
     assert "hep-th/9801001" in _keys(graph)
+
+
+def test_a_corrupt_gzip_in_a_folder_fails_alone(
+    graph: Database, kg_env: Connection, tmp_path: Path
+) -> None:
+    root = tmp_path / "inputs"
+    root.mkdir()
+    lines = "".join(_arxiv_line(f"hep-th/97{i:05d}", f"Paper {i}") for i in range(1, 3001))
+    # The first half decompresses; then a deflate block of the reserved type 3.
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    half = deflate.compress(lines.encode()[: len(lines) // 2]) + deflate.flush(zlib.Z_FULL_FLUSH)
+    corrupt = root / "a_corrupt.jsonl.gz"
+    corrupt.write_bytes(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + half + b"\x07" + bytes(64))
+    (root / "b_papers.jsonl").write_text(_arxiv_line("hep-th/9801001", "Other"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["load", str(root), "--rejects", str(tmp_path / "r")])
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert f"{corrupt}: cannot read it: corrupt gzip data (" in result.stderr
+    assert "1 of 2 files failed" in result.stdout
+    assert _keys(graph) == ["hep-th/9801001"]
 
 
 def _break_after(items: Iterator[ParsedItem], count: int, path: Path) -> Iterator[ParsedItem]:

@@ -166,7 +166,7 @@ def malformed() -> list[ParsedItem]:
         (9, "bad update_date '13/11/2008'; expected YYYY-MM-DD"),
         (10, "field 'versions' must be a list"),
         (11, "field 'title' must be a string or null, not int"),
-        (12, "invalid record: year"),
+        (12, "versions[0].created: the year 1770 is not between 1800 and 2100"),
     ],
 )
 def test_malformed_line_is_rejected(malformed: list[ParsedItem], line: int, reason: str) -> None:
@@ -320,7 +320,51 @@ def test_a_created_date_with_a_huge_year_is_rejected(tmp_path: Path) -> None:
         {"id": "2101.00002", "title": "Fine"},
     )
     assert sorted(_papers(items)) == ["2101.00002"]
-    assert _rejects(items)[1].reason.startswith("bad date in versions[0].created")
+    assert _rejects(items)[1].reason.startswith(
+        "versions[0].created: the year 99999999999999999999 is not between 1800 and 2100"
+    )
+
+
+def test_dates_outside_the_years_1800_to_2100_are_rejected(tmp_path: Path) -> None:
+    def line(number: int, created: str, updated: str) -> dict[str, object]:
+        return {
+            "id": f"2101.0000{number}",
+            "title": f"Paper {number}",
+            "versions": [{"version": "v1", "created": created}],
+            "update_date": updated,
+        }
+
+    items = _jsonl(
+        tmp_path / "dates.jsonl",
+        line(1, "Mon, 2 Apr 2007 19:18:42 GMT", "9999-12-31"),  # would win every later fix
+        line(2, "Mon, 2 Apr 0000 19:18:42 GMT", "2008-01-01"),  # the email module: 2000
+        line(3, "Mon, 2 Apr 1700 19:18:42 GMT", "2008-01-01"),
+        line(4, "Mon, 2 Apr 2007 19:18:42 GMT", "1799-12-31"),
+        line(5, "Mon, 2 Apr 07 19:18:42 GMT", "2008-01-02"),  # RFC 2822's two-digit year
+    )
+    assert {key: paper.published for key, paper in _papers(items).items()} == {
+        "2101.00005": date(2007, 4, 2)
+    }
+    assert {line: item.reason for line, item in _rejects(items).items()} == {
+        1: "update_date: the year 9999 is not between 1800 and 2100 ('9999-12-31'); "
+        "fix the date or set it to null",
+        2: "versions[0].created: the year 0000 is not between 1800 and 2100 "
+        "('Mon, 2 Apr 0000 19:18:42 GMT'); fix the date",
+        3: "versions[0].created: the year 1700 is not between 1800 and 2100 "
+        "('Mon, 2 Apr 1700 19:18:42 GMT'); fix the date",
+        4: "update_date: the year 1799 is not between 1800 and 2100 ('1799-12-31'); "
+        "fix the date or set it to null",
+    }
+    snapshot = items[-1]
+    assert isinstance(snapshot, SnapshotRecord)
+    assert snapshot.data_date == snapshot.first_date == date(2008, 1, 2)
+    # An incremental load reads the date of an unchanged line without decoding it: one
+    # outside the years is decoded (and rejected) all the same.
+    items = list(arxiv_oai.parse(tmp_path / "dates.jsonl", lambda text: True))
+    assert sorted(_rejects(items)) == [1, 4]
+    snapshot = items[-1]
+    assert isinstance(snapshot, SnapshotRecord)
+    assert snapshot.data_date == date(2008, 1, 2)
 
 
 def test_skipped_lines_still_date_the_snapshot(tmp_path: Path) -> None:

@@ -251,3 +251,22 @@ def test_the_format_table_drives_the_cli_detection_and_snapshot_kinds(tmp_path: 
     listed = CliRunner().invoke(main, ["formats", "--json"])
     assert listed.exit_code == 0, listed.output
     assert [row["name"] for row in json.loads(listed.output)] == list(FORMATS)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "mark"), [("utf-16-le", "FF FE"), ("utf-16-be", "FE FF"), ("utf-16", "FF FE")]
+)
+@pytest.mark.parametrize("zipped", [False, True])
+def test_utf16_text_says_to_save_it_as_utf8(
+    tmp_path: Path, encoding: str, mark: str, zipped: bool
+) -> None:
+    path = tmp_path / "edges.csv"
+    data = "citing,cited\n1907.11692,1810.04805\n".encode(encoding)
+    if encoding != "utf-16":  # the utf-16 codec writes its byte order mark itself
+        data = "\ufeff".encode(encoding) + data
+    path.write_bytes(gzip.compress(data) if zipped else data)
+    with pytest.raises(
+        SourceError, match=rf"edges\.csv: the file is UTF-16 text \(.*{mark}\)"
+    ) as info:
+        detect_format(path)
+    assert "save it as UTF-8" in info.value.hint

@@ -154,6 +154,23 @@ def test_malformed_snap_hepth_ids() -> None:
     ]
 
 
+def test_fullwidth_digits_read_as_ascii_and_other_scripts_are_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "edges.csv"
+    path.write_text(
+        "citing,cited\n1907.11692,１８１０.04805\n1907.11692,١٨١٠.04805\n", encoding="utf-8"
+    )
+    items = list(edge_list.parse(path))
+    assert _edges(items) == [(2, "1907.11692", "1810.04805")]
+    assert _rejects(items)[3].reason == (
+        "cited id '١٨١٠.04805' is not an arXiv id; expected e.g. '2110.03888' or 'hep-th/9901001'"
+    )
+    snap = tmp_path / "snap.txt"
+    snap.write_text("９201003\t9201001\n٩٢٠١٠٠٣\t9201001\n", encoding="utf-8")
+    items = list(edge_list.parse(snap, id_scheme="snap-hepth"))
+    assert _edges(items) == [(1, "hep-th/9201003", "hep-th/9201001")]
+    assert "citing id '٩٢٠١٠٠٣' is not a SNAP hep-th number" in _rejects(items)[2].reason
+
+
 def test_unknown_header_is_a_source_error() -> None:
     with pytest.raises(SourceError, match=r"bad_header\.csv:1: the header") as info:
         list(edge_list.parse(FIXTURES / "bad_header.csv"))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import tarfile
+import threading
+import zlib
 from datetime import date
 from pathlib import Path
 
@@ -264,6 +267,73 @@ def test_truncated_tarball_is_a_source_error(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match=r"truncated\.tar: cannot read the tar archive") as info:
         list(hepth_abs.parse(truncated))
     assert "not corrupt" in info.value.hint
+
+
+def _good_and_bad(folder: Path) -> dict[str, bytes]:
+    """a.abs and c.abs (one paper and five), and between them b.abs.gz, a gzip cut in half,
+    and bb.abs.gz, a gzip corrupt mid-stream (read in one go: nothing of it loads)."""
+    cut = gzip.compress((TREE / "1999" / "9901001.abs").read_bytes())
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    half = deflate.compress((FIXTURES / "malformed.abs").read_bytes()) + deflate.flush(
+        zlib.Z_FULL_FLUSH
+    )
+    return {
+        "a.abs": (TREE / "1992" / "9201001.abs").read_bytes(),
+        "b.abs.gz": cut[: len(cut) // 2],
+        "bb.abs.gz": b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + half + b"\x07" + bytes(64),
+        "c.abs": (FIXTURES / "listing.abs").read_bytes(),
+    }
+
+
+GOOD_KEYS = {
+    "hep-th/9201001",
+    "hep-th/9312112",
+    "hep-th/9303001",
+    "hep-th/9509068",
+    "hep-th/9705206",
+    "hep-th/0212346",
+}
+
+
+def test_a_bad_tar_member_is_rejected_by_name_and_the_others_load(tmp_path: Path) -> None:
+    tarball = tmp_path / "abstracts.tar"
+    with tarfile.open(tarball, "w") as archive:
+        for name, data in _good_and_bad(tmp_path).items():
+            member = tarfile.TarInfo(name)
+            member.size = len(data)
+            archive.addfile(member, io.BytesIO(data))
+    items = list(hepth_abs.parse(tarball))
+    assert set(_papers(items)) == GOOD_KEYS
+    cut, corrupt = _rejects(items)
+    assert cut.origin.path == f"{tarball}:b.abs.gz"
+    assert cut.reason.startswith("cannot read it (Compressed file ended before the")
+    assert corrupt.origin.path == f"{tarball}:bb.abs.gz"
+    assert corrupt.reason.startswith("cannot read it: corrupt gzip data (")
+    assert "other .abs files loaded" in corrupt.reason
+
+
+def test_a_bad_file_in_a_folder_is_rejected_by_name_and_the_others_load(tmp_path: Path) -> None:
+    folder = tmp_path / "abstracts"
+    folder.mkdir()
+    for name, data in _good_and_bad(tmp_path).items():
+        (folder / name).write_bytes(data)
+    (folder / "b_link.abs").symlink_to(folder / "missing.abs")
+    os.mkfifo(folder / "b_pipe.abs")  # opened, it would wait for a writer forever
+    found: list[ParsedItem] = []
+    reader = threading.Thread(target=lambda: found.extend(hepth_abs.parse(folder)), daemon=True)
+    reader.start()
+    reader.join(30)
+    assert not reader.is_alive(), "the parser hangs on the FIFO"
+    assert set(_papers(found)) == GOOD_KEYS
+    assert [(Path(r.origin.path).name, r.origin.line) for r in _rejects(found)] == [
+        ("b.abs.gz", 5),
+        ("b_link.abs", 1),
+        ("bb.abs.gz", 1),
+    ]
+    assert _rejects(found)[1].reason == (
+        "a symbolic link that leads nowhere (a loop, or a missing target): point the link at "
+        "an .abs file, or remove it; the other .abs files loaded"
+    )
 
 
 def test_empty_directory_is_a_source_error(tmp_path: Path) -> None:

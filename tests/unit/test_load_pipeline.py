@@ -27,6 +27,7 @@ from kg.load.pipeline import (
     input_format,
     load_files,
 )
+from kg.loaders.detect import detect_format
 from kg.loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
 
 REPO = Path(__file__).resolve().parents[2]
@@ -120,6 +121,23 @@ def test_an_unreadable_file_in_a_folder_fails_alone(tmp_path: Path) -> None:
     assert len(online) > 1
     with pytest.raises(SourceError, match="cannot tell its format"):
         load_offline([folder], tmp_path, "strict", strict=True)
+
+
+def test_abs_files_in_a_folder_do_not_hide_the_other_files(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    (folder / "sub").mkdir(parents=True)
+    for page in EXAMPLE_MAP.iterdir():
+        (folder / page.name).write_bytes(page.read_bytes())
+    (folder / "sub" / "listing.abs").write_bytes((FIXTURES / "abs" / "listing.abs").read_bytes())
+    summary, _, csv_folder, online = load_offline([folder], tmp_path)
+    # The .abs files are one input, the folder; every other file loads by its own format.
+    assert [(Path(f.path).name, f.format) for f in summary.files] == [
+        ("in", "hepth_abs"),
+        *((p.name, detect_format(p)) for p in sorted(EXAMPLE_MAP.iterdir()) if p.suffix != ".md"),
+    ]
+    assert all(f.error is None and f.papers for f in summary.files)
+    assert "hep-th/9312112" in paper_keys(csv_folder)
+    assert any(line.startswith("paper 1810.04805 ") for line in online)  # bert.txt's paper
 
 
 def test_bad_records_go_to_the_rejects_file_and_the_rest_load(tmp_path: Path) -> None:

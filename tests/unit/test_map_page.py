@@ -396,14 +396,55 @@ def test_malformed_items_are_rejected_with_line_and_reason() -> None:
     ]
 
 
+def test_an_id_in_arabic_indic_digits_is_not_an_arxiv_id(tmp_path: Path) -> None:
+    page = tmp_path / "page.txt"
+    text = (EXAMPLES / "attention.txt").read_text(encoding="utf-8")
+    page.write_text(text.replace("arXiv 1706.03762", "arXiv ١٧٠٦.٠٣٧٦٢", 1), encoding="utf-8")
+    items = _parse(page)
+    [paper] = [item for item in items if isinstance(item, PaperRecord)]
+    assert paper.arxiv_id is None
+    assert paper.title == "Attention Is All You Need"
+    assert [item.reason for item in items if isinstance(item, Rejected)] == [
+        "arXiv line: '١٧٠٦.٠٣٧٦٢' is not an arXiv id (expected e.g. 2110.03888); the paper is "
+        "keyed by its title instead"
+    ]
+
+
+def test_dates_and_histogram_years_outside_1800_to_2100_are_left_out(tmp_path: Path) -> None:
+    page = tmp_path / "page.txt"
+    text = (PAGES / "histogram_only.txt").read_text(encoding="utf-8")
+    text = text.replace("mlsanityData to 14 Oct 2026", "mlsanityData to 31 Dec 9999")
+    text = text.replace("(data through 14 Oct 2026)", "(data through 31 Dec 9999)")
+    text = text.replace("First posted 1 Jan 2022", "First posted 1 Jan 0000")
+    text = text.replace("2022: 1; 2023: 2;", "0000: 2; 2022: 1; 9999: 4; 2023: 2;")
+    page.write_text(text, encoding="utf-8")
+    items = _parse(page)
+    paper = _paper(items)
+    assert paper.histogram == {2022: 1, 2023: 2, 2024: 2}
+    assert _snapshot(items).data_date is None
+    assert paper.as_of is None
+    assert paper.published == date(2022, 1, 1)  # the key facts' first-posted date
+    reasons = [item.reason for item in items if isinstance(item, Rejected)]
+    assert reasons == [
+        "site line: '31 Dec 9999' is not a real date in the years 1800-2100; "
+        "the data-through date is taken from the key facts instead",
+        "arXiv line: first-posted date '1 Jan 0000' is not a real date like '8 Oct 2021' in "
+        "the years 1800-2100; the key facts' date is used if they give one",
+        "key facts: 'data through 31 Dec 9999' is not a real date like '14 Oct 2026' in the "
+        "years 1800-2100; the snapshot's date comes from the site line, if any",
+        "citing papers per year: the year 0000, 9999 is not between 1800 and 2100; "
+        "the other years were kept, fix the entry to keep it too",
+    ]
+
+
 def test_bad_arxiv_id_and_dates_fall_back_to_title_and_key_facts() -> None:
     items = _parse(PAGES / "bad_identity.txt")
     paper = _paper(items)
     rejected = _rejected(items)
     assert "'21x' is not an arXiv id" in rejected[2]
     assert "keyed by its title" in rejected[2]
-    assert "first-posted date '32 Oct 2023' is not a date" in rejected[2]
-    assert "'data through someday' is not a date" in rejected[3]
+    assert "first-posted date '32 Oct 2023' is not a real date" in rejected[2]
+    assert "'data through someday' is not a real date" in rejected[3]
     assert paper.arxiv_id is None
     assert paper.year == 2023  # the key facts' first-posted date
     assert paper.stated_cited_by == 2

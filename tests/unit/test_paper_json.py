@@ -219,6 +219,27 @@ def test_nulls_anywhere_are_allowed(tmp_path: Path) -> None:
     assert (paper.title, paper.authors, paper.as_of, paper.extra) == (None, (), None, {})
 
 
+def test_dates_outside_1800_to_2100_are_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "dates.jsonl"
+    objects = [
+        {"source": {"id": "2401.00011"}, "paper": {}, "builder_version": "b-9999-12-31-v1"},
+        {"source": {"id": "2401.00012"}, "paper": {"submitted_at": "0001-01-01T00:00:00Z"}},
+        {"source": {"id": "2401.00013"}, "paper": {}, "builder_version": "b-2026-05-17-v1"},
+    ]
+    path.write_text("".join(json.dumps(o) + "\n" for o in objects), encoding="utf-8")
+    items = _parse(path)
+    assert [paper.arxiv_id for paper in _papers(items)] == ["2401.00013"]
+    assert _rejected(items) == {
+        1: "builder_version: the year 9999 is not between 1800 and 2100 "
+        "('b-9999-12-31-v1'): fix or remove this object",
+        2: "paper.submitted_at: the year 0001 is not between 1800 and 2100 "
+        "('0001-01-01T00:00:00Z'): fix or remove this object",
+    }
+    snapshot = items[-1]
+    assert isinstance(snapshot, SnapshotRecord)
+    assert snapshot.data_date == date(2026, 5, 17)
+
+
 def test_offset_timestamp_is_dated_in_utc(tmp_path: Path) -> None:
     path = _write(
         tmp_path / "late.json",

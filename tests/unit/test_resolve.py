@@ -49,6 +49,25 @@ def test_things_that_are_not_arxiv_ids(text: str) -> None:
     assert canonical_arxiv_id(text) is None
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("１８１０.04805", ("1810.04805", None)),  # fullwidth digits read as ASCII (NFKC's)
+        ("arXiv:１８１０.04805ｖ２", ("1810.04805", 2)),
+        ("ｈｅｐ－ｔｈ/９２０１００１", ("hep-th/9201001", None)),
+        ("١٧٠٦.٠٣٧٦٢", None),  # Arabic-Indic digits: not an arXiv id
+        ("1810.०४८०५", None),  # Devanagari
+        ("hep-th/９２०१००१", None),
+        ("1810.04805v٢", None),
+        ("hep-t\u212a/9201001", None),  # the Kelvin sign, which IGNORECASE took for a k
+    ],
+)
+def test_digits_of_other_scripts_are_not_arxiv_ids(
+    text: str, expected: tuple[str, int | None] | None
+) -> None:
+    assert parse_arxiv_id(text) == expected
+
+
 def test_titles_fold_case_punctuation_spacing_and_unicode() -> None:
     assert normalize_title("BERT: Pre-training of  Deep\nBidirectional") == (
         "bert pre training of deep bidirectional"
@@ -95,6 +114,10 @@ def test_snap_hepth_ids() -> None:
     assert hepth_id("9201001") == "hep-th/9201001"
     with pytest.raises(ValueError, match="not a SNAP hep-th id"):
         hepth_id("12345678")
+    assert hepth_id("９201003") == "hep-th/9201003"  # fullwidth digits read as ASCII
+    for other in ("٩201003", "९२०१००३", "²"):
+        with pytest.raises(ValueError, match="not a SNAP hep-th id"):
+            hepth_id(other)
 
 
 def test_latex_keeps_the_math_content_of_a_title() -> None:

@@ -3,6 +3,7 @@ SourceError that names the file and says what is wrong with it, for each of the 
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -10,7 +11,10 @@ import pytest
 
 from kg.errors import SourceError
 from kg.loaders import map_page, paper_json
-from kg.loaders.records import ParsedItem
+from kg.loaders.detect import detect_format
+from kg.loaders.formats import parse_file
+from kg.loaders.records import FormatName, ParsedItem
+from kg.loaders.source_file import content_sha256, numbered_lines, read_head
 
 PARSERS: dict[str, Callable[[Path], Iterator[ParsedItem]]] = {
     "page": map_page.parse,
@@ -37,3 +41,43 @@ def test_an_unusable_file_is_a_source_error(
         path.write_bytes(content)
     with pytest.raises(SourceError, match=message):
         list(PARSERS[parser](path))
+
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _corrupt_gzip(data: bytes) -> bytes:
+    """Return a gzip of ``data`` whose deflate stream is corrupt mid-way: the first half
+    decompresses, then comes a block of the reserved type 3 (zlib: "invalid block type")."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    half = deflate.compress(data[: len(data) // 2]) + deflate.flush(zlib.Z_FULL_FLUSH)
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+    return header + half + b"\x07" + bytes(64)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "relative"),
+    [
+        ("arxiv_oai", "arxiv/sample.jsonl"),
+        ("edge_list", "edges/snap_hepth.txt"),
+        ("map_page", "seeds/m6_10t_page.txt"),
+        ("paper_json", "pages/papers.jsonl"),
+        ("hepth_abs", "abs/listing.abs"),
+    ],
+)
+def test_corrupt_gzip_data_is_a_source_error(
+    tmp_path: Path, fmt: FormatName, relative: str
+) -> None:
+    path = tmp_path / f"corrupt{Path(relative).suffix}.gz"
+    path.write_bytes(_corrupt_gzip((FIXTURES / relative).read_bytes() * 20))
+    expected = rf"{path.name}: cannot read it: corrupt gzip data \(.*invalid block type"
+    with pytest.raises(SourceError, match=expected) as info:
+        list(parse_file(path, fmt))
+    assert "compress the file again" in info.value.hint
+    for read in (content_sha256, lambda p: list(numbered_lines(p))):
+        with pytest.raises(SourceError, match="corrupt gzip data"):
+            read(path)
+    path.write_bytes(_corrupt_gzip((FIXTURES / relative).read_bytes()[:2000]))  # in the head
+    for read in (read_head, detect_format):
+        with pytest.raises(SourceError, match="corrupt gzip data"):
+            read(path)
