@@ -35,7 +35,6 @@ from neo4j.exceptions import (
     Neo4jError,
     ServiceUnavailable,
     SessionExpired,
-    TransientError,
 )
 
 from kg.errors import ConnectionFailed, QueryFailed
@@ -248,9 +247,11 @@ class Database:
         """Run ``query`` as an auto-commit transaction, for schema commands and
         ``CALL { } IN TRANSACTIONS``, which cannot run inside a managed transaction.
 
-        With ``retry`` a transient failure (a deadlock with a concurrent writer, a server
-        that is briefly unavailable) runs the query again, as ``execute_write`` would, for at
-        most ``MAX_RETRY_SECONDS``: only for statements that are safe to repeat.
+        With ``retry`` a failure the driver calls retryable (a deadlock with a concurrent
+        writer, a server that is briefly unavailable, a cluster member that is no longer the
+        leader) runs the query again in a new session, whose routing finds the new leader, as
+        ``execute_write`` would, for at most ``MAX_RETRY_SECONDS``: only for statements that
+        are safe to repeat. Without it the statement runs once.
         """
         values = dict(params or {})
         deadline = time.monotonic() + MAX_RETRY_SECONDS
@@ -260,8 +261,10 @@ class Database:
                 try:
                     with self.session() as session:
                         return [record.data() for record in session.run(query, values)]
-                except (TransientError, SessionExpired, ServiceUnavailable):
-                    if not retry or time.monotonic() + delay > deadline:
+                except (Neo4jError, DriverError) as exc:
+                    if not retry or not exc.is_retryable():
+                        raise
+                    if time.monotonic() + delay > deadline:
                         raise
                 time.sleep(delay)
                 delay = min(delay * 2, 3.0)

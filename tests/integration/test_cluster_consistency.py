@@ -1,7 +1,8 @@
 """What a Neo4j cluster (or Aura) needs of the library, proved on the one server the tests
 have: every session a Database opens is causally chained to the others through one
 bookmark manager, so a read after a write in the same process is never answered by a
-follower that has not caught up.
+follower that has not caught up; and a load only reads the schema (no schema command to
+the leader, no schema privilege needed) unless a constraint or index it needs is missing.
 
 The bookmark manager under test is the driver's own, wrapped to record what the driver asks
 of it; the server is real.
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Collection
+from pathlib import Path
+from typing import Any
 
 import neo4j
 import neo4j.api
@@ -19,6 +22,9 @@ from neo4j import GraphDatabase
 
 from kg.database import Database
 from kg.knowledge_graph import KnowledgeGraph
+from kg.load.pipeline import load_paths
+from kg.load.schema import apply_schema, ensure_schema, missing_schema, required_names
+from tests.data import EXAMPLES
 
 
 class RecordingBookmarks(neo4j.api.BookmarkManager):
@@ -128,3 +134,75 @@ def test_the_chain_holds_across_threads_sharing_one_database(
     assert len(bookmarks.updates) == 8
     assert db.read("MATCH (p:Paper) RETURN count(p) AS n") == [{"n": 8}]
     assert bookmarks.given[-1]
+
+
+class _Statements:
+    """Records every statement a Database sends, by the executor that sent it (the server
+    runs each one)."""
+
+    def __init__(self, graph: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.sent: list[tuple[str, str]] = []
+        for executor in ("read", "write", "records", "write_counters", "run_autocommit"):
+            monkeypatch.setattr(graph, executor, self._wrap(executor, getattr(graph, executor)))
+
+    def _wrap(self, executor: str, run: Callable[..., Any]) -> Callable[..., Any]:
+        def call(query: str, *args: Any, **kwargs: Any) -> Any:
+            self.sent.append((executor, query))
+            return run(query, *args, **kwargs)
+
+        return call
+
+    def schema_commands(self) -> list[str]:
+        return [
+            q
+            for _, q in self.sent
+            if q.lstrip()
+            .upper()
+            .startswith(
+                ("CREATE CONSTRAINT", "CREATE INDEX", "CREATE FULLTEXT", "CALL DB.AWAITINDEXES")
+            )
+        ]
+
+
+def test_a_load_with_the_schema_in_place_only_reads_it(
+    graph: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert missing_schema(graph) == []
+    sent = _Statements(graph, monkeypatch)
+    summary = load_paths(graph, [EXAMPLES / "map"], rejects_path=tmp_path / "rejects")
+    assert summary.written > 0
+    assert sent.schema_commands() == []
+    shows = [(executor, q) for executor, q in sent.sent if q.startswith("SHOW")]
+    assert shows
+    assert {executor for executor, _ in shows} == {"read"}  # execute_read: retried, routed
+    assert not [q for executor, q in sent.sent if executor == "run_autocommit"]
+
+
+def test_a_load_applies_the_schema_when_an_index_or_constraint_is_missing(
+    graph: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    try:
+        graph.run_autocommit("DROP INDEX paper_year IF EXISTS")
+        graph.run_autocommit("DROP CONSTRAINT snapshot_key IF EXISTS")
+        assert missing_schema(graph) == ["paper_year", "snapshot_key"]
+        sent = _Statements(graph, monkeypatch)
+        load_paths(graph, [EXAMPLES / "map"], rejects_path=tmp_path / "rejects")
+        # The whole schema file, each statement retried on transient errors, and the wait.
+        applied = [(e, q) for e, q in sent.sent if q.startswith("CREATE")]
+        assert len(applied) == len(required_names())
+        assert {e for e, _ in applied} == {"run_autocommit"}
+        assert missing_schema(graph) == []
+        monkeypatch.undo()
+        assert ensure_schema(graph) is None  # now complete: nothing to apply
+    finally:
+        apply_schema(graph)
+
+
+def test_kg_init_still_applies_the_schema_explicitly(
+    graph: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent = _Statements(graph, monkeypatch)
+    report = apply_schema(graph)
+    assert report.created == ()
+    assert set(report.existing) == required_names()
+    assert len(sent.schema_commands()) == len(required_names()) + 1  # and the wait
