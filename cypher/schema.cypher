@@ -1,8 +1,9 @@
 // name: schema
 // mode: script
-// The graph's constraints and indexes. Every statement is idempotent (IF NOT EXISTS),
-// so `kg init` and every load apply it before writing. Run it in Neo4j Browser as is
-// (enable multi-statement query editor) or with `kg init`.
+// The graph's constraints and indexes. Every statement is idempotent (IF NOT EXISTS).
+// `kg init` applies it; a load reads the schema and applies it only when a name is
+// missing. Run it in Neo4j Browser as is (enable multi-statement query editor) or with
+// `kg init`.
 CREATE CONSTRAINT paper_key IF NOT EXISTS FOR (p:Paper) REQUIRE p.key IS UNIQUE;
 CREATE CONSTRAINT author_key IF NOT EXISTS FOR (a:Author) REQUIRE a.key IS UNIQUE;
 CREATE CONSTRAINT category_code IF NOT EXISTS FOR (c:Category) REQUIRE c.code IS UNIQUE;

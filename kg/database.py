@@ -4,6 +4,12 @@ Reads go through ``execute_read`` (routed to readers on a cluster), writes throu
 ``execute_write`` (which may retry, so every write we send is an idempotent MERGE), and
 every call names the database.
 
+Every session of one ``Database`` shares one bookmark manager, so the library's own calls
+are causally chained: on a cluster, a read that follows a write in the same process waits
+until the server it is routed to has that write, instead of answering from a follower that
+has not caught up. (Each call opens its own session, and sessions share no bookmarks unless
+they are given the same manager.)
+
 The driver's own log lines ("Unable to retrieve routing information", "Transaction failed and
 will be retried") never reach the terminal: the ``neo4j`` logger gets a NullHandler, so
 Python's last-resort handler stays silent and the project's one-line error is all a user
@@ -29,7 +35,6 @@ from neo4j.exceptions import (
     Neo4jError,
     ServiceUnavailable,
     SessionExpired,
-    TransientError,
 )
 
 from kg.errors import ConnectionFailed, QueryFailed
@@ -124,12 +129,33 @@ def update_counters(summary: neo4j.ResultSummary) -> dict[str, int]:
 
 
 class Database:
-    """A driver bound to one database. Close it, or use it as a context manager."""
+    """A driver bound to one database. Close it, or use it as a context manager.
 
-    def __init__(self, driver: neo4j.Driver, database: str, uri: str) -> None:
+    ``bookmark_manager`` chains every session this object opens (see the module docstring);
+    pass another Database's to share its causal chain (``KnowledgeGraph.on`` does), or leave
+    it out for a new one.
+    """
+
+    def __init__(
+        self,
+        driver: neo4j.Driver,
+        database: str,
+        uri: str,
+        bookmark_manager: neo4j.api.BookmarkManager | None = None,
+    ) -> None:
         self.driver = driver
         self.database = database
         self.uri = uri
+        if bookmark_manager is None:
+            bookmark_manager = GraphDatabase.bookmark_manager()
+        self.bookmark_manager = bookmark_manager
+
+    def session(self, **config: Any) -> neo4j.Session:
+        """Open a driver session on this database, causally chained to every other session
+        this object opens (its bookmark manager); ``config`` adds session options."""
+        return self.driver.session(
+            database=self.database, bookmark_manager=self.bookmark_manager, **config
+        )
 
     @classmethod
     def connect(cls, connection: config.Connection | None = None) -> Self:
@@ -166,7 +192,7 @@ class Database:
         self.close()
 
     def _managed(self, access: str, work: Callable[[ManagedTransaction], T]) -> T:
-        with translated_errors(self.uri), self.driver.session(database=self.database) as session:
+        with translated_errors(self.uri), self.session() as session:
             if access == neo4j.WRITE_ACCESS:
                 return session.execute_write(work)
             return session.execute_read(work)
@@ -221,9 +247,11 @@ class Database:
         """Run ``query`` as an auto-commit transaction, for schema commands and
         ``CALL { } IN TRANSACTIONS``, which cannot run inside a managed transaction.
 
-        With ``retry`` a transient failure (a deadlock with a concurrent writer, a server
-        that is briefly unavailable) runs the query again, as ``execute_write`` would, for at
-        most ``MAX_RETRY_SECONDS``: only for statements that are safe to repeat.
+        With ``retry`` a failure the driver calls retryable (a deadlock with a concurrent
+        writer, a server that is briefly unavailable, a cluster member that is no longer the
+        leader) runs the query again in a new session, whose routing finds the new leader, as
+        ``execute_write`` would, for at most ``MAX_RETRY_SECONDS``: only for statements that
+        are safe to repeat. Without it the statement runs once.
         """
         values = dict(params or {})
         deadline = time.monotonic() + MAX_RETRY_SECONDS
@@ -231,10 +259,12 @@ class Database:
         with translated_errors(self.uri):
             while True:
                 try:
-                    with self.driver.session(database=self.database) as session:
+                    with self.session() as session:
                         return [record.data() for record in session.run(query, values)]
-                except (TransientError, SessionExpired, ServiceUnavailable):
-                    if not retry or time.monotonic() + delay > deadline:
+                except (Neo4jError, DriverError) as exc:
+                    if not retry or not exc.is_retryable():
+                        raise
+                    if time.monotonic() + delay > deadline:
                         raise
                 time.sleep(delay)
                 delay = min(delay * 2, 3.0)

@@ -139,8 +139,9 @@ class KnowledgeGraph(Database):
 
     @classmethod
     def on(cls, database: Database) -> Self:
-        """Return the face over an open Database's driver (closing either closes both)."""
-        return cls(database.driver, database.database, database.uri)
+        """Return the face over an open Database's driver (closing either closes both),
+        sharing its bookmark manager, so reads through either see writes through the other."""
+        return cls(database.driver, database.database, database.uri, database.bookmark_manager)
 
     @cached_property
     def analytics(self) -> Analytics:

@@ -1,8 +1,8 @@
 // name: similar_stored_cocited
 // mode: read
 // Every stored CO_CITED list, best first, so that a new similarity run rewrites only the
-// papers whose list changed: per paper (by key), [element id, together, size_a, size_b]
+// papers whose list changed: per paper (by key), [key, together, size_a, size_b]
 // of each listed paper (cosine and Jaccard follow from the counts).
 MATCH (a:Paper)-[s:CO_CITED]->(b:Paper)
 WITH a, s, b ORDER BY s.rank
-RETURN a.key AS key, collect([elementId(b), s.together, s.size_a, s.size_b]) AS similar
+RETURN a.key AS key, collect([b.key, s.together, s.size_a, s.size_b]) AS similar

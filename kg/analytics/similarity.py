@@ -20,10 +20,14 @@ stored one, so a run after a small load rewrites few papers; the run records of 
 previous run are removed first, so questions compute live until the new run is recorded.
 
 A run is recorded as two AnalyticsRun nodes, ``co_cited`` and ``coupled``, whose
-``computed_at`` is the server time read before the graph was read, and whose ``k`` says
-how long the lists are. The questions use the stored lists when ``similar_fresh.cypher``
-says they are fresh for the paper asked about, and compute live otherwise (with a bound
-on the paths walked; see similar_cocited_live.cypher).
+``computed_at`` is the start of the transaction that read the graph (read in that same
+transaction, with the clock loads stamp ``changed_at`` with), and whose ``k`` says how long
+the lists are. A run that writes reads the graph in a transaction routed to the leader on a
+cluster: the clock is then the writers' own, and the read sees every load committed before
+it, which a follower that has not caught up would not (its lists would count as fresh).
+The questions use the stored lists when ``similar_fresh.cypher`` says they are fresh for
+the paper asked about, and compute live otherwise (with a bound on the paths walked; see
+similar_cocited_live.cypher).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple
 
 from kg import queries
-from kg.analytics import Scope, load_projection
+from kg.analytics import Scope
 from kg.analytics.igraph_engine import CitationGraph, chunks
 from kg.answers import AnalyticsRun, SimilarityRun, StoredRun
 from kg.database import Database
@@ -208,24 +212,24 @@ def _stored_lists(graph: Database, measure: Measure) -> dict[str, list[tuple[Any
 
 def _rows(
     keys: Sequence[str],
-    ids: dict[str, str],
+    present: set[str],
     lists: Sequence[Sequence[Neighbour]],
     stored: dict[str, list[tuple[Any, ...]]],
 ) -> Iterator[dict[str, Any]]:
     """Yield one write row per paper whose list differs from the stored one (and that still
-    exists), naming papers by element id."""
+    exists, its key in ``present``), naming papers by key."""
     for key, entries in zip(keys, lists, strict=True):
-        if key not in ids:
+        if key not in present:
             continue  # merged away since the graph was read: its relationships went with it
-        listed = [n for n in entries if keys[n.index] in ids]
-        as_stored = [(ids[keys[n.index]], n.together, n.size_a, n.size_b) for n in listed]
+        listed = [n for n in entries if keys[n.index] in present]
+        as_stored = [(keys[n.index], n.together, n.size_a, n.size_b) for n in listed]
         if as_stored == stored.get(key, []):
             continue
         yield {
-            "id": ids[key],
+            "key": key,
             "similar": [
                 {
-                    "id": ids[keys[n.index]],
+                    "key": keys[n.index],
                     "together": n.together,
                     "size_a": n.size_a,
                     "size_b": n.size_b,
@@ -257,8 +261,7 @@ def run_similarity(
     if batch_size < 1:
         raise SimilarityError(f"batch size {batch_size} is too small", "use 1 or more")
     began = time.perf_counter()
-    computed_at = str(queries.analytics.similar_clock.run(graph)[0]["now"])
-    citation = load_projection(graph, Scope())
+    citation, computed_at = _read_graph(graph, leader=write)
     timings = {"read": time.perf_counter() - began}
     lists: dict[Measure, list[list[Neighbour]]] = {}
     mark = time.perf_counter()
@@ -272,11 +275,11 @@ def run_similarity(
     if write:
         mark = time.perf_counter()
         queries.analytics.similar_forget_runs.run(graph, keys=[RUN_KEYS[m] for m in measures])
-        ids = {row["key"]: row["id"] for row in queries.analytics.similar_ids.run(graph)}
+        present = {row["key"] for row in queries.analytics.similar_keys.run(graph)}
         for measure in measures:
             query = queries.get(_QUERIES[measure].write)
             stored = _stored_lists(graph, measure)
-            rows = list(_rows(citation.keys, ids, lists[measure], stored))
+            rows = list(_rows(citation.keys, present, lists[measure], stored))
             rewritten[measure] = len(rows)
             for batch in chunks(rows, batch_size):
                 query.run_counters(graph, rows=list(batch))
@@ -296,6 +299,20 @@ def run_similarity(
         left_out=citation.left_out,
         rewritten=rewritten,
     )
+
+
+def _read_graph(graph: Database, *, leader: bool) -> tuple[CitationGraph, str]:
+    """Return the whole citation graph and the start of the transaction that read it, read
+    in that one transaction (projection.cypher's read_at): any load not in the graph read
+    committed after that start, and stamps changed_at >= it unless it began earlier (the
+    known limit in docs/MODEL.md). With ``leader`` the transaction is routed as a write, to
+    the cluster's leader, whose clock the loads' stamps come from and which holds every
+    committed load; the statement itself only reads, so a retry is safe."""
+    query = queries.analytics.projection
+    records = graph.records(query.cypher, query.bind(Scope().params()), write=leader)
+    record = records[0]
+    citation = CitationGraph.from_projection(list(record["keys"]), list(record["cites"]))
+    return citation, str(record["read_at"])
 
 
 def _record(

@@ -151,7 +151,10 @@ def _count(n: int, noun: str) -> str:
 def init(ctx: click.Context, as_json: bool) -> None:
     """Apply cypher/schema.cypher: constraints, indexes and the title full-text index.
 
-    Idempotent. Example: kg init
+    Idempotent; each statement is retried on a transient error or a cluster leader switch.
+    A load applies the schema only when some of it is missing, so on a cluster or Aura run
+    kg init once as a user allowed to create indexes and constraints, and load as any user
+    allowed to write. Example: kg init
     """
     report = open_graph(ctx).apply_schema()
     if as_json:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any, LiteralString
 
 import click
+from neo4j.exceptions import Neo4jError
 
 from kg import queries
 from kg.cli.app import Column, emit_json, json_option, main, open_graph, print_table, render_rows
-from kg.errors import ParameterError
+from kg.errors import ConnectionFailed, ParameterError, QueryFailed
+from kg.knowledge_graph import KnowledgeGraph
 
 # Server commands that change what other sessions see although the server runs them in a
 # READ transaction; `kg cypher` asks for --write before it sends one.
@@ -104,16 +107,47 @@ def _listing_order(query: queries.Query) -> tuple[int, str]:
     return (rank, query.full_name)
 
 
+def _write_once(
+    graph: KnowledgeGraph, text: LiteralString, params: dict[str, str]
+) -> list[dict[str, Any]]:
+    """Run the user's write statement once, in an auto-commit transaction, and say plainly
+    when it failed in a way execute_write would have retried."""
+    try:
+        return graph.run_autocommit(text, params)
+    except QueryFailed as exc:
+        cause = exc.__cause__
+        if isinstance(cause, Neo4jError) and cause.is_retryable():
+            raise QueryFailed(
+                f"the statement failed with {cause.code} and was not run again "
+                "(--write runs it once, in an auto-commit transaction)",
+                "run it again if that is safe: its transaction was rolled back, but the "
+                "batches of a CALL { } IN TRANSACTIONS committed before the error stay",
+            ) from cause
+        raise
+    except ConnectionFailed as exc:
+        raise ConnectionFailed(
+            f"{exc.message}; the statement ran at most once and may or may not have committed",
+            "check the graph for what it does before running it again",
+        ) from exc
+
+
 @main.command("cypher")
 @click.argument("statement")
 @click.option("--param", "-p", "pairs", multiple=True, help="A string parameter as key=value.")
-@click.option("--write", is_flag=True, help="Allow writes (default: a READ transaction).")
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Allow writes: the statement runs once, as an auto-commit transaction (on a cluster, "
+    "on the leader), and is never retried, so a CREATE cannot run twice and CALL { } IN "
+    "TRANSACTIONS works (default: a READ transaction).",
+)
 @json_option
 @click.pass_context
 def cypher(
     ctx: click.Context, statement: str, pairs: tuple[str, ...], write: bool, as_json: bool
 ) -> None:
     """Run one Cypher statement. Read-only unless --write: it runs in a READ transaction.
+    With --write it runs once, in an auto-commit transaction, and is not retried.
 
     Example: kg cypher "MATCH (p:Paper) RETURN count(p) AS papers"
     """
@@ -127,7 +161,10 @@ def cypher(
     # as parameters, and without --write the server itself refuses any write.
     text = queries.trusted(statement)
     params = _parse_params(pairs)
-    rows = graph.write(text, params) if write else graph.read(text, params)
+    # A write is the user's own statement, which may not be safe to repeat (a CREATE), so it
+    # runs once in an auto-commit transaction, never in the retried execute_write; that is
+    # also the only kind of transaction CALL { } IN TRANSACTIONS can run in.
+    rows = _write_once(graph, text, params) if write else graph.read(text, params)
     if as_json:
         emit_json({"results": rows})
     else:

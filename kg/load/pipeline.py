@@ -38,7 +38,7 @@ from kg.load.changes import OlderSnapshot
 from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import Batch, GraphWriter
-from kg.load.schema import apply_schema
+from kg.load.schema import ensure_schema
 from kg.loaders.detect import detect_format
 from kg.loaders.formats import FormatName, IdScheme, parse_file
 from kg.loaders.hepth_abs import ABS_SUFFIXES
@@ -248,7 +248,8 @@ def load_paths(
     """Load every file of ``paths`` into ``graph`` and return what happened.
 
     ``options`` are the StreamOptions (batch_size, strict, id_scheme, on_progress,
-    keep_messages), by keyword. The schema is applied first. Bad records go to
+    keep_messages), by keyword. The schema is read first and applied only when a constraint
+    or index is missing (``ensure_schema``). Bad records go to
     ``rejects_path`` (created only when there is one) and the rest still load; with
     ``strict`` the first bad record raises RecordRejected. A file found in a folder that
     cannot be read or recognised is counted as failed (``LoadSummary.failed``) and the
@@ -276,7 +277,7 @@ def load_paths(
     rejects = RejectsFile(rejects_path)
     inputs, formats = plan_inputs(paths, fmt, stream.strict, rejects)
     splits = read_kept_apart(keep_apart) if keep_apart else []
-    apply_schema(graph)
+    ensure_schema(graph)
     writer = GraphWriter(graph)
     if since is not None:
         older = _older_snapshot(writer, since, inputs, formats, fmt, stream.id_scheme)

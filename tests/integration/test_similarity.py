@@ -224,3 +224,107 @@ def test_the_hub_paper_answers_live_within_the_budget_on_cit_hepth(
     assert bound.capped  # over a 20,000-path budget it counts the citers it can
     assert bound.size_a == 2_414
     assert 0 < bound.counted < 2_414
+
+
+class _AfterTheRead:
+    """Wraps a Database's ``records`` so that ``then(graph)`` runs right after the
+    similarity run's projection transaction has committed (a load landing between the run's
+    read and its writes), and records the access mode the projection was read with."""
+
+    def __init__(self, graph: Database, then: Any) -> None:
+        self.graph = graph
+        self.then = then
+        self.projection_write: list[bool] = []
+        self.records = graph.records
+
+    def __call__(self, query: Any, params: Any = None, *, write: bool = False) -> Any:
+        result = self.records(query, params, write=write)
+        if "read_at" in query:
+            self.projection_write.append(write)
+            self.then(self.graph)
+        return result
+
+
+def test_a_load_committed_after_the_runs_read_leaves_its_papers_live(
+    small_map: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run's computed_at is the start of the transaction that read the graph, so a load
+    committing after that read stamps (datetime.transaction(), as citations.cypher does) a
+    later time and its papers answer live; a writing run reads on the leader."""
+    key = "1810.04805"
+
+    def load(graph: Database) -> None:
+        graph.write(
+            "MATCH (a:Paper {key: '2101.99999'}), (b:Paper {key: $key}) MERGE (a)-[:CITES]->(b) "
+            "SET a.changed_at = datetime.transaction(), b.changed_at = datetime.transaction()",
+            {"key": key},
+        )
+
+    spy = _AfterTheRead(small_map, load)
+    monkeypatch.setattr(small_map, "records", spy)
+    run = similarity.run_similarity(small_map, k=5, write=True)
+    monkeypatch.undo()
+    assert spy.projection_write == [True]
+    assert run.computed_at is not None
+    answer = questions.cocited(small_map, key, limit=5)
+    assert answer.source == "live"
+    assert answer.stale_reason == "a load changed the paper's citations after the stored run"
+    assert questions.coupled(small_map, "2110.03888", limit=5).source == "live"  # a neighbour
+    untouched = small_map.read(
+        "MATCH (p:Paper)-[:CO_CITED]->() WHERE NOT (p)-[:CITES]-(:Paper {key: $key}) "
+        "AND NOT (p)-[:CITES]-(:Paper {key: '2101.99999'}) AND NOT p.key IN [$key, '2101.99999'] "
+        "AND NOT EXISTS { (p)-[:CO_CITED|COUPLED]->(q) WHERE q.key IN [$key, '2101.99999'] } "
+        "RETURN p.key AS key ORDER BY key LIMIT 1",
+        {"key": key},
+    )[0]["key"]
+    assert questions.cocited(small_map, untouched, limit=5).source == "materialised"
+    # A run that does not write reads where reads go.
+    spy = _AfterTheRead(small_map, lambda graph: None)
+    monkeypatch.setattr(small_map, "records", spy)
+    similarity.run_similarity(small_map, k=5)
+    assert spy.projection_write == [False]
+
+
+def test_a_stamp_equal_to_computed_at_counts_as_a_change(small_map: Database) -> None:
+    similarity.run_similarity(small_map, k=5, write=True)
+    key = "1706.03762"
+    assert questions.cocited(small_map, key, limit=5).source == "materialised"
+    small_map.write(
+        "MATCH (r:AnalyticsRun {key: 'co_cited'}), (p:Paper {key: $key}) "
+        "SET p.changed_at = r.computed_at",
+        {"key": key},
+    )
+    assert questions.cocited(small_map, key, limit=5).source == "live"
+
+
+def test_lists_are_written_by_key_and_skip_a_paper_removed_after_the_read(
+    small_map: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gone = small_map.read(
+        "MATCH (b:Paper) WHERE COUNT { (b)<-[:CITES]-() } >= 2 "
+        "RETURN b.key AS key ORDER BY COUNT { (b)<-[:CITES]-() } DESC, key LIMIT 1"
+    )[0]["key"]
+
+    def remove(graph: Database) -> None:
+        graph.write("MATCH (p:Paper {key: $key}) DETACH DELETE p", {"key": gone})
+
+    monkeypatch.setattr(small_map, "records", _AfterTheRead(small_map, remove))
+    run = similarity.run_similarity(small_map, k=5, write=True)
+    monkeypatch.undo()
+    assert run.rewritten["co-citation"] > 0
+    # No list names the removed paper, and every list's ranks run 1..n without a gap.
+    ranks = small_map.read(
+        "MATCH (a:Paper)-[s:CO_CITED|COUPLED]->() WITH a, type(s) AS t, s ORDER BY s.rank "
+        "RETURN a.key AS key, t, collect(s.rank) AS ranks"
+    )
+    assert ranks
+    assert all(row["ranks"] == list(range(1, len(row["ranks"]) + 1)) for row in ranks)
+    assert not small_map.read("MATCH (p:Paper {key: $key}) RETURN p", {"key": gone})
+    # The next run sees the graph without the paper and rewrites the lists that changed; the
+    # one after finds every stored list equal to its own (compared by key): none rewritten.
+    similarity.run_similarity(small_map, k=5, write=True)
+    again = similarity.run_similarity(small_map, k=5, write=True)
+    assert again.rewritten == {"co-citation": 0, "coupling": 0}
+    for measure in MEASURES:
+        for paper in _keys(small_map):
+            assert _stored(small_map, measure, paper, 5) == _live(small_map, measure, paper, 5)
