@@ -26,6 +26,7 @@ __all__ = [
     "NotEmptyError",
     "PaperNotFound",
     "ParameterError",
+    "PlotError",
     "PortInUseError",
     "QueryFailed",
     "QueryFileError",
@@ -89,6 +90,10 @@ class QueryNotFound(KGError):
 
 class ParameterError(KGError):
     """A query was called with missing, unknown or badly typed parameters."""
+
+
+class PlotError(KGError):
+    """matplotlib could not draw a picture of the map."""
 
 
 class RecordRejected(KGError):
