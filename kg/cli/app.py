@@ -16,13 +16,16 @@ from rich.text import Text
 
 from kg.errors import KGError
 from kg.knowledge_graph import KnowledgeGraph
+from kg.loaders.errors import CONTROL
 
 F = TypeVar("F", bound=Callable[..., Any])
 Justify = Literal["left", "right"]
 _JSON_KEY = "kg.json"
 
-# C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text.
-_CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+# C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text; an
+# error's own line breaks (a hint's list of candidates) are kept.
+_CONTROL = CONTROL
+_ERROR_CONTROL = {code: text for code, text in CONTROL.items() if code != ord("\n")}
 
 
 def console(stderr: bool = False) -> Console:
@@ -183,7 +186,9 @@ class KGGroup(click.Group):
         except KGError as exc:
             if ctx.find_root().meta.get(_JSON_KEY):
                 raise JSONError(exc) from exc
-            raise click.ClickException(str(exc)) from exc
+            # The library escapes the data it puts in an error; this catches any it missed
+            # (a server's words, a file's name), keeping the error's own line breaks.
+            raise click.ClickException(str(exc).translate(_ERROR_CONTROL)) from exc
 
 
 def _json_default(value: object) -> object:
