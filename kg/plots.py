@@ -23,7 +23,7 @@ from matplotlib.ticker import MaxNLocator
 from kg import queries
 from kg.answers import short_handle
 from kg.errors import ParameterError, PlotError
-from kg.export import ExportedPaper
+from kg.export import ExportedPaper, check_folder_of
 from kg.knowledge_graph import KnowledgeGraph
 
 __all__ = [
@@ -45,11 +45,13 @@ _NEIGHBOURS: Final = 20_000  # the neighbours read to choose the most cited amon
 
 def save(figure: Figure, path: Path) -> Path:
     """Write ``figure`` to ``path`` as PNG, SVG or PDF by its suffix; return the path.
-    Raises ParameterError for another suffix or a path that cannot be written."""
+    Raises ParameterError for another suffix, a folder that does not exist (it is not made)
+    or a path that cannot be written."""
     if path.suffix.lower() not in FORMATS:
         raise ParameterError(
             f"cannot tell the picture format of {path.name}", "name a .png, .svg or .pdf file"
         )
+    check_folder_of(path)
     try:
         render(figure, path, dpi=150)
     except OSError as exc:
