@@ -26,6 +26,7 @@ __all__ = [
     "FORMATS",
     "Source",
     "Writer",
+    "check_folder_of",
     "citation_key",
     "graphml_id",
     "write_bibtex",
