@@ -37,12 +37,14 @@ from neo4j.exceptions import (
     SessionExpired,
 )
 
-from kg.errors import ConnectionFailed, QueryFailed
+from kg.errors import ConnectionFailed, ParameterError, QueryFailed
 from kg.server import config
 
 __all__ = [
     "COUNTER_NAMES",
     "GRAPH_COUNTERS",
+    "INT64_MAX",
+    "INT64_MIN",
     "MAX_RETRY_SECONDS",
     "Database",
     "Row",
@@ -70,6 +72,11 @@ def quiet_driver_logs() -> None:
         driver_log.addHandler(logging.NullHandler())
 
 
+INT64_MIN: Final = -(2**63)
+INT64_MAX: Final = 2**63 - 1
+"""The range of Neo4j's INTEGER, and so of a whole number a query can be passed."""
+
+
 @contextmanager
 def translated_errors(uri: str) -> Iterator[None]:
     """Turn the driver's connection, auth and query errors into KGError subclasses."""
@@ -92,6 +99,12 @@ def translated_errors(uri: str) -> Iterator[None]:
         ) from exc
     except ConfigurationError as exc:
         raise ConnectionFailed(f"the driver cannot use {uri}: {exc}", "check NEO4J_URI") from exc
+    except OverflowError as exc:
+        # The driver cannot pack an integer beyond 64 bits (Neo4j's INTEGER) into a query.
+        raise ParameterError(
+            "a number passed to the query is too large for Neo4j",
+            f"pass whole numbers from {INT64_MIN:,} to {INT64_MAX:,}",
+        ) from exc
     except DriverError as exc:
         # Any other failure of the driver itself (a broken connection pool, a result cut off
         # by a dying server): one line, never a traceback.

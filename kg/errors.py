@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from kg.loaders.errors import KGError, SourceError
+from kg.loaders.errors import KGError, SourceError, printable
 
 if TYPE_CHECKING:
     from kg.answers import PaperSummary
@@ -26,6 +26,7 @@ __all__ = [
     "NotEmptyError",
     "PaperNotFound",
     "ParameterError",
+    "PlotError",
     "PortInUseError",
     "QueryFailed",
     "QueryFileError",
@@ -91,6 +92,10 @@ class ParameterError(KGError):
     """A query was called with missing, unknown or badly typed parameters."""
 
 
+class PlotError(KGError):
+    """matplotlib could not draw a picture of the map."""
+
+
 class RecordRejected(KGError):
     """One input record is invalid; it names the file, the line and the reason."""
 
@@ -121,7 +126,7 @@ class AmbiguousAuthor(KGError):
     """An author name matched several authors and none exactly; ``candidates`` lists them."""
 
     def __init__(self, name: str, candidates: list[dict[str, object]]) -> None:
-        lines = "\n".join(f"  {c['name']}  ({c['papers']} papers)" for c in candidates)
+        lines = "\n".join(f"  {printable(c['name'])}  ({c['papers']} papers)" for c in candidates)
         super().__init__(
             f"{name!r} matches {len(candidates)} authors",
             f"Pass the full name of the one you mean:\n{lines}",
@@ -189,7 +194,7 @@ class LoadInterrupted(KGError):
 
 def _describe(paper: PaperSummary) -> str:
     year = paper.year if paper.year is not None else "----"
-    return f"{paper.key}  ({year})  {paper.title or ''}".rstrip()
+    return printable(f"{paper.key}  ({year})  {paper.title or ''}".rstrip())
 
 
 class QueryFailed(KGError):

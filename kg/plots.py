@@ -13,7 +13,7 @@ import math
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final
+from typing import IO, Any, Final
 
 import igraph
 from matplotlib.axes import Axes
@@ -22,8 +22,8 @@ from matplotlib.ticker import MaxNLocator
 
 from kg import queries
 from kg.answers import short_handle
-from kg.errors import ParameterError
-from kg.export import ExportedPaper
+from kg.errors import ParameterError, PlotError
+from kg.export import ExportedPaper, check_folder_of
 from kg.knowledge_graph import KnowledgeGraph
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "ego",
     "lay_out",
     "rank_distribution",
+    "render",
     "save",
     "short_title",
     "years",
@@ -44,19 +45,35 @@ _NEIGHBOURS: Final = 20_000  # the neighbours read to choose the most cited amon
 
 def save(figure: Figure, path: Path) -> Path:
     """Write ``figure`` to ``path`` as PNG, SVG or PDF by its suffix; return the path.
-    Raises ParameterError for another suffix or a path that cannot be written."""
+    Raises ParameterError for another suffix, a folder that does not exist (it is not made)
+    or a path that cannot be written."""
     if path.suffix.lower() not in FORMATS:
         raise ParameterError(
             f"cannot tell the picture format of {path.name}", "name a .png, .svg or .pdf file"
         )
+    check_folder_of(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        figure.savefig(path, dpi=150, bbox_inches="tight")
+        render(figure, path, dpi=150)
     except OSError as exc:
         raise ParameterError(
             f"cannot write {path} ({exc.strerror})", "name a path in a folder you can write to"
         ) from exc
     return path
+
+
+def render(figure: Figure, target: Path | IO[Any], **options: Any) -> None:
+    """Draw ``figure`` into ``target`` (a path or an open file; ``options`` go to
+    ``savefig``, e.g. ``format="svg"``). Raises PlotError when matplotlib cannot draw it;
+    an OSError of the target passes through."""
+    try:
+        figure.savefig(target, bbox_inches="tight", **options)
+    except OSError:
+        raise
+    except Exception as exc:  # matplotlib's drawing errors have no common class
+        raise PlotError(
+            f"could not draw the picture: {type(exc).__name__}: {exc}".splitlines()[0],
+            "report it as a bug, with the command that drew it",
+        ) from exc
 
 
 def years(graph: KnowledgeGraph, ref: str) -> Figure:
@@ -85,7 +102,8 @@ def years(graph: KnowledgeGraph, ref: str) -> Figure:
         )
     axes.set_xticks(list(positions), [str(y) for y in all_years], rotation=45)
     axes.set_ylabel("citing papers")
-    axes.set_title(short_title(f"Citers per year: {report.title or report.key}"))
+    # Text from the data is drawn as it is: never parsed as mathtext ($\\half$ in a title).
+    axes.set_title(short_title(f"Citers per year: {report.title or report.key}"), parse_math=False)
     axes.legend()
     return figure
 
@@ -127,7 +145,9 @@ def ego(
     axes.set_axis_off()
     shown = f"the {len(nodes) - 1:,} most cited of {near.total:,}" if near.total else "no papers"
     within = "1 hop" if hops == 1 else f"{hops} hops"
-    axes.set_title(short_title(f"Within {within} of {near.paper.handle}: {shown}"))
+    axes.set_title(
+        short_title(f"Within {within} of {near.paper.handle}: {shown}"), parse_math=False
+    )
     return figure
 
 
@@ -152,11 +172,11 @@ def rank_distribution(graph: KnowledgeGraph, prop: str = "pagerank", bins: int =
         axes.set_yscale("log")
     else:
         axes.hist(values, bins=bins)
-    axes.set_xlabel(prop)
+    axes.set_xlabel(prop, parse_math=False)
     axes.set_ylabel("papers")
     zero = len(values) - len(positive)
     note = f" ({zero:,} at zero not shown)" if zero and positive else ""
-    axes.set_title(f"{prop} over {len(values):,} papers{note}")
+    axes.set_title(f"{prop} over {len(values):,} papers{note}", parse_math=False)
     return figure
 
 
@@ -226,6 +246,7 @@ def draw_papers(
             xytext=(6, 6),
             fontsize=8,
             zorder=4,
+            parse_math=False,
         )
 
 

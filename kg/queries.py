@@ -36,6 +36,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, LiteralString, cast
 
+from kg.database import INT64_MAX, INT64_MIN
 from kg.errors import ParameterError, QueryFileError, QueryNotFound
 
 __all__ = [
@@ -115,12 +116,18 @@ class Param:
         Raises ParameterError when it cannot be converted.
         """
         try:
-            return _coerce(self.type, value)
+            coerced = _coerce(self.type, value)
         except (ValueError, TypeError) as exc:
             raise ParameterError(
                 f"parameter ${self.name} wants {self.type}, got {value!r}",
                 f"pass a {self.type} value",
             ) from exc
+        if isinstance(coerced, int) and not INT64_MIN <= coerced <= INT64_MAX:
+            raise ParameterError(
+                f"parameter ${self.name} is {value}, too large for Neo4j",
+                f"pass a whole number from {INT64_MIN:,} to {INT64_MAX:,}",
+            )
+        return coerced
 
 
 def _coerce(kind: ParamType, value: Any) -> Any:

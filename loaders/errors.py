@@ -6,7 +6,16 @@ They live here, in the lowest layer, so that the parsers raise them without impo
 
 from __future__ import annotations
 
-__all__ = ["KGError", "SourceError"]
+__all__ = ["KGError", "SourceError", "printable"]
+
+# C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text.
+CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+def printable(value: object) -> str:
+    """Return data as text safe to print on a terminal: every control character (an escape,
+    a bell, a newline) shown as \\xNN, the rest as it is."""
+    return str(value).translate(CONTROL)
 
 
 class KGError(Exception):

@@ -145,6 +145,10 @@ def parse_years(text: str) -> tuple[int | None, int | None]:
         raise AnalyticsError(
             f"{text!r} is not a year range", "write it as 2019-2023, 2019-, -2023 or 2019"
         )
+    if any(len(p.lstrip("0")) > 4 for p in parts):
+        raise AnalyticsError(
+            f"{text!r} is not a year range", "give years of at most four digits, e.g. 2019-2023"
+        )
     first = int(parts[0]) if parts[0] else None
     last = int(parts[1]) if parts[1] else None
     Scope(year_from=first, year_to=last).check()

@@ -23,8 +23,10 @@ from kg.analytics.similarity import DEFAULT_K
 from kg.answers import CommunityResult, RankedPaper, RankResult, StoredRun, short_handle
 from kg.cli.app import (
     RANKED_COLUMNS,
+    SEED,
     Column,
     F,
+    count,
     emitted,
     json_command,
     number_option,
@@ -88,7 +90,11 @@ def scope_options(
         click.option("--years", metavar="FROM-TO", help=years),
         click.option("--write", is_flag=True, help=write),
         click.option(
-            "--batch-size", default=batch_size, show_default=True, type=batch_type, help=batch
+            "--batch-size",
+            default=batch_size,
+            show_default=True,
+            type=batch_type or count(),
+            help=batch,
         ),
     )
 
@@ -167,23 +173,28 @@ _rank_options = options_into(
     click.option(
         "--max-iterations",
         default=100,
+        type=count(),
         show_default=True,
         help="PageRank and HITS with GDS: iteration limit.",
     ),
     click.option(
         "--samples",
-        type=int,
+        type=count(),
         default=None,
         help="Betweenness: estimate from this many random source papers instead of all.",
     ),
-    click.option("--seed", default=42, show_default=True, help="Betweenness: seed of the sample."),
+    click.option(
+        "--seed", default=42, show_default=True, type=SEED, help="Betweenness: seed of the sample."
+    ),
 )
 
 
 @json_command(
     "rank",
     click.argument("algorithm", type=click.Choice(ALGORITHMS)),
-    click.option("--top", default=10, show_default=True, help="How many papers to list."),
+    click.option(
+        "--top", default=10, show_default=True, type=count(), help="How many papers to list."
+    ),
     _scope_options,
     _rank_options,
 )
@@ -246,7 +257,11 @@ _partition_options = options_into(
         help="Leiden (modularity) or Louvain.",
     ),
     click.option(
-        "--seed", default=42, show_default=True, help="The same seed gives the same split."
+        "--seed",
+        default=42,
+        show_default=True,
+        type=SEED,
+        help="The same seed gives the same split.",
     ),
     click.option(
         "--resolution", default=1.0, show_default=True, help="Higher gives smaller communities."
@@ -256,9 +271,19 @@ _partition_options = options_into(
 
 @json_command(
     "communities",
-    click.option("--top", default=10, show_default=True, help="How many of the largest to list."),
     click.option(
-        "--papers", default=3, show_default=True, help="Most cited papers shown for each."
+        "--top",
+        default=10,
+        show_default=True,
+        type=count(),
+        help="How many of the largest to list.",
+    ),
+    click.option(
+        "--papers",
+        default=3,
+        show_default=True,
+        type=count(0),
+        help="Most cited papers shown for each.",
     ),
     _scope_options,
     _partition_options,

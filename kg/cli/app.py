@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import IO, Any, Literal, TypeVar, cast
+from typing import IO, Any, Final, Literal, TypeVar, cast
 
 import click
 from rich.console import Console
@@ -16,13 +16,16 @@ from rich.text import Text
 
 from kg.errors import KGError
 from kg.knowledge_graph import KnowledgeGraph
+from kg.loaders.errors import CONTROL
 
 F = TypeVar("F", bound=Callable[..., Any])
 Justify = Literal["left", "right"]
 _JSON_KEY = "kg.json"
 
-# C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text.
-_CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+# C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text; an
+# error's own line breaks (a hint's list of candidates) are kept.
+_CONTROL = CONTROL
+_ERROR_CONTROL = {code: text for code, text in CONTROL.items() if code != ord("\n")}
 
 
 def console(stderr: bool = False) -> Console:
@@ -183,7 +186,9 @@ class KGGroup(click.Group):
         except KGError as exc:
             if ctx.find_root().meta.get(_JSON_KEY):
                 raise JSONError(exc) from exc
-            raise click.ClickException(str(exc)) from exc
+            # The library escapes the data it puts in an error; this catches any it missed
+            # (a server's words, a file's name), keeping the error's own line breaks.
+            raise click.ClickException(str(exc).translate(_ERROR_CONTROL)) from exc
 
 
 def _json_default(value: object) -> object:
@@ -228,11 +233,29 @@ def emitted(answer: object, as_json: bool) -> bool:
     return as_json
 
 
+MAX_COUNT: Final = 1_000_000_000
+"""The most a count option (--limit, --top, --batch-size) takes: far above any graph's size,
+far below the 64-bit integers Neo4j holds (beyond them the driver failed with OverflowError)."""
+
+
+def count(low: int = 1, high: int = MAX_COUNT) -> click.IntRange:
+    """The type of a count option: a whole number from ``low`` to ``high``."""
+    return click.IntRange(low, high)
+
+
+YEAR: Final = click.IntRange(1, 9999)
+"""The type of a year option (--since, --as-of)."""
+SEED: Final = click.IntRange(0, 2**32 - 1)
+"""The type of a random seed option."""
+IDENTIFIER: Final = click.IntRange(0, 2**63 - 1)
+"""The type of an option naming a stored number (a community id): any 64-bit Neo4j integer."""
+
+
 def number_option(
-    *names: str, default: int | None, help: str, low: int | None = 1, high: int | None = None
+    *names: str, default: int | None, help: str, low: int = 1, high: int = MAX_COUNT
 ) -> Callable[[F], F]:
-    """A whole-number option from ``low`` to ``high`` (None: unbounded) with its default
-    shown in --help: --limit, --hops, --window and their kin."""
+    """A whole-number option from ``low`` to ``high`` (MAX_COUNT unless told) with its
+    default shown in --help: --limit, --hops, --window and their kin."""
     return click.option(
         *names, default=default, show_default=True, type=click.IntRange(low, high), help=help
     )

@@ -7,7 +7,15 @@ from typing import Any
 
 import click
 
-from kg.cli.app import emitted, json_command, number_option, open_graph, options_into
+from kg.cli.app import (
+    IDENTIFIER,
+    count,
+    emitted,
+    json_command,
+    number_option,
+    open_graph,
+    options_into,
+)
 from kg.export import FORMATS, Selection
 from kg.knowledge_graph import parse_years
 
@@ -30,9 +38,11 @@ _selection_options = options_into(
     ),
     click.option("--years", help="Only papers of these years: 1997-1999, 1997-, -1999 or 1998."),
     click.option(
-        "--community", type=int, help="Only this community (from kg communities --write)."
+        "--community",
+        type=IDENTIFIER,
+        help="Only this community (from kg communities --write).",
     ),
-    click.option("--top", type=click.IntRange(min=1), help="Only the top N by --by."),
+    click.option("--top", type=count(), help="Only the top N by --by."),
     click.option(
         "--by",
         "rank_by",

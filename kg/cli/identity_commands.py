@@ -6,12 +6,24 @@ import click
 from rich.text import Text
 
 from kg.answers import MergeRecord
-from kg.cli.app import Column, clean, console, emit_json, json_option, main, open_graph, print_table
+from kg.cli.app import (
+    Column,
+    clean,
+    console,
+    count,
+    emit_json,
+    json_option,
+    main,
+    open_graph,
+    print_table,
+)
 
 
 @main.command("merges")
 @click.argument("ref", required=False)
-@click.option("--limit", default=100, show_default=True, help="How many merged papers to show.")
+@click.option(
+    "--limit", default=100, show_default=True, type=count(), help="How many merged papers to show."
+)
 @click.option(
     "--kept-apart",
     is_flag=True,

@@ -20,7 +20,17 @@ from rich.progress import (
 )
 
 from kg.answers import BulkSummary, LoadSummary
-from kg.cli.app import Column, clean, console, emit_json, json_option, main, open_graph, print_table
+from kg.cli.app import (
+    Column,
+    clean,
+    console,
+    count,
+    emit_json,
+    json_option,
+    main,
+    open_graph,
+    print_table,
+)
 from kg.knowledge_graph import KnowledgeGraph, expand_paths
 from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice
 from kg.loaders.formats import FORMATS, IdScheme
@@ -38,7 +48,11 @@ from kg.loaders.hepth_abs import ABS_SUFFIXES
     help="Input format; auto looks at the content, not the name. `kg formats` lists them.",
 )
 @click.option(
-    "--batch-size", default=DEFAULT_BATCH_SIZE, show_default=True, help="Rows per transaction."
+    "--batch-size",
+    default=DEFAULT_BATCH_SIZE,
+    show_default=True,
+    type=count(),
+    help="Rows per transaction.",
 )
 @click.option("--strict", is_flag=True, help="Stop at the first bad record.")
 @click.option(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli.app import emit_json, json_option, main, open_graph
+from kg.cli.app import SEED, count, emit_json, json_option, main, open_graph
 
 _OUT = click.option(
     "--out",
@@ -50,10 +50,8 @@ def plot_years(ctx: click.Context, ref: str, out: Path, as_json: bool) -> None:
 @click.argument("ref")
 @_OUT
 @click.option("--hops", default=1, show_default=True, type=click.IntRange(1, 3))
-@click.option(
-    "--limit", default=40, show_default=True, type=click.IntRange(min=1), help="Papers at most."
-)
-@click.option("--seed", default=42, show_default=True, help="Seed of the layout.")
+@click.option("--limit", default=40, show_default=True, type=count(), help="Papers at most.")
+@click.option("--seed", default=42, show_default=True, type=SEED, help="Seed of the layout.")
 @json_option
 @click.pass_context
 def plot_ego(

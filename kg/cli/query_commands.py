@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from typing import Any, LiteralString
@@ -19,19 +20,42 @@ from kg.knowledge_graph import KnowledgeGraph
 _SERVER_COMMANDS = re.compile(r"\bTERMINATE\s+TRANSACTIONS?\b", re.IGNORECASE)
 
 
-def _parse_params(pairs: Iterable[str]) -> dict[str, str]:
-    values: dict[str, str] = {}
+_PARAM_HELP = (
+    "A parameter: key=value passes the value as a string, key:=JSON as JSON "
+    '(a number, true/false, null, a list or a map: -p n:=2, -p keys:=\'["a", "b"]\').'
+)
+
+
+def _parse_params(pairs: Iterable[str]) -> dict[str, Any]:
+    """Return the --param pairs as a dict: ``key=value`` a string, ``key:=JSON`` the JSON
+    value (HTTPie's spelling), so that a number is never guessed from a string such as the
+    arXiv id 2110.03888."""
+    values: dict[str, Any] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
+        as_json = name.endswith(":")
+        name = name.removesuffix(":").strip()
         if not sep or not name:
-            raise click.BadParameter(f"{pair!r} is not key=value", param_hint="--param")
-        values[name.strip()] = value
+            raise click.BadParameter(
+                f"{pair!r} is not key=value or key:=JSON", param_hint="--param"
+            )
+        if as_json:
+            try:
+                values[name] = json.loads(value)
+            except ValueError as exc:
+                raise click.BadParameter(
+                    f"{pair!r}: {value!r} is not JSON (a string needs its quotes: "
+                    f"{name}:='\"text\"', or write {name}=text)",
+                    param_hint="--param",
+                ) from exc
+        else:
+            values[name] = value
     return values
 
 
 @main.command("query")
 @click.argument("name")
-@click.option("--param", "-p", "pairs", multiple=True, help="A parameter as key=value.")
+@click.option("--param", "-p", "pairs", multiple=True, help=_PARAM_HELP)
 @json_option
 @click.pass_context
 def query(ctx: click.Context, name: str, pairs: tuple[str, ...], as_json: bool) -> None:
@@ -108,7 +132,7 @@ def _listing_order(query: queries.Query) -> tuple[int, str]:
 
 
 def _write_once(
-    graph: KnowledgeGraph, text: LiteralString, params: dict[str, str]
+    graph: KnowledgeGraph, text: LiteralString, params: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """Run the user's write statement once, in an auto-commit transaction, and say plainly
     when it failed in a way execute_write would have retried."""
@@ -133,7 +157,7 @@ def _write_once(
 
 @main.command("cypher")
 @click.argument("statement")
-@click.option("--param", "-p", "pairs", multiple=True, help="A string parameter as key=value.")
+@click.option("--param", "-p", "pairs", multiple=True, help=_PARAM_HELP)
 @click.option(
     "--write",
     is_flag=True,
@@ -149,7 +173,11 @@ def cypher(
     """Run one Cypher statement. Read-only unless --write: it runs in a READ transaction.
     With --write it runs once, in an auto-commit transaction, and is not retried.
 
-    Example: kg cypher "MATCH (p:Paper) RETURN count(p) AS papers"
+    Values travel as parameters: -p key=value a string, -p key:=JSON a number, boolean,
+    null, list or map.
+
+    Example: kg cypher 'MATCH (p:Paper) WHERE p.year = $year RETURN count(p) AS papers'
+    -p year:=1998
     """
     if not write and _SERVER_COMMANDS.search(statement):
         raise ParameterError(
@@ -164,7 +192,17 @@ def cypher(
     # A write is the user's own statement, which may not be safe to repeat (a CREATE), so it
     # runs once in an auto-commit transaction, never in the retried execute_write; that is
     # also the only kind of transaction CALL { } IN TRANSACTIONS can run in.
-    rows = _write_once(graph, text, params) if write else graph.read(text, params)
+    try:
+        rows = _write_once(graph, text, params) if write else graph.read(text, params)
+    except QueryFailed as exc:
+        if "Type mismatch" not in exc.message or not any(
+            isinstance(v, str) for v in params.values()
+        ):
+            raise
+        raise QueryFailed(
+            exc.message,
+            "-p key=value passes a string; pass a number, boolean, null or list as -p key:=JSON",
+        ) from exc
     if as_json:
         emit_json({"results": rows})
     else:

@@ -32,6 +32,7 @@ from kg.cli.app import (
     F,
     clean,
     console,
+    count,
     emitted,
     json_command,
     note,
@@ -63,7 +64,7 @@ def _limit_option(default: int | None = DEFAULT_LIMIT, what: str = "rows") -> Ca
     return click.option(
         "--limit",
         default=default,
-        type=click.IntRange(min=1),
+        type=count(),
         help=f"How many {what} at most [default: {shown}].",
     )
 
@@ -189,7 +190,7 @@ def _render_categories(overview: CategoryOverview) -> None:
     click.argument("ref"),
     click.option(
         "--limit",
-        type=click.IntRange(min=1),
+        type=count(),
         help="How many references and citers to list [default: 20; with --json, all].",
     ),
 )

@@ -2,10 +2,49 @@
 
 from __future__ import annotations
 
+import errno
+import socket
+
 import click
 
 from kg.cli.app import main
+from kg.errors import ParameterError, PortInUseError
+from kg.knowledge_graph import KnowledgeGraph
 from kg.web import DEFAULT_HOST, DEFAULT_PORT
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """Return a socket bound to ``host``:``port``, for the web app to serve on; binding it
+    here, before the URL is printed, makes a port in use one `Error:` line instead of
+    uvicorn's own message. Raises PortInUseError, or ParameterError for an address this
+    machine cannot listen on."""
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as exc:
+        raise ParameterError(
+            f"cannot listen on {host}: {exc.strerror}",
+            "pass --host 127.0.0.1 or an address of this machine",
+        ) from exc
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise PortInUseError(
+                f"port {port} on {host} is already in use",
+                "stop what listens there, or pass another --port",
+            ) from exc
+        raise ParameterError(
+            f"cannot listen on {host}:{port} ({exc.strerror})",
+            "pass --host 127.0.0.1 or an address of this machine, and a --port above 1023",
+        ) from exc
+    sock.set_inheritable(True)
+    return sock
 
 
 @main.command("serve")
@@ -22,5 +61,16 @@ def serve(host: str, port: int) -> None:
 
     from kg.web import create_app
 
-    click.echo(f"the map: http://{host}:{port}/  (read-only; Ctrl-C stops it)")
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    # The graph and the port are checked before the URL is printed: either failing is one
+    # `Error:` line, not a URL followed by a traceback.
+    graph = KnowledgeGraph.connect()
+    try:
+        sock = listen(host, port)
+    except BaseException:
+        graph.close()
+        raise
+    with sock:
+        click.echo(f"the map: http://{host}:{port}/  (read-only; Ctrl-C stops it)")
+        app = create_app(lambda: graph)  # the app closes the graph when it stops
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+        server.run(sockets=[sock])

@@ -12,8 +12,10 @@ from kg.analytics.time_series import DEFAULT_GAMMA, DEFAULT_S, DEFAULT_WINDOW
 from kg.cli.analytics_commands import RunOptions, answered, ranked_cells, scope_options
 from kg.cli.app import (
     RANKED_COLUMNS,
+    YEAR,
     Column,
     F,
+    count,
     json_command,
     number_option,
     open_graph,
@@ -33,7 +35,7 @@ def _options(what: str) -> Callable[[F], F]:
         "AnalyticsRun nodes.",
         batch_size=DEFAULT_BATCH_SIZE,
         batch="Rows per write transaction.",
-        batch_type=click.IntRange(min=1),
+        batch_type=count(),
     )
 
 
@@ -70,7 +72,7 @@ _bursts_options = options_into(
     "options",
     _Bursts,
     click.option(
-        "--since", type=int, metavar="YEAR", help="Only bursts lasting until this year or later."
+        "--since", type=YEAR, metavar="YEAR", help="Only bursts lasting until this year or later."
     ),
     click.option(
         "--s",
@@ -206,7 +208,7 @@ _traction_options = options_into(
     _Traction,
     click.option(
         "--as-of",
-        type=int,
+        type=YEAR,
         metavar="YEAR",
         help="The last year of the window [default: the last year of the data].",
     ),

@@ -19,12 +19,13 @@ from kg.export.selection import (
     papers,
     select_keys,
 )
-from kg.export.writers import FORMATS, Source
+from kg.export.writers import FORMATS, Source, check_folder_of
 
 __all__ = [
     "FORMATS",
     "ExportedPaper",
     "Selection",
+    "check_folder_of",
     "citations",
     "export",
     "papers",
@@ -37,11 +38,13 @@ def export(
 ) -> ExportSummary:
     """Write the selected papers (and, for network formats, their citations) to ``path`` in
     format ``fmt`` (a key of FORMATS; csv and vosviewer write a folder). Raises
-    ParameterError for an unknown format or an unwritable path, and the errors of
+    ParameterError for an unknown format, a path whose folder does not exist (a folder
+    format's own folder is made) or an unwritable path, and the errors of
     select_keys."""
     selection = selection or Selection()
     if fmt not in FORMATS:
         raise ParameterError(f"no export format {fmt!r}", f"pass one of {', '.join(FORMATS)}")
+    check_folder_of(path)
     keys = select_keys(graph, selection)
     if keys == []:
         hint = "widen the selection, or check it with kg search / kg category"

@@ -19,12 +19,14 @@ from typing import IO, Final
 from xml.sax.saxutils import escape, quoteattr
 
 from kg.answers import ExportSummary
+from kg.errors import ParameterError
 from kg.export.selection import ExportedPaper
 
 __all__ = [
     "FORMATS",
     "Source",
     "Writer",
+    "check_folder_of",
     "citation_key",
     "graphml_id",
     "write_bibtex",
@@ -66,8 +68,17 @@ def _attr(text: str) -> str:
     return quoteattr(_NOT_XML.sub("\ufffd", text))
 
 
+def check_folder_of(path: Path) -> None:
+    """Raise ParameterError unless the folder ``path`` goes into exists: a file is written
+    only into a folder the user made, never into folders made up from a mistyped path."""
+    folder = path.parent
+    if not folder.exists():
+        raise ParameterError(f"no folder {folder}", "create it first")
+    if not folder.is_dir():
+        raise ParameterError(f"{folder} is not a folder", "name a path in a folder")
+
+
 def _open(path: Path) -> IO[str]:
-    path.parent.mkdir(parents=True, exist_ok=True)
     return path.open("w", encoding="utf-8", newline="")
 
 
@@ -241,7 +252,7 @@ _CSV_PAPER_FIELDS: Final = (
 def write_csv(source: Source, path: Path, summary: ExportSummary) -> None:
     """A folder with papers.csv (one row per paper; authors joined by '; ') and
     citations.csv (citing,cited)."""
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(exist_ok=True)  # the export's own folder; its parent must exist
     with _open(path / "papers.csv") as out:
         rows = csv.writer(out)
         rows.writerow(_CSV_PAPER_FIELDS)
@@ -262,7 +273,7 @@ def write_csv(source: Source, path: Path, summary: ExportSummary) -> None:
 def write_vosviewer(source: Source, path: Path, summary: ExportSummary) -> None:
     """A folder with VOSviewer's map file (map.txt: id, label, cluster, citations, year) and
     network file (network.txt: one citation link per line)."""
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(exist_ok=True)  # the export's own folder; its parent must exist
     with _open(path / "map.txt") as out:
         out.write("id\tlabel\tcluster\tweight<Citations>\tscore<Year>\n")
         numbers = _numbered(

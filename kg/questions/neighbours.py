@@ -9,6 +9,7 @@ from kg import queries
 from kg.analytics import similarity
 from kg.answers import CitedPaper, Overlap, PaperSummary, Similarity, SimilarityBasis, SimilarPaper
 from kg.database import Database
+from kg.errors import ParameterError
 from kg.questions.bounds import DEFAULT_LIMIT, check_range
 from kg.refs import resolve
 
@@ -105,6 +106,12 @@ _OVERLAP_QUERIES: Final = {
 
 def _overlap(graph: Database, a: str, b: str, relation: OverlapRelation) -> Overlap:
     first, second = resolve(graph, a), resolve(graph, b)
+    if first.key == second.key:
+        what = "cites" if relation == "shared_references" else "is cited by"
+        raise ParameterError(
+            f"{a!r} and {b!r} both name the same paper, {first.handle}",
+            f"name two different papers: this asks what both {what}",
+        )
     rows = queries.get(_OVERLAP_QUERIES[relation]).run(graph, a=first.key, b=second.key)
     note = None
     if not rows:
@@ -130,11 +137,13 @@ def _overlap(graph: Database, a: str, b: str, relation: OverlapRelation) -> Over
 
 def shared_references(graph: Database, a: str, b: str) -> Overlap:
     """Return the papers both ``a`` and ``b`` cite, most cited first.
-    Raises PaperNotFound or AmbiguousPaper for a bad REF."""
+    Raises PaperNotFound or AmbiguousPaper for a bad REF, ParameterError when both name the
+    same paper."""
     return _overlap(graph, a, b, "shared_references")
 
 
 def common_citers(graph: Database, a: str, b: str) -> Overlap:
     """Return the papers that cite both ``a`` and ``b``, most cited first.
-    Raises PaperNotFound or AmbiguousPaper for a bad REF."""
+    Raises PaperNotFound or AmbiguousPaper for a bad REF, ParameterError when both name the
+    same paper."""
     return _overlap(graph, a, b, "common_citers")

@@ -31,11 +31,13 @@ from kg.errors import (
     ConnectionFailed,
     KGError,
     ParameterError,
+    PlotError,
     QueryFailed,
     SimilarityError,
 )
 from kg.export import Selection
 from kg.knowledge_graph import KnowledgeGraph
+from kg.plots import render
 from kg.web import layers
 
 __all__ = ["GUIDE", "create_app", "paper_url"]
@@ -273,7 +275,7 @@ def _status(error: KGError) -> int:
         return 503
     if isinstance(error, ParameterError | AnalyticsError | SimilarityError):
         return 400
-    if isinstance(error, QueryFailed):
+    if isinstance(error, QueryFailed | PlotError):
         return 500
     return 404
 
@@ -290,7 +292,7 @@ def _attachment(name: str) -> dict[str, str]:
 
 def _inline_svg(figure: Figure) -> str:
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", bbox_inches="tight")
+    render(figure, buffer, format="svg")
     svg = buffer.getvalue()
     return svg[svg.index("<svg") :]  # inline: drop the XML declaration and doctype
 

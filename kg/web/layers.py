@@ -106,5 +106,5 @@ def _draw(
     axes.set_axis_off()
     shown = len(nodes) - 1
     title = f"{LAYERS[layer].capitalize()} of {similarity.paper.handle}: the top {shown:,}"
-    axes.set_title(short_title(title))
+    axes.set_title(short_title(title), parse_math=False)
     return figure

@@ -150,3 +150,29 @@ def test_export_command(small_map: Database, kg_env: Connection, tmp_path: Path)
     assert no_rank.exit_code == 1
     assert "kg rank" in no_rank.output
     assert set(FORMATS) == {"graphml", "gexf", "pajek", "csv", "vosviewer", "bibtex", "ris"}
+
+
+def test_missing_folders_are_refused_not_made(
+    small_map: Database, kg_env: Connection, tmp_path: Path
+) -> None:
+    """`kg export csv /nonexistent/dir/x` and `kg plot years … -o /nonexistent2/y.png` made
+    every missing folder of a mistyped path; they refuse, and make only a folder format's
+    own folder."""
+    runner = CliRunner()
+    missing = tmp_path / "nonexistent" / "dir"
+    for args in (
+        ["export", "csv", str(missing / "x")],
+        ["export", "graphml", str(missing / "x.graphml")],
+        ["plot", "years", "1810.04805", "-o", str(missing / "y.png")],
+    ):
+        result = runner.invoke(main, args)
+        assert result.exit_code == 1, result.output
+        assert result.output == f"Error: no folder {missing}. create it first\n"
+    assert not (tmp_path / "nonexistent").exists()
+    made = runner.invoke(main, ["export", "csv", str(tmp_path / "out")])
+    assert made.exit_code == 0, made.output
+    assert (tmp_path / "out" / "papers.csv").is_file()
+    (tmp_path / "file").write_text("")
+    inside_a_file = runner.invoke(main, ["export", "ris", str(tmp_path / "file" / "x.ris")])
+    assert inside_a_file.exit_code == 1
+    assert "is not a folder" in inside_a_file.output

@@ -103,3 +103,24 @@ def test_an_unknown_author_with_markup_is_a_clean_error(
 ) -> None:
     missing = _run("author", "Nobody [/] Here [bold]", code=1)
     assert "Nobody [/] Here [bold]" in missing
+
+
+ESCAPING_TITLE = "Holographic \x1b]0;PWNED\x07 entropy \x1b[2J bounds"
+
+
+def test_titles_in_error_hints_are_escaped(small_map: Database, kg_env: Connection) -> None:
+    """The candidates an `Error:` line lists (did you mean, which one) come from titles:
+    their escapes printed raw could retitle or clear the terminal."""
+    for key in ("2101.88881", "2101.88882"):
+        small_map.write(
+            "MERGE (p:Paper {key: $key}) SET p.arxiv_id = $key, p.title = $title, "
+            "p.norm_title = 'holographic 0 pwned entropy 2j bounds', p.year = 2021, p.stub = false",
+            {"key": key, "title": ESCAPING_TITLE},
+        )
+    shown = "Holographic \\x1b]0;PWNED\\x07 entropy \\x1b[2J bounds"
+    for ref, error in (("Holographic entropy bound", "no paper"), (ESCAPING_TITLE, "2 papers")):
+        output = _run("paper", ref, code=1)
+        assert error in output
+        assert "\x1b]0;" not in output
+        assert "\x1b[2J" not in output
+        assert shown in output

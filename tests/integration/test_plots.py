@@ -78,3 +78,23 @@ def test_plot_commands(small_map: Database, kg_env: Connection, tmp_path: Path) 
     missing = runner.invoke(main, ["plot", "rank", "--property", "hits_hub", "-o", "x.png"])
     assert missing.exit_code == 1
     assert "kg rank hits_hub --write" in missing.output
+
+
+MATH_TITLE = r"$N=\half$ Superstring in Zero Dimension, with $x^2$"
+
+
+def test_titles_with_dollars_are_drawn_as_text(
+    small_map: Database, kg_env: Connection, tmp_path: Path
+) -> None:
+    """A title holding $...$ (hep-th/9206086's $N=\\half$, an unknown mathtext symbol) was
+    parsed as mathtext and ended in a ParseFatalException traceback; it is drawn literally."""
+    small_map.write(
+        "MATCH (p:Paper {key: '1810.04805'}) SET p.title = $title", {"title": MATH_TITLE}
+    )
+    result = CliRunner().invoke(
+        main, ["plot", "years", "1810.04805", "-o", str(tmp_path / "y.svg")]
+    )
+    assert result.exit_code == 0, result.output
+    figure = KnowledgeGraph.on(small_map).plots.years("1810.04805")
+    assert figure.axes[0].get_title() == f"Citers per year: {MATH_TITLE}"
+    assert r"\half" in (tmp_path / "y.svg").read_text()  # drawn as the characters themselves

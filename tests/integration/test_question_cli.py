@@ -164,3 +164,27 @@ def test_author_and_category_commands(seeded: Database) -> None:
     nobody = _run("author", "Nobody Atall")
     assert nobody.exit_code == 1
     assert nobody.output.startswith("Error: no author matches 'Nobody Atall'.")
+
+
+def test_two_refs_to_one_paper_are_an_error(seeded: Database) -> None:
+    """The same paper twice (by key and by version, by title and by key) printed 'none is
+    cited by both', as though two papers had been compared; it is an error, in the CLI and
+    in the library alike."""
+    from kg import KnowledgeGraph, questions
+    from kg.errors import ParameterError
+
+    for command, a, b in (
+        ("shared-refs", "2110.03888", "2110.03888v2"),
+        ("common-citers", "Attention Is All You Need", ATTENTION),
+        ("common-citers", "2110.03888", "2110.03888"),
+    ):
+        result = _run(command, a, b)
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith(f"Error: {a!r} and {b!r} both name the same paper, ")
+        assert result.output.count("\n") == 1
+        assert "both." not in result.output
+    graph = KnowledgeGraph.on(seeded)
+    with pytest.raises(ParameterError, match=r"both name the same paper, 2110\.03888"):
+        graph.shared_references("2110.03888", "2110.03888v1")
+    with pytest.raises(ParameterError, match="both name the same paper"):
+        questions.common_citers(seeded, ATTENTION, "Attention is all you need")

@@ -242,7 +242,7 @@ def test_knowledge_graph_is_exported_and_is_a_graph() -> None:
         (["path", "a", "b", "--max-hops", "31"], "31 is not in the range 1<=x<=30"),
         (["path", "a", "b", "--max-hops", "0"], "0 is not in the range 1<=x<=30"),
         (["near", "a", "--hops", "4"], "4 is not in the range 1<=x<=3"),
-        (["cocited", "a", "--limit", "0"], "0 is not in the range x>=1"),
+        (["cocited", "a", "--limit", "0"], "0 is not in the range 1<=x<=1000000000"),
     ],
 )
 def test_cli_refuses_out_of_range_bounds_before_connecting(args: list[str], message: str) -> None:
