@@ -10,7 +10,9 @@ from datetime import date, datetime
 from typing import IO, Any, Literal, TypeVar, cast
 
 import click
-from rich.console import Console
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -20,6 +22,7 @@ from kg.knowledge_graph import KnowledgeGraph
 F = TypeVar("F", bound=Callable[..., Any])
 Justify = Literal["left", "right"]
 _JSON_KEY = "kg.json"
+ELLIPSIS = "…"
 
 # C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text.
 _CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
@@ -61,11 +64,31 @@ def fmt(value: object) -> str:
 @dataclass(frozen=True)
 class Column:
     """One table column. The ``flex`` column (a title) is cut with an ellipsis to fit the
-    terminal; every other column keeps its full width."""
+    terminal; every other column keeps its full width. ``cut_left`` cuts a flex column's
+    cells from the left instead (``…/attention.txt``: a file path keeps its file name)."""
 
     header: str
     justify: Justify = "left"
     flex: bool = False
+    cut_left: bool = False
+
+
+class _LeftCut:
+    """A cell cut from the left with an ellipsis to the width its column gets."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(min(cell_len(self.text), 2), cell_len(self.text))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        text, width = self.text, options.max_width
+        if cell_len(text) > width:
+            while text and cell_len(text) > width - 1:
+                text = text[1:]
+            text = ELLIPSIS + text
+        yield Text(text, no_wrap=True, overflow="crop")
 
 
 def print_table(
@@ -96,7 +119,12 @@ def print_table(
             min_width=len(column.header) if column.flex else None,
         )
     for row in materialised:
-        table.add_row(*(Text(cell, no_wrap=True, overflow="ellipsis") for cell in row))
+        table.add_row(
+            *(
+                _LeftCut(cell) if column.cut_left else Text(cell, no_wrap=True, overflow="ellipsis")
+                for column, cell in zip(columns, row, strict=True)
+            )
+        )
     out.print(table)
     if footer:
         out.print(Text(footer, style="dim"))

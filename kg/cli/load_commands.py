@@ -255,7 +255,7 @@ def _render_load(summary: LoadSummary) -> None:
         click.echo(f"... and {summary.rejected - len(summary.reject_messages):,} more", err=True)
     print_table(
         (
-            Column("file", flex=True),
+            Column("file", flex=True, cut_left=True),
             Column("format"),
             *(
                 Column(name, "right")
