@@ -159,7 +159,9 @@ def _render_path(result: PathResult) -> None:
         )
 
 
-def _render_categories(overview: CategoryOverview) -> None:
+def _render_categories(overview: CategoryOverview, limit: int) -> None:
+    """Print the papers per category, then the cross-listing in long form: one row per
+    (primary, cross-listed) pair, most papers first, each list cut to ``limit`` rows."""
     print_table(
         (
             Column("code"),
@@ -168,19 +170,25 @@ def _render_categories(overview: CategoryOverview) -> None:
             Column("cross-listed", "right"),
             Column("total", "right"),
         ),
-        ([c.code, c.name, c.primary, c.cross_listed, c.total] for c in overview.results),
-        title="Papers per category",
+        ([c.code, c.name, c.primary, c.cross_listed, c.total] for c in overview.results[:limit]),
+        title=f"Papers per category · {len(overview.results):,}",
+        footer=showing(min(limit, len(overview.results)), len(overview.results), " categories"),
     )
     if not overview.cross_listing:
         console().print(Text("no paper is cross-listed", style="dim"))
         return
-    primaries = sorted({cell.primary for cell in overview.cross_listing})
-    crosses = sorted({cell.cross for cell in overview.cross_listing})
-    counts = {(cell.primary, cell.cross): cell.papers for cell in overview.cross_listing}
+    names = {c.code: c.name for c in overview.results}
+    pairs = sorted(overview.cross_listing, key=lambda c: (-c.papers, c.primary, c.cross))
     print_table(
-        (Column("primary → cross-listed"), *(Column(c, "right") for c in crosses)),
-        ([p, *(counts.get((p, c)) for c in crosses)] for p in primaries),
-        title="Cross-listing",
+        (
+            Column("primary"),
+            Column("cross-listed in"),
+            Column("name", flex=True),
+            Column("papers", "right"),
+        ),
+        ([c.primary, c.cross, names.get(c.cross) or "", c.papers] for c in pairs[:limit]),
+        title=f"Cross-listing · {len(pairs):,} pairs",
+        footer=showing(min(limit, len(pairs)), len(pairs), " pairs"),
     )
 
 
@@ -422,15 +430,34 @@ def category(ctx: click.Context, code: str, limit: int, as_json: bool) -> None:
     )
 
 
-@json_command("categories")
-def categories(ctx: click.Context, as_json: bool) -> None:
-    """Papers per category, and how often papers of one primary are cross-listed in another.
+@json_command(
+    "categories",
+    click.option(
+        "--limit",
+        type=click.IntRange(min=1),
+        help=f"How many categories and cross-listed pairs to list [default: {DEFAULT_LIMIT}; "
+        "with --json, all].",
+    ),
+)
+def categories(ctx: click.Context, limit: int | None, as_json: bool) -> None:
+    """Papers per category, and how often papers of one primary are cross-listed in another
+    (one row per pair, most papers first).
 
-    Example: kg categories --json
+    Example: kg categories --limit 10
     """
     overview = open_graph(ctx).categories()
-    if not emitted(overview, as_json):
-        _render_categories(overview)
+    shown = overview
+    if limit is not None:
+        shown = overview.model_copy(
+            update={
+                "results": overview.results[:limit],
+                "cross_listing": sorted(
+                    overview.cross_listing, key=lambda c: (-c.papers, c.primary, c.cross)
+                )[:limit],
+            }
+        )
+    if not emitted(shown, as_json):
+        _render_categories(overview, limit or DEFAULT_LIMIT)
 
 
 @json_command("snapshots", click.argument("ref"), _limit_option(what="snapshots"))

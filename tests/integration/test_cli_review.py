@@ -1,0 +1,37 @@
+"""What a new user's review of the CLI found, run on the default map: every table readable
+at 80 and 140 columns, every handle shown usable as a REF, near ids suggested for a typo."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner, Result
+from rich.cells import cell_len
+
+from kg.cli import main
+from kg.database import Database
+from kg.server.config import Connection
+from tests.integration.test_readme import _env, default_map
+
+__all__ = ["default_map"]  # the module fixture, loaded once for these tests too
+
+
+def _run(connection: Connection, args: list[str], columns: int = 80) -> Result:
+    return CliRunner().invoke(main, args, env=_env(connection, columns))
+
+
+@pytest.mark.parametrize("columns", [80, 140])
+def test_categories_lists_cross_listing_one_pair_a_row(
+    default_map: Database, neo4j_connection: Connection, columns: int
+) -> None:
+    result = _run(neo4j_connection, ["categories", "--limit", "5"], columns)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert all(cell_len(line) <= columns for line in lines)
+    assert "┃┃" not in result.output
+    assert "│…" not in result.output
+    assert any("hep-th" in line and "math.QA" in line and "880" in line for line in lines)
+    assert "showing 5 of 58 categories; --limit N to see more" in result.output
+    assert "showing 5 of 57 pairs; --limit N to see more" in result.output
+    payload = _run(neo4j_connection, ["categories", "--limit", "3", "--json"]).stdout
+    assert payload.count('"cross":') == 3
+
