@@ -5,7 +5,8 @@ A REF is an arXiv id in any common spelling (``2110.03888``, ``arXiv:2110.03888v
 lists show it (a key cut short with ``…``: ``title:attention is all y…``) or a title, exact
 or in any spelling that normalises the same. It resolves by node key first, then by arXiv
 id, then by the normalised title a paper holds, then by one it is also known by (another
-version's title), then by key prefix. Several papers at the first tier that matches make the
+version's title), then by key prefix, then by a key merged into it (an alias, whole or as a
+prefix). Several papers at the first tier that matches make the
 REF ambiguous; none at all make it unknown, and the error suggests near titles from the
 full-text index.
 """
@@ -109,7 +110,7 @@ def search_titles(graph: Database, lucene_query: str, limit: int) -> list[Search
 
 def lookup(graph: Database, ref: str) -> list[PaperSummary]:
     """Return the papers ``ref`` names at the first tier that matches (key, arXiv id,
-    normalised title, another title, key prefix); an empty list when none does. Raises
+    normalised title, another title, key prefix, alias); an empty list when none does. Raises
     ParameterError for an empty ref.
     """
     parsed = parse_ref(ref)

@@ -35,3 +35,13 @@ def test_categories_lists_cross_listing_one_pair_a_row(
     payload = _run(neo4j_connection, ["categories", "--limit", "3", "--json"]).stdout
     assert payload.count('"cross":') == 3
 
+
+def test_every_handle_kg_paper_shows_is_a_ref(
+    default_map: Database, neo4j_connection: Connection
+) -> None:
+    shown = _run(neo4j_connection, ["paper", "1706.03762"], 140)
+    assert "title:attention-is-all-…" in shown.output
+    for ref in ("title:attention-is-all-…", "title:attention-is-all-you-need:2017"):
+        result = _run(neo4j_connection, ["paper", ref, "--json"])
+        assert result.exit_code == 0, result.output
+        assert '"key": "1706.03762"' in result.stdout
