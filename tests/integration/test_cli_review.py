@@ -45,3 +45,23 @@ def test_every_handle_kg_paper_shows_is_a_ref(
         result = _run(neo4j_connection, ["paper", ref, "--json"])
         assert result.exit_code == 0, result.output
         assert '"key": "1706.03762"' in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("ref", "first"),
+    [
+        ("hep-th/9711201x", "hep-th/9711201"),
+        ("hep-th/971120", "hep-th/9711200"),
+        ("1706.0376", "1706.03762"),
+        ("arXiv:1706.03763v2", "1706.03762"),
+    ],
+)
+def test_a_mistyped_arxiv_id_suggests_the_nearest_ids(
+    default_map: Database, neo4j_connection: Connection, ref: str, first: str
+) -> None:
+    result = _run(neo4j_connection, ["paper", ref], 200)
+    assert result.exit_code == 1
+    suggested = [line.split()[0] for line in result.output.splitlines()[1:] if line.strip()]
+    assert suggested[0] == first, result.output
+    assert all(key.startswith(first[:6]) for key in suggested), result.output
+    assert "Comment on" not in result.output
