@@ -3,6 +3,8 @@ at 80 and 140 columns, every handle shown usable as a REF, near ids suggested fo
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner, Result
 from rich.cells import cell_len
@@ -65,3 +67,22 @@ def test_a_mistyped_arxiv_id_suggests_the_nearest_ids(
     assert suggested[0] == first, result.output
     assert all(key.startswith(first[:6]) for key in suggested), result.output
     assert "Comment on" not in result.output
+
+
+def test_hints_name_the_command_that_helps(
+    default_map: Database, neo4j_connection: Connection, tmp_path: Path
+) -> None:
+    community = _run(neo4j_connection, ["plot", "rank", "--property", "community", "-o", "x.png"])
+    assert "`kg communities --write`" in community.output
+    nosuch = _run(neo4j_connection, ["plot", "rank", "--property", "nosuch", "-o", "x.png"])
+    assert "kg rank nosuch" not in nosuch.output
+    assert "pass one of pagerank," in nosuch.output
+    out = str(tmp_path / "t.gexf")
+    export = _run(neo4j_connection, ["export", "gexf", out, "--community", "3"])
+    assert export.exit_code == 1
+    assert "run `kg communities --write` first" in export.output
+    env = {**_env(neo4j_connection, 80), "NEO4J_DATABASE": "nope"}
+    missing = CliRunner().invoke(main, ["stats"], env=env)
+    assert missing.exit_code == 1
+    assert "check NEO4J_DATABASE" in missing.output
+    assert "check the query" not in missing.output

@@ -77,4 +77,4 @@ def test_plot_commands(small_map: Database, kg_env: Connection, tmp_path: Path) 
     assert "Error: cannot tell the picture format of y.txt" in wrong.output
     missing = runner.invoke(main, ["plot", "rank", "--property", "hits_hub", "-o", "x.png"])
     assert missing.exit_code == 1
-    assert "kg rank hits_hub --write" in missing.output
+    assert "kg rank hits --write" in missing.output
