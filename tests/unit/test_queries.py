@@ -58,9 +58,15 @@ def test_folders_are_namespaces() -> None:
         ),
         pytest.param(
             "cocitd",
-            "no query named 'cocitd'. Did you mean cocited or cocited_graph or common_citers? "
+            "no query named 'cocitd'. Did you mean cocited or cocited_graph? "
             "`kg queries` lists them all",
             id="unknown-with-near-names",
+        ),
+        pytest.param(
+            "nosuch",
+            "no query named 'nosuch'. "
+            "`kg queries` lists the questions; `kg queries --all` lists every query",
+            id="no-poor-match-and-no-name-twice",  # was "Did you mean schema or schema?"
         ),
     ],
 )
