@@ -108,7 +108,7 @@ def load(
     With --since OLD, a newer snapshot of a source loads incrementally: only its records
     that OLD does not state as they are get written.
 
-    Example: kg load examples/map ../shared/seeds/*.txt
+    Example: kg load examples/map my-pages/*.txt
     """
     if since is not None and bulk:
         raise click.UsageError(

@@ -283,7 +283,7 @@ common_citers = _overlap_command(
     lambda graph, a, b: graph.common_citers(a, b),
     """The papers that cite both A and B, most cited first.
 
-    Example: kg common-citers "Attention Is All You Need" "BERT"
+    Example: kg common-citers 1706.03762 1810.04805
     """,
 )
 
@@ -464,7 +464,7 @@ def categories(ctx: click.Context, limit: int | None, as_json: bool) -> None:
 def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
     """The snapshots that describe a paper, oldest first, with the counts each one stated.
 
-    Example: kg snapshots 2110.03888
+    Example: kg snapshots 1810.04805
     """
     result = open_graph(ctx).snapshots(ref)
     if emitted(result, as_json):

@@ -3,8 +3,11 @@ at 80 and 140 columns, every handle shown usable as a REF, near ids suggested fo
 
 from __future__ import annotations
 
+import re
+import shlex
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 from rich.cells import cell_len
@@ -86,3 +89,51 @@ def test_hints_name_the_command_that_helps(
     assert missing.exit_code == 1
     assert "check NEO4J_DATABASE" in missing.output
     assert "check the query" not in missing.output
+
+
+def _examples() -> list[list[list[str]]]:
+    """Every `kg ...` example of every --help that does not manage the server or change
+    the papers, as its steps ('kg rank pagerank --write, then kg plot rank ...')."""
+    found: list[list[list[str]]] = []
+    commands: list[click.Command] = [main]
+    while commands:
+        command = commands.pop()
+        if isinstance(command, click.Group):
+            commands.extend(command.commands.values())
+        for example in re.findall(r"Example: (kg [^\n]+)", command.help or ""):
+            steps = [shlex.split(part) for part in re.split(r" && | \|\| |, then ", example)]
+            steps = [words[1:] for words in steps if words[0] == "kg"]
+            steps = [words for words in steps if not _SKIP.intersection(words)]
+            if steps and (len(steps) > 1 or "--write" not in steps[0]):
+                found.append(steps)
+    return sorted(found)
+
+
+_SKIP = {"db", "init", "load", "serve", "unmerge", "--yes"}
+EXAMPLES = _examples()
+
+
+@pytest.mark.parametrize(
+    "steps", EXAMPLES, ids=[", ".join(" ".join(step) for step in s) for s in EXAMPLES]
+)
+def test_every_help_example_answers_on_the_default_map(
+    default_map: Database,
+    neo4j_connection: Connection,
+    steps: list[list[str]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # where `kg export` and `kg plot` write their files
+    for args in steps:
+        result = _run(neo4j_connection, args, 120)
+        assert result.exit_code == 0, result.output
+        assert "no rows" not in result.output
+
+
+def test_the_unmerge_example_names_a_merge_of_the_default_map(
+    default_map: Database, neo4j_connection: Connection
+) -> None:
+    example = re.findall(r"Example: kg (unmerge [^\n]+)", main.commands["unmerge"].help or "")
+    args = shlex.split(example[0])
+    merges = _run(neo4j_connection, ["merges", args[1], "--json"])
+    assert args[args.index("--key") + 1] in merges.stdout
