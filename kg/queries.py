@@ -120,7 +120,7 @@ class Param:
         except (ValueError, TypeError) as exc:
             raise ParameterError(
                 f"parameter ${self.name} wants {self.type}, got {value!r}",
-                f"pass a {self.type} value",
+                f"pass {'an' if self.type[0] in 'aeiou' else 'a'} {self.type} value",
             ) from exc
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import functools
+import io
 import json
+import os
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -28,9 +31,19 @@ ELLIPSIS = "…"
 _CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
 
 
+class _Console(Console):
+    """A rich console whose reader going away (`kg paper … | head -1`) ends the command
+    quietly with exit code 0, as for any Unix filter; rich's own exits with 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        _silence_stdout()
+        raise SystemExit(0)
+
+
 def console(stderr: bool = False) -> Console:
     """Return a console sized now: the terminal's width, or $COLUMNS, or 80 when piped."""
-    return Console(stderr=stderr, highlight=False)
+    return _Console(stderr=stderr, highlight=False)
 
 
 def clean(value: object) -> str:
@@ -207,11 +220,31 @@ class KGGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a reader gone (`kg paper … | head -1`) shows here, not at exit
+            return result
+        except BrokenPipeError:
+            _silence_stdout()
+            ctx.exit(0)
         except KGError as exc:
             if ctx.find_root().meta.get(_JSON_KEY):
                 raise JSONError(exc) from exc
             raise click.ClickException(str(exc)) from exc
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the flush at exit does not fail again on the pipe
+    whose reader has gone: output cut short by `head` is no error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
+
+
+def plural(number: int, one: str, many: str | None = None) -> str:
+    """Return '1 citation' or '2,414 citations'."""
+    return f"{number:,} {one if number == 1 else (many or one + 's')}"
 
 
 def _json_default(value: object) -> object:

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from kg.cli.app import emitted, json_command, number_option, open_graph, options_into
+from kg.cli.app import emitted, json_command, number_option, open_graph, options_into, plural
 from kg.export import FORMATS, Selection
 from kg.knowledge_graph import parse_years
 
@@ -61,8 +61,8 @@ def export_command(
     summary = open_graph(ctx).exports.write(fmt, path, selection)
     if emitted(summary, as_json):
         return
-    network = "" if fmt in ("bibtex", "ris") else f" and {summary.citations:,} citations"
+    network = "" if fmt in ("bibtex", "ris") else f" and {plural(summary.citations, 'citation')}"
     click.echo(
-        f"wrote {summary.papers:,} papers{network} ({summary.selection}) to "
+        f"wrote {plural(summary.papers, 'paper')}{network} ({summary.selection}) to "
         + ", ".join(summary.files)
     )

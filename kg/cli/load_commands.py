@@ -20,7 +20,17 @@ from rich.progress import (
 )
 
 from kg.answers import BulkSummary, LoadSummary
-from kg.cli.app import Column, clean, console, emit_json, json_option, main, open_graph, print_table
+from kg.cli.app import (
+    Column,
+    clean,
+    console,
+    emit_json,
+    json_option,
+    main,
+    open_graph,
+    plural,
+    print_table,
+)
 from kg.knowledge_graph import KnowledgeGraph, expand_paths
 from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice
 from kg.loaders.formats import FORMATS, IdScheme
@@ -271,8 +281,8 @@ def _render_load(summary: LoadSummary) -> None:
     counts = summary.counts
     click.echo(
         f"created {counts.nodes_created:,} nodes and {counts.relationships_created:,} "
-        f"relationships, set {counts.properties_set:,} properties, merged {counts.merged:,} "
-        "duplicate papers"
+        f"relationships, set {counts.properties_set:,} properties, merged "
+        f"{plural(counts.merged, 'duplicate paper')}"
         + (
             f", moved {counts.moved:,} title key{'' if counts.moved == 1 else 's'} to the "
             "paper the identity rule now gives " + ("it" if counts.moved == 1 else "them")

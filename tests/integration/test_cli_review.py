@@ -79,7 +79,7 @@ def test_hints_name_the_command_that_helps(
     assert "`kg communities --write`" in community.output
     nosuch = _run(neo4j_connection, ["plot", "rank", "--property", "nosuch", "-o", "x.png"])
     assert "kg rank nosuch" not in nosuch.output
-    assert "pass one of pagerank," in nosuch.output
+    assert "Pass one of pagerank," in nosuch.output
     out = str(tmp_path / "t.gexf")
     export = _run(neo4j_connection, ["export", "gexf", out, "--community", "3"])
     assert export.exit_code == 1
@@ -87,7 +87,7 @@ def test_hints_name_the_command_that_helps(
     env = {**_env(neo4j_connection, 80), "NEO4J_DATABASE": "nope"}
     missing = CliRunner().invoke(main, ["stats"], env=env)
     assert missing.exit_code == 1
-    assert "check NEO4J_DATABASE" in missing.output
+    assert "Check NEO4J_DATABASE" in missing.output
     assert "check the query" not in missing.output
 
 

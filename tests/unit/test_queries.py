@@ -53,7 +53,7 @@ def test_folders_are_namespaces() -> None:
         pytest.param(
             "papers",
             "more than one query is named 'papers': analytics.papers, export.papers, load.papers. "
-            "use the full name, with its folder",
+            "Use the full name, with its folder",
             id="a-short-name-two-folders-share",
         ),
         pytest.param(
@@ -264,5 +264,5 @@ def test_kg_query_refuses_an_ambiguous_short_name_before_connecting() -> None:
     assert result.exit_code == 1
     assert result.output == (
         "Error: more than one query is named 'papers': analytics.papers, export.papers, "
-        "load.papers. use the full name, with its folder\n"
+        "load.papers. Use the full name, with its folder\n"
     )
