@@ -68,10 +68,10 @@ def merges(
     columns = [
         Column("ref"),
         Column("year", "right"),
-        Column("merged key", flex=True),
+        Column("merged key", flex=True, wrap=True),
         Column("cited as", flex=True),
         Column("cites", "right"),
-        Column("rule", flex=True),
+        Column("rule", flex=True, wrap=True),
     ]
     contesting = any(r.contested for r in records)
     if contesting:
