@@ -105,6 +105,7 @@ def _render_report(report: PaperReport, limit: int) -> None:
         "year": None if report.year is None else str(report.year),
         "categories": categories or None,
         "authors": ", ".join(a.name for a in report.authors) or None,
+        "journal ref": report.journal_ref,
         "known as": report.identity_sentence(),
         "also known as": ", ".join(short_handle(a) for a in report.aliases) or None,
         "cited by": report.cited_by_sentence(),
@@ -119,7 +120,10 @@ def _render_report(report: PaperReport, limit: int) -> None:
     )
     if report.abstract:
         label = "Abstract (excerpt)" if report.abstract_is_excerpt else "Abstract"
-        console().print(Text(label, style="bold"), Text(clean(report.abstract)), Text(""))
+        out = console()
+        out.print(Text(label, style="bold"))
+        out.print(Text(clean(" ".join(report.abstract.split()))))  # wrapped to the terminal
+        out.print()
     _print_cited(report.references, limit, "References in the graph", "no references in the graph")
     _print_cited(report.citers, limit, "Cited by", "no citers in the graph")
 
