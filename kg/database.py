@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Final, LiteralString, Self, TypeVar
+from urllib.parse import urlsplit
 
 import neo4j
 from neo4j import GraphDatabase, ManagedTransaction
@@ -90,7 +91,9 @@ def translated_errors(uri: str) -> Iterator[None]:
     except ServiceUnavailable as exc:
         raise ConnectionFailed(
             f"cannot reach Neo4j at {uri}",
-            "start the local server with `kg db start`, or check NEO4J_URI",
+            "start the local server with `kg db start`, or check NEO4J_URI"
+            if _is_local(uri)
+            else "check NEO4J_URI and that the network reaches that server",
         ) from exc
     except SessionExpired as exc:
         raise ConnectionFailed(
@@ -118,10 +121,20 @@ def translated_errors(uri: str) -> Iterator[None]:
                 "the statement writes, and it ran in a READ transaction",
                 "add --write to allow writes",
             ) from exc
+        if exc.code and exc.code.endswith("DatabaseNotFound"):
+            raise QueryFailed(
+                f"Neo4j refused the query: {exc.message or exc}",
+                "check NEO4J_DATABASE (unset, it is the server's default database)",
+            ) from exc
         raise QueryFailed(
             f"Neo4j refused the query: {exc.message or exc}",
             "check the query and its parameters",
         ) from exc
+
+
+def _is_local(uri: str) -> bool:
+    """Return whether ``uri`` names a server on this machine (the one `kg db` runs)."""
+    return urlsplit(uri).hostname in ("localhost", "127.0.0.1", "::1", None)
 
 
 GRAPH_COUNTERS: Final = (

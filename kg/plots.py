@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from kg import queries
+from kg.analytics.igraph_engine import stored_properties, storing_command
 from kg.answers import short_handle
 from kg.errors import ParameterError, PlotError
 from kg.export import ExportedPaper, check_folder_of
@@ -156,9 +157,13 @@ def rank_distribution(graph: KnowledgeGraph, prop: str = "pagerank", bins: int =
     Raises ParameterError when no paper holds it."""
     values = [row["value"] for row in queries.analytics.rank_values.run(graph, property=prop)]
     if not values:
-        raise ParameterError(
-            f"no paper holds {prop!r}", f"compute and store it first, e.g. kg rank {prop} --write"
+        command = storing_command(prop)
+        hint = (
+            f"compute and store it first with `{command}`"
+            if command
+            else f"pass one of {', '.join(stored_properties())}"
         )
+        raise ParameterError(f"no paper holds {prop!r}", hint)
     positive = [v for v in values if v > 0]
     figure = Figure(figsize=(7, 4.5))
     axes = figure.add_subplot()

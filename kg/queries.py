@@ -30,6 +30,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -120,7 +121,7 @@ class Param:
         except (ValueError, TypeError) as exc:
             raise ParameterError(
                 f"parameter ${self.name} wants {self.type}, got {value!r}",
-                f"pass a {self.type} value",
+                f"pass {'an' if self.type[0] in 'aeiou' else 'a'} {self.type} value",
             ) from exc
         if isinstance(coerced, int) and not INT64_MIN <= coerced <= INT64_MAX:
             raise ParameterError(
@@ -425,8 +426,17 @@ def get(name: str) -> Query:
             f"more than one query is named {name!r}: {', '.join(same)}",
             "use the full name, with its folder",
         )
-    known = list(library) + [q.name for q in library.values()]
-    near = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    # Each near query once, by its short name when that names only it (`schema` is both the
+    # full and the short name of one query), else by its full name.
+    shorts = Counter(q.name for q in library.values())
+    spoken = {full: q.name if shorts[q.name] == 1 else full for full, q in library.items()}
+    by_name = {q.name: spoken[full] for full, q in library.items()} | spoken
+    near = list(
+        dict.fromkeys(
+            by_name[match]
+            for match in difflib.get_close_matches(name, list(by_name), n=6, cutoff=0.6)
+        )
+    )[:3]
     hint = (
         f"Did you mean {' or '.join(near)}? `kg queries` lists them all"
         if near

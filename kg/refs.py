@@ -5,9 +5,11 @@ A REF is an arXiv id in any common spelling (``2110.03888``, ``arXiv:2110.03888v
 lists show it (a key cut short with ``…``: ``title:attention is all y…``) or a title, exact
 or in any spelling that normalises the same. It resolves by node key first, then by arXiv
 id, then by the normalised title a paper holds, then by one it is also known by (another
-version's title), then by key prefix. Several papers at the first tier that matches make the
-REF ambiguous; none at all make it unknown, and the error suggests near titles from the
-full-text index.
+version's title), then by key prefix, then by a key merged into it (an alias, whole or as a
+prefix). Several papers at the first tier that matches make the
+REF ambiguous; none at all make it unknown, and the error suggests near ids (when the REF
+looks like an arXiv id: keys sharing its start within two edits) or else near titles from
+the full-text index.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ __all__ = [
     "escape_lucene",
     "fuzzy_title_query",
     "lookup",
+    "near_ids",
     "parse_ref",
     "resolve",
     "search_titles",
@@ -39,6 +42,14 @@ _TITLE_KEY = "title:"
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT"})
 _FUZZY_MIN_LENGTH = 4
+# What looks like an arXiv id, typo and all: an old-style archive/number or a new-style
+# YYMM.number, with an optional 'arXiv:' before it and a version or stray letters after.
+_ID_LIKE = re.compile(
+    r"^(?:arxiv:)?([a-z][a-z-]*(?:\.[a-z]{2})?/\d{4,9}|\d{3,5}\.\d{2,6})\w*$", re.IGNORECASE
+)
+_ID_EDITS = 2
+_VERSION = re.compile(r"v\d+$", re.IGNORECASE)
+_ID_CANDIDATES = 200
 
 
 @dataclass(frozen=True)
@@ -109,7 +120,7 @@ def search_titles(graph: Database, lucene_query: str, limit: int) -> list[Search
 
 def lookup(graph: Database, ref: str) -> list[PaperSummary]:
     """Return the papers ``ref`` names at the first tier that matches (key, arXiv id,
-    normalised title, another title, key prefix); an empty list when none does. Raises
+    normalised title, another title, key prefix, alias); an empty list when none does. Raises
     ParameterError for an empty ref.
     """
     parsed = parse_ref(ref)
@@ -146,7 +157,50 @@ def resolve(graph: Database, ref: str) -> PaperSummary:
     if found:
         raise AmbiguousReference(ref, found)
     parsed = parse_ref(ref)
-    suggestions: list[SearchHit] = []
-    if parsed.arxiv_id is None:
-        suggestions = search_titles(graph, fuzzy_title_query(parsed.text), SUGGESTIONS)
+    suggestions: list[PaperSummary] = list(near_ids(graph, parsed.text))
+    if not suggestions and parsed.arxiv_id is None:
+        suggestions = list(search_titles(graph, fuzzy_title_query(parsed.text), SUGGESTIONS))
     raise UnknownReference(ref, suggestions)
+
+
+def _edits(a: str, b: str) -> int:
+    """Return the Levenshtein distance between ``a`` and ``b``."""
+    previous = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, start=1):
+        current = [i]
+        for j, char_b in enumerate(b, start=1):
+            current.append(
+                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
+            )
+        previous = current
+    return previous[-1]
+
+
+def near_ids(graph: Database, text: str) -> list[PaperSummary]:
+    """Return the papers whose key is within two edits of ``text`` when it looks like an
+    arXiv id (``hep-th/9711201x``, ``1706.0376``), nearest first; else an empty list.
+
+    The candidates are the keys sharing the id's start (a key-index seek on ever shorter
+    prefixes, down to the archive and year-month), so a typo in the last digits is found.
+    """
+    match = _ID_LIKE.match(text.strip())
+    if match is None:
+        return []
+    typed = match.group(0)
+    typed = typed[typed.index(":") + 1 :] if typed.lower().startswith("arxiv:") else typed
+    typed = _VERSION.sub("", typed)
+    number = match.group(1)
+    shortest = number.index("/") + 5 if "/" in number else number.index(".") + 1
+    found: dict[str, tuple[int, PaperSummary]] = {}
+    for end in range(len(number) - 1, shortest - 1, -1):
+        rows = queries.questions.papers_by_key_prefix.run(
+            graph, prefix=number[:end], limit=_ID_CANDIDATES
+        )
+        for row in rows:
+            distance = _edits(typed.lower(), str(row["key"]).lower())
+            if distance <= _ID_EDITS:
+                found.setdefault(row["key"], (distance, PaperSummary.model_validate(row)))
+        if len(found) >= SUGGESTIONS:
+            break
+    ranked = sorted(found.values(), key=lambda pair: (pair[0], pair[1].key))
+    return [paper for _, paper in ranked[:SUGGESTIONS]]

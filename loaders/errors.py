@@ -6,7 +6,7 @@ They live here, in the lowest layer, so that the parsers raise them without impo
 
 from __future__ import annotations
 
-__all__ = ["KGError", "SourceError", "printable"]
+__all__ = ["KGError", "SourceError", "printable", "sentence"]
 
 # C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text.
 CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
@@ -27,7 +27,18 @@ class KGError(Exception):
         self.hint = hint
 
     def __str__(self) -> str:
-        return f"{self.message}. {self.hint}" if self.hint else self.message
+        return f"{self.message}. {sentence(self.hint)}" if self.hint else self.message
+
+
+_COMMANDS = frozenset({"kg", "pip", "pipx", "python", "python3", "docker", "make", "export"})
+
+
+def sentence(text: str) -> str:
+    """Return ``text`` as the start of a sentence: its first letter capitalised, unless its
+    first word is a command (``kg …``, ``pip …``), which keeps its spelling."""
+    if not text[:1].islower() or text.split(" ", 1)[0] in _COMMANDS:
+        return text
+    return text[0].upper() + text[1:]
 
 
 class SourceError(KGError):

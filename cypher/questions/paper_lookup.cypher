@@ -3,7 +3,9 @@
 // Candidate papers for a paper reference, in the order they are tried: tier 1 matches the
 // node key, tier 2 the canonical arXiv id, tier 3 the normalised title a paper holds, tier 4
 // one it is also known by (ALSO_TITLED: another version's title, say), tier 5 a key prefix
-// (a handle that a list cut short with an ellipsis). The caller takes
+// (a handle that a list cut short with an ellipsis), tier 6 a key the paper holds in its
+// aliases (a key merged into it, which `kg paper` shows as "also known as"), whole or as a
+// prefix. The caller takes
 // the first tier that matched; several papers in that tier make the reference ambiguous.
 // param key: str  the reference as typed (a node key such as 'title:attention is all you need:2017')
 // param arxiv_id: str  canonical arXiv id of the reference, or null when it is not one
@@ -25,6 +27,12 @@ CALL () {
   MATCH (p:Paper)
   WHERE $key_prefix IS NOT NULL AND p.key STARTS WITH $key_prefix
   RETURN p, 5 AS tier
+  UNION
+  MATCH (p:Paper)
+  WHERE p.aliases IS NOT NULL AND $arxiv_id IS NULL
+    AND any(alias IN p.aliases
+            WHERE alias = $key OR ($key_prefix IS NOT NULL AND alias STARTS WITH $key_prefix))
+  RETURN p, 6 AS tier
 }
 RETURN tier, p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
        coalesce(p.stub, false) AS stub

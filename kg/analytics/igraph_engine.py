@@ -49,6 +49,8 @@ __all__ = [
     "pagerank",
     "renumber",
     "sample_sources",
+    "stored_properties",
+    "storing_command",
     "top_indices",
     "undirected",
 ]
@@ -76,6 +78,23 @@ PROPERTIES: dict[Algorithm, tuple[str, ...]] = {
 """The Paper properties each algorithm writes; the first one is what papers are ranked by."""
 
 COMMUNITY_PROPERTY = "community"
+
+
+def storing_command(prop: str) -> str | None:
+    """Return the command that stores Paper property ``prop`` (``kg rank hits --write``,
+    ``kg communities --write``), or None when no command stores it."""
+    if prop == COMMUNITY_PROPERTY:
+        return "kg communities --write"
+    for algorithm, names in PROPERTIES.items():
+        if prop in names:
+            return f"kg rank {algorithm} --write"
+    return None
+
+
+def stored_properties() -> tuple[str, ...]:
+    """Return every Paper property an analytics command stores, the community last."""
+    return (*(name for names in PROPERTIES.values() for name in names), COMMUNITY_PROPERTY)
+
 
 Values = dict[str, Sequence[float]]
 """An algorithm's output: for each property, one value per node in graph order."""

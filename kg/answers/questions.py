@@ -268,15 +268,17 @@ class Similarity(Model):
         if self.source == "materialised":
             stored = _STORED_REL[self.measure]
             return f"Read from the stored {stored} relationships (run of {self.computed_at})."
-        why = f" ({self.stale_reason})" if self.stale_reason else ""
+        # The reason may hold brackets of its own: it follows a colon, never inside brackets.
+        why = f": {self.stale_reason}" if self.stale_reason else ""
         if not self.capped:
             return f"Computed live from CITES{why}."
         what = "citers" if self.measure == "co-citation" else "references"
         fewest = "references" if self.measure == "co-citation" else "citers"
         return (
             f"Computed live with a bound: counted {self.counted or 0:,} of {self.size_a or 0:,} "
-            f"{what} (those with the fewest {fewest}), so together is a lower bound{why}; "
-            "`kg similar --write` stores exact lists."
+            f"{what} (those with the fewest {fewest}), so together is a lower bound"
+            + (f"; {self.stale_reason}." if self.stale_reason else "; ")
+            + ("" if self.stale_reason else "`kg similar --write` stores exact lists.")
         )
 
 

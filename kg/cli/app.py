@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import functools
+import io
 import json
+import os
+import sys
+import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import IO, Any, Final, Literal, TypeVar, cast
 
 import click
-from rich.console import Console
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -21,6 +27,7 @@ from kg.loaders.errors import CONTROL
 F = TypeVar("F", bound=Callable[..., Any])
 Justify = Literal["left", "right"]
 _JSON_KEY = "kg.json"
+ELLIPSIS = "…"
 
 # C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text; an
 # error's own line breaks (a hint's list of candidates) are kept.
@@ -28,9 +35,19 @@ _CONTROL = CONTROL
 _ERROR_CONTROL = {code: text for code, text in CONTROL.items() if code != ord("\n")}
 
 
+class _Console(Console):
+    """A rich console whose reader going away (`kg paper … | head -1`) ends the command
+    quietly with exit code 0, as for any Unix filter; rich's own exits with 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        _silence_stdout()
+        raise SystemExit(0)
+
+
 def console(stderr: bool = False) -> Console:
     """Return a console sized now: the terminal's width, or $COLUMNS, or 80 when piped."""
-    return Console(stderr=stderr, highlight=False)
+    return _Console(stderr=stderr, highlight=False)
 
 
 def clean(value: object) -> str:
@@ -64,11 +81,33 @@ def fmt(value: object) -> str:
 @dataclass(frozen=True)
 class Column:
     """One table column. The ``flex`` column (a title) is cut with an ellipsis to fit the
-    terminal; every other column keeps its full width."""
+    terminal; every other column keeps its full width. ``cut_left`` cuts a flex column's
+    cells from the left instead (``…/attention.txt``: a file path keeps its file name);
+    ``wrap`` wraps them whole over as many lines as they need (a merged key, a merge rule)."""
 
     header: str
     justify: Justify = "left"
     flex: bool = False
+    cut_left: bool = False
+    wrap: bool = False
+
+
+class _LeftCut:
+    """A cell cut from the left with an ellipsis to the width its column gets."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(min(cell_len(self.text), 2), cell_len(self.text))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        text, width = self.text, options.max_width
+        if cell_len(text) > width:
+            while text and cell_len(text) > width - 1:
+                text = text[1:]
+            text = ELLIPSIS + text
+        yield Text(text, no_wrap=True, overflow="crop")
 
 
 def print_table(
@@ -79,30 +118,97 @@ def print_table(
     footer: str | None = None,
     empty: str = "no rows",
 ) -> None:
-    """Print a table that fits the terminal, each row on one line, data printed as text.
+    """Print a table that fits the terminal, data printed as text.
 
-    ``footer`` is a dim line under the table (e.g. "showing 20 of 2,587"); ``empty`` is
-    printed instead of a table without rows.
+    Every column but the flex ones (titles) keeps its full width, so a key, id or number is
+    never cut; the flex columns share what is left, cut with an ellipsis, or wrapped over a
+    few lines when that is under MIN_FLEX cells. Only when the other columns alone are wider
+    than the terminal are they cut too. ``footer`` is a dim line under the table (e.g.
+    "showing 20 of 2,587"); ``empty`` is printed instead of a table without rows.
     """
     out = console()
     materialised = [[fmt(cell) for cell in row] for row in rows]
     if not materialised:
         out.print(Text(clean(empty), style="dim"))
         return
+    widths = _widths(columns, materialised, out.width)
+    narrow = any(w < MIN_FLEX for w, c in zip(widths, columns, strict=True) if c.flex)
+    wrap = {
+        i
+        for i, column in enumerate(columns)
+        if column.flex and not column.cut_left and (narrow or column.wrap)
+    }
     table = Table(title=Text(clean(title)) if title else None, title_justify="left")
-    for column in columns:
+    for i, (column, width) in enumerate(zip(columns, widths, strict=True)):
         table.add_column(
-            Text(column.header),
+            Text(column.header, no_wrap=True, overflow="ellipsis"),
             justify=column.justify,
-            no_wrap=not column.flex,
-            overflow="ellipsis",
-            min_width=len(column.header) if column.flex else None,
+            no_wrap=i not in wrap,
+            overflow="fold" if i in wrap else "ellipsis",
+            width=width,
         )
     for row in materialised:
-        table.add_row(*(Text(cell, no_wrap=True, overflow="ellipsis") for cell in row))
+        table.add_row(
+            *(
+                _cell(cell, column, i in wrap, width)
+                for i, (column, cell, width) in enumerate(zip(columns, row, widths, strict=True))
+            )
+        )
     out.print(table)
     if footer:
         out.print(Text(footer, style="dim"))
+
+
+MIN_FLEX = 16
+"""Under this many cells, a flex column (a title) wraps over up to WRAPPED_LINES lines
+instead of being cut to a stub."""
+WRAPPED_LINES = 3
+
+
+def _cell(cell: str, column: Column, wrap: bool, width: int) -> _LeftCut | Text:
+    if column.cut_left:
+        return _LeftCut(cell)
+    if wrap:
+        lines = textwrap.wrap(cell, width, break_on_hyphens=False) or [""]
+        if len(lines) > WRAPPED_LINES and not column.wrap:
+            last = lines[WRAPPED_LINES - 1]
+            lines = [*lines[: WRAPPED_LINES - 1], last[: width - 1].rstrip() + ELLIPSIS]
+        return Text("\n".join(lines), overflow="ellipsis")
+    return Text(cell, no_wrap=True, overflow="ellipsis")
+
+
+def _widths(columns: Sequence[Column], rows: Sequence[Sequence[str]], total: int) -> list[int]:
+    """Return each column's width: its widest cell (or header) for the fixed columns, and
+    for the flex ones a fair share of what is left (none more than it needs)."""
+    natural = [
+        max(cell_len(column.header), *(cell_len(row[i]) for row in rows))
+        for i, column in enumerate(columns)
+    ]
+    room = total - (3 * len(columns) + 1)  # the borders and a space either side of a cell
+    flex = [i for i, column in enumerate(columns) if column.flex]
+    fixed = sum(natural[i] for i in range(len(columns)) if i not in flex)
+    widths = list(natural)
+    left = room - fixed
+    floor = {i: min(natural[i], max(cell_len(columns[i].header), 4)) for i in flex}
+    if left < sum(floor.values()):
+        # Even the fixed columns do not fit: every column gives up width, the widest first.
+        for i in flex:
+            widths[i] = floor[i]
+        while sum(widths) > room and max(widths) > 1:
+            widest = widths.index(max(widths))
+            widths[widest] -= 1
+        return widths
+    for i in flex:
+        widths[i] = floor[i]
+    left -= sum(floor.values())
+    pending = sorted(flex, key=lambda i: natural[i] - floor[i])
+    while pending:  # what is left, shared out fairly: none gets more than it needs
+        share = left // len(pending)
+        i = pending.pop(0)
+        extra = min(natural[i] - floor[i], share)
+        widths[i] += extra
+        left -= extra
+    return widths
 
 
 PAPER_COLUMNS = (Column("ref"), Column("year", "right"), Column("title", flex=True))
@@ -133,14 +239,44 @@ def note(text: str | None) -> None:
 
 
 def render_rows(rows: list[dict[str, Any]], title: str | None = None) -> None:
-    """Print dict rows as they came from a query: columns from the first row, each cut to
-    fit the terminal, numbers as the query returned them (a year stays 1998)."""
+    """Print dict rows as they came from a query, numbers as the query returned them (a year
+    stays 1998): a column of short values (keys, ids, numbers) is never cut, long text
+    (titles) takes the remaining width. When the short columns alone do not fit the
+    terminal, each row is printed as its own field/value list instead (psql's expanded
+    display), so that no value is cut or left out."""
     names = list(rows[0]) if rows else []
+    cells = [[_raw(row.get(name)) for name in names] for row in rows]
+    texts = [[fmt(cell) for cell in row] for row in cells]
+    long = {i for i in range(len(names)) if any(cell_len(row[i]) > SHORT_VALUE for row in texts)}
+    fixed = (
+        sum(
+            max(cell_len(str(names[i])), *(cell_len(row[i]) for row in texts))
+            for i in range(len(names))
+            if i not in long
+        )
+        if rows
+        else 0
+    )
+    room = (
+        console().width
+        - (3 * len(names) + 1)
+        - sum(max(4, min(cell_len(str(names[i])), 8)) for i in long)
+    )
+    if rows and fixed > room:
+        if title:
+            console().print(Text(clean(title)))
+        for number, row in enumerate(rows, start=1):
+            render_mapping({str(k): _raw(v) for k, v in row.items()}, title=f"row {number}")
+        return
     print_table(
-        [Column(str(name), flex=True) for name in names],
-        ([_raw(row.get(name)) for name in names] for row in rows),
+        [Column(str(name), flex=i in long) for i, name in enumerate(names)],
+        cells,
         title=title,
     )
+
+
+SHORT_VALUE = 24
+"""A query column whose values are all this short (keys, ids, numbers) is never cut."""
 
 
 def _raw(value: object) -> object:
@@ -182,13 +318,33 @@ class KGGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a reader gone (`kg paper … | head -1`) shows here, not at exit
+            return result
+        except BrokenPipeError:
+            _silence_stdout()
+            ctx.exit(0)
         except KGError as exc:
             if ctx.find_root().meta.get(_JSON_KEY):
                 raise JSONError(exc) from exc
             # The library escapes the data it puts in an error; this catches any it missed
             # (a server's words, a file's name), keeping the error's own line breaks.
             raise click.ClickException(str(exc).translate(_ERROR_CONTROL)) from exc
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the flush at exit does not fail again on the pipe
+    whose reader has gone: output cut short by `head` is no error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
+
+
+def plural(number: int, one: str, many: str | None = None) -> str:
+    """Return '1 citation' or '2,414 citations'."""
+    return f"{number:,} {one if number == 1 else (many or one + 's')}"
 
 
 def _json_default(value: object) -> object:

@@ -15,6 +15,7 @@ from kg.cli.app import (
     number_option,
     open_graph,
     options_into,
+    plural,
 )
 from kg.export import FORMATS, Selection
 from kg.knowledge_graph import parse_years
@@ -71,13 +72,13 @@ def export_command(
     summary = open_graph(ctx).exports.write(fmt, path, selection)
     if emitted(summary, as_json):
         return
-    network = "" if fmt in ("bibtex", "ris") else f" and {summary.citations:,} citations"
+    network = "" if fmt in ("bibtex", "ris") else f" and {plural(summary.citations, 'citation')}"
     click.echo(
-        f"wrote {summary.papers:,} papers{network} ({summary.selection}) to "
+        f"wrote {plural(summary.papers, 'paper')}{network} ({summary.selection}) to "
         + ", ".join(summary.files)
     )
     if summary.skipped:
         click.echo(
-            f"skipped {summary.skipped:,} citations to or from papers written after the papers "
-            "were read (a load ran during the export): export again for a whole picture"
+            f"skipped {plural(summary.skipped, 'citation')} to or from papers written after "
+            "the papers were read (a load ran during the export): export again for a whole picture"
         )

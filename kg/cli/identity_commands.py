@@ -80,10 +80,10 @@ def merges(
     columns = [
         Column("ref"),
         Column("year", "right"),
-        Column("merged key", flex=True),
+        Column("merged key", flex=True, wrap=True),
         Column("cited as", flex=True),
         Column("cites", "right"),
-        Column("rule", flex=True),
+        Column("rule", flex=True, wrap=True),
     ]
     contesting = any(r.contested for r in records)
     if contesting:
@@ -126,7 +126,7 @@ def unmerge(ctx: click.Context, ref: str, keys: tuple[str, ...], yes: bool, as_j
     the merged paper is removed; reloading the sources it lists writes each key as its own
     paper. `kg merges --kept-apart` lists the splits.
 
-    Example: kg unmerge "title:sparse coding:2010" --yes
+    Example: kg unmerge 1706.03762 --key "title:attention is all you need:2017"
     """
     graph = open_graph(ctx)
     if not yes and not as_json:

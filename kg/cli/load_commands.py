@@ -29,6 +29,7 @@ from kg.cli.app import (
     json_option,
     main,
     open_graph,
+    plural,
     print_table,
 )
 from kg.knowledge_graph import KnowledgeGraph, expand_paths
@@ -123,7 +124,7 @@ def load(
     With --since OLD, a newer snapshot of a source loads incrementally: only its records
     that OLD does not state as they are get written.
 
-    Example: kg load examples/map ../shared/seeds/*.txt
+    Example: kg load examples/map my-pages/*.txt
     """
     if since is not None and bulk:
         raise click.UsageError(
@@ -275,7 +276,7 @@ def _render_load(summary: LoadSummary) -> None:
         click.echo(f"... and {summary.rejected - len(summary.reject_messages):,} more", err=True)
     print_table(
         (
-            Column("file", flex=True),
+            Column("file", flex=True, cut_left=True),
             Column("format"),
             *(
                 Column(name, "right")
@@ -291,8 +292,8 @@ def _render_load(summary: LoadSummary) -> None:
     counts = summary.counts
     click.echo(
         f"created {counts.nodes_created:,} nodes and {counts.relationships_created:,} "
-        f"relationships, set {counts.properties_set:,} properties, merged {counts.merged:,} "
-        "duplicate papers"
+        f"relationships, set {counts.properties_set:,} properties, merged "
+        f"{plural(counts.merged, 'duplicate paper')}"
         + (
             f", moved {counts.moved:,} title key{'' if counts.moved == 1 else 's'} to the "
             "paper the identity rule now gives " + ("it" if counts.moved == 1 else "them")

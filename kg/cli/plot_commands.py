@@ -75,7 +75,7 @@ def plot_ego(
 def plot_rank(ctx: click.Context, out: Path, prop: str, as_json: bool) -> None:
     """The distribution of a value `kg rank --write` stored (log-log).
 
-    Example: kg plot rank -o pagerank.png
+    Example: kg rank pagerank --write, then kg plot rank -o pagerank.png
     """
     plots = open_graph(ctx).plots
     _wrote(plots.save(plots.rank_distribution(prop), out), as_json)

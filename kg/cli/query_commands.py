@@ -62,7 +62,7 @@ def query(ctx: click.Context, name: str, pairs: tuple[str, ...], as_json: bool) 
     """Run a named query from cypher/ with parameters, as its file's mode says. NAME is the
     full name (questions.cocited) or a short one only one folder holds (cocited).
 
-    Example: kg query paper_by_key --param key=2110.03888
+    Example: kg query paper_by_key --param key=hep-th/9711200
     """
     named = queries.get(name)
     params = _parse_params(pairs)

@@ -106,6 +106,7 @@ def _render_report(report: PaperReport, limit: int) -> None:
         "year": None if report.year is None else str(report.year),
         "categories": categories or None,
         "authors": ", ".join(a.name for a in report.authors) or None,
+        "journal ref": report.journal_ref,
         "known as": report.identity_sentence(),
         "also known as": ", ".join(short_handle(a) for a in report.aliases) or None,
         "cited by": report.cited_by_sentence(),
@@ -120,7 +121,10 @@ def _render_report(report: PaperReport, limit: int) -> None:
     )
     if report.abstract:
         label = "Abstract (excerpt)" if report.abstract_is_excerpt else "Abstract"
-        console().print(Text(label, style="bold"), Text(clean(report.abstract)), Text(""))
+        out = console()
+        out.print(Text(label, style="bold"))
+        out.print(Text(clean(" ".join(report.abstract.split()))))  # wrapped to the terminal
+        out.print()
     _print_cited(report.references, limit, "References in the graph", "no references in the graph")
     _print_cited(report.citers, limit, "Cited by", "no citers in the graph")
 
@@ -160,7 +164,9 @@ def _render_path(result: PathResult) -> None:
         )
 
 
-def _render_categories(overview: CategoryOverview) -> None:
+def _render_categories(overview: CategoryOverview, limit: int) -> None:
+    """Print the papers per category, then the cross-listing in long form: one row per
+    (primary, cross-listed) pair, most papers first, each list cut to ``limit`` rows."""
     print_table(
         (
             Column("code"),
@@ -169,19 +175,25 @@ def _render_categories(overview: CategoryOverview) -> None:
             Column("cross-listed", "right"),
             Column("total", "right"),
         ),
-        ([c.code, c.name, c.primary, c.cross_listed, c.total] for c in overview.results),
-        title="Papers per category",
+        ([c.code, c.name, c.primary, c.cross_listed, c.total] for c in overview.results[:limit]),
+        title=f"Papers per category · {len(overview.results):,}",
+        footer=showing(min(limit, len(overview.results)), len(overview.results), " categories"),
     )
     if not overview.cross_listing:
         console().print(Text("no paper is cross-listed", style="dim"))
         return
-    primaries = sorted({cell.primary for cell in overview.cross_listing})
-    crosses = sorted({cell.cross for cell in overview.cross_listing})
-    counts = {(cell.primary, cell.cross): cell.papers for cell in overview.cross_listing}
+    names = {c.code: c.name for c in overview.results}
+    pairs = sorted(overview.cross_listing, key=lambda c: (-c.papers, c.primary, c.cross))
     print_table(
-        (Column("primary → cross-listed"), *(Column(c, "right") for c in crosses)),
-        ([p, *(counts.get((p, c)) for c in crosses)] for p in primaries),
-        title="Cross-listing",
+        (
+            Column("primary"),
+            Column("cross-listed in"),
+            Column("name", flex=True),
+            Column("papers", "right"),
+        ),
+        ([c.primary, c.cross, names.get(c.cross) or "", c.papers] for c in pairs[:limit]),
+        title=f"Cross-listing · {len(pairs):,} pairs",
+        footer=showing(min(limit, len(pairs)), len(pairs), " pairs"),
     )
 
 
@@ -276,7 +288,7 @@ common_citers = _overlap_command(
     lambda graph, a, b: graph.common_citers(a, b),
     """The papers that cite both A and B, most cited first.
 
-    Example: kg common-citers "Attention Is All You Need" "BERT"
+    Example: kg common-citers 1706.03762 1810.04805
     """,
 )
 
@@ -436,22 +448,41 @@ def category(ctx: click.Context, code: str, limit: int, as_json: bool) -> None:
     )
 
 
-@json_command("categories")
-def categories(ctx: click.Context, as_json: bool) -> None:
-    """Papers per category, and how often papers of one primary are cross-listed in another.
+@json_command(
+    "categories",
+    click.option(
+        "--limit",
+        type=click.IntRange(min=1),
+        help=f"How many categories and cross-listed pairs to list [default: {DEFAULT_LIMIT}; "
+        "with --json, all].",
+    ),
+)
+def categories(ctx: click.Context, limit: int | None, as_json: bool) -> None:
+    """Papers per category, and how often papers of one primary are cross-listed in another
+    (one row per pair, most papers first).
 
-    Example: kg categories --json
+    Example: kg categories --limit 10
     """
     overview = open_graph(ctx).categories()
-    if not emitted(overview, as_json):
-        _render_categories(overview)
+    shown = overview
+    if limit is not None:
+        shown = overview.model_copy(
+            update={
+                "results": overview.results[:limit],
+                "cross_listing": sorted(
+                    overview.cross_listing, key=lambda c: (-c.papers, c.primary, c.cross)
+                )[:limit],
+            }
+        )
+    if not emitted(shown, as_json):
+        _render_categories(overview, limit or DEFAULT_LIMIT)
 
 
 @json_command("snapshots", click.argument("ref"), _limit_option(what="snapshots"))
 def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
     """The snapshots that describe a paper, oldest first, with the counts each one stated.
 
-    Example: kg snapshots 2110.03888
+    Example: kg snapshots 1810.04805
     """
     result = open_graph(ctx).snapshots(ref)
     if emitted(result, as_json):

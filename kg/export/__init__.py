@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kg import queries
+from kg.analytics.igraph_engine import COMMUNITY_PROPERTY
 from kg.answers import ExportSummary
 from kg.database import Database
 from kg.errors import ParameterError
@@ -50,6 +52,8 @@ def export(
         hint = "widen the selection, or check it with kg search / kg category"
         if selection.top is not None:
             hint = f"--top ranks by {selection.rank_by}: write it first with `kg rank … --write`"
+        elif selection.community is not None and not _stored(graph, COMMUNITY_PROPERTY):
+            hint = "no community is stored yet: run `kg communities --write` first"
         raise ParameterError(f"no paper matches the selection ({selection.describe()})", hint)
     writer = FORMATS[fmt]
     source = Source(lambda: papers(graph, keys), lambda: citations(graph, keys))
@@ -61,3 +65,8 @@ def export(
             f"cannot write {path} ({exc.strerror})", "name a path in a folder you can write to"
         ) from exc
     return summary
+
+
+def _stored(graph: Database, prop: str) -> bool:
+    """Return whether an analytics run stored ``prop`` on the papers."""
+    return any(run["property"] == prop for run in queries.analytics.runs.run(graph))

@@ -64,9 +64,10 @@ class Selection:
             parts.append(f"from {self.year_from or '…'} to {self.year_to or '…'}")
         if self.community is not None:
             parts.append(f"in community {self.community}")
-        if self.top is not None:
-            parts.append(f"the top {self.top:,} by {self.rank_by}")
-        return "papers " + ", ".join(parts)
+        if self.top is None:
+            return "papers " + ", ".join(parts)
+        top = f"the top {self.top:,} papers by {self.rank_by}"
+        return f"{top} of those {', '.join(parts)}" if parts else top
 
 
 @dataclass(frozen=True)

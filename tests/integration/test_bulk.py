@@ -294,7 +294,7 @@ def test_bulk_refuses_a_remote_server(tmp_path: Path) -> None:
     )
     assert result.exit_code == 1
     assert "Error: bulk mode works only with the local server that kg manages" in result.output
-    assert "unset NEO4J_URI" in result.output
+    assert "Unset NEO4J_URI" in result.output
 
 
 def test_bulk_loads_a_folder_whose_one_file_is_unreadable(

@@ -116,4 +116,4 @@ def test_connect_and_recommend_on_the_command_line(
     assert len(json.loads(recommended.output)["results"]) == 5
     one = runner.invoke(main, ["connect", M6])
     assert one.exit_code == 1
-    assert "Error: 1 distinct seed paper given. name at least 2 different papers" in one.output
+    assert "Error: 1 distinct seed paper given. Name at least 2 different papers" in one.output

@@ -120,7 +120,7 @@ def test_a_truncated_gzip_in_a_folder_fails_alone(graph: Database, tmp_path: Pat
     summary = load_paths(graph, [root], batch_size=700, rejects_path=tmp_path / "r.jsonl")
     assert summary.failed_messages() == [
         f"{root / 'a_cut.jsonl.gz'}: cannot read it (Compressed file ended before the "
-        "end-of-stream marker was reached). check the file"
+        "end-of-stream marker was reached). Check the file"
     ]
     assert "hep-th/9801001" in _keys(graph)
 
@@ -201,7 +201,7 @@ def test_links_that_lead_nowhere(graph: Database, folder: Path, tmp_path: Path) 
     assert bad.startswith(f"{folder / 'b_bad.bin'}: cannot tell its format (")
     assert looped == (
         f"{loop}: a symbolic link that leads nowhere (a loop, or a missing target). "
-        "point the link at a file, or remove it"
+        "Point the link at a file, or remove it"
     )
     assert _keys(graph) == ALL_KEYS
     with pytest.raises(SourceError, match="a symbolic link that leads nowhere"):

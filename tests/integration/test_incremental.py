@@ -181,7 +181,7 @@ def test_since_needs_one_file_and_an_older_snapshot_the_graph_holds_whole(
     rejects = tmp_path / "rejects.jsonl"
     with pytest.raises(SourceError, match="does not hold it whole") as never_loaded:
         load_paths(graph, [files["new.jsonl"]], since=files["old.jsonl"], rejects_path=rejects)
-    assert f"load {files['old.jsonl']} first" in str(never_loaded.value)
+    assert f"Load {files['old.jsonl']} first" in str(never_loaded.value)
     load_paths(graph, [files["old.jsonl"]], rejects_path=rejects)
     with pytest.raises(SourceError, match="2 inputs were named"):
         load_paths(

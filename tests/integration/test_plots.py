@@ -77,7 +77,7 @@ def test_plot_commands(small_map: Database, kg_env: Connection, tmp_path: Path) 
     assert "Error: cannot tell the picture format of y.txt" in wrong.output
     missing = runner.invoke(main, ["plot", "rank", "--property", "hits_hub", "-o", "x.png"])
     assert missing.exit_code == 1
-    assert "kg rank hits_hub --write" in missing.output
+    assert "kg rank hits --write" in missing.output
 
 
 MATH_TITLE = r"$N=\half$ Superstring in Zero Dimension, with $x^2$"

@@ -51,18 +51,18 @@ def _the_input_through_a_link(tmp: Path, source: Path) -> Path:
 
 CASES: dict[str, tuple[Callable[[Path, Path], Path], str, str]] = {
     # name: (the --rejects path, what the error says, its hint)
-    "a folder": (_folder, "is a folder", "name a file, e.g. --rejects rejects.jsonl"),
-    "under a file": (_under_a_file, "cannot write in", "name a file in a folder you can write to"),
-    "the input": (_the_input, "is one of the input files", "name another file"),
+    "a folder": (_folder, "is a folder", "Name a file, e.g. --rejects rejects.jsonl"),
+    "under a file": (_under_a_file, "cannot write in", "Name a file in a folder you can write to"),
+    "the input": (_the_input, "is one of the input files", "Name another file"),
     "the input by another name": (
         _the_input_by_another_name,
         "is one of the input files",
-        "name another file",
+        "Name another file",
     ),
     "the input through a link": (
         _the_input_through_a_link,
         "is one of the input files",
-        "name another file",
+        "Name another file",
     ),
 }
 

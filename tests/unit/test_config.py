@@ -76,5 +76,5 @@ def test_local_connection_without_password_file_says_what_to_do(
 ) -> None:
     monkeypatch.delenv("NEO4J_URI", raising=False)
     monkeypatch.setenv("KG_HOME", str(tmp_path))
-    with pytest.raises(ConfigError, match="run `kg db start`"):
+    with pytest.raises(ConfigError, match="Run `kg db start`"):
         config.connection()

@@ -468,7 +468,7 @@ def test_page_without_a_title_is_a_source_error() -> None:
 def test_text_that_is_not_a_map_page_is_a_source_error() -> None:
     with pytest.raises(SourceError, match="this is not a map page") as caught:
         _parse(PAGES / "not_a_page.txt")
-    assert "check that the file is a map page saved as text" in str(caught.value)
+    assert "Check that the file is a map page saved as text" in str(caught.value)
 
 
 def test_truncated_gzip_is_a_source_error(tmp_path: Path) -> None:

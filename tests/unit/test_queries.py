@@ -53,14 +53,20 @@ def test_folders_are_namespaces() -> None:
         pytest.param(
             "papers",
             "more than one query is named 'papers': analytics.papers, export.papers, load.papers. "
-            "use the full name, with its folder",
+            "Use the full name, with its folder",
             id="a-short-name-two-folders-share",
         ),
         pytest.param(
             "cocitd",
-            "no query named 'cocitd'. Did you mean cocited or cocited_graph or common_citers? "
+            "no query named 'cocitd'. Did you mean cocited or cocited_graph? "
             "`kg queries` lists them all",
             id="unknown-with-near-names",
+        ),
+        pytest.param(
+            "nosuch",
+            "no query named 'nosuch'. "
+            "`kg queries` lists the questions; `kg queries --all` lists every query",
+            id="no-poor-match-and-no-name-twice",  # was "Did you mean schema or schema?"
         ),
     ],
 )
@@ -258,5 +264,5 @@ def test_kg_query_refuses_an_ambiguous_short_name_before_connecting() -> None:
     assert result.exit_code == 1
     assert result.output == (
         "Error: more than one query is named 'papers': analytics.papers, export.papers, "
-        "load.papers. use the full name, with its folder\n"
+        "load.papers. Use the full name, with its folder\n"
     )

@@ -254,9 +254,9 @@ def test_cli_refuses_out_of_range_bounds_before_connecting(args: list[str], mess
 def test_library_refuses_out_of_range_bounds_before_querying() -> None:
     # The checks come before the graph is touched, so no graph is needed to see them.
     graph = None
-    with pytest.raises(ParameterError, match=r"max_hops is 31\. pass a max_hops from 1 to 30"):
+    with pytest.raises(ParameterError, match=r"max_hops is 31\. Pass a max_hops from 1 to 30"):
         questions.citation_path(graph, "a", "b", max_hops=31)  # type: ignore[arg-type]
-    with pytest.raises(ParameterError, match=r"hops is 0\. pass a hops from 1 to 3"):
+    with pytest.raises(ParameterError, match=r"hops is 0\. Pass a hops from 1 to 3"):
         questions.neighbourhood(graph, "a", hops=0)  # type: ignore[arg-type]
-    with pytest.raises(ParameterError, match=r"limit is 0\. pass a limit at least 1"):
+    with pytest.raises(ParameterError, match=r"limit is 0\. Pass a limit at least 1"):
         questions.search(graph, "x", limit=0)  # type: ignore[arg-type]
