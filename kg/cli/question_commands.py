@@ -452,7 +452,7 @@ def category(ctx: click.Context, code: str, limit: int, as_json: bool) -> None:
     "categories",
     click.option(
         "--limit",
-        type=click.IntRange(min=1),
+        type=count(),
         help=f"How many categories and cross-listed pairs to list [default: {DEFAULT_LIMIT}; "
         "with --json, all].",
     ),

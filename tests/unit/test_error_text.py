@@ -45,4 +45,4 @@ def test_the_cli_escapes_any_error_it_prints() -> None:
     finally:
         main.commands.pop("raise-for-test")
     assert result.exit_code == 1
-    assert result.output == "Error: bad \\x1b[2J name. see\nthe \\x07 hint\n"
+    assert result.output == "Error: bad \\x1b[2J name. See\nthe \\x07 hint\n"
