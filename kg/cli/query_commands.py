@@ -176,8 +176,7 @@ def cypher(
     Values travel as parameters: -p key=value a string, -p key:=JSON a number, boolean,
     null, list or map.
 
-    Example: kg cypher 'MATCH (p:Paper) WHERE p.year = $year RETURN count(p) AS papers'
-    -p year:=1998
+    Example: kg cypher 'MATCH (p:Paper {year: $y}) RETURN count(p) AS n' -p y:=1998
     """
     if not write and _SERVER_COMMANDS.search(statement):
         raise ParameterError(

@@ -167,7 +167,7 @@ def test_missing_folders_are_refused_not_made(
     ):
         result = runner.invoke(main, args)
         assert result.exit_code == 1, result.output
-        assert result.output == f"Error: no folder {missing}. create it first\n"
+        assert result.output == f"Error: no folder {missing}. Create it first\n"
     assert not (tmp_path / "nonexistent").exists()
     made = runner.invoke(main, ["export", "csv", str(tmp_path / "out")])
     assert made.exit_code == 0, made.output

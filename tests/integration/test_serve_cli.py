@@ -26,7 +26,7 @@ def test_serve_with_neo4j_stopped_is_one_error_line() -> None:
     result = CliRunner().invoke(main, ["serve", "--port", str(free_port())], env=env)
     assert result.exit_code == 1, result.output
     assert result.output == (
-        f"Error: cannot reach Neo4j at neo4j://127.0.0.1:{closed}. start the local server "
+        f"Error: cannot reach Neo4j at neo4j://127.0.0.1:{closed}. Start the local server "
         "with `kg db start`, or check NEO4J_URI\n"
     )
 
@@ -37,7 +37,7 @@ def test_serve_on_a_port_in_use_is_one_error_line(kg_env: Connection) -> None:
         result = CliRunner().invoke(main, ["serve", "--port", str(port)])
     assert result.exit_code == 1, result.output
     assert result.output == (
-        f"Error: port {port} on 127.0.0.1 is already in use. stop what listens there, "
+        f"Error: port {port} on 127.0.0.1 is already in use. Stop what listens there, "
         "or pass another --port\n"
     )
 
