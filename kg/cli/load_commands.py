@@ -117,6 +117,7 @@ def load(
     files again, or in another order, gives the same graph. Bad records are reported as
     file:line: reason and go to the rejects file; the exit code is 1 if any were rejected.
     A file whose exact content was loaded whole before is skipped (--force loads it again).
+    A path of - reads standard input.
 
     With --bulk (a first load of a large set into an empty database) the import tool builds
     the store from what no load rule touches, and the online writer adds the rest.

@@ -40,6 +40,7 @@ from kg.load.pipeline import (
     StreamOptions,
     StreamSettings,
     load_files,
+    local_copies,
     plan_inputs,
 )
 from kg.load.schema import apply_schema, is_empty
@@ -210,70 +211,73 @@ def bulk_load(
     rejects = RejectsFile(rejects_path)
     # The same per-file rule as the online load: a file in a folder that cannot be read or
     # recognised fails on its own (reported, exit 1) and the others load.
-    inputs, formats = plan_inputs(paths, fmt, stream.strict, rejects)
-    splits = read_kept_apart(keep_apart) if keep_apart else []
-    was_running = server.pid() is not None
-    _check_empty(server, database, timeout)
-    # The server is not needed again until the import: let it shut down while parsing.
-    stopper = threading.Thread(target=server.stop, name="kg-bulk-stop", daemon=True)
-    stopper.start()
-    imported = False
-    base = workdir or settings.home / "bulk"
-    base.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix="kg-bulk-", dir=base))
-    summary = BulkSummary(load=LoadSummary())
-    stages = summary.stages
-    offline = ImportSink(scratch / "graph.sqlite")
-    try:
-        with _stage(stages, "parse", on_stage):
-            load_files(offline, inputs, formats, summary.load, rejects, stream)
-        with _stage(stages, "csv", on_stage):
-            import_files = offline.write_csv(scratch / "csv")
-        with _stage(stages, "stop", on_stage):
-            stopper.join()
-            server.stop()
-        imported = True
-        with _stage(stages, "import", on_stage):
-            run_import(server, import_files.import_arguments(), database, scratch / "import.log")
-        with _stage(stages, "start", on_stage):
-            server.start(timeout=timeout)
-        with Database.connect(_local_connection(settings, database)) as graph:
-            with _stage(stages, "schema", on_stage):
-                apply_schema(graph)
-                keep_apart_splits(graph, splits)
-            with _stage(stages, "online", on_stage):
-                writer = GraphWriter(graph)
-                for snapshot in offline.snapshots:
-                    writer.write_snapshot(snapshot)
-                for rows in offline.author_spellings():
-                    writer.write_author_names(rows)
-                for batch in offline.online_batches(stream.batch_size):
-                    writer.write_batch(batch)
-                for key in offline.marked:
-                    writer.mark_loaded_whole(key)
-    finally:
-        rejects.close()
-        offline.close()
-        if not keep_csv:
-            shutil.rmtree(scratch, ignore_errors=True)
-        if not imported:
-            # Nothing was imported: leave the server as it was found.
-            stopper.join()
-            if was_running:
+    with local_copies(paths) as paths:
+        inputs, formats = plan_inputs(paths, fmt, stream.strict, rejects)
+        splits = read_kept_apart(keep_apart) if keep_apart else []
+        was_running = server.pid() is not None
+        _check_empty(server, database, timeout)
+        # The server is not needed again until the import: let it shut down while parsing.
+        stopper = threading.Thread(target=server.stop, name="kg-bulk-stop", daemon=True)
+        stopper.start()
+        imported = False
+        base = workdir or settings.home / "bulk"
+        base.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix="kg-bulk-", dir=base))
+        summary = BulkSummary(load=LoadSummary())
+        stages = summary.stages
+        offline = ImportSink(scratch / "graph.sqlite")
+        try:
+            with _stage(stages, "parse", on_stage):
+                load_files(offline, inputs, formats, summary.load, rejects, stream)
+            with _stage(stages, "csv", on_stage):
+                import_files = offline.write_csv(scratch / "csv")
+            with _stage(stages, "stop", on_stage):
+                stopper.join()
+                server.stop()
+            imported = True
+            with _stage(stages, "import", on_stage):
+                run_import(
+                    server, import_files.import_arguments(), database, scratch / "import.log"
+                )
+            with _stage(stages, "start", on_stage):
                 server.start(timeout=timeout)
-    summary.nodes = import_files.node_counts
-    summary.relationships = import_files.relationship_counts
-    counts = summary.load.counts
-    counts.add(vars(writer.counts))
-    counts.nodes_created += sum(summary.nodes.values())
-    counts.relationships_created += sum(summary.relationships.values())
-    counts.merged = writer.counts.merged
-    summary.load.contested_titles = sorted(writer.contested_titles)
-    summary.load.kept_together = writer.kept_together
-    summary.online_papers = offline.online_keys
-    summary.online_citations = offline.online_citations
-    summary.csv_dir = str(scratch / "csv") if keep_csv else None
-    summary.import_arguments = import_files.import_arguments() if keep_csv else []
-    summary.load.rejects_file = rejects.written()
-    summary.load.seconds = time.monotonic() - began
-    return summary
+            with Database.connect(_local_connection(settings, database)) as graph:
+                with _stage(stages, "schema", on_stage):
+                    apply_schema(graph)
+                    keep_apart_splits(graph, splits)
+                with _stage(stages, "online", on_stage):
+                    writer = GraphWriter(graph)
+                    for snapshot in offline.snapshots:
+                        writer.write_snapshot(snapshot)
+                    for rows in offline.author_spellings():
+                        writer.write_author_names(rows)
+                    for batch in offline.online_batches(stream.batch_size):
+                        writer.write_batch(batch)
+                    for key in offline.marked:
+                        writer.mark_loaded_whole(key)
+        finally:
+            rejects.close()
+            offline.close()
+            if not keep_csv:
+                shutil.rmtree(scratch, ignore_errors=True)
+            if not imported:
+                # Nothing was imported: leave the server as it was found.
+                stopper.join()
+                if was_running:
+                    server.start(timeout=timeout)
+        summary.nodes = import_files.node_counts
+        summary.relationships = import_files.relationship_counts
+        counts = summary.load.counts
+        counts.add(vars(writer.counts))
+        counts.nodes_created += sum(summary.nodes.values())
+        counts.relationships_created += sum(summary.relationships.values())
+        counts.merged = writer.counts.merged
+        summary.load.contested_titles = sorted(writer.contested_titles)
+        summary.load.kept_together = writer.kept_together
+        summary.online_papers = offline.online_keys
+        summary.online_citations = offline.online_citations
+        summary.csv_dir = str(scratch / "csv") if keep_csv else None
+        summary.import_arguments = import_files.import_arguments() if keep_csv else []
+        summary.load.rejects_file = rejects.written()
+        summary.load.seconds = time.monotonic() - began
+        return summary

@@ -15,10 +15,15 @@ same command again finishes the load.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import json
 import os
+import shutil
+import stat
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -63,6 +68,7 @@ __all__ = [
     "load_files",
     "load_paths",
     "load_stream",
+    "local_copies",
     "plan_inputs",
 ]
 
@@ -90,6 +96,9 @@ def input_files(paths: list[Path]) -> list[InputFile]:
     """
     found: list[InputFile] = []
     for path in paths:
+        if path == STDIN:
+            found.append(InputFile(path))
+            continue
         if not path.exists():
             if path.is_symlink():
                 raise SourceError(
@@ -114,6 +123,65 @@ def input_files(paths: list[Path]) -> list[InputFile]:
             files = [p for p in files if not p.name.endswith(ABS_SUFFIXES)]
         found.extend(InputFile(p, in_folder=True) for p in files if p.is_file() or not p.exists())
     return found
+
+
+STDIN = Path("-")
+"""The path that names standard input, as in most command-line tools."""
+
+
+@contextlib.contextmanager
+def local_copies(paths: list[Path]) -> Iterator[list[Path]]:
+    """Yield ``paths`` with standard input (``-``) and each named pipe (``/dev/stdin`` when
+    data is piped in, ``<(zcat dump.gz)``, a FIFO) replaced by a copy of what it streams, in a
+    temporary folder that goes when the block ends.
+
+    A stream can be read once, and a load reads an input three times: to tell its format, to
+    hash it (a snapshot is its bytes) and to parse it. The copy needs as much free space in
+    the temporary folder (``TMPDIR``) as the stream holds. Raises SourceError for a device
+    or socket named as an input, and for standard input that is a terminal.
+    """
+    streams = [path for path in paths if _is_stream(path)]
+    if not streams:
+        yield paths
+        return
+    folder = Path(tempfile.mkdtemp(prefix="kg-load-"))
+    try:
+        copies: dict[Path, Path] = {}
+        for number, path in enumerate(streams, 1):
+            copy = folder / str(number) / ("stdin" if path == STDIN else path.name or "stream")
+            copy.parent.mkdir()
+            with contextlib.ExitStack() as stack:
+                source = sys.stdin.buffer if path == STDIN else stack.enter_context(path.open("rb"))
+                target = stack.enter_context(copy.open("wb"))
+                shutil.copyfileobj(source, target, 1 << 20)
+            copies[path] = copy
+        yield [copies.get(path, path) for path in paths]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _is_stream(path: Path) -> bool:
+    """True for standard input (``-``) and for a named pipe; SourceError for a path that
+    leads to a device or a socket, or for ``-`` when standard input is a terminal."""
+    if path == STDIN:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise SourceError(
+                "-: standard input is a terminal, not data",
+                "pipe the data in, for example `zcat dump.json.gz | kg load -`",
+            )
+        return True
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False  # a missing path: input_files names it
+    if stat.S_ISFIFO(mode):
+        return True
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+        raise SourceError(
+            f"{path}: a device or socket, not a file",
+            "name a file or a folder, or pipe the data in with `kg load -`",
+        )
+    return False
 
 
 def expand_paths(paths: list[Path]) -> list[Path]:
@@ -275,35 +343,36 @@ def load_paths(
     stream = StreamSettings(**options, force=force, on_file=on_file)
     began = time.monotonic()
     rejects = RejectsFile(rejects_path)
-    inputs, formats = plan_inputs(paths, fmt, stream.strict, rejects)
-    splits = read_kept_apart(keep_apart) if keep_apart else []
-    ensure_schema(graph)
-    writer = GraphWriter(graph)
-    if since is not None:
-        older = _older_snapshot(writer, since, inputs, formats, fmt, stream.id_scheme)
-        stream = dataclasses.replace(stream, since=older)
-    split_titles = keep_apart_splits(graph, splits)
-    summary = LoadSummary(counts=writer.counts)
-    try:
-        if split_titles:  # keys the file keeps apart that merged before come apart
-            writer.reconcile(split_titles)
-        load_files(writer, inputs, formats, summary, rejects, stream)
-        if stream.since is not None:
-            newer = summary.files[0]
-            newer.carried = stream.since.carried
-            if stream.since.by_line:  # the parser skipped them: they were read all the same
-                newer.read += newer.carried
-            if newer.snapshot is not None and not newer.unchanged:
-                writer.write_follows(newer.snapshot, stream.since.snapshot, newer.carried)
-    except (ConnectionFailed, QueryFailed) as exc:
-        raise LoadInterrupted(exc, summary.written, summary.read) from exc
-    finally:
-        rejects.close()
-    summary.contested_titles = sorted(writer.contested_titles)
-    summary.kept_together = writer.kept_together
-    summary.rejects_file = rejects.written()
-    summary.seconds = time.monotonic() - began
-    return summary
+    with local_copies(paths) as paths:
+        inputs, formats = plan_inputs(paths, fmt, stream.strict, rejects)
+        splits = read_kept_apart(keep_apart) if keep_apart else []
+        ensure_schema(graph)
+        writer = GraphWriter(graph)
+        if since is not None:
+            older = _older_snapshot(writer, since, inputs, formats, fmt, stream.id_scheme)
+            stream = dataclasses.replace(stream, since=older)
+        split_titles = keep_apart_splits(graph, splits)
+        summary = LoadSummary(counts=writer.counts)
+        try:
+            if split_titles:  # keys the file keeps apart that merged before come apart
+                writer.reconcile(split_titles)
+            load_files(writer, inputs, formats, summary, rejects, stream)
+            if stream.since is not None:
+                newer = summary.files[0]
+                newer.carried = stream.since.carried
+                if stream.since.by_line:  # the parser skipped them: they were read all the same
+                    newer.read += newer.carried
+                if newer.snapshot is not None and not newer.unchanged:
+                    writer.write_follows(newer.snapshot, stream.since.snapshot, newer.carried)
+        except (ConnectionFailed, QueryFailed) as exc:
+            raise LoadInterrupted(exc, summary.written, summary.read) from exc
+        finally:
+            rejects.close()
+        summary.contested_titles = sorted(writer.contested_titles)
+        summary.kept_together = writer.kept_together
+        summary.rejects_file = rejects.written()
+        summary.seconds = time.monotonic() - began
+        return summary
 
 
 def _older_snapshot(

@@ -6,7 +6,12 @@ named on the command line that cannot be recognised stops the load before anythi
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import os
+import sys
+import tempfile
+import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -206,3 +211,60 @@ def test_links_that_lead_nowhere(graph: Database, folder: Path, tmp_path: Path) 
     assert _keys(graph) == ALL_KEYS
     with pytest.raises(SourceError, match="a symbolic link that leads nowhere"):
         load_paths(graph, [loop], rejects_path=tmp_path / "r.jsonl")
+
+
+def test_standard_input_loads_as_the_same_file_would(graph: Database, tmp_path: Path) -> None:
+    """`kg load -` reads standard input (a stream is read once; a load reads its input to
+    tell the format, to hash it and to parse it, so it loads a copy)."""
+    data = _arxiv_line("hep-th/9701001", "First") + _arxiv_line("hep-th/9701002", "Second")
+    result = CliRunner().invoke(
+        main, ["load", "-", "--json", "--rejects", str(tmp_path / "r")], input=data
+    )
+    assert result.exit_code == 0, result.output
+    piped = json.loads(result.output)
+    assert [f["format"] for f in piped["files"]] == ["arxiv_oai"]
+    assert _keys(graph) == ["hep-th/9701001", "hep-th/9701002"]
+    # The same bytes from a file are the same snapshot: loaded whole before, so unchanged
+    file = tmp_path / "papers.jsonl"
+    file.write_text(data)
+    again = load_paths(graph, [file], rejects_path=tmp_path / "r.jsonl")
+    assert [f.unchanged for f in again.files] == [True]
+
+
+def test_a_named_pipe_loads_and_its_copy_goes(
+    graph: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pipe = tmp_path / "papers.pipe"
+    os.mkfifo(pipe)
+    data = _arxiv_line("hep-th/9701003", "Third")
+
+    def feed() -> None:
+        with pipe.open("w") as out:
+            out.write(data)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spool))
+    summary = load_paths(graph, [pipe], rejects_path=tmp_path / "r.jsonl")
+    writer.join(timeout=10)
+    assert [(f.format, f.papers) for f in summary.files] == [("arxiv_oai", 1)]
+    assert _keys(graph) == ["hep-th/9701003"]
+    assert list(spool.iterdir()) == []
+
+
+def test_a_device_or_a_terminal_is_not_an_input(
+    graph: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(SourceError, match=r"^/dev/null: a device or socket, not a file"):
+        load_paths(graph, [Path("/dev/null")], rejects_path=tmp_path / "r.jsonl")
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    with pytest.raises(SourceError, match=r"standard input is a terminal"):
+        load_paths(graph, [Path("-")], rejects_path=tmp_path / "r.jsonl")
+    assert _keys(graph) == []
