@@ -362,7 +362,10 @@ def load_paths(
                 newer.carried = stream.since.carried
                 if stream.since.by_line:  # the parser skipped them: they were read all the same
                     newer.read += newer.carried
-                if newer.snapshot is not None and not newer.unchanged:
+                # A newer snapshot that restates none of the older one's records is not
+                # linked to it: FOLLOWS says which records it restates (none here), and its
+                # own records are described by it (two unrelated map pages, for example)
+                if newer.snapshot is not None and not newer.unchanged and newer.carried:
                     writer.write_follows(newer.snapshot, stream.since.snapshot, newer.carried)
         except (ConnectionFailed, QueryFailed) as exc:
             raise LoadInterrupted(exc, summary.written, summary.read) from exc

@@ -200,3 +200,17 @@ def test_since_needs_one_file_and_an_older_snapshot_the_graph_holds_whole(
     )
     assert result.exit_code == 2
     assert "--bulk needs an empty database" in result.output
+
+
+def test_a_page_of_another_paper_is_not_linked_as_a_newer_snapshot(
+    graph: Database, tmp_path: Path
+) -> None:
+    """--since between two map pages of different papers restates nothing of the older one:
+    the newer page loads whole, and no FOLLOWS link claims it restates the other page."""
+    rejects = tmp_path / "rejects.jsonl"
+    pages = Path(__file__).parents[2] / "examples" / "map"
+    load_paths(graph, [pages / "bert.txt"], rejects_path=rejects)
+    other = load_paths(graph, [pages / "t5.txt"], since=pages / "bert.txt", rejects_path=rejects)
+    assert other.files[0].carried == 0
+    assert other.files[0].papers == 1
+    assert graph.read("MATCH ()-[f:FOLLOWS]->() RETURN count(f) AS n") == [{"n": 0}]
