@@ -211,8 +211,8 @@ def bulk_load(
     rejects = RejectsFile(rejects_path)
     # The same per-file rule as the online load: a file in a folder that cannot be read or
     # recognised fails on its own (reported, exit 1) and the others load.
-    with local_copies(paths) as paths:
-        inputs, formats = plan_inputs(paths, fmt, stream.strict, rejects)
+    with local_copies(paths) as copies:
+        inputs, formats = plan_inputs(copies, fmt, stream.strict, rejects, named=paths)
         splits = read_kept_apart(keep_apart) if keep_apart else []
         was_running = server.pid() is not None
         _check_empty(server, database, timeout)

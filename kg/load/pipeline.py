@@ -84,6 +84,8 @@ class InputFile:
 
     path: Path
     in_folder: bool = False
+    shown: str | None = None
+    """What the summary calls it when ``path`` is a copy of a stream (``local_copies``)."""
 
 
 def input_files(paths: list[Path]) -> list[InputFile]:
@@ -228,15 +230,27 @@ def input_format(
 
 
 def plan_inputs(
-    paths: list[Path], fmt: FormatChoice, strict: bool, rejects: RejectsFile
+    paths: list[Path],
+    fmt: FormatChoice,
+    strict: bool,
+    rejects: RejectsFile,
+    named: list[Path] | None = None,
 ) -> tuple[list[InputFile], list[tuple[FormatName | None, str | None]]]:
     """Return the inputs of ``paths`` and the format of each (``input_format``'s answers):
-    what every load, online or bulk, settles before it writes anything.
+    what every load, online or bulk, settles before it writes anything. ``named`` are the
+    paths as the user gave them, when ``paths`` holds copies of streams (``local_copies``).
 
     Raises SourceError for a missing path, a rejects file that could not be written (see
     ``RejectsFile.check``), or an input that ``input_format`` refuses.
     """
     inputs = input_files(paths)
+    given = {copy: str(path) for copy, path in zip(paths, named or paths, strict=True)}
+    inputs = [
+        dataclasses.replace(item, shown=given[item.path])
+        if given.get(item.path, str(item.path)) != str(item.path)
+        else item
+        for item in inputs
+    ]
     rejects.check([item.path for item in inputs])
     return inputs, [input_format(item, fmt, strict) for item in inputs]
 
@@ -343,8 +357,8 @@ def load_paths(
     stream = StreamSettings(**options, force=force, on_file=on_file)
     began = time.monotonic()
     rejects = RejectsFile(rejects_path)
-    with local_copies(paths) as paths:
-        inputs, formats = plan_inputs(paths, fmt, stream.strict, rejects)
+    with local_copies(paths) as copies:
+        inputs, formats = plan_inputs(copies, fmt, stream.strict, rejects, named=paths)
         splits = read_kept_apart(keep_apart) if keep_apart else []
         ensure_schema(graph)
         writer = GraphWriter(graph)
@@ -494,7 +508,9 @@ def load_files(
         for item, (file_format, error) in zip(inputs, formats, strict=True):
             if stream.on_file is not None:
                 stream.on_file(item.path)
-            file_summary = FileSummary(str(item.path), file_format or "unknown", error=error)
+            file_summary = FileSummary(
+                item.shown or str(item.path), file_format or "unknown", error=error
+            )
             summary.files.append(file_summary)
             if file_format is None:
                 continue

@@ -222,7 +222,7 @@ def test_standard_input_loads_as_the_same_file_would(graph: Database, tmp_path: 
     )
     assert result.exit_code == 0, result.output
     piped = json.loads(result.output)
-    assert [f["format"] for f in piped["files"]] == ["arxiv_oai"]
+    assert [(f["path"], f["format"]) for f in piped["files"]] == [("-", "arxiv_oai")]
     assert _keys(graph) == ["hep-th/9701001", "hep-th/9701002"]
     # The same bytes from a file are the same snapshot: loaded whole before, so unchanged
     file = tmp_path / "papers.jsonl"
@@ -249,7 +249,7 @@ def test_a_named_pipe_loads_and_its_copy_goes(
     monkeypatch.setattr(tempfile, "tempdir", str(spool))
     summary = load_paths(graph, [pipe], rejects_path=tmp_path / "r.jsonl")
     writer.join(timeout=10)
-    assert [(f.format, f.papers) for f in summary.files] == [("arxiv_oai", 1)]
+    assert [(f.path, f.format, f.papers) for f in summary.files] == [(str(pipe), "arxiv_oai", 1)]
     assert _keys(graph) == ["hep-th/9701003"]
     assert list(spool.iterdir()) == []
 
