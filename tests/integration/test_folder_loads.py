@@ -213,7 +213,9 @@ def test_links_that_lead_nowhere(graph: Database, folder: Path, tmp_path: Path) 
         load_paths(graph, [loop], rejects_path=tmp_path / "r.jsonl")
 
 
-def test_standard_input_loads_as_the_same_file_would(graph: Database, tmp_path: Path) -> None:
+def test_standard_input_loads_as_the_same_file_would(
+    graph: Database, kg_env: Connection, tmp_path: Path
+) -> None:
     """`kg load -` reads standard input (a stream is read once; a load reads its input to
     tell the format, to hash it and to parse it, so it loads a copy)."""
     data = _arxiv_line("hep-th/9701001", "First") + _arxiv_line("hep-th/9701002", "Second")
