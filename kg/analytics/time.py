@@ -6,7 +6,8 @@ Each analysis reads the papers in scope and the citations among them in one quer
 kg.analytics.time_series and kg.analytics.mainpath, and lists the top papers.
 A paper's citations in year ``t`` are the papers in
 scope citing it whose year is ``t``; citing papers of unknown year are left out of every
-series (and counted). The data ends at the last year any citation was made.
+series (and counted). A paper's data ends at the last year any citation was made in its
+body of data, the papers citations connect it to (``CitationTimeline``).
 
 With ``write=True`` the values are stored as the other analytics store theirs
 (kg/analytics/ranking.py): the properties are removed from every paper first, the new values are
@@ -62,6 +63,12 @@ class CitationTimeline:
     ``cites[i]`` holds the indices of the papers paper ``i`` cites; ``per_year[i]`` maps a
     year to the citations paper ``i`` received from papers of that year; ``totals`` maps a
     year to every citation made that year within scope.
+
+    A paper's body of data is the papers it is connected to by citations, either way
+    (a weakly connected component): ``body[i]`` numbers paper ``i``'s, and
+    ``body_totals[b]`` maps a year to the citations made that year within body ``b``. A
+    paper's series run over its body's years only, so that data no citation connects to it
+    (the map's ML pages beside cit-HepTh) changes nothing of its bursts or traction.
     """
 
     keys: tuple[str, ...]
@@ -73,6 +80,8 @@ class CitationTimeline:
     totals: dict[int, int]
     undated: int
     left_out: int
+    body: list[int]
+    body_totals: list[dict[int, int]]
 
     @property
     def node_count(self) -> int:
@@ -88,6 +97,15 @@ class CitationTimeline:
     def last_year(self) -> int | None:
         """The last year any citation in scope was made, or None without dated citations."""
         return max(self.totals) if self.totals else None
+
+    def last_year_of(self, i: int) -> int | None:
+        """The last year any citation in paper ``i``'s body of data was made, or None."""
+        totals = self.body_totals[self.body[i]]
+        return max(totals) if totals else None
+
+    def totals_of(self, i: int) -> dict[int, int]:
+        """The citations made each year within paper ``i``'s body of data."""
+        return self.body_totals[self.body[i]]
 
     @classmethod
     def build(
@@ -118,7 +136,46 @@ class CitationTimeline:
                 per_year[cited][year] = per_year[cited].get(year, 0) + 1
                 totals[year] = totals.get(year, 0) + 1
             out.append(targets)
-        return cls(keys, years, published, categories, out, per_year, totals, undated, left_out)
+        body = _bodies(out)
+        body_totals: list[dict[int, int]] = [{} for _ in range(max(body, default=-1) + 1)]
+        for citing, targets in enumerate(out):
+            year = years[citing]
+            if year is not None and targets:
+                found = body_totals[body[citing]]
+                found[year] = found.get(year, 0) + len(targets)
+        return cls(
+            keys,
+            years,
+            published,
+            categories,
+            out,
+            per_year,
+            totals,
+            undated,
+            left_out,
+            body,
+            body_totals,
+        )
+
+
+def _bodies(cites: Sequence[Sequence[int]]) -> list[int]:
+    """Number the weakly connected components of the citations (union-find), 0, 1, ... in
+    the order of their first paper."""
+    parent = list(range(len(cites)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for citing, targets in enumerate(cites):
+        for cited in targets:
+            a, b = root(citing), root(cited)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    numbers: dict[int, int] = {}
+    return [numbers.setdefault(root(i), len(numbers)) for i in range(len(cites))]
 
 
 def load_timeline(graph: Database, scope: Scope | None = None) -> CitationTimeline:
@@ -253,8 +310,9 @@ def bursts(
     burst (burst_strength, burst_start, burst_end) and record the runs.
 
     Each paper's series runs from its year (or its first citation, if earlier) to the last
-    year of the data; year ``t`` counts ``r`` citations to it of the ``d`` made that year in
-    scope (kg.analytics.time_series explains the model). Raises AnalyticsError for a bad option.
+    year of its body of data (``CitationTimeline``); year ``t`` counts ``r`` citations to it
+    of the ``d`` made that year in its body (kg.analytics.time_series explains the model).
+    Raises AnalyticsError for a bad option.
     """
     if s <= 1:
         raise AnalyticsError(
@@ -263,15 +321,14 @@ def bursts(
     if gamma < 0:
         raise AnalyticsError(f"gamma {gamma} is negative", "use 0 or more, e.g. 1")
     chosen, began, data = _begin(graph, scope, limit, batch_size)
-    last = data.last_year
     found: list[tuple[float, str, int, int]] = []
     strongest: dict[str, timeline.Burst] = {}
-    if last is not None:
-        for i, key in enumerate(data.keys):
-            if not data.per_year[i]:
-                continue
+    for i, key in enumerate(data.keys):
+        last = data.last_year_of(i)
+        if data.per_year[i] and last is not None:
             first, r = _series(data, i, last)
-            d = [data.totals.get(y, 0) for y in range(first, last + 1)]
+            totals = data.totals_of(i)
+            d = [totals.get(y, 0) for y in range(first, last + 1)]
             for burst in timeline.bursts(r, d, s, gamma):
                 placed = timeline.Burst(first + burst.start, first + burst.end, burst.strength)
                 found.append((placed.strength, key, placed.start, placed.end))
@@ -316,25 +373,23 @@ def sleeping_beauties(
     ``write`` store beauty and awakening (a year) on every scored paper.
 
     A paper's series starts in its year (citations dated earlier count in that year) and
-    ends at the last year of the data; papers of unknown year are not scored. Raises
-    AnalyticsError for a bad option.
+    ends at the last year of its body of data (``CitationTimeline``); papers of unknown year
+    are not scored. Raises AnalyticsError for a bad option.
     """
     if min_citations < 1:
         raise AnalyticsError(f"min citations {min_citations} is too small", "use 1 or more")
     chosen, began, data = _begin(graph, scope, limit, batch_size)
-    last = data.last_year
     scored: list[tuple[str, timeline.Beauty, int, int]] = []
-    if last is not None:
-        for i, key in enumerate(data.keys):
-            year = data.years[i]
-            counts = data.per_year[i]
-            total = sum(counts.values())
-            if year is None or total < min_citations or year > last:
-                continue
-            series = [0] * (last - year + 1)
-            for cited_in, count in counts.items():
-                series[max(cited_in - year, 0)] += count
-            scored.append((key, timeline.beauty_coefficient(series), year, total))
+    for i, key in enumerate(data.keys):
+        year, last = data.years[i], data.last_year_of(i)
+        counts = data.per_year[i]
+        total = sum(counts.values())
+        if year is None or last is None or total < min_citations or year > last:
+            continue
+        series = [0] * (last - year + 1)
+        for cited_in, count in counts.items():
+            series[max(cited_in - year, 0)] += count
+        scored.append((key, timeline.beauty_coefficient(series), year, total))
     ranked = sorted(scored, key=lambda row: (-row[1].coefficient, row[0]))
     rows = [
         (
@@ -381,11 +436,13 @@ def traction(
     batch_size: int = DEFAULT_BATCH_SIZE,
 ) -> TractionResult:
     """Return the papers gaining traction: citations in the ``window`` years ending at
-    ``as_of`` (default: the last year of the data) against the mean of the papers of the
-    same primary category and year (kg.analytics.time_series.traction), highest first, among
-    papers with
-    at least ``min_citations`` in the window and cohorts of at least ``min_cohort``; with
-    ``write`` store traction on every paper scored.
+    ``as_of`` (default: the last year of each paper's body of data, ``CitationTimeline``,
+    so that the default map's hep-th papers are scored up to 2003 and its ML papers up to
+    their own last year; ``TractionResult.as_of`` is then None when those differ) against
+    the mean of the papers of the same primary category and year
+    (kg.analytics.time_series.traction), highest first, among papers with at least
+    ``min_citations`` in the window and cohorts of at least ``min_cohort``; with ``write``
+    store traction on every paper scored.
 
     Papers of unknown year or published after ``as_of`` are not scored. Raises
     AnalyticsError for a bad option.
@@ -397,17 +454,20 @@ def traction(
             "min citations must be 0 or more and min cohort 1 or more", "e.g. 5 and 5"
         )
     chosen, began, data = _begin(graph, scope, limit, batch_size)
-    end = as_of if as_of is not None else data.last_year
     recent: dict[str, int] = {}
     cohorts: dict[str, tuple[str | None, int]] = {}
-    if end is not None:
-        for i, key in enumerate(data.keys):
-            year = data.years[i]
-            if year is None or year > end:
-                continue
-            counts = data.per_year[i]
-            recent[key] = sum(counts.get(y, 0) for y in range(end - window + 1, end + 1))
-            cohorts[key] = (data.categories[i], year)
+    ends: set[int] = set()
+    for i, key in enumerate(data.keys):
+        year, end = data.years[i], as_of if as_of is not None else data.last_year_of(i)
+        if year is None or end is None or year > end:
+            continue
+        ends.add(end)
+        counts = data.per_year[i]
+        recent[key] = sum(counts.get(y, 0) for y in range(end - window + 1, end + 1))
+        cohorts[key] = (data.categories[i], year)
+    # One year when every paper scored shares it (always with ``as_of``), else None: each
+    # body of data's window ends at its own last year
+    end = as_of if as_of is not None else (min(ends) if len(ends) == 1 else None)
     scores = timeline.traction(recent, cohorts, min_cohort)
     ranked = sorted(
         (item for item in scores.items() if item[1].observed >= min_citations),

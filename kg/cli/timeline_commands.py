@@ -210,7 +210,8 @@ _traction_options = options_into(
         "--as-of",
         type=YEAR,
         metavar="YEAR",
-        help="The last year of the window [default: the last year of the data].",
+        help="The last year of the window [default: the last year of each paper's body of "
+        "data, the papers citations connect it to].",
     ),
     number_option("--window", default=DEFAULT_WINDOW, help="How many years count as recent."),
     number_option(
@@ -251,7 +252,11 @@ def traction(
     if answered(result, result.run.nodes, as_json):
         return
     min_citations = options["min_citations"]
-    span = "" if result.as_of is None else f" in {result.as_of - result.window + 1}–{result.as_of}"
+    span = (
+        f" in {result.as_of - result.window + 1}–{result.as_of}"
+        if result.as_of is not None
+        else f" in the last {result.window} years of each paper's data"
+    )
     print_table(
         (
             *RANKED_COLUMNS,

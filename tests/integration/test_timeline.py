@@ -61,8 +61,15 @@ def years(graph: Database) -> Database:
         cites.append((key, A))
         del letter
     cites += [("0001.00100", "0001.00101"), ("0001.00101", "0001.00100")]
+    # A paper of unknown year cites F and B: it counts in no series, and makes F and its
+    # fillers one body of data with A and B (CitationTimeline), whose citations d counts
+    papers.append({"key": UNDATED, "year": None, "category": "hep-th", "published": None})
+    cites += [(UNDATED, F), (UNDATED, B)]
     _papers(graph, papers, cites)
     return graph
+
+
+UNDATED = "hep-th/0000001"
 
 
 def test_bursts_read_the_yearly_counts_and_write_back(years: Database) -> None:
@@ -87,6 +94,28 @@ def test_bursts_read_the_yearly_counts_and_write_back(years: Database) -> None:
     assert runs["burst_strength"].algorithm == "kleinberg-bursts"
     assert runs["burst_strength"].parameters["s"] == 2.0
     assert timeline_analytics.bursts(years, since=2001).top == []
+
+
+def test_data_no_citation_connects_changes_nothing(years: Database) -> None:
+    """Papers of 2020 citing only each other are a body of data of their own: A's series
+    still ends in 2000 (over 2001-2020 its n would be 26 and ln 26 > 2.184, no burst), and
+    its traction is still counted up to 2000; the 2020 papers are counted up to 2020."""
+    later = ["2001.00001", "2001.00002", "2001.00003"]
+    _papers(
+        years,
+        [_paper(key, 2020) for key in later],
+        [(later[0], later[1]), (later[2], later[1]), (later[2], later[0])],
+    )
+    found = timeline_analytics.bursts(years, since=2000)
+    assert [(p.key, p.values["burst_start"], p.values["burst_end"]) for p in found.top] == [
+        (A, 2000, 2000)
+    ]
+    rising = timeline_analytics.traction(years, window=2, min_cohort=2, min_citations=1)
+    assert rising.as_of is None  # the two bodies end in 2000 and 2020
+    ratios = {p.key: p.values["traction"] for p in rising.top}
+    assert ratios[A] == pytest.approx(8 / 5.5)
+    # 2020's papers: later[1] cited twice, later[0] once, later[2] never: mean 1
+    assert ratios[later[1]] == pytest.approx(3 / 2)
 
 
 def test_beauties_and_traction(years: Database) -> None:

@@ -170,3 +170,23 @@ def test_the_timeline_counts_citations_per_year_from_the_projection_rows() -> No
     assert data.per_year == [{1996: 1}, {}, {}]
     assert data.totals == {1996: 1}
     assert (data.undated, data.left_out, data.edge_count, data.last_year) == (2, 1, 3, 1996)
+
+
+def test_each_paper_has_the_body_of_data_citations_connect_it_to() -> None:
+    """a <- b and c <- d are two bodies (citations either way connect); e cites nothing and
+    nobody cites it. Each body counts its own citations per year and ends at its own last
+    year; an undated citer (f) connects without counting."""
+    papers: list[list[Any]] = [
+        ["a", 1995, None, "hep-th"],
+        ["b", 1997, None, "hep-th"],
+        ["c", 2019, None, "cs.LG"],
+        ["d", 2021, None, "cs.LG"],
+        ["e", 2000, None, "hep-th"],
+        ["f", None, None, None],
+    ]
+    cites = [[], ["a"], [], ["c"], [], ["e", "a"]]
+    data = CitationTimeline.build(papers, cites)
+    assert data.body == [0, 0, 1, 1, 0, 0]
+    assert data.body_totals == [{1997: 1}, {2021: 1}]
+    assert [data.last_year_of(i) for i in range(6)] == [1997, 1997, 2021, 2021, 1997, 1997]
+    assert data.last_year == 2021
