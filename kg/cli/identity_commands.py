@@ -62,7 +62,7 @@ def merges(
     if kept_apart:
         splits = graph.kept_apart()
         if as_json:
-            emit_json([s.model_dump(mode="json") for s in splits])
+            emit_json({"results": [s.model_dump(mode="json") for s in splits]})
             return
         print_table(
             (Column("split from"), Column("kept apart", flex=True), Column("recorded")),
@@ -75,7 +75,7 @@ def merges(
     if contested and ref and not records and not graph.merges(ref, 1):
         contested = False  # say that it never merged, not that nothing speaks against it
     if as_json:
-        emit_json([r.model_dump(mode="json") for r in records])
+        emit_json({"results": [r.model_dump(mode="json") for r in records]})
         return
     columns = [
         Column("ref"),

@@ -361,7 +361,7 @@ def formats(as_json: bool) -> None:
         for fmt in FORMATS.values()
     ]
     if as_json:
-        emit_json(rows)
+        emit_json({"results": rows})
         return
     print_table(
         [Column("name"), Column("what it is", flex=True), Column("told by", flex=True)],

@@ -15,6 +15,7 @@ paper.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -49,7 +50,9 @@ __all__ = [
 ]
 
 _SPLITS = TypeAdapter(list[KeptApart])
-_SPLITS_FIX = "write it as `kg merges --kept-apart --json` prints it: a JSON list of splits"
+_SPLITS_FIX = (
+    'write it as `kg merges --kept-apart --json` prints it: a JSON list of splits under "results"'
+)
 
 
 def merge_rule(arxiv_id: str | None, year: int | None, alias: str) -> str:
@@ -226,6 +229,13 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
         raise SourceError(f"--keep-apart {path}: cannot read it ({reason})", _SPLITS_FIX) from exc
+    try:
+        found = json.loads(text)
+    except ValueError:
+        found = None  # validate_json below says what is wrong
+    # kg merges --kept-apart --json prints {"results": [...]}; kg 0.6.0 printed the list
+    if isinstance(found, dict) and set(found) == {"results"}:
+        text = json.dumps(found["results"])
     try:
         splits = _SPLITS.validate_json(text)
     except ValidationError as exc:

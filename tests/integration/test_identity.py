@@ -935,7 +935,7 @@ def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
     runner = CliRunner()
     listed = runner.invoke(main, ["merges", "--json"])
     assert listed.exit_code == 0, listed.output
-    assert json.loads(listed.output)[0]["merged"][0]["key"] == late
+    assert json.loads(listed.output)["results"][0]["merged"][0]["key"] == late
 
     split = runner.invoke(main, ["unmerge", early, "--yes", "--json"])
     assert split.exit_code == 0, split.output
@@ -956,8 +956,8 @@ def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
     assert dumps[0] == dumps[1] == dumps[2]
     assert kg.merges() == []
     kept = runner.invoke(main, ["merges", "--kept-apart", "--json"])
-    assert [s["keys"] for s in json.loads(kept.output)] == [[late]]
-    assert [s["norm_titles"] for s in json.loads(kept.output)] == [["sparse coding"]]
+    assert [s["keys"] for s in json.loads(kept.output)["results"]] == [[late]]
+    assert [s["norm_titles"] for s in json.loads(kept.output)["results"]] == [["sparse coding"]]
 
     # The split lives in the graph; a file of splits keeps it across an emptied database
     # (or a --bulk rebuild). Without the file, the rule merges the two keys again.
@@ -1287,7 +1287,7 @@ def test_merges_name_what_speaks_against_them(
         shown = CliRunner().invoke(main, ["merges", "--contested"], env={"COLUMNS": "240"})
         assert "listed apart on both.txt" in shown.output
         listed = CliRunner().invoke(main, ["merges", "--contested", "--json"])
-        assert [r["contested"] for r in json.loads(listed.output)] == [True]
+        assert [r["contested"] for r in json.loads(listed.output)["results"]] == [True]
     clear_database(graph)
     _load(graph, [one, two], 1, tmp_path / "r")
     assert kg.merges(contested=True) == []  # nothing speaks against this merge

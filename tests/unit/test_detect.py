@@ -250,7 +250,7 @@ def test_the_format_table_drives_the_cli_detection_and_snapshot_kinds(tmp_path: 
         assert getattr(first, "kind", None) == name, (name, first)
     listed = CliRunner().invoke(main, ["formats", "--json"])
     assert listed.exit_code == 0, listed.output
-    assert [row["name"] for row in json.loads(listed.output)] == list(FORMATS)
+    assert [row["name"] for row in json.loads(listed.output)["results"]] == list(FORMATS)
 
 
 @pytest.mark.parametrize(

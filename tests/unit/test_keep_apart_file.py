@@ -24,6 +24,9 @@ PRINTED = [
 
 def test_what_kg_merges_prints_reads_back(tmp_path: Path) -> None:
     path = tmp_path / "splits.json"
+    path.write_text(json.dumps({"results": PRINTED}), encoding="utf-8")
+    assert read_kept_apart(path) == [KeptApart(**PRINTED[0])]  # type: ignore[arg-type]
+    # kg 0.6.0 printed the bare list
     path.write_text(json.dumps(PRINTED), encoding="utf-8")
     assert read_kept_apart(path) == [KeptApart(**PRINTED[0])]  # type: ignore[arg-type]
 
