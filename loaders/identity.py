@@ -45,7 +45,19 @@ _PREFIX = re.compile(r"^(?:arxiv:|https?://arxiv\.org/(?:abs|pdf)/)", re.IGNOREC
 _FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 """The fullwidth forms of the ASCII characters (``１８１０.04805`` typed with an East Asian
 input method), read as those characters; NFKC maps them the same way."""
-_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
+_MATH = "".join(
+    ch
+    for ch in map(chr, range(0x10000))
+    if unicodedata.category(ch) == "Sm" and ch not in "|\u00d7\u2212"
+)
+"""The mathematical symbols of the Basic Multilingual Plane (``<``, ``=``, ``+``, ``≤``,
+``∞``, ``∂``, ``→``; Unicode category Sm) but for ``|``, which separates the parts of the
+entries that name keys (CITES ``named``), the times sign, which titles write as ``x`` as
+often as ``×``, and the minus sign, which they write as a hyphen."""
+_NON_WORD = re.compile(rf"(?:[^\w{re.escape(_MATH)}]|_)+", re.UNICODE)
+_SYMBOL = re.compile(rf"([{re.escape(_MATH)}])")
+# A sub- or superscript is part of what it follows: AdS_5, AdS$_5$ and AdS₅ are AdS5.
+_SCRIPTS = str.maketrans({"$": None, "_": None, "^": None, "\u00d7": " x ", "\u2212": "-"})
 _SPACES = re.compile(r"\s+")
 _LATEX_COMMAND = re.compile(r"\\([a-zA-Z]+)\s*")
 _LATEX_ACCENT = re.compile(r"""\\(['`^"~=.uvHckbdr])\s*\{?\s*(\\?[a-zA-Z])(?:\s*\})?""")
@@ -257,7 +269,8 @@ def parse_arxiv_id(text: str) -> tuple[str, int | None] | None:
     New-style ids keep their digits (``2110.03888``); old-style ids keep their archive in
     lower case (``hep-th/9901001``). A ``vN`` suffix, an ``arXiv:`` prefix and an abs/pdf URL
     are accepted and stripped. Fullwidth digits and letters read as their ASCII forms; any
-    other non-ASCII digit (Arabic-Indic, Devanagari, …) makes the text not an id.
+    other non-ASCII digit (Arabic-Indic, Devanagari, …) makes the text not an id, and so
+    does a month outside 01-12 or a four-digit number after 2014 (``1501.0001``).
     """
     if not text.isascii():
         text = text.translate(_FULLWIDTH)
@@ -265,7 +278,12 @@ def parse_arxiv_id(text: str) -> tuple[str, int | None] | None:
     candidate = candidate.removesuffix(".pdf")
     match = _NEW_ID.match(candidate)
     if match:
-        return match.group(1), int(match.group(2)) if match.group(2) else None
+        number = match.group(1)
+        # YYMM.NNNN until 2014, YYMM.NNNNN since 2015: 1501.0001 (a spreadsheet's
+        # 1501.00010 without its last zero) or a thirteenth month is no paper's id
+        if not 1 <= int(number[2:4]) <= 12 or (len(number) == 9 and number[:4] >= "1501"):
+            return None
+        return number, int(match.group(2)) if match.group(2) else None
     match = _OLD_ID.match(candidate)
     if match:
         version = int(match.group(3)) if match.group(3) else None
@@ -318,12 +336,15 @@ def normalize_title(title: str) -> str:
     characters (``$\\Gamma$`` matches ``Γ``), accents become accented letters, other
     commands stay as their name (``\\log`` is ``log``), and only style commands and braces
     are dropped, so ``{\\em Gauge} theory`` matches ``Gauge theory`` while titles that
-    differ only in their formulas stay apart.
+    differ only in their formulas stay apart. Mathematical symbols are words of their own
+    (``p ≤ q`` is not ``p ≥ q``, nor ``c<1`` ``C>1``); a sub- or superscript joins what it
+    follows (``AdS_5``, ``AdS$_5$`` and ``AdS₅`` are ``ads5``; ``$^3$He`` is ``³He``), and
+    ``×`` (``\\times``) is ``x``.
     """
-    text = unicodedata.normalize("NFKC", title).replace("$", " ")
+    text = unicodedata.normalize("NFKC", title)
     text = latex_to_unicode(_LATEX_COMMAND.sub(_math_to_text, text))
-    text = unicodedata.normalize("NFKC", text)
-    text = _NON_WORD.sub(" ", text.casefold())
+    text = unicodedata.normalize("NFKC", text).translate(_SCRIPTS)
+    text = _NON_WORD.sub(" ", _SYMBOL.sub(r" \1 ", text.casefold()))
     return collapse_spaces(text)
 
 

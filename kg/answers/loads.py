@@ -85,6 +85,10 @@ class LoadSummary:
     full record of its own is in a group (years chained at most 1 apart) with several arXiv
     papers, or with keys a page lists apart: which paper that record joined can depend on
     the order of the loads (``kg merges --contested`` lists those merges)."""
+    built_by: list[str] = field(default_factory=list)
+    """Other kg versions that loaded snapshots of this graph whole before this load began
+    (``older_loaders``): their title rules may differ from this version's, so such a graph
+    is rebuilt (``kg db reset``, then the files loaded again) for titles to match alike."""
     kept_together: list[tuple[str, str]] = field(default_factory=list)
     """(paper, key): keys the paper still holds though a user split the key or the paper
     (``kg unmerge``, ``--keep-apart``) after they merged, since each has a full record of its
@@ -149,6 +153,7 @@ class LoadSummary:
             "moved": self.counts.moved,
             "contested_titles": self.contested_titles,
             "kept_together": [{"paper": paper, "key": key} for paper, key in self.kept_together],
+            "built_by": self.built_by,
             "deleted": {
                 "nodes": self.counts.nodes_deleted,
                 "relationships": self.counts.relationships_deleted,

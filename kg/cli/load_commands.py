@@ -313,6 +313,13 @@ def _render_load(summary: LoadSummary) -> None:
             "record joined can depend on the order of the loads. Check them with "
             "`kg merges --contested`."
         )
+    if summary.built_by:
+        click.echo(
+            f"This graph holds files loaded by {', '.join(map(clean, summary.built_by))}, whose "
+            "title matching differs from this version's (math symbols keep titles apart, and "
+            "sub- and superscripts match however written). Rebuild it for titles to match "
+            "alike: `kg db reset`, then load the files again."
+        )
     if together := summary.kept_together:
         paper, key = together[0]
         more = f" (and {len(together) - 1:,} more, which --json lists)" if len(together) > 1 else ""

@@ -75,6 +75,17 @@ __all__ = [
 _T = TypeVar("_T")
 _NO_DATE = "0000-00-00"
 LOADER_VERSION = f"kg {__version__}"
+TITLE_RULES_SINCE = (0, 7, 0)
+"""The first kg version whose normalised titles (``normalize_title``) this one's equal: a
+graph with files loaded by an older one holds title keys of other rules."""
+
+
+def _version(loaded_by: str) -> tuple[int, ...] | None:
+    """(0, 6, 0) for 'kg 0.6.0'; None for what is not such a version."""
+    parts = loaded_by.removeprefix("kg ").split(".")
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
+
+
 """Marks a snapshot loaded whole; a file is skipped only when the same version loaded it."""
 RECONCILE_ROUNDS = 50
 """The most reconcile rounds one batch's titles may take (``GraphWriter.reconcile``): the rule
@@ -564,6 +575,17 @@ class GraphWriter:
         """Return True when this loader version loaded every record of the snapshot before."""
         rows = queries.load.snapshot_loaded_by.run(self.graph, key=snapshot_key)
         return bool(rows) and rows[0]["loaded_by"] == LOADER_VERSION
+
+    def older_title_rules(self) -> list[str]:
+        """The kg versions older than TITLE_RULES_SINCE that loaded snapshots of the graph
+        whole (sorted): a graph with their files holds title keys of other rules."""
+        rows = queries.load.older_loaders.run(self.graph, current=LOADER_VERSION)
+        return [
+            row["loaded_by"]
+            for row in rows
+            if (version := _version(str(row["loaded_by"]))) is not None
+            and version < TITLE_RULES_SINCE
+        ]
 
     def write_follows(self, snapshot_key: str, since: str, unchanged: int) -> None:
         """Record that a snapshot follows an older one and restates ``unchanged`` of its

@@ -366,7 +366,7 @@ def load_paths(
             older = _older_snapshot(writer, since, inputs, formats, fmt, stream.id_scheme)
             stream = dataclasses.replace(stream, since=older)
         split_titles = keep_apart_splits(graph, splits)
-        summary = LoadSummary(counts=writer.counts)
+        summary = LoadSummary(counts=writer.counts, built_by=writer.older_title_rules())
         try:
             if split_titles:  # keys the file keeps apart that merged before come apart
                 writer.reconcile(split_titles)

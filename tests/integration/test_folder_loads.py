@@ -270,3 +270,26 @@ def test_a_device_or_a_terminal_is_not_an_input(
     with pytest.raises(SourceError, match=r"standard input is a terminal"):
         load_paths(graph, [Path("-")], rejects_path=tmp_path / "r.jsonl")
     assert _keys(graph) == []
+
+
+def test_a_graph_with_files_of_an_older_kg_says_to_rebuild_it(
+    graph: Database, kg_env: Connection, tmp_path: Path
+) -> None:
+    """kg 0.7.0 normalises titles by other rules than 0.6.0 (symbols, sub- and superscripts):
+    a load into a graph with files an older kg loaded says to rebuild it."""
+    first, second = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    first.write_text(_arxiv_line("hep-th/9701001", "First"))
+    second.write_text(_arxiv_line("hep-th/9701002", "Second"))
+    assert load_paths(graph, [first], rejects_path=tmp_path / "r.jsonl").built_by == []
+    graph.write("MATCH (s:Snapshot) SET s.loaded_by = 'kg 0.6.0'")
+    summary = load_paths(graph, [second], rejects_path=tmp_path / "r.jsonl")
+    assert summary.built_by == ["kg 0.6.0"]
+    result = CliRunner().invoke(
+        main, ["load", str(second), "--force", "--rejects", str(tmp_path / "r")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "files loaded by kg 0.6.0, whose title matching differs" in " ".join(
+        result.output.split()
+    )
+    graph.write("MATCH (s:Snapshot) SET s.loaded_by = 'kg 0.7.1'")  # a newer kg: no such rules
+    assert load_paths(graph, [first], rejects_path=tmp_path / "r.jsonl", force=True).built_by == []

@@ -60,6 +60,11 @@ def test_things_that_are_not_arxiv_ids(text: str) -> None:
         ("hep-th/９２०१००१", None),
         ("1810.04805v٢", None),
         ("hep-t\u212a/9201001", None),  # the Kelvin sign, which IGNORECASE took for a k
+        ("1501.0001", None),  # four digits after 2014: 1501.00010 without its last zero
+        ("1706.3762", None),
+        ("2113.00001", None),  # no thirteenth month
+        ("1412.1234", ("1412.1234", None)),
+        ("0704.0001v2", ("0704.0001", 2)),
     ],
 )
 def test_digits_of_other_scripts_are_not_arxiv_ids(
@@ -73,7 +78,46 @@ def test_titles_fold_case_punctuation_spacing_and_unicode() -> None:
         "bert pre training of deep bidirectional"
     )
     assert normalize_title("Ｆｕｌｌ-width ＡＩ") == normalize_title("Full width AI")
-    assert normalize_title("{\\em Gauge} Theory on $S^2$") == "gauge theory on s 2"
+    assert normalize_title("{\\em Gauge} Theory on $S^2$") == "gauge theory on s2"
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Sharp bounds for $p \\leq q$", "Sharp bounds for $p \\geq q$"),
+        ("Lectures on $\\infty$-topoi", "Lectures on topoi"),
+        ("Virasoro algebra for c<1", "Virasoro algebra for C>1"),
+        ("Dualities in $N=2$ theories", "Dualities in $N=4$ theories"),
+        (
+            "From dyadic $\\Gamma$ to $\\Delta$",
+            "From dyadic $\\Lambda_{\\alpha}$ to $\\Lambda_{\\alpha}$",
+        ),
+    ],
+)
+def test_titles_that_differ_in_a_symbol_stay_apart(one: str, other: str) -> None:
+    assert normalize_title(one) != normalize_title(other)
+
+
+@pytest.mark.parametrize(
+    "spellings",
+    [
+        [
+            "Long quantum superstrings in AdS_5 x S^5",
+            "Long quantum superstrings in AdS5 x S5",
+            "Long quantum superstrings in AdS₅ × S⁵",
+            "Long quantum superstrings in $AdS_5 \\times S^5$",
+        ],
+        ["Superfluid $^3$He films", "Superfluid ³He films", "Superfluid $^{3}$He films"],
+        ["CO$_2$ capture in $L^2$", "CO2 capture in L2", "CO₂ capture in L²"],
+        ["Bounds for $p \\leq q$", "Bounds for p ≤ q", "Bounds for $p\\le q$"],
+    ],
+)
+def test_one_title_written_with_latex_or_unicode_scripts_is_one_title(
+    spellings: list[str],
+) -> None:
+    assert len({normalize_title(s) for s in spellings}) == 1, [
+        normalize_title(s) for s in spellings
+    ]
     assert normalize_title("PanGu-α: Models") == "pangu α models"
 
 
