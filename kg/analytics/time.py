@@ -591,6 +591,8 @@ def main_path(
         cyclic_components=acyclic.cyclic_components,
         largest_component=acyclic.largest_component,
         key_routes=key_routes,
+        path_papers=len(path_rows),
+        key_route_papers=len(route_rows),
         path=_listed(graph, path_rows),
         key_route=_listed(graph, route_rows),
         key_route_arcs=[(keys[u], keys[v]) for u, v in routes],

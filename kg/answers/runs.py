@@ -368,13 +368,18 @@ class MainPathResult:
     cyclic_components: int
     largest_component: int
     key_routes: int
+    path_papers: int
+    """Papers on the global main path, all of them, when ``path`` lists fewer (kg mainpath
+    --limit)."""
+    key_route_papers: int
+    """Papers on the key-route main path, all of them, when ``key_route`` lists fewer."""
     path: list[RankedPaper] = field(default_factory=list)
     key_route: list[RankedPaper] = field(default_factory=list)
     key_route_arcs: list[tuple[str, str]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the run, the global main path (under "results", oldest first) and the
-        key-route main path as JSON-ready data."""
+        key-route main path as JSON-ready data, with how many papers each path has."""
         return {
             **self.run.as_dict(),
             "total_flow_log10": self.total_flow_log10,
@@ -384,6 +389,8 @@ class MainPathResult:
             "cyclic_components": self.cyclic_components,
             "largest_cyclic_component": self.largest_component,
             "key_routes": self.key_routes,
+            "main_path_papers": self.path_papers,
+            "key_route_papers": self.key_route_papers,
             "results": [paper.as_dict() for paper in self.path],
             "key_route": [paper.as_dict() for paper in self.key_route],
             "key_route_citations": [

@@ -169,11 +169,12 @@ def init(ctx: click.Context, as_json: bool) -> None:
 @json_option
 @click.pass_context
 def stats(ctx: click.Context, as_json: bool) -> None:
-    """Count nodes per label and relationships per type. Example: kg stats --json"""
+    """Count nodes per label and relationships per type, for every label and type in the
+    database (the analytics' too, such as PageRankTop1 and CO_CITED). Example: kg stats --json"""
     row = queries.questions.graph_stats.run(open_graph(ctx))[0]
     result = {
-        "nodes": {k: v for k, v in row["nodes"].items() if v},
-        "relationships": {k: v for k, v in row["relationships"].items() if v},
+        "nodes": {e["name"]: e["count"] for e in row["nodes"] if e["count"]},
+        "relationships": {e["name"]: e["count"] for e in row["relationships"] if e["count"]},
     }
     if as_json:
         emit_json(result)

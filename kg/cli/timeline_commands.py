@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypedDict
 
 import click
@@ -313,7 +314,8 @@ def mainpath_command(
         key_routes=key_routes,
         **run,
     )
-    if answered(result, result.run.nodes, as_json):
+    shown = replace(result, path=result.path[:limit], key_route=result.key_route[:limit])
+    if answered(shown, result.run.nodes, as_json):
         return
     print_table(
         (*RANKED_COLUMNS, Column("SPC share in", "right")),

@@ -291,8 +291,9 @@ def test_stats_json_has_exactly_the_documented_shape(kg_env: Connection, tmp_pat
     loaded = runner.invoke(main, ["load", str(PAGE), "--rejects", str(tmp_path / "r")])
     assert loaded.exit_code == 0, loaded.output
     result = runner.invoke(main, ["stats", "--json"])
+    # Every label present, the loader's lock stripes too (one per title hash in use).
     assert json.loads(result.output) == {
-        "nodes": {"Paper": 72, "Category": 2, "Snapshot": 1},
+        "nodes": {"Paper": 72, "Category": 2, "Snapshot": 1, "TitleLock": 71},
         "relationships": {
             "CITES": 71,
             "PRIMARY_CATEGORY": 1,
@@ -301,6 +302,39 @@ def test_stats_json_has_exactly_the_documented_shape(kg_env: Connection, tmp_pat
         },
     }
     runner.invoke(main, ["db", "reset", "--yes"])
+
+
+def test_stats_counts_every_label_and_relationship_type_present(
+    small_map: Database, kg_env: Connection
+) -> None:
+    """kg stats counted a fixed list of the model's labels and types, so the analytics'
+    PageRankTop1 and CO_CITED, and a label a user created, were left out of its counts."""
+    runner = CliRunner()
+    for args in (["rank", "pagerank", "--write"], ["similar", "--write", "--k", "3"]):
+        done = runner.invoke(main, [*args, "--json"])
+        assert done.exit_code == 0, done.output
+    small_map.write("CREATE (:Note {text: 'read later'})-[:ABOUT]->(:Note)")
+    expected = {
+        "nodes": {
+            row["label"]: row["n"]
+            for row in small_map.read(
+                "MATCH (n) UNWIND labels(n) AS label RETURN label, count(*) AS n"
+            )
+        },
+        "relationships": {
+            row["type"]: row["n"]
+            for row in small_map.read("MATCH ()-[r]->() RETURN type(r) AS type, count(*) AS n")
+        },
+    }
+    assert {"PageRankTop1", "AnalyticsRun", "Note"} <= expected["nodes"].keys()
+    assert {"CO_CITED", "COUPLED", "ABOUT"} <= expected["relationships"].keys()
+    result = runner.invoke(main, ["stats", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == expected
+    table = runner.invoke(main, ["stats"], env={"COLUMNS": "120"})
+    assert table.exit_code == 0, table.output
+    for name in [*expected["nodes"], *expected["relationships"]]:
+        assert f"│ {name} " in table.output, name
 
 
 def test_edge_lists_skip_self_loops(graph: Database, kg_env: Connection, tmp_path: Path) -> None:

@@ -226,6 +226,28 @@ def test_the_hub_paper_answers_live_within_the_budget_on_cit_hepth(
     assert 0 < bound.counted < 2_414
 
 
+@pytest.mark.slow
+def test_a_large_limit_on_the_hub_paper_is_answered_live_in_full(
+    hepth_citations: Database,
+) -> None:
+    """A limit above the stored k is computed live. The live queries used to sort with
+    ORDER BY ... LIMIT inside their subquery, which charged every row it kept with the lists
+    the row still held (about 2.8 MiB a row for hep-th/9711200's co-citation): above about
+    500 rows the server refused the query for want of transaction memory. 10,000 is more
+    than either answer has, so every candidate is kept and sorted."""
+    key = "hep-th/9711200"
+    for measure in similarity.MEASURES:
+        rows, _, bound = similarity.similar_rows(
+            hepth_citations, key, measure, 10_000, prefer_stored=False
+        )
+        assert bound is not None
+        assert not bound.capped
+        assert len(rows) > 3_000, measure
+        assert [{n: r[n] for n in COLUMNS} for r in rows] == _live(
+            hepth_citations, measure, key, 10_000
+        ), measure
+
+
 class _AfterTheRead:
     """Wraps a Database's ``records`` so that ``then(graph)`` runs right after the
     similarity run's projection transaction has committed (a load landing between the run's

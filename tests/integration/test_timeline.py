@@ -210,6 +210,25 @@ def test_main_path_writes_spc_and_flags(hand: Database) -> None:
     ]
 
 
+def test_mainpath_json_lists_at_most_limit_papers_and_says_of_how_many(
+    hand: Database, kg_env: Connection
+) -> None:
+    """--json listed every paper of both paths whatever --limit said, while the table
+    showed --limit of them."""
+    runner = CliRunner()
+    shown = runner.invoke(main, ["mainpath", "--json", "--key-routes", "2", "--limit", "2"])
+    assert shown.exit_code == 0, shown.output
+    payload = json.loads(shown.output)
+    assert [row["key"] for row in payload["results"]] == [HAND[0], HAND[2]]
+    assert [row["key"] for row in payload["key_route"]] == [HAND[0], HAND[2]]
+    assert (payload["main_path_papers"], payload["key_route_papers"]) == (4, 5)
+    everything = json.loads(runner.invoke(main, ["mainpath", "--json", "--key-routes", "2"]).output)
+    assert [row["key"] for row in everything["results"]] == [HAND[0], HAND[2], HAND[4], HAND[5]]
+    assert len(everything["key_route"]) == everything["key_route_papers"] == 5
+    # The key route's citations are its structure, not a list --limit cuts.
+    assert payload["key_route_citations"] == everything["key_route_citations"]
+
+
 def test_the_cli_lists_and_refuses_bad_options(hand: Database, kg_env: Connection) -> None:
     runner = CliRunner()
     shown = runner.invoke(main, ["mainpath", "--json", "--key-routes", "1"])
