@@ -26,6 +26,7 @@ from kg.answers import short_handle
 from kg.errors import ParameterError, PlotError
 from kg.export import ExportedPaper, check_folder_of
 from kg.knowledge_graph import KnowledgeGraph
+from kg.paths import PathArg, as_path
 
 __all__ = [
     "FORMATS",
@@ -44,10 +45,11 @@ _LABELLED: Final = 12  # the most cited neighbours get a label; more would not b
 _NEIGHBOURS: Final = 20_000  # the neighbours read to choose the most cited among
 
 
-def save(figure: Figure, path: Path) -> Path:
-    """Write ``figure`` to ``path`` as PNG, SVG or PDF by its suffix; return the path.
-    Raises ParameterError for another suffix, a folder that does not exist (it is not made)
-    or a path that cannot be written."""
+def save(figure: Figure, path: PathArg) -> Path:
+    """Write ``figure`` to ``path`` (a Path or a str) as PNG, SVG or PDF by its suffix; return
+    the path. Raises ParameterError for another suffix, a folder that does not exist (it is
+    not made) or a path that cannot be written."""
+    path = as_path(path, "path")
     if path.suffix.lower() not in FORMATS:
         raise ParameterError(
             f"cannot tell the picture format of {path.name}", "name a .png, .svg or .pdf file"

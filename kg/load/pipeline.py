@@ -25,7 +25,7 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal, Protocol, TypedDict, Unpack
@@ -55,6 +55,7 @@ from kg.loaders.records import (
     Skipped,
     SnapshotRecord,
 )
+from kg.paths import PathArg, as_path, as_paths, optional_path
 
 __all__ = [
     "InputFile",
@@ -317,14 +318,14 @@ class RejectsFile:
 
 def load_paths(
     graph: Database,
-    paths: list[Path],
+    paths: Iterable[PathArg] | PathArg,
     *,
     fmt: FormatChoice = "auto",
-    rejects_path: Path = Path("kg-load.rejects.jsonl"),
+    rejects_path: PathArg = Path("kg-load.rejects.jsonl"),
     on_file: Callable[[Path], None] | None = None,
     force: bool = False,
-    keep_apart: Path | None = None,
-    since: Path | None = None,
+    keep_apart: PathArg | None = None,
+    since: PathArg | None = None,
     **options: Unpack[StreamOptions],
 ) -> LoadSummary:
     """Load every file of ``paths`` into ``graph`` and return what happened.
@@ -354,16 +355,19 @@ def load_paths(
     """
     # The checks and planning load_paths shares with bulk_load are StreamSettings' and
     # plan_inputs'.
+    files = as_paths(paths, "paths")
+    splits_file = optional_path(keep_apart, "keep_apart")
+    older_file = optional_path(since, "since")
     stream = StreamSettings(**options, force=force, on_file=on_file)
     began = time.monotonic()
-    rejects = RejectsFile(rejects_path)
-    with local_copies(paths) as copies:
-        inputs, formats = plan_inputs(copies, fmt, stream.strict, rejects, named=paths)
-        splits = read_kept_apart(keep_apart) if keep_apart else []
+    rejects = RejectsFile(as_path(rejects_path, "rejects_path"))
+    with local_copies(files) as copies:
+        inputs, formats = plan_inputs(copies, fmt, stream.strict, rejects, named=files)
+        splits = read_kept_apart(splits_file) if splits_file else []
         ensure_schema(graph)
         writer = GraphWriter(graph)
-        if since is not None:
-            older = _older_snapshot(writer, since, inputs, formats, fmt, stream.id_scheme)
+        if older_file is not None:
+            older = _older_snapshot(writer, older_file, inputs, formats, fmt, stream.id_scheme)
             stream = dataclasses.replace(stream, since=older)
         split_titles = keep_apart_splits(graph, splits)
         summary = LoadSummary(counts=writer.counts)
