@@ -10,8 +10,9 @@ from matplotlib.figure import Figure
 
 from kg import KnowledgeGraph
 from kg.database import Database
-from kg.errors import ParameterError
+from kg.errors import ConnectionFailed, ParameterError
 from kg.export import Selection
+from kg.server.config import Connection
 from tests.data import EXAMPLES
 
 
@@ -38,3 +39,17 @@ def test_export_and_save_take_paths_as_str(small_map: Database, tmp_path: Path) 
     picture = tmp_path / "empty.svg"
     assert face.plots.save(Figure(), str(picture)) == picture
     assert picture.stat().st_size > 0
+
+
+def test_connect_takes_a_uri(neo4j_connection: Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    monkeypatch.setenv("NEO4J_USER", neo4j_connection.user)
+    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_connection.password)
+    monkeypatch.setenv("NEO4J_DATABASE", neo4j_connection.database)
+    with KnowledgeGraph.connect(neo4j_connection.uri) as face:
+        assert face.uri == neo4j_connection.uri
+        assert face.read("RETURN 1 AS one") == [{"one": 1}]
+    with pytest.raises(ConnectionFailed, match="cannot reach Neo4j at bolt"):
+        KnowledgeGraph.connect("bolt://127.0.0.1:1")
+    with pytest.raises(ParameterError, match="connection is 7687"):
+        KnowledgeGraph.connect(7687)  # type: ignore[arg-type]
