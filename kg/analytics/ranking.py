@@ -50,6 +50,7 @@ from kg.answers import (
 )
 from kg.database import Database
 from kg.errors import AnalyticsError
+from kg.numbers import whole_number
 
 if TYPE_CHECKING:
     import igraph
@@ -203,6 +204,8 @@ def choose_engine(graph: Database, engine: Engine) -> EngineName:
 
 
 def _check_common(top: int, batch_size: int) -> None:
+    whole_number("top", top)
+    whole_number("batch_size", batch_size)
     if top < 0:
         raise AnalyticsError(f"top {top} is negative", "use 0 or more")
     if batch_size < 1:
@@ -481,6 +484,8 @@ def communities(
     chosen_scope = scope or Scope()
     chosen_scope.check()
     _check_common(top, batch_size)
+    whole_number("papers", papers)
+    whole_number("seed", seed)
     if papers < 0:
         raise AnalyticsError(f"papers {papers} is negative", "use 0 or more")
     if resolution <= 0:

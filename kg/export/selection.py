@@ -17,6 +17,8 @@ from kg import queries
 from kg.analytics.igraph_engine import COMMUNITY_PROPERTY, PROPERTIES
 from kg.database import Database
 from kg.errors import ParameterError
+from kg.numbers import optional_whole_number, whole_number
+from kg.questions.bounds import check_text
 from kg.refs import resolve
 
 __all__ = ["ExportedPaper", "Selection", "citations", "papers", "select_keys"]
@@ -94,12 +96,28 @@ class ExportedPaper:
         return self.title or self.key
 
 
-def select_keys(graph: Database, selection: Selection) -> list[str] | None:
-    """Return the keys of the selected papers, or None for the whole graph.
+def select_keys(graph: Database, selection: Selection | None) -> list[str] | None:
+    """Return the keys of the selected papers, or None for the whole graph (also for a
+    ``selection`` of None, as an export takes it).
 
     Raises PaperNotFound or AmbiguousPaper for a bad ``around`` REF, ParameterError for a
-    bad hop count, top count or rank property.
+    ``selection`` that is not a Selection, a bad hop count, top count or rank property.
     """
+    if selection is None:
+        return None
+    if not isinstance(selection, Selection):
+        raise ParameterError(
+            f"selection is {selection!r}, not a kg.Selection",
+            "pass kg.Selection(...), e.g. kg.Selection(around=REF, hops=1), or None for "
+            "the whole graph",
+        )
+    if selection.around is not None:
+        check_text("around", selection.around)
+    if selection.category is not None:
+        check_text("category", selection.category)
+    whole_number("hops", selection.hops)
+    for name in ("year_from", "year_to", "community", "top"):
+        optional_whole_number(name, getattr(selection, name))
     if selection.whole_graph:
         return None
     keys: set[str] | None = None

@@ -35,6 +35,7 @@ from kg.errors import ParameterError, SourceError
 from kg.load.neo4j_sink import KeyRef, candidates_by_title, plan_titles
 from kg.loaders.arxiv_oai import validation_reason
 from kg.loaders.identity import normalize_title, parse_title_key
+from kg.numbers import whole_number
 from kg.refs import resolve
 
 __all__ = [
@@ -183,6 +184,7 @@ def merges(
     (``MergeRecord.contested_by``) and the pages that list two of its keys apart
     (``listed_apart``). With ``contested``, only the merges something speaks against.
     """
+    limit = whole_number("limit", limit)
     if limit < 1:
         raise ParameterError("--limit must be 1 or more", "pass e.g. --limit 20")
     key = resolve(graph, ref).key if ref else None

@@ -3,6 +3,8 @@ a connection as a URI), and answers a wrong one with the project's error, before
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -53,3 +55,51 @@ def test_connect_takes_a_uri(neo4j_connection: Connection, monkeypatch: pytest.M
         KnowledgeGraph.connect("bolt://127.0.0.1:1")
     with pytest.raises(ParameterError, match="connection is 7687"):
         KnowledgeGraph.connect(7687)  # type: ignore[arg-type]
+
+
+# Each call is wrong in one argument; the graph is empty, so a call that ran its query
+# before checking would raise UnknownReference (or answer) instead of ParameterError.
+BAD_CALLS: dict[str, tuple[Callable[[KnowledgeGraph], object], str]] = {
+    "resolve None": (lambda g: g.resolve(None), "the paper reference is None"),  # type: ignore[arg-type]
+    "cocited limit None": (lambda g: g.cocited("1706.03762", limit=None), "limit is None"),  # type: ignore[arg-type]
+    "cocited limit str": (lambda g: g.cocited("1706.03762", limit="5"), "limit is '5'"),  # type: ignore[arg-type]
+    "category limit str": (lambda g: g.category("hep-th", limit="3"), "limit is '3'"),  # type: ignore[arg-type]
+    "category None": (lambda g: g.category(None), "code is None"),  # type: ignore[arg-type]
+    "search limit float": (lambda g: g.search("black", limit=2.5), "limit is 2.5"),  # type: ignore[arg-type]
+    "search None": (lambda g: g.search(None), "text is None"),  # type: ignore[arg-type]
+    "near hops float": (lambda g: g.near("1706.03762", hops=1.5), "hops is 1.5"),  # type: ignore[arg-type]
+    "path max_hops str": (lambda g: g.path("a", "b", max_hops="3"), "max_hops is '3'"),  # type: ignore[arg-type]
+    "author None": (lambda g: g.author(None), "name is None"),  # type: ignore[arg-type]
+    "select_keys dict": (lambda g: g.exports.select_keys({}), "selection is {}"),  # type: ignore[arg-type]
+    "selection top str": (
+        lambda g: g.exports.select_keys(Selection(top="3")),  # type: ignore[arg-type]
+        "top is '3'",
+    ),
+    "selection hops float": (
+        lambda g: g.exports.select_keys(Selection(around="1706.03762", hops=1.5)),  # type: ignore[arg-type]
+        "hops is 1.5",
+    ),
+    "similarity_map layer": (
+        lambda g: g.plots.similarity_map("1706.03762", "bogus"),  # type: ignore[arg-type]
+        "no similarity layer 'bogus'",
+    ),
+    "ego limit str": (lambda g: g.plots.ego("1706.03762", limit="3"), "limit is '3'"),  # type: ignore[arg-type]
+    "rank_distribution bins": (lambda g: g.plots.rank_distribution(bins="3"), "bins is '3'"),  # type: ignore[arg-type]
+    "rank top str": (lambda g: g.analytics.rank("pagerank", top="3"), "top is '3'"),  # type: ignore[arg-type]
+    "bursts limit str": (lambda g: g.analytics.bursts(limit="3"), "limit is '3'"),  # type: ignore[arg-type]
+    "traction window float": (lambda g: g.analytics.traction(window=2.5), "window is 2.5"),  # type: ignore[arg-type]
+    "similar k str": (lambda g: g.analytics.similar(k="2"), "k is '2'"),  # type: ignore[arg-type]
+    "recommend limit str": (lambda g: g.recommend("1706.03762", limit="2"), "limit is '2'"),  # type: ignore[arg-type]
+    "merges limit str": (lambda g: g.merges(limit="2"), "limit is '2'"),  # type: ignore[arg-type]
+}
+
+
+@pytest.mark.parametrize("name", BAD_CALLS)
+def test_a_wrong_argument_is_a_parameter_error_before_any_query(graph: Database, name: str) -> None:
+    call, message = BAD_CALLS[name]
+    with pytest.raises(ParameterError, match=re.escape(message)):
+        call(KnowledgeGraph.on(graph))
+
+
+def test_select_keys_of_no_selection_is_the_whole_graph(graph: Database) -> None:
+    assert KnowledgeGraph.on(graph).exports.select_keys(None) is None
