@@ -406,7 +406,7 @@ def rank(
     *,
     scope: Scope | None = None,
     engine: Engine = "auto",
-    options: RankOptions | None = None,
+    options: RankOptions | Mapping[str, object] | None = None,
     top: int = 10,
     write: bool = False,
     batch_size: int = DEFAULT_BATCH_SIZE,
@@ -414,7 +414,11 @@ def rank(
     """Rank the papers in ``scope`` by ``algorithm`` and return every value and the ``top``
     papers; with ``write`` store the values on the papers and record an AnalyticsRun.
 
-    Raises AnalyticsError for a bad option or a missing engine, and the graph's errors
+    ``options`` are the RankOptions (damping, tolerance, max_iterations, samples, seed), or a
+    mapping of some of them, e.g. ``{"damping": 0.5}``; each algorithm reads the ones it has.
+
+    Raises ParameterError for an option that is no RankOptions field or of the wrong type,
+    AnalyticsError for a bad option or a missing engine, and the graph's errors
     (ConnectionFailed, QueryFailed) when Neo4j fails.
     """
     if algorithm not in ALGORITHMS:
@@ -422,7 +426,7 @@ def rank(
             f"unknown algorithm {algorithm!r}", f"use one of {', '.join(ALGORITHMS)}"
         )
     chosen_scope = scope or Scope()
-    chosen_options = options or RankOptions()
+    chosen_options = RankOptions.of(options)
     chosen_scope.check()
     chosen_options.check()
     _check_common(top, batch_size)

@@ -103,3 +103,11 @@ def test_a_wrong_argument_is_a_parameter_error_before_any_query(graph: Database,
 
 def test_select_keys_of_no_selection_is_the_whole_graph(graph: Database) -> None:
     assert KnowledgeGraph.on(graph).exports.select_keys(None) is None
+
+
+def test_rank_takes_its_options_as_a_mapping(small_map: Database) -> None:
+    face = KnowledgeGraph.on(small_map)
+    result = face.analytics.rank("pagerank", options={"damping": 0.5}, top=1)
+    assert result.parameters["damping"] == 0.5
+    with pytest.raises(ParameterError, match="no rank option 'dampen'"):
+        face.analytics.rank("pagerank", options={"dampen": 0.5})
