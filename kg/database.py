@@ -119,7 +119,8 @@ def translated_errors(uri: str) -> Iterator[None]:
         if exc.code and "AccessMode" in exc.code:
             raise QueryFailed(
                 "the statement writes, and it ran in a READ transaction",
-                "add --write to allow writes",
+                "run it as a write: graph.write(query) in Python, kg cypher --write on the "
+                "command line",
             ) from exc
         if exc.code and exc.code.endswith("DatabaseNotFound"):
             raise QueryFailed(

@@ -193,7 +193,8 @@ def choose_engine(graph: Database, engine: Engine) -> EngineName:
     if version is None:
         raise AnalyticsError(
             f"the Neo4j server at {graph.uri} has no Graph Data Science plugin",
-            "install GDS on the server, or use --engine igraph (the default engine)",
+            "install GDS on the server, or use the igraph engine (the default: "
+            'engine="igraph", --engine igraph)',
         )
     if not analytics_gds.client_installed():
         raise AnalyticsError(

@@ -51,7 +51,10 @@ def export(
     if keys == []:
         hint = "widen the selection, or check it with kg search / kg category"
         if selection.top is not None:
-            hint = f"--top ranks by {selection.rank_by}: write it first with `kg rank … --write`"
+            hint = (
+                f"top ranks by {selection.rank_by}: store it first with `kg rank … --write` "
+                "(or graph.analytics.rank(…, write=True))"
+            )
         elif selection.community is not None and not _stored(graph, COMMUNITY_PROPERTY):
             hint = "no community is stored yet: run `kg communities --write` first"
         raise ParameterError(f"no paper matches the selection ({selection.describe()})", hint)

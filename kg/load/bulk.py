@@ -99,7 +99,7 @@ def _refuse_remote() -> None:
             "bulk mode works only with the local server that kg manages, and NEO4J_URI is set: "
             "neo4j-admin import must run on the server's own files while it is stopped",
             "unset NEO4J_URI to bulk-load into the local server in $KG_HOME, or load into "
-            "the remote server without --bulk",
+            "the remote server online (graph.load, or kg load without --bulk)",
         )
 
 
@@ -114,7 +114,8 @@ def _check_empty(server: LocalServer, database: str, timeout: float) -> None:
             raise NotEmptyError(
                 f"bulk mode needs an empty database, and {database!r} at "
                 f"{server.settings.bolt_uri} holds data",
-                "load into it without --bulk (the online loader merges into what is there), "
+                "load into it online (graph.load, or kg load without --bulk: the online "
+                "loader merges into what is there), "
                 "or empty it first with `kg db reset --yes`",
             )
 

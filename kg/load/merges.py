@@ -186,7 +186,7 @@ def merges(
     """
     limit = whole_number("limit", limit)
     if limit < 1:
-        raise ParameterError("--limit must be 1 or more", "pass e.g. --limit 20")
+        raise ParameterError(f"limit is {limit}", "pass a limit at least 1, e.g. 100")
     key = resolve(graph, ref).key if ref else None
     rows = queries.load.merges.run(graph, key=key, limit=None if contested else limit)
     others = _contesting(graph, rows)
@@ -227,19 +227,21 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
-        raise SourceError(f"--keep-apart {path}: cannot read it ({reason})", _SPLITS_FIX) from exc
+        raise SourceError(
+            f"the keep-apart file {path}: cannot read it ({reason})", _SPLITS_FIX
+        ) from exc
     try:
         splits = _SPLITS.validate_json(text)
     except ValidationError as exc:
         wrong = validation_reason(exc, element="split")[:300]
         raise SourceError(
-            f"--keep-apart {path}: not a list of splits: {wrong}", _SPLITS_FIX
+            f"the keep-apart file {path}: not a list of splits: {wrong}", _SPLITS_FIX
         ) from None
     for number, split in enumerate(splits, 1):
         unnamed = [key for key in split.keys if not key.strip()]
         if unnamed:
             raise SourceError(
-                f"--keep-apart {path}: split {number} names an empty key", _SPLITS_FIX
+                f"the keep-apart file {path}: split {number} names an empty key", _SPLITS_FIX
             )
     return splits
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from matplotlib.figure import Figure
 
+import kg
 from kg import KnowledgeGraph
 from kg.database import Database
-from kg.errors import ConnectionFailed, ParameterError
+from kg.errors import AnalyticsError, ConnectionFailed, KGError, ParameterError, QueryFailed
 from kg.export import Selection
 from kg.server.config import Connection
 from tests.data import EXAMPLES
@@ -111,3 +112,59 @@ def test_rank_takes_its_options_as_a_mapping(small_map: Database) -> None:
     assert result.parameters["damping"] == 0.5
     with pytest.raises(ParameterError, match="no rank option 'dampen'"):
         face.analytics.rank("pagerank", options={"dampen": 0.5})
+
+
+# What the library says of a wrong argument names it as Python does, not only as a `--` flag
+# of the CLI a notebook user cannot pass (the CLI's own options check their flags first):
+# each case, its error, what the error says, and the CLI-only wording it no longer has.
+LIBRARY_WORDS: dict[str, tuple[Callable[[KnowledgeGraph], object], type[KGError], str, str]] = {
+    "read a write": (
+        lambda g: g.read("CREATE (n:X) RETURN n"),
+        QueryFailed,
+        "graph.write(query) in Python",
+        "Add --write",
+    ),
+    "merges limit": (lambda g: g.merges(limit=0), ParameterError, "limit is 0", "--limit"),
+    "selection hops": (
+        lambda g: g.exports.select_keys(Selection(around="1706.03762", hops=0)),
+        ParameterError,
+        "hops is 0",
+        "--hops",
+    ),
+    "selection top": (
+        lambda g: g.exports.select_keys(Selection(top=0)),
+        ParameterError,
+        "top is 0",
+        "--top",
+    ),
+    "selection years": (
+        lambda g: g.exports.select_keys(Selection(year_from=2000, year_to=1990)),
+        AnalyticsError,
+        "the year range 2000-1990 ends before it starts",
+        "no paper matches",
+    ),
+    "rank years": (
+        lambda g: g.analytics.rank("pagerank", scope=kg.Scope(year_from=2000, year_to=1990)),
+        AnalyticsError,
+        "the year range 2000-1990 ends before it starts",
+        "--years",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", LIBRARY_WORDS)
+def test_the_library_names_arguments_not_cli_flags(graph: Database, name: str) -> None:
+    call, error, message, cli_only = LIBRARY_WORDS[name]
+    with pytest.raises(error) as caught:
+        call(KnowledgeGraph.on(graph))
+    assert message in str(caught.value)
+    assert cli_only not in str(caught.value)
+
+
+def test_a_reversed_year_range_is_the_same_error_for_an_export(
+    graph: Database, tmp_path: Path
+) -> None:
+    with pytest.raises(AnalyticsError, match="the year range 2000-1990 ends before it starts"):
+        KnowledgeGraph.on(graph).exports.write(
+            "gexf", tmp_path / "map.gexf", Selection(year_from=2000, year_to=1990)
+        )
