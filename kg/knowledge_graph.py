@@ -7,7 +7,7 @@ similarity, time), ``.exports`` (files for other tools) and ``.plots`` (pictures
     import kg
 
     with kg.KnowledgeGraph.connect() as graph:
-        report = graph.paper("2110.03888")
+        report = graph.paper("hep-th/9711200")
         print(report.cited_by_sentence())
         top = graph.analytics.rank("pagerank", top=3).top
 
