@@ -119,7 +119,8 @@ def translated_errors(uri: str) -> Iterator[None]:
         if exc.code and "AccessMode" in exc.code:
             raise QueryFailed(
                 "the statement writes, and it ran in a READ transaction",
-                "add --write to allow writes",
+                "run it as a write: graph.write(query) in Python, kg cypher --write on the "
+                "command line",
             ) from exc
         if exc.code and exc.code.endswith("DatabaseNotFound"):
             raise QueryFailed(
@@ -184,12 +185,29 @@ class Database:
         )
 
     @classmethod
-    def connect(cls, connection: config.Connection | None = None) -> Self:
+    def connect(cls, connection: config.Connection | str | None = None) -> Self:
         """Open the driver for ``connection`` (default: NEO4J_* or the local server) and check it.
 
-        Raises ConnectionFailed when the server cannot be reached or refuses the credentials.
+        ``connection`` may be a URI (``"neo4j://host:7687"``): the user and password are then
+        NEO4J_USER and NEO4J_PASSWORD, or the local server's for a URI on this machine
+        (``kg.server.config.connection``).
+
+        Raises ConnectionFailed when the server cannot be reached or refuses the credentials,
+        ConfigError when there is no password to use, ParameterError for a ``connection``
+        that is neither a Connection nor a URI.
         """
-        conn = connection or config.connection()
+        if isinstance(connection, str):
+            conn = config.connection(connection)
+        elif connection is None:
+            conn = config.connection()
+        elif isinstance(connection, config.Connection):
+            conn = connection
+        else:
+            raise ParameterError(
+                f"connection is {connection!r}",
+                "pass a URI such as 'neo4j://localhost:7687', a kg.server.config.Connection, "
+                "or nothing for NEO4J_* or the local server",
+            )
         quiet_driver_logs()
         with translated_errors(conn.uri):
             # Schema-free queries on an empty graph draw "label does not exist" notices;

@@ -7,18 +7,21 @@ similarity, time), ``.exports`` (files for other tools) and ``.plots`` (pictures
     import kg
 
     with kg.KnowledgeGraph.connect() as graph:
-        report = graph.paper("2110.03888")
+        report = graph.paper("hep-th/9711200")
         print(report.cited_by_sentence())
         top = graph.analytics.rank("pagerank", top=3).top
 
 Most methods are a function of ``kg.questions``, ``kg.analytics``, ``kg.load`` or
 ``kg.export`` with this graph as its first argument: same parameters, same docstring, same
-typed answer. The pictures load matplotlib and igraph only when one is drawn.
+typed answer (``help(graph.plots.ego)`` shows the function's docstring and parameters).
+The pictures load matplotlib and igraph only when one is drawn, or a method of
+``graph.plots`` is looked up.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from functools import cached_property
 from importlib import import_module
@@ -37,6 +40,25 @@ from kg.load import merges as merge_records
 from kg.load.pipeline import expand_paths
 from kg.questions import seeds
 
+
+class _Later:
+    """A function of a module that loads only when the function is first used: called, or
+    bound to a graph (which is when ``help()`` reads its docstring and signature)."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+        self.__doc__ = f"See {module}.{name}."
+
+    def load(self) -> Callable[..., Any]:
+        """Return the function itself, importing its module."""
+        function: Callable[..., Any] = getattr(import_module(self.module), self.name)
+        return function
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.load()(*args, **kwargs)
+
+
 if TYPE_CHECKING:
     from kg.plots import ego as _ego
     from kg.plots import rank_distribution as _rank_distribution
@@ -45,19 +67,12 @@ if TYPE_CHECKING:
     from kg.web.layers import similarity_map as _similarity_map
 else:
     # matplotlib and igraph load on the first picture, not with the face: at run time each
-    # of these imports its module when called (mypy reads the functions themselves).
-    def _later(module: str, name: str) -> Callable[..., Any]:
-        def call(*args: Any, **kwargs: Any) -> Any:
-            return getattr(import_module(module), name)(*args, **kwargs)
-
-        call.__doc__ = f"See {module}.{name}."
-        return call
-
-    _years = _later("kg.plots", "years")
-    _ego = _later("kg.plots", "ego")
-    _rank_distribution = _later("kg.plots", "rank_distribution")
-    _save = _later("kg.plots", "save")
-    _similarity_map = _later("kg.web.layers", "similarity_map")
+    # of these imports its module when used (mypy reads the functions themselves).
+    _years = _Later("kg.plots", "years")
+    _ego = _Later("kg.plots", "ego")
+    _rank_distribution = _Later("kg.plots", "rank_distribution")
+    _save = _Later("kg.plots", "save")
+    _similarity_map = _Later("kg.web.layers", "similarity_map")
 
 __all__ = ["Analytics", "Exports", "KnowledgeGraph", "Plots", "expand_paths", "parse_years"]
 
@@ -65,9 +80,15 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+def _loaded(function: Callable[..., R]) -> Callable[..., R]:
+    """Return ``function``, or the function a ``_Later`` stands for, loaded."""
+    return function.load() if isinstance(function, _Later) else function
+
+
 class _On(Generic[P, R]):
     """A library function ``f(graph, ...)`` as a method: ``graph.name(...)`` calls
-    ``f(graph, ...)``, with f's parameters, docstring and answer, written once."""
+    ``f(graph, ...)``, with f's parameters, docstring and answer, written once; ``help()``
+    of the bound method shows f's docstring and its signature without the graph."""
 
     def __init__(self, function: Callable[Concatenate[Any, P], R]) -> None:
         self.function = function
@@ -81,9 +102,36 @@ class _On(Generic[P, R]):
         if owner is None:
             return self
         graph = owner.graph if isinstance(owner, _Part) else owner
-        bound = functools.partial(self.function, graph)
-        bound.__doc__ = self.function.__doc__
+        function = _loaded(self.function)
+
+        @functools.wraps(function)
+        def bound(*args: P.args, **kwargs: P.kwargs) -> R:
+            return function(graph, *args, **kwargs)
+
+        signature = inspect.signature(function)
+        # Read before __wrapped__: the function's own signature, less the graph it is bound to.
+        bound.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=list(signature.parameters.values())[1:]
+        )
         return bound
+
+
+class _Static(Generic[P, R]):
+    """A library function that takes no graph, as an attribute of a part (``graph.plots.save``):
+    the function itself, loaded when first used."""
+
+    def __init__(self, function: Callable[P, R]) -> None:
+        self.function = function
+        self.__doc__ = function.__doc__
+
+    @overload
+    def __get__(self, owner: None, kind: type) -> Self: ...
+    @overload
+    def __get__(self, owner: object, kind: type) -> Callable[P, R]: ...
+    def __get__(self, owner: object | None, kind: type) -> Self | Callable[P, R]:
+        if owner is None:
+            return self
+        return _loaded(self.function)
 
 
 class _Part:
@@ -129,7 +177,7 @@ class Plots(_Part):
     ego = _On(_ego)
     rank_distribution = _On(_rank_distribution)
     similarity_map = _On(_similarity_map)
-    save = staticmethod(_save)
+    save = _Static(_save)
 
 
 class KnowledgeGraph(Database):

@@ -26,6 +26,8 @@ from kg.answers import short_handle
 from kg.errors import ParameterError, PlotError
 from kg.export import ExportedPaper, check_folder_of
 from kg.knowledge_graph import KnowledgeGraph
+from kg.paths import PathArg, as_path
+from kg.questions.bounds import check_range
 
 __all__ = [
     "FORMATS",
@@ -44,10 +46,11 @@ _LABELLED: Final = 12  # the most cited neighbours get a label; more would not b
 _NEIGHBOURS: Final = 20_000  # the neighbours read to choose the most cited among
 
 
-def save(figure: Figure, path: Path) -> Path:
-    """Write ``figure`` to ``path`` as PNG, SVG or PDF by its suffix; return the path.
-    Raises ParameterError for another suffix, a folder that does not exist (it is not made)
-    or a path that cannot be written."""
+def save(figure: Figure, path: PathArg) -> Path:
+    """Write ``figure`` to ``path`` (a Path or a str) as PNG, SVG or PDF by its suffix; return
+    the path. Raises ParameterError for another suffix, a folder that does not exist (it is
+    not made) or a path that cannot be written."""
+    path = as_path(path, "path")
     if path.suffix.lower() not in FORMATS:
         raise ParameterError(
             f"cannot tell the picture format of {path.name}", "name a .png, .svg or .pdf file"
@@ -123,8 +126,7 @@ def ego(
     has one (else by year); the most cited are labelled with their handles. With ``link``,
     each node of an SVG links to ``link(key)``.
     Raises PaperNotFound, AmbiguousPaper or ParameterError."""
-    if limit < 1:
-        raise ParameterError(f"limit is {limit}", "pass a limit of 1 or more")
+    limit = check_range("limit", limit, 1)
     near = graph.near(ref, hops, _NEIGHBOURS)
     around = list(graph.exports.papers(sorted(p.key for p in near.results)))
     around.sort(key=lambda p: (-p.cited_by, p.key))
@@ -154,7 +156,8 @@ def ego(
 
 def rank_distribution(graph: KnowledgeGraph, prop: str = "pagerank", bins: int = 50) -> Figure:
     """A histogram (log-log) of one value `kg rank --write` stored on the papers.
-    Raises ParameterError when no paper holds it."""
+    Raises ParameterError when no paper holds it, or for fewer than 1 bin."""
+    bins = check_range("bins", bins, 1)
     values = [row["value"] for row in queries.analytics.rank_values.run(graph, property=prop)]
     if not values:
         command = storing_command(prop)

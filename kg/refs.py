@@ -66,8 +66,13 @@ class ParsedRef:
 def parse_ref(ref: str) -> ParsedRef:
     """Return what each tier looks up for ``ref``: node key, canonical arXiv id, title.
 
-    Raises ParameterError for an empty reference.
+    Raises ParameterError for an empty reference or one that is not a str.
     """
+    if not isinstance(ref, str):
+        raise ParameterError(
+            f"the paper reference is {ref!r}, not a str",
+            "pass an arXiv id, a title or a node key as a str",
+        )
     text = ref.strip()
     if not text:
         raise ParameterError(

@@ -47,7 +47,9 @@ __all__ = [
     "rank",
 ]
 
-INSTALL_HINT = "pip install graphdatascience, or use --engine igraph"
+INSTALL_HINT = (
+    'pip install graphdatascience, or use the igraph engine (engine="igraph", --engine igraph)'
+)
 MIN_CLIENT_MAJOR = 2
 
 
@@ -78,7 +80,8 @@ def _client(graph: Database) -> Any:
     if int(version.split(".")[0]) < MIN_CLIENT_MAJOR:
         raise AnalyticsError(
             f"graphdatascience {version} is older than {MIN_CLIENT_MAJOR}.0, whose API we use",
-            "pip install -U graphdatascience, or use --engine igraph",
+            "pip install -U graphdatascience, or use the igraph engine "
+            '(engine="igraph", --engine igraph)',
         )
     return client.GraphDataScience(
         graph.driver, database=graph.database, arrow=False, show_progress=False
@@ -210,7 +213,9 @@ def communities(
     """
     if method == "louvain" and resolution != 1.0:
         raise AnalyticsError(
-            "GDS's Louvain has no resolution setting", "use --method leiden, or --engine igraph"
+            "GDS's Louvain has no resolution setting",
+            'use the leiden method or the igraph engine (method="leiden" or engine="igraph"; '
+            "--method leiden or --engine igraph)",
         )
     gds = _client(graph)
     with _projected(graph, gds, scope, True) as (projected, nodes, edges):

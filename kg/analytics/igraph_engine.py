@@ -23,13 +23,15 @@ Conventions, the same whichever engine computes them:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-from kg.errors import AnalyticsError
+from kg.errors import AnalyticsError, ParameterError
+from kg.numbers import optional_whole_number, whole_number
 
 if TYPE_CHECKING:
     import igraph
@@ -198,8 +200,41 @@ class RankOptions:
     samples: int | None = None
     seed: int = 42
 
+    @classmethod
+    def of(cls, options: RankOptions | Mapping[str, object] | None) -> RankOptions:
+        """Return ``options`` as RankOptions: as they are, the defaults for None, or a mapping
+        of field names to values (``{"damping": 0.5}``) over the defaults. Raises
+        ParameterError for a name that is not a field, or options of another type."""
+        if options is None:
+            return cls()
+        if isinstance(options, RankOptions):
+            return options
+        if not isinstance(options, Mapping):
+            raise ParameterError(
+                f"options is {options!r}",
+                'pass kg.analytics.RankOptions(...) or a dict of its fields, e.g. {"damping": 0.5}',
+            )
+        names = [field.name for field in dataclasses.fields(cls)]
+        unknown = sorted(str(name) for name in options if name not in names)
+        if unknown:
+            raise ParameterError(
+                f"no rank option {', '.join(map(repr, unknown))}",
+                f"the options are {', '.join(names)}",
+            )
+        return cls(**{str(name): value for name, value in options.items()})  # type: ignore[arg-type]
+
     def check(self) -> None:
-        """Raise AnalyticsError for an option out of its range."""
+        """Raise ParameterError for an option of the wrong type, AnalyticsError for one out
+        of its range."""
+        for name in ("damping", "tolerance"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ParameterError(
+                    f"{name} is {value!r}, not a number", f"pass {name} as a float"
+                )
+        whole_number("max_iterations", self.max_iterations)
+        whole_number("seed", self.seed)
+        optional_whole_number("samples", self.samples)
         if not 0.0 < self.damping < 1.0:
             raise AnalyticsError(
                 f"damping {self.damping} is out of range", "use a value between 0 and 1, e.g. 0.85"

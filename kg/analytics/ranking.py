@@ -50,6 +50,7 @@ from kg.answers import (
 )
 from kg.database import Database
 from kg.errors import AnalyticsError
+from kg.numbers import whole_number
 
 if TYPE_CHECKING:
     import igraph
@@ -192,7 +193,8 @@ def choose_engine(graph: Database, engine: Engine) -> EngineName:
     if version is None:
         raise AnalyticsError(
             f"the Neo4j server at {graph.uri} has no Graph Data Science plugin",
-            "install GDS on the server, or use --engine igraph (the default engine)",
+            "install GDS on the server, or use the igraph engine (the default: "
+            'engine="igraph", --engine igraph)',
         )
     if not analytics_gds.client_installed():
         raise AnalyticsError(
@@ -203,6 +205,8 @@ def choose_engine(graph: Database, engine: Engine) -> EngineName:
 
 
 def _check_common(top: int, batch_size: int) -> None:
+    whole_number("top", top)
+    whole_number("batch_size", batch_size)
     if top < 0:
         raise AnalyticsError(f"top {top} is negative", "use 0 or more")
     if batch_size < 1:
@@ -403,7 +407,7 @@ def rank(
     *,
     scope: Scope | None = None,
     engine: Engine = "auto",
-    options: RankOptions | None = None,
+    options: RankOptions | Mapping[str, object] | None = None,
     top: int = 10,
     write: bool = False,
     batch_size: int = DEFAULT_BATCH_SIZE,
@@ -411,7 +415,11 @@ def rank(
     """Rank the papers in ``scope`` by ``algorithm`` and return every value and the ``top``
     papers; with ``write`` store the values on the papers and record an AnalyticsRun.
 
-    Raises AnalyticsError for a bad option or a missing engine, and the graph's errors
+    ``options`` are the RankOptions (damping, tolerance, max_iterations, samples, seed), or a
+    mapping of some of them, e.g. ``{"damping": 0.5}``; each algorithm reads the ones it has.
+
+    Raises ParameterError for an option that is no RankOptions field or of the wrong type,
+    AnalyticsError for a bad option or a missing engine, and the graph's errors
     (ConnectionFailed, QueryFailed) when Neo4j fails.
     """
     if algorithm not in ALGORITHMS:
@@ -419,7 +427,7 @@ def rank(
             f"unknown algorithm {algorithm!r}", f"use one of {', '.join(ALGORITHMS)}"
         )
     chosen_scope = scope or Scope()
-    chosen_options = options or RankOptions()
+    chosen_options = RankOptions.of(options)
     chosen_scope.check()
     chosen_options.check()
     _check_common(top, batch_size)
@@ -481,6 +489,8 @@ def communities(
     chosen_scope = scope or Scope()
     chosen_scope.check()
     _check_common(top, batch_size)
+    whole_number("papers", papers)
+    whole_number("seed", seed)
     if papers < 0:
         raise AnalyticsError(f"papers {papers} is negative", "use 0 or more")
     if resolution <= 0:

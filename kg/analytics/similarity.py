@@ -45,6 +45,7 @@ from kg.analytics.igraph_engine import CitationGraph, chunks
 from kg.answers import AnalyticsRun, SimilarityRun, StoredRun
 from kg.database import Database
 from kg.errors import SimilarityError
+from kg.numbers import whole_number
 
 if TYPE_CHECKING:
     import numpy as np
@@ -200,6 +201,7 @@ def top_k(citation: CitationGraph, measure: Measure, k: int = DEFAULT_K) -> list
 def _check(measure: str, k: int) -> None:
     if measure not in MEASURES:
         raise SimilarityError(f"unknown measure {measure!r}", f"use one of {', '.join(MEASURES)}")
+    whole_number("k", k)
     if k < 1:
         raise SimilarityError(f"k is {k}", "keep at least 1 similar paper per paper")
 

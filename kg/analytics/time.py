@@ -39,6 +39,7 @@ from kg.answers import (
 )
 from kg.database import Database
 from kg.errors import AnalyticsError
+from kg.numbers import optional_whole_number, whole_number
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -217,6 +218,8 @@ def _begin(
 ) -> tuple[Scope, float, CitationTimeline]:
     """Check the options every time analysis takes, then read the timeline of ``scope``;
     return the scope, when the run began and the timeline."""
+    limit = whole_number("limit", limit)
+    batch_size = whole_number("batch_size", batch_size)
     if limit < 0:
         raise AnalyticsError(f"limit {limit} is negative", "use 0 or more")
     if batch_size < 1:
@@ -314,6 +317,7 @@ def bursts(
     of the ``d`` made that year in its body (kg.analytics.time_series explains the model).
     Raises AnalyticsError for a bad option.
     """
+    since = optional_whole_number("since", since)
     if s <= 1:
         raise AnalyticsError(
             f"s {s} is not above 1", "the burst state's rate is s times the base rate; use e.g. 2"
@@ -376,6 +380,8 @@ def sleeping_beauties(
     ends at the last year of its body of data (``CitationTimeline``); papers of unknown year
     are not scored. Raises AnalyticsError for a bad option.
     """
+    min_citations = whole_number("min_citations", min_citations)
+    limit = whole_number("limit", limit)
     if min_citations < 1:
         raise AnalyticsError(f"min citations {min_citations} is too small", "use 1 or more")
     chosen, began, data = _begin(graph, scope, limit, batch_size)
@@ -447,6 +453,11 @@ def traction(
     Papers of unknown year or published after ``as_of`` are not scored. Raises
     AnalyticsError for a bad option.
     """
+    as_of = optional_whole_number("as_of", as_of)
+    window = whole_number("window", window)
+    min_citations = whole_number("min_citations", min_citations)
+    min_cohort = whole_number("min_cohort", min_cohort)
+    limit = whole_number("limit", limit)
     if window < 1:
         raise AnalyticsError(f"window {window} is too small", "use 1 or more years")
     if min_citations < 0 or min_cohort < 1:
@@ -532,6 +543,7 @@ def main_path(
     of an earlier paper to a later one are dropped) and reported. Raises AnalyticsError for
     a bad option.
     """
+    key_routes = whole_number("key_routes", key_routes)
     if key_routes < 1:
         raise AnalyticsError(f"key routes {key_routes} is too small", "use 1 or more")
     chosen, began, data = _begin(graph, scope, 0, batch_size)

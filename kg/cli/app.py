@@ -27,6 +27,7 @@ from kg.loaders.errors import CONTROL
 F = TypeVar("F", bound=Callable[..., Any])
 Justify = Literal["left", "right"]
 _JSON_KEY = "kg.json"
+_ARGS_KEY = "kg.args"
 ELLIPSIS = "…"
 
 # C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text; an
@@ -312,9 +313,31 @@ class JSONError(click.ClickException):
         emit_json({"error": {"message": self.error.message, "hint": self.error.hint or None}})
 
 
+class JSONUsageError(click.UsageError):
+    """A usage error (a bad option value, a missing argument, an unknown command) shown as
+    ``{"error": {"message": ..., "hint": ...}}`` on stdout (--json), with click's exit code
+    2 for usage errors."""
+
+    def __init__(self, error: click.UsageError) -> None:
+        super().__init__(error.format_message(), error.ctx)
+        command = error.ctx.command_path if error.ctx is not None else "kg"
+        self.hint = f"see `{command} --help`"
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        emit_json({"error": {"message": self.message, "hint": self.hint}})
+
+
 class KGGroup(click.Group):
     """A click group that turns every KGError into a one-line `Error:` and exit code 1, or,
-    when the command was given --json, into a JSON error object."""
+    when the command was given --json, into a JSON error object; a usage error of a command
+    given --json (a bad option value, checked before --json itself may have been read) is a
+    JSON error object too, with exit code 2."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if ctx.parent is None:
+            # Every word of the command line, to tell a usage error of a --json command.
+            ctx.meta[_ARGS_KEY] = list(args)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -324,12 +347,25 @@ class KGGroup(click.Group):
         except BrokenPipeError:
             _silence_stdout()
             ctx.exit(0)
+        except click.UsageError as exc:
+            if ctx.parent is None and not isinstance(exc, JSONUsageError) and _wants_json(ctx):
+                raise JSONUsageError(exc) from exc
+            raise
         except KGError as exc:
             if ctx.find_root().meta.get(_JSON_KEY):
                 raise JSONError(exc) from exc
             # The library escapes the data it puts in an error; this catches any it missed
             # (a server's words, a file's name), keeping the error's own line breaks.
             raise click.ClickException(str(exc).translate(_ERROR_CONTROL)) from exc
+
+
+def _wants_json(ctx: click.Context) -> bool:
+    """Return whether the command line holds --json (before a ``--`` that ends the options)."""
+    if ctx.meta.get(_JSON_KEY):
+        return True
+    args: list[str] = ctx.meta.get(_ARGS_KEY, [])
+    words = args[: args.index("--")] if "--" in args else args
+    return "--json" in words
 
 
 def _silence_stdout() -> None:

@@ -7,8 +7,6 @@ Pajek, CSV, VOSviewer map and network files, BibTeX and RIS.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from kg import queries
 from kg.analytics.igraph_engine import COMMUNITY_PROPERTY
 from kg.answers import ExportSummary
@@ -22,6 +20,7 @@ from kg.export.selection import (
     select_keys,
 )
 from kg.export.writers import FORMATS, Source, check_folder_of
+from kg.paths import PathArg, as_path
 
 __all__ = [
     "FORMATS",
@@ -36,33 +35,37 @@ __all__ = [
 
 
 def export(
-    graph: Database, fmt: str, path: Path, selection: Selection | None = None
+    graph: Database, fmt: str, path: PathArg, selection: Selection | None = None
 ) -> ExportSummary:
     """Write the selected papers (and, for network formats, their citations) to ``path`` in
     format ``fmt`` (a key of FORMATS; csv and vosviewer write a folder). Raises
     ParameterError for an unknown format, a path whose folder does not exist (a folder
     format's own folder is made) or an unwritable path, and the errors of
     select_keys."""
+    target = as_path(path, "path")
     selection = selection or Selection()
     if fmt not in FORMATS:
         raise ParameterError(f"no export format {fmt!r}", f"pass one of {', '.join(FORMATS)}")
-    check_folder_of(path)
+    check_folder_of(target)
     keys = select_keys(graph, selection)
     if keys == []:
         hint = "widen the selection, or check it with kg search / kg category"
         if selection.top is not None:
-            hint = f"--top ranks by {selection.rank_by}: write it first with `kg rank … --write`"
+            hint = (
+                f"top ranks by {selection.rank_by}: store it first with `kg rank … --write` "
+                "(or graph.analytics.rank(…, write=True))"
+            )
         elif selection.community is not None and not _stored(graph, COMMUNITY_PROPERTY):
             hint = "no community is stored yet: run `kg communities --write` first"
         raise ParameterError(f"no paper matches the selection ({selection.describe()})", hint)
     writer = FORMATS[fmt]
     source = Source(lambda: papers(graph, keys), lambda: citations(graph, keys))
-    summary = ExportSummary(format=fmt, path=str(path), selection=selection.describe())
+    summary = ExportSummary(format=fmt, path=str(target), selection=selection.describe())
     try:
-        writer.write(source, path, summary)
+        writer.write(source, target, summary)
     except OSError as exc:
         raise ParameterError(
-            f"cannot write {path} ({exc.strerror})", "name a path in a folder you can write to"
+            f"cannot write {target} ({exc.strerror})", "name a path in a folder you can write to"
         ) from exc
     return summary
 

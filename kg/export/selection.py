@@ -15,8 +15,11 @@ from typing import Any
 
 from kg import queries
 from kg.analytics.igraph_engine import COMMUNITY_PROPERTY, PROPERTIES
+from kg.analytics.ranking import Scope
 from kg.database import Database
 from kg.errors import ParameterError
+from kg.numbers import optional_whole_number
+from kg.questions.bounds import MAX_NEAR_HOPS, check_range, check_text
 from kg.refs import resolve
 
 __all__ = ["ExportedPaper", "Selection", "citations", "papers", "select_keys"]
@@ -94,18 +97,37 @@ class ExportedPaper:
         return self.title or self.key
 
 
-def select_keys(graph: Database, selection: Selection) -> list[str] | None:
-    """Return the keys of the selected papers, or None for the whole graph.
+def select_keys(graph: Database, selection: Selection | None) -> list[str] | None:
+    """Return the keys of the selected papers, or None for the whole graph (also for a
+    ``selection`` of None, as an export takes it).
 
     Raises PaperNotFound or AmbiguousPaper for a bad ``around`` REF, ParameterError for a
-    bad hop count, top count or rank property.
+    ``selection`` that is not a Selection, a bad hop count, top count or rank property, and
+    AnalyticsError (as ``kg.Scope`` does) for a year range that ends before it starts.
     """
+    if selection is None:
+        return None
+    if not isinstance(selection, Selection):
+        raise ParameterError(
+            f"selection is {selection!r}, not a kg.Selection",
+            "pass kg.Selection(...), e.g. kg.Selection(around=REF, hops=1), or None for "
+            "the whole graph",
+        )
+    if selection.around is not None:
+        check_text("around", selection.around)
+    if selection.category is not None:
+        check_text("category", selection.category)
+    check_range("hops", selection.hops, 1, MAX_NEAR_HOPS)
+    for name in ("year_from", "year_to", "community", "top"):
+        optional_whole_number(name, getattr(selection, name))
+    if selection.top is not None:
+        check_range("top", selection.top, 1)
+    # A reversed range is the error an analysis's Scope gives for it, not an empty selection.
+    Scope(year_from=selection.year_from, year_to=selection.year_to).check()
     if selection.whole_graph:
         return None
     keys: set[str] | None = None
     if selection.around is not None:
-        if not 1 <= selection.hops <= 3:
-            raise ParameterError(f"hops is {selection.hops}", "pass --hops from 1 to 3")
         centre = resolve(graph, selection.around)
         row = queries.questions.neighbourhood.run(
             graph, key=centre.key, hops=selection.hops, limit=_EVERYTHING
@@ -122,8 +144,6 @@ def select_keys(graph: Database, selection: Selection) -> list[str] | None:
         )
     )
     if filtered:
-        if selection.top is not None and selection.top < 1:
-            raise ParameterError(f"top is {selection.top}", "pass --top 1 or more")
         rank_by = selection.rank_by if selection.top is not None else None
         if rank_by is not None and rank_by not in _rank_properties():
             raise ParameterError(

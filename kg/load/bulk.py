@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Unpack
@@ -44,6 +44,7 @@ from kg.load.pipeline import (
     plan_inputs,
 )
 from kg.load.schema import apply_schema, is_empty
+from kg.paths import PathArg, as_path, as_paths, optional_path
 from kg.server import config
 from kg.server.config import Connection, LocalSettings
 from kg.server.install import find_java
@@ -98,7 +99,7 @@ def _refuse_remote() -> None:
             "bulk mode works only with the local server that kg manages, and NEO4J_URI is set: "
             "neo4j-admin import must run on the server's own files while it is stopped",
             "unset NEO4J_URI to bulk-load into the local server in $KG_HOME, or load into "
-            "the remote server without --bulk",
+            "the remote server online (graph.load, or kg load without --bulk)",
         )
 
 
@@ -113,7 +114,8 @@ def _check_empty(server: LocalServer, database: str, timeout: float) -> None:
             raise NotEmptyError(
                 f"bulk mode needs an empty database, and {database!r} at "
                 f"{server.settings.bolt_uri} holds data",
-                "load into it without --bulk (the online loader merges into what is there), "
+                "load into it online (graph.load, or kg load without --bulk: the online "
+                "loader merges into what is there), "
                 "or empty it first with `kg db reset --yes`",
             )
 
@@ -169,17 +171,17 @@ def run_import(server: LocalServer, file_arguments: list[str], database: str, lo
 
 
 def bulk_load(
-    paths: list[Path],
+    paths: Iterable[PathArg] | PathArg,
     *,
     settings: LocalSettings | None = None,
     database: str | None = None,
     fmt: FormatChoice = "auto",
-    rejects_path: Path = Path("kg-load.rejects.jsonl"),
-    workdir: Path | None = None,
+    rejects_path: PathArg = Path("kg-load.rejects.jsonl"),
+    workdir: PathArg | None = None,
     keep_csv: bool = False,
     timeout: float = 300.0,
     on_stage: Callable[[str], None] | None = None,
-    keep_apart: Path | None = None,
+    keep_apart: PathArg | None = None,
     **options: Unpack[StreamOptions],
 ) -> BulkSummary:
     """Load ``paths`` into the empty database of the local server with neo4j-admin import.
@@ -199,6 +201,9 @@ def bulk_load(
     the new database before the online writer runs: a rebuild keeps the splits users made.
     """
     _refuse_remote()
+    files = as_paths(paths, "paths")
+    splits_file = optional_path(keep_apart, "keep_apart")
+    scratch_base = optional_path(workdir, "workdir")
     stream = StreamSettings(**options)
     settings = settings or config.local_settings()
     database = database or os.environ.get("NEO4J_DATABASE") or config.DEFAULT_DATABASE
@@ -208,19 +213,19 @@ def bulk_load(
             f"Neo4j is not installed in {server.home}", "run `kg db start` once to install it"
         )
     began = time.monotonic()
-    rejects = RejectsFile(rejects_path)
+    rejects = RejectsFile(as_path(rejects_path, "rejects_path"))
     # The same per-file rule as the online load: a file in a folder that cannot be read or
     # recognised fails on its own (reported, exit 1) and the others load.
-    with local_copies(paths) as copies:
-        inputs, formats = plan_inputs(copies, fmt, stream.strict, rejects, named=paths)
-        splits = read_kept_apart(keep_apart) if keep_apart else []
+    with local_copies(files) as copies:
+        inputs, formats = plan_inputs(copies, fmt, stream.strict, rejects, named=files)
+        splits = read_kept_apart(splits_file) if splits_file else []
         was_running = server.pid() is not None
         _check_empty(server, database, timeout)
         # The server is not needed again until the import: let it shut down while parsing.
         stopper = threading.Thread(target=server.stop, name="kg-bulk-stop", daemon=True)
         stopper.start()
         imported = False
-        base = workdir or settings.home / "bulk"
+        base = scratch_base or settings.home / "bulk"
         base.mkdir(parents=True, exist_ok=True)
         scratch = Path(tempfile.mkdtemp(prefix="kg-bulk-", dir=base))
         summary = BulkSummary(load=LoadSummary())

@@ -36,6 +36,7 @@ from kg.errors import ParameterError, SourceError
 from kg.load.neo4j_sink import KeyRef, candidates_by_title, plan_titles
 from kg.loaders.arxiv_oai import validation_reason
 from kg.loaders.identity import normalize_title, parse_title_key
+from kg.numbers import whole_number
 from kg.refs import resolve
 
 __all__ = [
@@ -186,8 +187,9 @@ def merges(
     (``MergeRecord.contested_by``) and the pages that list two of its keys apart
     (``listed_apart``). With ``contested``, only the merges something speaks against.
     """
+    limit = whole_number("limit", limit)
     if limit < 1:
-        raise ParameterError("--limit must be 1 or more", "pass e.g. --limit 20")
+        raise ParameterError(f"limit is {limit}", "pass a limit at least 1, e.g. 100")
     key = resolve(graph, ref).key if ref else None
     rows = queries.load.merges.run(graph, key=key, limit=None if contested else limit)
     others = _contesting(graph, rows)
@@ -228,7 +230,9 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
-        raise SourceError(f"--keep-apart {path}: cannot read it ({reason})", _SPLITS_FIX) from exc
+        raise SourceError(
+            f"the keep-apart file {path}: cannot read it ({reason})", _SPLITS_FIX
+        ) from exc
     try:
         found = json.loads(text)
     except ValueError:
@@ -241,13 +245,13 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
     except ValidationError as exc:
         wrong = validation_reason(exc, element="split")[:300]
         raise SourceError(
-            f"--keep-apart {path}: not a list of splits: {wrong}", _SPLITS_FIX
+            f"the keep-apart file {path}: not a list of splits: {wrong}", _SPLITS_FIX
         ) from None
     for number, split in enumerate(splits, 1):
         unnamed = [key for key in split.keys if not key.strip()]
         if unnamed:
             raise SourceError(
-                f"--keep-apart {path}: split {number} names an empty key", _SPLITS_FIX
+                f"the keep-apart file {path}: split {number} names an empty key", _SPLITS_FIX
             )
     return splits
 

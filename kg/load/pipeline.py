@@ -25,7 +25,7 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal, Protocol, TypedDict, Unpack
@@ -55,6 +55,7 @@ from kg.loaders.records import (
     Skipped,
     SnapshotRecord,
 )
+from kg.paths import PathArg, as_path, as_paths, optional_path
 
 __all__ = [
     "InputFile",
@@ -75,6 +76,10 @@ __all__ = [
 FormatChoice = FormatName | Literal["auto"]
 DEFAULT_BATCH_SIZE = 2000
 _SKIPPED_NAMES = ("readme", ".")
+
+# The arguments as both faces name them, for the hints of the errors about them.
+_REJECTS_ARGUMENT = "rejects_path= in Python, --rejects on the command line"
+_SINCE_ARGUMENT = "since= in Python, --since on the command line"
 
 
 @dataclass(frozen=True)
@@ -270,19 +275,20 @@ class RejectsFile:
         target = Path(os.path.realpath(self.path))
         if self.path.is_dir():
             raise SourceError(
-                f"--rejects {self.path} is a folder", "name a file, e.g. --rejects rejects.jsonl"
+                f"the rejects file {self.path} is a folder",
+                f"name a file for the rejects ({_REJECTS_ARGUMENT}), e.g. rejects.jsonl",
             )
         if any(target == Path(os.path.realpath(path)) for path in inputs):
             raise SourceError(
-                f"--rejects {self.path} is one of the input files; writing rejects there "
-                "would overwrite it",
-                "name another file, e.g. --rejects rejects.jsonl",
+                f"the rejects file {self.path} is one of the input files; writing rejects "
+                "there would overwrite it",
+                f"name another file for the rejects ({_REJECTS_ARGUMENT}), e.g. rejects.jsonl",
             )
         folder = target.parent
         existing = next((p for p in (folder, *folder.parents) if p.exists()), None)
         if existing is None or not existing.is_dir() or not os.access(existing, os.W_OK):
             raise SourceError(
-                f"--rejects {self.path}: cannot write in {folder}",
+                f"the rejects file {self.path}: cannot write in {folder}",
                 "name a file in a folder you can write to",
             )
 
@@ -298,7 +304,7 @@ class RejectsFile:
                 self.handle = self.path.open("w", encoding="utf-8")
             except OSError as exc:
                 raise SourceError(
-                    f"--rejects {self.path}: cannot write it ({exc.strerror})",
+                    f"the rejects file {self.path}: cannot write it ({exc.strerror})",
                     "name a file in a folder you can write to",
                 ) from exc
         entry = {
@@ -317,14 +323,14 @@ class RejectsFile:
 
 def load_paths(
     graph: Database,
-    paths: list[Path],
+    paths: Iterable[PathArg] | PathArg,
     *,
     fmt: FormatChoice = "auto",
-    rejects_path: Path = Path("kg-load.rejects.jsonl"),
+    rejects_path: PathArg = Path("kg-load.rejects.jsonl"),
     on_file: Callable[[Path], None] | None = None,
     force: bool = False,
-    keep_apart: Path | None = None,
-    since: Path | None = None,
+    keep_apart: PathArg | None = None,
+    since: PathArg | None = None,
     **options: Unpack[StreamOptions],
 ) -> LoadSummary:
     """Load every file of ``paths`` into ``graph`` and return what happened.
@@ -354,16 +360,19 @@ def load_paths(
     """
     # The checks and planning load_paths shares with bulk_load are StreamSettings' and
     # plan_inputs'.
+    files = as_paths(paths, "paths")
+    splits_file = optional_path(keep_apart, "keep_apart")
+    older_file = optional_path(since, "since")
     stream = StreamSettings(**options, force=force, on_file=on_file)
     began = time.monotonic()
-    rejects = RejectsFile(rejects_path)
-    with local_copies(paths) as copies:
-        inputs, formats = plan_inputs(copies, fmt, stream.strict, rejects, named=paths)
-        splits = read_kept_apart(keep_apart) if keep_apart else []
+    rejects = RejectsFile(as_path(rejects_path, "rejects_path"))
+    with local_copies(files) as copies:
+        inputs, formats = plan_inputs(copies, fmt, stream.strict, rejects, named=files)
+        splits = read_kept_apart(splits_file) if splits_file else []
         ensure_schema(graph)
         writer = GraphWriter(graph)
-        if since is not None:
-            older = _older_snapshot(writer, since, inputs, formats, fmt, stream.id_scheme)
+        if older_file is not None:
+            older = _older_snapshot(writer, older_file, inputs, formats, fmt, stream.id_scheme)
             stream = dataclasses.replace(stream, since=older)
         split_titles = keep_apart_splits(graph, splits)
         summary = LoadSummary(counts=writer.counts, built_by=writer.older_title_rules())
@@ -404,30 +413,37 @@ def _older_snapshot(
     that an incremental load can use it. Raises SourceError when it cannot."""
     if len(inputs) != 1:
         raise SourceError(
-            f"--since {since} compares one file with an older snapshot of it, and "
-            f"{len(inputs)} inputs were named",
-            "name one file to load with --since, or load without it",
+            f"an incremental load since {since} compares one file with an older snapshot "
+            f"of it, and {len(inputs)} inputs were named",
+            f"name one file to load since the older snapshot ({_SINCE_ARGUMENT}), or load "
+            "without it",
         )
     fmt = formats[0][0]
     if fmt is None:
         raise SourceError(
-            f"--since {since}: the format of {inputs[0].path} cannot be told ({formats[0][1]})",
-            "name it with --format",
+            f"the older snapshot {since}: the format of {inputs[0].path} cannot be told "
+            f"({formats[0][1]})",
+            "name the format (fmt= in Python, --format on the command line)",
         )
     if not since.is_file():
-        raise SourceError(f"--since {since}: no such file", "name the older file of the source")
+        raise SourceError(
+            f"the older snapshot {since}: no such file",
+            f"name the older file of the source ({_SINCE_ARGUMENT})",
+        )
     older_format = detect_format(since) if choice == "auto" else choice
     if older_format != fmt:
         raise SourceError(
-            f"--since {since} is {older_format}, and {inputs[0].path} is {fmt}",
+            f"the older snapshot {since} is {older_format}, and {inputs[0].path} is {fmt}",
             "name an older snapshot of the same source",
         )
     older = OlderSnapshot.read(since, inputs[0].path, fmt, id_scheme)
     if not writer.loaded_whole(older.snapshot):
         raise SourceError(
-            f"--since {since}: the graph does not hold it whole as this loader writes it (it "
-            "was never loaded, some of its records were rejected, or an older kg loaded it)",
-            f"load {since} first, or load {inputs[0].path} without --since",
+            f"the older snapshot {since}: the graph does not hold it whole as this loader "
+            "writes it (it was never loaded, some of its records were rejected, or an older "
+            "kg loaded it)",
+            f"load {since} first, or load {inputs[0].path} without an older snapshot "
+            f"({_SINCE_ARGUMENT})",
         )
     return older
 

@@ -10,7 +10,7 @@ from kg.answers import CategoryCount, CategoryOverview, CategoryPaper, CategoryR
 from kg.database import Database
 from kg.errors import CategoryNotFound
 from kg.loaders.taxonomy import load_taxonomy
-from kg.questions.bounds import check_range
+from kg.questions.bounds import check_range, check_text
 
 __all__ = ["categories", "category"]
 
@@ -24,8 +24,9 @@ def category(graph: Database, code: str, limit: int = 50) -> CategoryReport:
     """Return a category's paper counts and its papers, most cited in the map first, at most
     ``limit``. The code matches case-insensitively for categories the taxonomy knows.
     Raises CategoryNotFound, or ParameterError for a limit below 1."""
-    check_range("limit", limit, 1)
-    canonical = _known_codes().get(code.strip().casefold(), code.strip())
+    limit = check_range("limit", limit, 1)
+    code = check_text("code", code).strip()
+    canonical = _known_codes().get(code.casefold(), code)
     rows = queries.questions.category_report.run(graph, code=canonical, limit=limit)
     if not rows:
         raise CategoryNotFound(

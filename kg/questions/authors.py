@@ -9,6 +9,7 @@ from kg.answers import AuthorReport
 from kg.database import Database
 from kg.errors import AmbiguousAuthor, AuthorNotFound, ParameterError
 from kg.loaders.identity import normalize_name
+from kg.questions.bounds import check_text
 
 __all__ = ["author"]
 
@@ -19,7 +20,7 @@ def author(graph: Database, name: str) -> AuthorReport:
     """Return the papers, co-authors and in-map citation totals of the author ``name`` names:
     the one with that normalised name, else the only one whose name holds all its words.
     Raises AuthorNotFound, AmbiguousAuthor, or ParameterError for an empty name."""
-    key = normalize_name(name)
+    key = normalize_name(check_text("name", name))
     if not key:
         raise ParameterError("the author name is empty", "pass a name, e.g. 'Ang Wang'")
     candidates = queries.questions.author_candidates.run(

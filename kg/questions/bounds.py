@@ -5,8 +5,16 @@ from __future__ import annotations
 from typing import Final
 
 from kg.errors import ParameterError
+from kg.numbers import whole_number
 
-__all__ = ["DEFAULT_LIMIT", "DEFAULT_MAX_HOPS", "MAX_HOPS", "MAX_NEAR_HOPS", "check_range"]
+__all__ = [
+    "DEFAULT_LIMIT",
+    "DEFAULT_MAX_HOPS",
+    "MAX_HOPS",
+    "MAX_NEAR_HOPS",
+    "check_range",
+    "check_text",
+]
 
 DEFAULT_LIMIT: Final = 20
 DEFAULT_MAX_HOPS: Final = 10
@@ -14,9 +22,19 @@ MAX_HOPS: Final = 30  # the literal bound `*..30` in the shortest-path queries
 MAX_NEAR_HOPS: Final = 3  # the literal bound `*1..3` in neighbourhood.cypher
 
 
-def check_range(name: str, value: int, low: int, high: int | None = None) -> None:
-    """Raise ParameterError when ``value`` (the parameter ``name``) is below ``low`` or above
-    ``high`` (None: no upper bound)."""
-    if value < low or (high is not None and value > high):
+def check_range(name: str, value: object, low: int, high: int | None = None) -> int:
+    """Return ``value`` (the parameter ``name``) as an int; raise ParameterError when it is
+    not a whole number (a float, a str, None, a bool), or is below ``low`` or above ``high``
+    (None: no upper bound)."""
+    number = whole_number(name, value)
+    if number < low or (high is not None and number > high):
         bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise ParameterError(f"{name} is {value}", f"pass a {name} {bound}")
+        raise ParameterError(f"{name} is {number}", f"pass a {name} {bound}")
+    return number
+
+
+def check_text(name: str, value: object) -> str:
+    """Return ``value`` (the parameter ``name``); raise ParameterError when it is not a str."""
+    if not isinstance(value, str):
+        raise ParameterError(f"{name} is {value!r}, not a str", f"pass {name} as a str")
+    return value

@@ -7,7 +7,7 @@ from typing import Final
 from kg.answers import SearchHit, SearchResult
 from kg.database import Database
 from kg.errors import ParameterError
-from kg.questions.bounds import DEFAULT_LIMIT, check_range
+from kg.questions.bounds import DEFAULT_LIMIT, check_range, check_text
 from kg.refs import escape_lucene, lookup, search_titles
 
 __all__ = ["SEARCH_SCORE_CUTOFF", "search"]
@@ -21,8 +21,8 @@ def search(graph: Database, text: str, limit: int = DEFAULT_LIMIT) -> SearchResu
     """Return the papers ``text`` names exactly (node key, arXiv id or normalised title,
     score None) followed by full-text title matches, best first, at most ``limit``.
     Raises ParameterError for empty text or a limit below 1."""
-    check_range("limit", limit, 1)
-    if not text.strip():
+    limit = check_range("limit", limit, 1)
+    if not check_text("text", text).strip():
         raise ParameterError("the search text is empty", "pass words of a title or an arXiv id")
     exact = [SearchHit.model_validate(p.model_dump()) for p in lookup(graph, text)]
     seen = {hit.key for hit in exact}

@@ -53,7 +53,7 @@ def _coupled_note(graph: Database, paper: PaperSummary) -> str:
 def _similarity(
     graph: Database, ref: str, limit: int, measure: Literal["co-citation", "coupling"]
 ) -> Similarity:
-    check_range("limit", limit, 1)
+    limit = check_range("limit", limit, 1)
     paper = resolve(graph, ref)
     rows, verdict, bound = similarity.similar_rows(graph, paper.key, measure, limit)
     empty_note = _cocited_note if measure == "co-citation" else _coupled_note

@@ -34,7 +34,7 @@ def citation_path(
     ``all_paths``), following CITES forward, or either way unless ``directed``. No path
     within ``max_hops`` is a result with ``found`` False. Raises PaperNotFound,
     AmbiguousPaper, or ParameterError when max_hops is not from 1 to 30."""
-    check_range("max_hops", max_hops, 1, MAX_HOPS)
+    max_hops = check_range("max_hops", max_hops, 1, MAX_HOPS)
     start, end = resolve(graph, source), resolve(graph, target)
     if start.key == end.key:
         paths = [CitationPath(papers=[start], directions=[])]
@@ -62,8 +62,8 @@ def neighbourhood(graph: Database, ref: str, hops: int = 2, limit: int = 50) -> 
     """Return the papers within ``hops`` citation hops of ``ref``'s paper (either direction,
     1 to 3 hops), nearest first, at most ``limit`` of them. Raises PaperNotFound,
     AmbiguousPaper or ParameterError."""
-    check_range("hops", hops, 1, MAX_NEAR_HOPS)
-    check_range("limit", limit, 1)
+    hops = check_range("hops", hops, 1, MAX_NEAR_HOPS)
+    limit = check_range("limit", limit, 1)
     paper = resolve(graph, ref)
     row = queries.questions.neighbourhood.run(graph, key=paper.key, hops=hops, limit=limit)[0]
     return Neighbourhood(

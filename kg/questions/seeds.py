@@ -33,6 +33,7 @@ from kg.answers import (
 )
 from kg.database import Database
 from kg.errors import SimilarityError
+from kg.numbers import whole_number
 from kg.refs import resolve
 
 __all__ = [
@@ -78,6 +79,9 @@ def connect(
     ``paths_per_pair`` per pair). Raises PaperNotFound or AmbiguousPaper for a bad REF,
     SimilarityError for fewer than two distinct seeds or a bound out of range.
     """
+    max_hops = whole_number("max_hops", max_hops)
+    limit = whole_number("limit", limit)
+    paths_per_pair = whole_number("paths_per_pair", paths_per_pair)
     if not 2 <= max_hops <= MAX_CONNECT_HOPS:
         raise SimilarityError(f"max hops is {max_hops}", f"pass 2 to {MAX_CONNECT_HOPS}")
     if limit < 1 or paths_per_pair < 1:
@@ -166,6 +170,8 @@ def recommend(
     citations are left out (counted in ``hubs_skipped``). Raises PaperNotFound or
     AmbiguousPaper for a bad REF, SimilarityError for no seed or a bad bound.
     """
+    limit = whole_number("limit", limit)
+    max_degree = whole_number("max_degree", max_degree)
     if limit < 1:
         raise SimilarityError(f"limit is {limit}", "pass 1 or more")
     if max_degree < 2:

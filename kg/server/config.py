@@ -7,6 +7,7 @@ import secrets
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from kg.errors import ConfigError
 
@@ -160,13 +161,30 @@ def write_new_password(path: Path) -> str:
     return password
 
 
-def connection() -> Connection:
+def connection(uri: str | None = None) -> Connection:
     """Return where to connect: NEO4J_URI and friends if set, else the local managed server.
 
-    Raises ConfigError when NEO4J_URI is set without NEO4J_PASSWORD, or when the local
-    server has no password file yet.
+    With ``uri``, connect there instead of NEO4J_URI, as NEO4J_USER (default neo4j) with
+    NEO4J_PASSWORD, or, when it is unset and ``uri`` names this machine, the local server's
+    password.
+
+    Raises ConfigError when NEO4J_URI is set without NEO4J_PASSWORD, when ``uri`` names
+    another machine and NEO4J_PASSWORD is unset, or when the local server has no password
+    file yet.
     """
     database = os.environ.get("NEO4J_DATABASE") or DEFAULT_DATABASE
+    if uri is not None:
+        user = os.environ.get("NEO4J_USER") or DEFAULT_USER
+        password = os.environ.get("NEO4J_PASSWORD")
+        if password is None:
+            if urlsplit(uri).hostname not in ("localhost", "127.0.0.1", "::1"):
+                raise ConfigError(
+                    f"no password to connect to {uri}: NEO4J_PASSWORD is not set",
+                    "set NEO4J_PASSWORD (and NEO4J_USER), or pass a "
+                    "kg.server.config.Connection with the credentials",
+                )
+            password = read_password(local_settings().password_file)
+        return Connection(uri, user, password, database, external=True)
     uri = os.environ.get("NEO4J_URI")
     if uri:
         password = os.environ.get("NEO4J_PASSWORD")

@@ -449,7 +449,7 @@ class LocalServer:
         raise ServerError(
             f"Neo4j did not answer on Bolt within {timeout:.0f}s; "
             f"log tail: {log_tail(self.log_file, 8)}",
-            "start it with a larger --timeout, or look at the log",
+            "start it with a larger timeout (kg db start --timeout), or look at the log",
         )
 
     def stop(self, timeout: float = 60.0, on_step: Step | None = None) -> bool:

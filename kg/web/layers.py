@@ -19,6 +19,7 @@ from matplotlib.figure import Figure
 
 from kg import queries
 from kg.answers import Similarity
+from kg.errors import ParameterError
 from kg.export import ExportedPaper
 from kg.knowledge_graph import KnowledgeGraph
 from kg.plots import draw_papers, lay_out, short_title
@@ -63,7 +64,12 @@ def similarity_map(
 ) -> SimilarityMap:
     """Return the ``layer`` map of ``ref``'s paper and its top ``limit`` similar papers.
     With ``link``, each node of the SVG links to ``link(key)``.
-    Raises PaperNotFound, AmbiguousPaper or ParameterError."""
+    Raises PaperNotFound, AmbiguousPaper or ParameterError (a layer other than cocited or
+    coupled, a limit below 1)."""
+    if layer not in _AMONG:
+        raise ParameterError(
+            f"no similarity layer {layer!r}", f"pass a layer: {' or '.join(_AMONG)}"
+        )
     similarity = graph.cocited(ref, limit) if layer == "cocited" else graph.coupled(ref, limit)
     keys = sorted({similarity.paper.key, *(p.key for p in similarity.results)})
     edges = [

@@ -51,7 +51,12 @@ def _the_input_through_a_link(tmp: Path, source: Path) -> Path:
 
 CASES: dict[str, tuple[Callable[[Path, Path], Path], str, str]] = {
     # name: (the --rejects path, what the error says, its hint)
-    "a folder": (_folder, "is a folder", "Name a file, e.g. --rejects rejects.jsonl"),
+    "a folder": (
+        _folder,
+        "is a folder",
+        "Name a file for the rejects (rejects_path= in Python, --rejects on the command line), "
+        "e.g. rejects.jsonl",
+    ),
     "under a file": (_under_a_file, "cannot write in", "Name a file in a folder you can write to"),
     "the input": (_the_input, "is one of the input files", "Name another file"),
     "the input by another name": (
@@ -82,7 +87,7 @@ def test_a_rejects_path_that_cannot_take_rejects_is_refused(
     assert "Traceback" not in result.output
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
-    assert lines[0].startswith(f"Error: --rejects {rejects}"), lines[0]
+    assert lines[0].startswith(f"Error: the rejects file {rejects}"), lines[0]
     assert error in lines[0]
     assert hint in lines[0]
     assert source.read_bytes() == original
@@ -101,7 +106,7 @@ def test_the_rejects_file_inside_a_loaded_folder_is_refused(
     result = CliRunner().invoke(main, ["load", str(folder), "--rejects", str(source)])
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
-    assert result.stderr.startswith(f"Error: --rejects {source} is one of the input files")
+    assert result.stderr.startswith(f"Error: the rejects file {source} is one of the input files")
     assert source.read_bytes() == original
     assert graph.read("MATCH (n) RETURN count(n) AS n") == [{"n": 0}]
 

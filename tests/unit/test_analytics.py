@@ -23,6 +23,7 @@ from kg.analytics import AnalyticsError, CitationGraph, RankOptions, Scope, rank
 from kg.analytics import gds_engine as analytics_gds
 from kg.analytics import igraph_engine as analytics_engine
 from kg.cli import main
+from kg.errors import ParameterError
 
 SEEDS = (1, 2, 3, 4, 5)
 
@@ -449,3 +450,14 @@ def test_run_record_round_trips_its_parameters() -> None:
     assert run.parameters == {"damping": 0.85}
     assert run.snapshot is None
     assert run.computed_at == "2025-01-01T00:00:00Z"
+
+
+def test_rank_options_may_be_a_mapping_of_their_fields() -> None:
+    assert RankOptions.of({"damping": 0.5, "samples": 3}) == RankOptions(damping=0.5, samples=3)
+    assert RankOptions.of(None) == RankOptions()
+    with pytest.raises(ParameterError, match="no rank option 'dampen'"):
+        RankOptions.of({"dampen": 0.5})
+    with pytest.raises(ParameterError, match="options is 3"):
+        RankOptions.of(3)  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match="not a number"):
+        RankOptions.of({"damping": "0.5"}).check()

@@ -78,3 +78,25 @@ def test_local_connection_without_password_file_says_what_to_do(
     monkeypatch.setenv("KG_HOME", str(tmp_path))
     with pytest.raises(ConfigError, match="Run `kg db start`"):
         config.connection()
+
+
+def test_a_connection_to_a_given_uri_takes_the_credentials_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("NEO4J_URI", "neo4j://elsewhere:7687")
+    monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
+    monkeypatch.setenv("NEO4J_USER", "reader")
+    with pytest.raises(ConfigError, match="no password to connect to neo4j"):
+        config.connection("neo4j://db.example:7687")
+    monkeypatch.setenv("KG_HOME", str(tmp_path))
+    config.write_new_password(tmp_path / config.PASSWORD_FILE)
+    local = config.connection("bolt://127.0.0.1:7999")
+    assert (local.uri, local.user) == ("bolt://127.0.0.1:7999", "reader")
+    assert local.password == config.read_password(tmp_path / config.PASSWORD_FILE)
+    monkeypatch.setenv("NEO4J_PASSWORD", "secret")
+    remote = config.connection("neo4j://db.example:7687")
+    assert (remote.uri, remote.user, remote.password) == (
+        "neo4j://db.example:7687",
+        "reader",
+        "secret",
+    )

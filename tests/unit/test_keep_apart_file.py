@@ -54,7 +54,7 @@ def test_a_bad_file_is_refused_with_the_split_and_what_to_do(
     path.write_text(text, encoding="utf-8")
     with pytest.raises(SourceError) as caught:
         read_kept_apart(path)
-    assert str(caught.value).startswith(f"--keep-apart {path}: ")
+    assert str(caught.value).startswith(f"the keep-apart file {path}: ")
     assert said in str(caught.value)
     assert "kg merges --kept-apart --json" in (caught.value.hint or "")
 
