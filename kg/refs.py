@@ -27,6 +27,7 @@ __all__ = [
     "ParsedRef",
     "escape_lucene",
     "fuzzy_title_query",
+    "key_written",
     "lookup",
     "near_ids",
     "parse_ref",
@@ -74,8 +75,7 @@ def parse_ref(ref: str) -> ParsedRef:
             "the paper reference is empty", "pass an arXiv id, a title or a node key"
         )
     arxiv_id = canonical_arxiv_id(text)
-    # A stub's handle writes the spaces of its key as '-' (see kg.answers.short_handle).
-    key = text.replace("-", " ") if text.startswith(_TITLE_KEY) else text
+    key = _undash(text)
     key_prefix = None
     for ellipsis in _ELLIPSES:
         if key.endswith(ellipsis) and len(key) > len(ellipsis):
@@ -88,6 +88,36 @@ def parse_ref(ref: str) -> ParsedRef:
         norm_title=normalize_title(text),
         key_prefix=key_prefix,
     )
+
+
+def _undash(text: str) -> str:
+    """Return a title key's handle with its '-' written back as spaces: a handle writes the
+    spaces of its key as '-' (see kg.answers.short_handle), and a normalised title has no
+    hyphen, so this is the key. Any other text is returned as it is."""
+    return text.replace("-", " ") if text.startswith(_TITLE_KEY) else text
+
+
+def key_written(text: str) -> str | None:
+    """Return the node key ``text`` writes, or None when it is not written as a key.
+
+    A key is a canonical arXiv id, accepted in any common spelling (``arXiv:1706.03762v2``
+    is ``1706.03762``), or a title key, ``title:<normalised title>:<year or unknown>``,
+    accepted as lists show it too (its spaces written as '-': ``title:sparse-coding:2011``).
+    A handle cut short with '…', a title key whose title is not normalised
+    (``title:Sparse Coding:2011``) and anything else name no one key: None.
+    """
+    text = text.strip()
+    arxiv_id = canonical_arxiv_id(text)
+    if arxiv_id is not None:
+        return arxiv_id
+    if not text.startswith(_TITLE_KEY) or any(e in text for e in _ELLIPSES):
+        return None
+    norm, colon, year = _undash(text).removeprefix(_TITLE_KEY).rpartition(":")
+    if not colon or not norm or normalize_title(norm) != norm:
+        return None
+    if year != "unknown" and not (year.isascii() and year.isdigit() and str(int(year)) == year):
+        return None
+    return f"{_TITLE_KEY}{norm}:{year}"
 
 
 def escape_lucene(text: str) -> str:

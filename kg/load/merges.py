@@ -36,7 +36,7 @@ from kg.errors import ParameterError, SourceError
 from kg.load.neo4j_sink import KeyRef, candidates_by_title, plan_titles
 from kg.loaders.arxiv_oai import validation_reason
 from kg.loaders.identity import normalize_title, parse_title_key
-from kg.refs import resolve
+from kg.refs import key_written, resolve
 
 __all__ = [
     "keep_apart",
@@ -53,6 +53,11 @@ _SPLITS = TypeAdapter(list[KeptApart])
 _SPLITS_FIX = (
     'write it as `kg merges --kept-apart --json` prints it: a JSON list of splits under "results"'
 )
+KEYS_WRITTEN = (
+    "a key is an arXiv id (1706.03762) or a title key, title:<normalised title>:<year> "
+    "(title:sparse coding:2011), as kg merges and kg paper show them"
+)
+"""How keys are written, for the errors that refuse a key written otherwise."""
 
 
 def merge_rule(arxiv_id: str | None, year: int | None, alias: str) -> str:
@@ -221,8 +226,11 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
     """Read a file of splits (what ``kg merges --kept-apart --json`` prints), to keep them
     on a load into another database, or after ``kg db reset`` or a ``--bulk`` rebuild.
 
-    Raises SourceError, naming the file, the split and what is wrong, when it cannot be read
-    or is not such a list; nothing is recorded then.
+    Keys are read as ``kg.refs.key_written`` reads them: an arXiv id in any spelling is
+    made canonical and a title key's handle (``title:sparse-coding:2011``, as lists show
+    it) is its key. Raises SourceError, naming the file, the split and what is wrong, when
+    it cannot be read, is not such a list or names a key written otherwise (a key the graph
+    can never hold would keep nothing apart); nothing is recorded then.
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -243,13 +251,39 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
         raise SourceError(
             f"--keep-apart {path}: not a list of splits: {wrong}", _SPLITS_FIX
         ) from None
+    written: list[KeptApart] = []
     for number, split in enumerate(splits, 1):
         unnamed = [key for key in split.keys if not key.strip()]
         if unnamed:
             raise SourceError(
                 f"--keep-apart {path}: split {number} names an empty key", _SPLITS_FIX
             )
-    return splits
+        named = [split.split_from] if split.split_from is not None else []
+        keys = {key: key_written(key) for key in [*named, *split.keys]}
+        unwritten = [key for key, found in keys.items() if found is None]
+        if unwritten:
+            raise SourceError(
+                f"--keep-apart {path}: split {number} names {json.dumps(unwritten[0])}, "
+                "which is not written as a key",
+                KEYS_WRITTEN + _normalised(unwritten[0]),
+            )
+        written.append(
+            split.model_copy(
+                update={
+                    "split_from": keys[named[0]] if named else None,
+                    "keys": list(dict.fromkeys(str(keys[key]) for key in split.keys)),
+                }
+            )
+        )
+    return written
+
+
+def _normalised(key: str) -> str:
+    """Return '; did you mean title:sparse coding:2011?' for a title key whose title is not
+    normalised (``title:Sparse Coding:2011``), else ''."""
+    title, colon, year = key.strip().removeprefix("title:").rpartition(":")
+    meant = key_written(f"title:{normalize_title(title)}:{year}") if colon else None
+    return f"; did you mean {meant}?" if meant and key.strip().startswith("title:") else ""
 
 
 def keep_apart(graph: Database, splits: list[KeptApart]) -> list[str]:
