@@ -17,6 +17,7 @@ from kg.cli.app import (
     open_graph,
     print_table,
 )
+from kg.errors import ParameterError
 
 
 @main.command("merges")
@@ -114,9 +115,10 @@ def merges(
     "--key",
     "keys",
     multiple=True,
-    help="A merged key to split off (repeatable); default: every key the paper absorbed.",
+    help="A merged key to split off (repeatable), as kg merges or kg paper shows it; default: "
+    "the key REF names when it is one merged into the paper, else every key the paper absorbed.",
 )
-@click.option("--yes", is_flag=True, help="Do it without asking.")
+@click.option("--yes", is_flag=True, help="Do it without asking (--json needs it).")
 @json_option
 @click.pass_context
 def unmerge(ctx: click.Context, ref: str, keys: tuple[str, ...], yes: bool, as_json: bool) -> None:
@@ -129,12 +131,21 @@ def unmerge(ctx: click.Context, ref: str, keys: tuple[str, ...], yes: bool, as_j
     Example: kg unmerge 1706.03762 --key "title:attention is all you need:2017"
     """
     graph = open_graph(ctx)
-    if not yes and not as_json:
+    planned = graph.unmerge(ref, list(keys) or None, dry_run=True)  # checks REF and --key
+    paper = f"{planned.paper.handle} ({planned.paper.label()})"
+    kept = ", ".join(planned.kept_apart)
+    if not yes:
+        if as_json:
+            raise ParameterError(
+                f"kg unmerge --json does not ask before it removes {planned.paper.key}, "
+                "so it needs --yes",
+                f"add --yes to remove it and keep {kept} apart",
+            )
         click.confirm(
-            f"Remove {clean(ref)} and keep its merged keys apart (then reload its sources)?",
+            clean(f"Remove {paper} and keep {kept} apart from it (then reload its sources)?"),
             abort=True,
         )
-    result = graph.unmerge(ref, list(keys) or None)
+    result = graph.unmerge(planned.paper.key, planned.kept_apart)
     if as_json:
         emit_json({**result.model_dump(mode="json"), "hint": result.reload_hint()})
         return

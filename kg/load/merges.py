@@ -313,12 +313,18 @@ def keep_apart(graph: Database, splits: list[KeptApart]) -> list[str]:
     return sorted(every)
 
 
-def unmerge(graph: Database, ref: str, aliases: list[str] | None = None) -> UnmergeResult:
+def unmerge(
+    graph: Database, ref: str, aliases: list[str] | None = None, *, dry_run: bool = False
+) -> UnmergeResult:
     """Split keys off the paper ``ref`` names and keep them apart on every later load.
 
-    ``aliases`` are the keys to split off (default: all of its aliases). The merged paper is
-    removed; the result lists the sources that name it, whose reload writes each key as its
-    own paper. Raises ParameterError when the paper absorbed no such key.
+    ``aliases`` are the keys to split off, each a key or the handle lists show for it
+    (``kg.refs.key_written``). Without them, a ``ref`` that names a key merged into the
+    paper (an alias) splits that key only; any other ``ref`` splits every key the paper
+    absorbed. The merged paper is removed; the result lists the sources that name it,
+    whose reload writes each key as its own paper. With ``dry_run``, nothing changes: the
+    result says what would be split (``removed`` False), for a caller to ask first.
+    Raises ParameterError when the paper absorbed no key, or not one of ``aliases``.
     """
     paper = resolve(graph, ref)
     found = merges(graph, paper.key, limit=1)
@@ -328,15 +334,15 @@ def unmerge(graph: Database, ref: str, aliases: list[str] | None = None) -> Unme
             f"{paper.key} was never merged with another key",
             "`kg merges` lists the papers that were",
         )
-    chosen = sorted(set(aliases or held))
-    unknown = [key for key in chosen if key not in held]
-    if unknown:
-        raise ParameterError(
-            f"{paper.key} holds no key {', '.join(unknown)}",
-            f"its merged keys are {', '.join(held)}",
-        )
+    if aliases:
+        chosen = sorted({_merged_key(paper.key, held, alias) for alias in aliases})
+    else:
+        named = key_written(ref)
+        chosen = [named] if named in held else held
     rows = queries.load.paper_sources.run(graph, key=paper.key)
     sources = [SourceSnapshot(**row) for row in rows]
+    if dry_run:
+        return UnmergeResult(paper=paper, kept_apart=chosen, removed=False, sources=sources)
     norm_titles = sorted(
         {parsed[0] for key in chosen if (parsed := parse_title_key(key)) is not None}
         | ({normalize_title(paper.title)} if paper.title else set())
@@ -355,3 +361,22 @@ def unmerge(graph: Database, ref: str, aliases: list[str] | None = None) -> Unme
         removed=bool(rows and rows[0]["removed"]),
         sources=sources,
     )
+
+
+def _merged_key(paper: str, held: list[str], alias: str) -> str:
+    """Return the key of ``held`` (the keys merged into ``paper``) that ``alias`` writes.
+
+    Raises ParameterError for an empty alias, the paper's own key, or a key it does not hold.
+    """
+    merged = f"its merged keys are {', '.join(held)}"
+    if not alias.strip():
+        raise ParameterError("an empty --key names no key", f"pass a key to split off: {merged}")
+    key = key_written(alias)
+    if key == paper:
+        raise ParameterError(
+            f"{paper} is the paper's own key, not a key merged into it",
+            f"{merged}; without --key, every one of them is split off",
+        )
+    if key is None or key not in held:
+        raise ParameterError(f"{paper} holds no key {alias.strip()}", merged)
+    return key

@@ -1445,3 +1445,78 @@ def test_a_reconcile_that_does_not_settle_stops_with_the_titles(
     assert graph.read(keys) == [
         {"key": "title:sparse coding:2010", "aliases": ["title:sparse coding:2011"]}
     ]
+
+
+def chained_work_pages(folder: Path) -> list[Path]:
+    """Three pages citing "Chained Work" by title only, as 2010, 2011 and 2012: the rule
+    chains the three keys into one paper, title:chained work:2010."""
+    cites = ["2010Chained Work", "2011Chained work", "2012CHAINED WORK"]
+    pages = []
+    for n, cited in enumerate(cites, 1):
+        path = folder / f"chained{n}.txt"
+        page = _page(f"Page {n}", f"2003.0001{n}", 2020, "2026-01-01", [f"{cited}cited by 5"])
+        path.write_text(page, encoding="utf-8")
+        pages.append(path)
+    return pages
+
+
+def test_unmerge_checks_first_asks_and_splits_only_the_key_it_is_given(
+    graph: Database, kg_env: Connection, tmp_path: Path
+) -> None:
+    """`kg unmerge` checks the paper and the keys before it asks; a REF naming a merged key
+    (an alias) or a --key written as kg paper shows it (title:chained-work:2011) splits that
+    key only; --json asks nothing, so without --yes it is refused and nothing is removed."""
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    pages = chained_work_pages(tmp_path)
+    paper, middle, late = (f"title:chained work:{year}" for year in (2010, 2011, 2012))
+
+    def held() -> dict[str, list[str]]:
+        rows = graph.read(
+            "MATCH (p:Paper {norm_title: 'chained work'}) "
+            "RETURN p.key AS key, coalesce(p.aliases, []) AS aliases ORDER BY key"
+        )
+        return {row["key"]: sorted(row["aliases"]) for row in rows}
+
+    _load(graph, pages, 100, tmp_path / "r")
+    assert held() == {paper: [middle, late]}
+    runner = CliRunner()
+    for argv, said in [
+        (["unmerge", "9999.99999"], "9999.99999"),
+        (["unmerge", paper, "--key", "title:chained work:1999"], f"{paper} holds no key"),
+        (["unmerge", paper, "--key", paper], f"{paper} is the paper's own key"),
+        (["unmerge", paper, "--key", ""], "an empty --key names no key"),
+        (["unmerge", paper, "--key", "title:Chained Work:2011"], f"{paper} holds no key"),
+    ]:
+        refused = runner.invoke(main, argv, input="y\n")
+        assert refused.exit_code == 1, refused.output
+        assert "Remove" not in refused.output  # refused before it asks
+        assert said in " ".join(refused.output.split())
+    assert held() == {paper: [middle, late]}
+
+    # --json without --yes: a JSON error saying to add --yes, and nothing removed
+    refused = runner.invoke(main, ["unmerge", paper, "--json"], input="y\n")
+    assert refused.exit_code == 1
+    error = json.loads(refused.output)["error"]
+    assert "needs --yes" in error["message"]
+    assert "add --yes" in error["hint"]
+    assert held() == {paper: [middle, late]}
+
+    # REF naming a merged key splits that key only, and the question says so
+    split = runner.invoke(main, ["unmerge", late], input="y\n")
+    assert split.exit_code == 0, split.output
+    question = " ".join(split.output.split("?")[0].split())
+    assert f"keep {late} apart" in question
+    assert middle not in question
+    assert f"kept apart: {late}" in split.output
+    _load(graph, pages, 100, tmp_path / "r")
+    assert held() == {paper: [middle], late: []}
+
+    # --key as kg paper shows it
+    split = runner.invoke(
+        main, ["unmerge", paper, "--key", "title:chained-work:2011", "--yes", "--json"]
+    )
+    assert split.exit_code == 0, split.output
+    assert json.loads(split.output)["kept_apart"] == [middle]
