@@ -28,8 +28,8 @@ from kg.errors import ParameterError
 @click.option(
     "--kept-apart",
     is_flag=True,
-    help="List the splits made with kg unmerge instead (with --json: the file that "
-    "`kg load --keep-apart` reads, to keep them in a new database).",
+    help="List the splits made with kg unmerge instead, with REF those naming its key (with "
+    "--json: the file that `kg load --keep-apart` reads, to keep them in a new database).",
 )
 @click.option(
     "--contested",
@@ -61,18 +61,18 @@ def merges(
     """
     graph = open_graph(ctx)
     if kept_apart:
-        splits = graph.kept_apart()
+        splits = graph.kept_apart(ref)
         if as_json:
             emit_json({"results": [s.model_dump(mode="json") for s in splits]})
             return
         print_table(
             (Column("split from"), Column("kept apart", flex=True), Column("recorded")),
             ([s.split_from, ", ".join(s.keys), s.recorded_at] for s in splits),
-            empty="no splits recorded (kg unmerge makes one)",
+            empty=f"no split names {ref}" if ref else "no splits recorded (kg unmerge makes one)",
         )
         return
     records = graph.merges(ref, limit, contested=contested)
-    never = f"{ref or 'no paper'} was never merged with another key"
+    never = f"{ref} was never merged with another key" if ref else "no paper absorbed another key"
     if contested and ref and not records and not graph.merges(ref, 1):
         contested = False  # say that it never merged, not that nothing speaks against it
     if as_json:

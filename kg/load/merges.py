@@ -60,8 +60,13 @@ KEYS_WRITTEN = (
 """How keys are written, for the errors that refuse a key written otherwise."""
 
 
-def merge_rule(arxiv_id: str | None, year: int | None, alias: str) -> str:
-    """Return the identity rule that joined ``alias`` to a paper with this arXiv id and year.
+def merge_rule(
+    arxiv_id: str | None, year: int | None, alias: str, *, recorded: bool = False
+) -> str:
+    """Return the identity rule that joined ``alias`` to a paper with this arXiv id and year
+    (an arXiv paper's own year; a paper known by title only: its key's year, the earliest
+    of its chain). ``recorded``: the alias is the own key of a record (a page without an
+    arXiv id), not a key references named.
 
     Only title keys merge (two arXiv ids never do), so the rule follows from the alias key
     and the paper it is in: a function of the records, not of the order of the loads.
@@ -72,13 +77,15 @@ def merge_rule(arxiv_id: str | None, year: int | None, alias: str) -> str:
     _norm, alias_year = parsed
     said = "no year" if alias_year is None else str(alias_year)
     if arxiv_id:
+        what = "a page's (or record's) own key" if recorded else "a reference"
         return (
-            f"a reference by title only ({said}) with a normalised title of arXiv "
+            f"{what} by title only ({said}) with a normalised title of arXiv "
             f"{arxiv_id} ({year if year is not None else 'no year'}), years chained at most "
             "1 apart"
         )
+    what = "a page's (or record's) own key and references" if recorded else "references"
     return (
-        f"references by title only with one normalised title, years chained at most 1 apart "
+        f"{what} by title only with one normalised title, years chained at most 1 apart "
         f"({said} joins {year if year is not None else 'no year'}, the earliest)"
     )
 
@@ -89,6 +96,9 @@ _Listed = dict[str, list[tuple[str, str | None]]]
 
 def _record(row: dict[str, Any], contested_by: list[str], listed: _Listed) -> MergeRecord:
     aliases = sorted(row["aliases"] or [])
+    recorded = set(row.get("recorded") or [])
+    own = parse_title_key(row["key"])  # a title-only paper's rule year is its key's
+    year = row["year"] if own is None else own[1]
     snapshots = sorted(set(row["described_in"]) | set(row["cited_in"]))
     held = {row["key"], *aliases}
     apart = [
@@ -105,7 +115,7 @@ def _record(row: dict[str, Any], contested_by: list[str], listed: _Listed) -> Me
         merged=[
             merged_key(
                 alias,
-                merge_rule(row["arxiv_id"], row["year"], alias),
+                merge_rule(row["arxiv_id"], year, alias, recorded=alias in recorded),
                 row["named"],
                 row.get("key_refs") or [],
             )
@@ -209,9 +219,11 @@ def kept_apart_key(split_from: str | None, keys: list[str]) -> str:
     return f"{split_from or ''} " + "".join(f"|{key}" for key in sorted(keys))
 
 
-def kept_apart(graph: Database) -> list[KeptApart]:
-    """Return the splits users made, newest first."""
-    return [
+def kept_apart(graph: Database, ref: str | None = None) -> list[KeptApart]:
+    """Return the splits users made, newest first; with ``ref``, those that name its key
+    (split from it, or keeping it apart). ``ref`` is a key as ``kg.refs.key_written`` reads
+    it, else a paper reference, which must name a paper in the graph."""
+    splits = [
         KeptApart(
             split_from=row["split_from"],
             keys=list(row["keys"] or []),
@@ -220,6 +232,10 @@ def kept_apart(graph: Database) -> list[KeptApart]:
         )
         for row in queries.load.kept_apart_all.run(graph)
     ]
+    if ref is None:
+        return splits
+    key = key_written(ref) or resolve(graph, ref).key
+    return [split for split in splits if key == split.split_from or key in split.keys]
 
 
 def read_kept_apart(path: Path) -> list[KeptApart]:

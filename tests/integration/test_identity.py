@@ -1520,3 +1520,49 @@ def test_unmerge_checks_first_asks_and_splits_only_the_key_it_is_given(
     )
     assert split.exit_code == 0, split.output
     assert json.loads(split.output)["kept_apart"] == [middle]
+
+
+def test_merges_say_the_rule_by_the_key_years_and_kept_apart_takes_a_ref(
+    graph: Database, kg_env: Connection, tmp_path: Path
+) -> None:
+    """A chain of title keys joins its earliest key's year, not the year the paper's best
+    reference gives it; a page's own key is said to be one, not a reference; `kg merges
+    --kept-apart REF` lists the splits naming REF's key; an empty graph has no merges."""
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    runner = CliRunner()
+    nothing = runner.invoke(main, ["merges"])
+    assert nothing.exit_code == 0, nothing.output
+    assert "no paper absorbed another key" in nothing.output.lower()
+    assert "never" not in nothing.output
+
+    arxiv = tmp_path / "arxiv.jsonl"
+    arxiv.write_text(_arxiv_line("1706.00001", "Twin Title", 2017, "2021-03-01"), "utf-8")
+    own = tmp_path / "own.txt"
+    own.write_text(_page("Twin Title", None, 2017, "2026-01-01", []), "utf-8")
+    _load(graph, [*chained_work_pages(tmp_path), arxiv, own], 100, tmp_path / "r")
+    listed = runner.invoke(main, ["merges", "--json"])
+    assert listed.exit_code == 0, listed.output
+    rules = {
+        merged["key"]: merged["rule"]
+        for record in json.loads(listed.output)["results"]
+        for merged in record["merged"]
+    }
+    assert rules["title:chained work:2011"].endswith("(2011 joins 2010, the earliest)")
+    assert rules["title:chained work:2012"].endswith("(2012 joins 2010, the earliest)")
+    assert rules["title:twin title:2017"].startswith(
+        "a page's (or record's) own key by title only (2017) with a normalised title of "
+        "arXiv 1706.00001 (2017)"
+    )
+
+    late = "title:chained work:2012"
+    split = runner.invoke(main, ["unmerge", late, "--yes", "--json"])
+    assert split.exit_code == 0, split.output
+    for ref, found in [("9999.99999", []), ("title:chained-work:2012", [[late]])]:
+        kept = runner.invoke(main, ["merges", ref, "--kept-apart", "--json"])
+        assert kept.exit_code == 0, kept.output
+        assert [s["keys"] for s in json.loads(kept.output)["results"]] == found
+    kept = runner.invoke(main, ["merges", "9999.99999", "--kept-apart"])
+    assert "no split names 9999.99999" in kept.output.lower()
