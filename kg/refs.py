@@ -2,7 +2,8 @@
 
 A REF is an arXiv id in any common spelling (``2110.03888``, ``arXiv:2110.03888v2``,
 ``hep-th/9901001``), a node key (``title:attention is all you need:2017``), a handle as
-lists show it (a key cut short with ``…``: ``title:attention is all y…``) or a title, exact
+lists show it (a key cut short with ``…``, its year kept: ``title:attention-is-a…:2017``)
+or a title, exact
 or in any spelling that normalises the same. It resolves by node key first, then by arXiv
 id, then by the normalised title a paper holds, then by one it is also known by (another
 version's title), then by key prefix, then by a key merged into it (an alias, whole or as a
@@ -40,6 +41,8 @@ SUGGESTIONS = 5
 # names the papers whose key starts with what comes before it.
 _ELLIPSES = ("…", "...")
 _TITLE_KEY = "title:"
+# What a title key's handle keeps after its '…' (kg.answers.short_handle): the key's year.
+_YEAR_TAIL = re.compile(r":(?:\d+|unknown)")
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT"})
 _FUZZY_MIN_LENGTH = 4
@@ -62,6 +65,7 @@ class ParsedRef:
     arxiv_id: str | None
     norm_title: str
     key_prefix: str | None = None
+    key_suffix: str = ""
 
 
 def parse_ref(ref: str) -> ParsedRef:
@@ -76,10 +80,11 @@ def parse_ref(ref: str) -> ParsedRef:
         )
     arxiv_id = canonical_arxiv_id(text)
     key = _undash(text)
-    key_prefix = None
+    key_prefix = key_suffix = None
     for ellipsis in _ELLIPSES:
-        if key.endswith(ellipsis) and len(key) > len(ellipsis):
-            key_prefix = key.removesuffix(ellipsis)
+        before, cut, after = key.partition(ellipsis)
+        if cut and before and (not after or _YEAR_TAIL.fullmatch(after)):
+            key_prefix, key_suffix = before, after
             break
     return ParsedRef(
         text=text,
@@ -87,6 +92,7 @@ def parse_ref(ref: str) -> ParsedRef:
         arxiv_id=arxiv_id,
         norm_title=normalize_title(text),
         key_prefix=key_prefix,
+        key_suffix=key_suffix or "",
     )
 
 
@@ -162,6 +168,7 @@ def lookup(graph: Database, ref: str) -> list[PaperSummary]:
         arxiv_id=parsed.arxiv_id,
         norm_title=parsed.norm_title,
         key_prefix=parsed.key_prefix,
+        key_suffix=parsed.key_suffix,
     )
     if not rows:
         return []

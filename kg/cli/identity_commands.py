@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from rich.cells import cell_len
 from rich.text import Text
 
 from kg.answers import MergeRecord
@@ -16,6 +17,7 @@ from kg.cli.app import (
     main,
     open_graph,
     print_table,
+    render_mapping,
 )
 from kg.errors import ParameterError
 
@@ -65,8 +67,12 @@ def merges(
         if as_json:
             emit_json({"results": [s.model_dump(mode="json") for s in splits]})
             return
-        print_table(
-            (Column("split from"), Column("kept apart", flex=True), Column("recorded")),
+        print_table(  # the keys wrap whole: a key cut short would lose its year
+            (
+                Column("split from"),
+                Column("kept apart", flex=True, wrap=True),
+                Column("recorded"),
+            ),
             ([s.split_from, ", ".join(s.keys), s.recorded_at] for s in splits),
             empty=f"no split names {ref}" if ref else "no splits recorded (kg unmerge makes one)",
         )
@@ -78,6 +84,32 @@ def merges(
     if as_json:
         emit_json({"results": [r.model_dump(mode="json") for r in records]})
         return
+    title = "Merged papers (kg merges REF --json shows the snapshots)"
+    empty = f"nothing speaks against a merge of {ref or 'any paper'}" if contested else never
+    contesting = any(r.contested for r in records)
+    rows = [
+        {
+            "ref": r.handle,
+            "year": None if r.year is None else str(r.year),  # 2017, not 2,017
+            "merged key": m.key,
+            "cited as": m.cited_as,
+            "cites": f"{m.citations:,}",
+            "rule": m.rule,
+            **({"against the merge": _against(r) if at == 0 else ""} if contesting else {}),
+        }
+        for r in records
+        for at, m in enumerate(r.merged)  # what speaks against it, on its first row
+    ]
+    if rows and not _rule_fits(rows):
+        # Too narrow for a table whose rule reads: each merged key as a field/value list
+        # (as kg query lists rows too wide for the terminal), the rule wrapping in its value.
+        console().print(Text(title))
+        for row in rows:
+            render_mapping(
+                {name: value for name, value in row.items() if name not in ("ref", "year")},
+                title=f"{row['ref']}" + (f" ({row['year']})" if row["year"] else ""),
+            )
+        return
     columns = [
         Column("ref"),
         Column("year", "right"),
@@ -86,27 +118,34 @@ def merges(
         Column("cites", "right"),
         Column("rule", flex=True, wrap=True),
     ]
-    contesting = any(r.contested for r in records)
     if contesting:
         columns.append(Column("against the merge", flex=True))
     print_table(
         tuple(columns),
-        (
-            [
-                r.handle,
-                None if r.year is None else str(r.year),  # 2017, not 2,017
-                m.key,
-                m.cited_as,
-                f"{m.citations:,}",
-                m.rule,
-                *([_against(r) if at == 0 else ""] if contesting else []),
-            ]
-            for r in records
-            for at, m in enumerate(r.merged)  # what speaks against it, on its first row
-        ),
-        title="Merged papers (kg merges REF --json shows the snapshots)",
-        empty=f"nothing speaks against a merge of {ref or 'any paper'}" if contested else never,
+        ([row[column.header] for column in columns] for row in rows),
+        title=title,
+        empty=empty,
     )
+
+
+RULE_WIDTH = 40
+"""The fewest cells the rule of `kg merges` gets in a table; under it, each merged key is
+listed on its own instead (a rule squeezed into a few cells ran over a dozen lines)."""
+CITED_AS_WIDTH = 16
+
+
+def _rule_fits(rows: list[dict[str, str | None]]) -> bool:
+    """Whether a table of these rows gives the rule RULE_WIDTH cells at least, with each
+    merged key on one line and CITED_AS_WIDTH cells for how it was cited."""
+
+    def widest(name: str) -> int:
+        return max(cell_len(name), *(cell_len(row[name] or "") for row in rows))
+
+    fixed = sum(widest(name) for name in ("ref", "year", "merged key", "cites"))
+    flex = CITED_AS_WIDTH + RULE_WIDTH
+    if "against the merge" in rows[0]:
+        flex += CITED_AS_WIDTH
+    return fixed + flex + 3 * len(rows[0]) + 1 <= console().width
 
 
 @main.command("unmerge")

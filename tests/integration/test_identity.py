@@ -1566,3 +1566,56 @@ def test_merges_say_the_rule_by_the_key_years_and_kept_apart_takes_a_ref(
         assert [s["keys"] for s in json.loads(kept.output)["results"]] == found
     kept = runner.invoke(main, ["merges", "9999.99999", "--kept-apart"])
     assert "no split names 9999.99999" in kept.output.lower()
+
+
+def test_merged_keys_show_their_years_and_read_at_80_columns(
+    graph: Database, kg_env: Connection, tmp_path: Path
+) -> None:
+    """Two keys merged into an arXiv paper, one title apart in year: `kg paper` shows each
+    with its year and no two alike, and each handle names the paper; at 80 columns `kg
+    merges` lists each merged key with its rule readable, and `kg merges --kept-apart` keeps
+    each key's year."""
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    title = "Sparse α-Coding with Fine Filters"
+    arxiv = tmp_path / "arxiv.jsonl"
+    arxiv.write_text(_arxiv_line("1905.01234", title, 2019, "2019-06-01"), "utf-8")
+    pages = []
+    for n, year in enumerate((2019, 2020), 1):
+        page = tmp_path / f"cite{n}.txt"
+        page.write_text(
+            _page(f"Citer {n}", f"2101.0000{n}", 2021, "2026-01-01", [f"{year}{title}cited by 5"]),
+            "utf-8",
+        )
+        pages.append(page)
+    _load(graph, [arxiv, *pages], 100, tmp_path / "r")
+    keys = [f"title:sparse α coding with fine filters:{year}" for year in (2019, 2020)]
+    runner = CliRunner()
+
+    shown = runner.invoke(main, ["paper", "1905.01234"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    line = next(line for line in shown.output.splitlines() if "also known as" in line)
+    handles = line.split("│")[2].strip().split(", ")
+    assert [handle[-5:] for handle in handles] == [":2019", ":2020"]
+    assert len(set(handles)) == 2
+    for handle in handles:
+        found = runner.invoke(main, ["paper", handle, "--json"])
+        assert found.exit_code == 0, found.output
+        assert json.loads(found.output)["key"] == "1905.01234"
+
+    narrow = runner.invoke(main, ["merges"], env={"COLUMNS": "80"})
+    assert narrow.exit_code == 0, narrow.output
+    text = narrow.output
+    assert all(key in text for key in keys)  # each merged key on one line
+    assert "a reference by title only (2019) with a normalised title of" in text
+    assert len(text.splitlines()) < 25  # a 7-cell rule column ran over 40 lines
+
+    split = runner.invoke(main, ["unmerge", "1905.01234", "--yes", "--json"])
+    assert split.exit_code == 0, split.output
+    kept = runner.invoke(main, ["merges", "--kept-apart"], env={"COLUMNS": "80"})
+    assert kept.exit_code == 0, kept.output
+    assert "…" not in kept.output
+    assert "filters:2019," in kept.output
+    assert "filters:2020" in kept.output
