@@ -28,6 +28,7 @@ __all__ = [
     "ParsedRef",
     "escape_lucene",
     "fuzzy_title_query",
+    "handle_names",
     "key_written",
     "lookup",
     "near_ids",
@@ -124,6 +125,18 @@ def key_written(text: str) -> str | None:
     if year != "unknown" and not (year.isascii() and year.isdigit() and str(int(year)) == year):
         return None
     return f"{_TITLE_KEY}{norm}:{year}"
+
+
+def handle_names(text: str, key: str) -> bool:
+    """Whether ``text`` names the node key ``key`` as a key or a handle of it: written as the
+    key (``key_written``), or a handle cut short with '…' whose start and end ``key`` has
+    (``title:sparse-α-cod…:2020``)."""
+    if not text.strip():
+        return False
+    parsed = parse_ref(text)
+    if parsed.key_prefix is None:
+        return key_written(text) == key
+    return key.startswith(parsed.key_prefix) and key.endswith(parsed.key_suffix)
 
 
 def escape_lucene(text: str) -> str:

@@ -36,7 +36,7 @@ from kg.errors import ParameterError, SourceError
 from kg.load.neo4j_sink import KeyRef, candidates_by_title, plan_titles
 from kg.loaders.arxiv_oai import validation_reason
 from kg.loaders.identity import normalize_title, parse_title_key
-from kg.refs import key_written, resolve
+from kg.refs import handle_names, key_written, resolve
 
 __all__ = [
     "keep_apart",
@@ -335,7 +335,7 @@ def unmerge(
     """Split keys off the paper ``ref`` names and keep them apart on every later load.
 
     ``aliases`` are the keys to split off, each a key or the handle lists show for it
-    (``kg.refs.key_written``). Without them, a ``ref`` that names a key merged into the
+    (``kg.refs.handle_names``). Without them, a ``ref`` that names a key merged into the
     paper (an alias) splits that key only; any other ``ref`` splits every key the paper
     absorbed. The merged paper is removed; the result lists the sources that name it,
     whose reload writes each key as its own paper. With ``dry_run``, nothing changes: the
@@ -352,9 +352,9 @@ def unmerge(
         )
     if aliases:
         chosen = sorted({_merged_key(paper.key, held, alias) for alias in aliases})
-    else:
-        named = key_written(ref)
-        chosen = [named] if named in held else held
+    else:  # a REF naming a merged key (an alias, or its handle) splits that key only
+        named = [key for key in held if handle_names(ref, key)]
+        chosen = named if len(named) == 1 and not handle_names(ref, paper.key) else held
     rows = queries.load.paper_sources.run(graph, key=paper.key)
     sources = [SourceSnapshot(**row) for row in rows]
     if dry_run:
@@ -388,6 +388,9 @@ def _merged_key(paper: str, held: list[str], alias: str) -> str:
     if not alias.strip():
         raise ParameterError("an empty --key names no key", f"pass a key to split off: {merged}")
     key = key_written(alias)
+    if key is None:  # a handle cut short: the one merged key it names
+        named = [found for found in held if handle_names(alias, found)]
+        key = named[0] if len(named) == 1 else None
     if key == paper:
         raise ParameterError(
             f"{paper} is the paper's own key, not a key merged into it",

@@ -1514,12 +1514,19 @@ def test_unmerge_checks_first_asks_and_splits_only_the_key_it_is_given(
     _load(graph, pages, 100, tmp_path / "r")
     assert held() == {paper: [middle], late: []}
 
-    # --key as kg paper shows it
-    split = runner.invoke(
-        main, ["unmerge", paper, "--key", "title:chained-work:2011", "--yes", "--json"]
-    )
+    # --key as kg paper shows it, whole or cut short with its year kept
+    for handle in ("title:chained-work:2011", "title:chained…:2011"):
+        split = runner.invoke(main, ["unmerge", paper, "--key", handle, "--yes", "--json"])
+        assert split.exit_code == 0, split.output
+        assert json.loads(split.output)["kept_apart"] == [middle]
+        clear_database(graph)  # the split too
+        _load(graph, pages, 100, tmp_path / "r")
+        assert held() == {paper: [middle, late]}
+
+    # a REF that is a merged key's handle cut short splits that key only too
+    split = runner.invoke(main, ["unmerge", "title:chained…:2012", "--yes", "--json"])
     assert split.exit_code == 0, split.output
-    assert json.loads(split.output)["kept_apart"] == [middle]
+    assert json.loads(split.output)["kept_apart"] == [late]
 
 
 def test_merges_say_the_rule_by_the_key_years_and_kept_apart_takes_a_ref(
