@@ -2,7 +2,8 @@
 
 A REF is an arXiv id in any common spelling (``2110.03888``, ``arXiv:2110.03888v2``,
 ``hep-th/9901001``), a node key (``title:attention is all you need:2017``), a handle as
-lists show it (a key cut short with ``…``: ``title:attention is all y…``) or a title, exact
+lists show it (a key cut short with ``…``, its year kept: ``title:attention-is-a…:2017``)
+or a title, exact
 or in any spelling that normalises the same. It resolves by node key first, then by arXiv
 id, then by the normalised title a paper holds, then by one it is also known by (another
 version's title), then by key prefix, then by a key merged into it (an alias, whole or as a
@@ -27,6 +28,8 @@ __all__ = [
     "ParsedRef",
     "escape_lucene",
     "fuzzy_title_query",
+    "handle_names",
+    "key_written",
     "lookup",
     "near_ids",
     "parse_ref",
@@ -39,6 +42,8 @@ SUGGESTIONS = 5
 # names the papers whose key starts with what comes before it.
 _ELLIPSES = ("…", "...")
 _TITLE_KEY = "title:"
+# What a title key's handle keeps after its '…' (kg.answers.short_handle): the key's year.
+_YEAR_TAIL = re.compile(r":(?:\d+|unknown)")
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT"})
 _FUZZY_MIN_LENGTH = 4
@@ -61,6 +66,7 @@ class ParsedRef:
     arxiv_id: str | None
     norm_title: str
     key_prefix: str | None = None
+    key_suffix: str = ""
 
 
 def parse_ref(ref: str) -> ParsedRef:
@@ -79,12 +85,12 @@ def parse_ref(ref: str) -> ParsedRef:
             "the paper reference is empty", "pass an arXiv id, a title or a node key"
         )
     arxiv_id = canonical_arxiv_id(text)
-    # A stub's handle writes the spaces of its key as '-' (see kg.answers.short_handle).
-    key = text.replace("-", " ") if text.startswith(_TITLE_KEY) else text
-    key_prefix = None
+    key = _undash(text)
+    key_prefix = key_suffix = None
     for ellipsis in _ELLIPSES:
-        if key.endswith(ellipsis) and len(key) > len(ellipsis):
-            key_prefix = key.removesuffix(ellipsis)
+        before, cut, after = key.partition(ellipsis)
+        if cut and before and (not after or _YEAR_TAIL.fullmatch(after)):
+            key_prefix, key_suffix = before, after
             break
     return ParsedRef(
         text=text,
@@ -92,7 +98,50 @@ def parse_ref(ref: str) -> ParsedRef:
         arxiv_id=arxiv_id,
         norm_title=normalize_title(text),
         key_prefix=key_prefix,
+        key_suffix=key_suffix or "",
     )
+
+
+def _undash(text: str) -> str:
+    """Return a title key's handle with its '-' written back as spaces: a handle writes the
+    spaces of its key as '-' (see kg.answers.short_handle), and a normalised title has no
+    hyphen, so this is the key. Any other text is returned as it is."""
+    return text.replace("-", " ") if text.startswith(_TITLE_KEY) else text
+
+
+def key_written(text: str) -> str | None:
+    """Return the node key ``text`` writes, or None when it is not written as a key.
+
+    A key is a canonical arXiv id, accepted in any common spelling (``arXiv:1706.03762v2``
+    is ``1706.03762``), or a title key, ``title:<normalised title>:<year or unknown>``,
+    accepted as lists show it too (its spaces written as '-': ``title:sparse-coding:2011``).
+    A handle cut short with '…', a title key whose title is not normalised
+    (``title:Sparse Coding:2011``) and anything else name no one key: None.
+    """
+    text = text.strip()
+    arxiv_id = canonical_arxiv_id(text)
+    if arxiv_id is not None:
+        return arxiv_id
+    if not text.startswith(_TITLE_KEY) or any(e in text for e in _ELLIPSES):
+        return None
+    norm, colon, year = _undash(text).removeprefix(_TITLE_KEY).rpartition(":")
+    if not colon or not norm or normalize_title(norm) != norm:
+        return None
+    if year != "unknown" and not (year.isascii() and year.isdigit() and str(int(year)) == year):
+        return None
+    return f"{_TITLE_KEY}{norm}:{year}"
+
+
+def handle_names(text: str, key: str) -> bool:
+    """Whether ``text`` names the node key ``key`` as a key or a handle of it: written as the
+    key (``key_written``), or a handle cut short with '…' whose start and end ``key`` has
+    (``title:sparse-α-cod…:2020``)."""
+    if not text.strip():
+        return False
+    parsed = parse_ref(text)
+    if parsed.key_prefix is None:
+        return key_written(text) == key
+    return key.startswith(parsed.key_prefix) and key.endswith(parsed.key_suffix)
 
 
 def escape_lucene(text: str) -> str:
@@ -137,6 +186,7 @@ def lookup(graph: Database, ref: str) -> list[PaperSummary]:
         arxiv_id=parsed.arxiv_id,
         norm_title=parsed.norm_title,
         key_prefix=parsed.key_prefix,
+        key_suffix=parsed.key_suffix,
     )
     if not rows:
         return []

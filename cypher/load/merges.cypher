@@ -5,7 +5,8 @@
 // explained, the snapshots that name the merged paper, and which key each citation of it
 // came under (CITES `named`, 'snapshot|citing|cited', with the paper at the other end and
 // whether the paper is the citing one), and the best reference of each key (`key_refs`,
-// 'key|data date|snapshot|title|year'). With $key, that paper only.
+// 'key|data date|snapshot|title|year'), and the title keys with a record of their own
+// (`recorded`: a page's own key). With $key, that paper only.
 // param key: str = null  node key of one paper; null for all
 // param limit: int = 100  how many merged papers to return; null for all
 MATCH (p:Paper)
@@ -13,6 +14,7 @@ WHERE size(coalesce(p.aliases, [])) > 0 AND ($key IS NULL OR p.key = $key)
 WITH p ORDER BY p.key LIMIT coalesce($limit, 1000000000)
 RETURN p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
        p.norm_title AS norm_title, p.aliases AS aliases, p.key_refs AS key_refs,
+       p.recorded AS recorded,
        COLLECT {
          MATCH (p)-[:DESCRIBED_IN]->(s:Snapshot)
          RETURN DISTINCT s.key AS k ORDER BY k

@@ -8,6 +8,7 @@ which is also where the CLI's ``--json`` puts it. Dates arrive from the driver a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from typing import Annotated, Final, Literal
 
@@ -50,6 +51,7 @@ __all__ = [
     "SnapshotLink",
     "YearCount",
     "short_handle",
+    "short_handles",
 ]
 
 
@@ -63,14 +65,35 @@ HANDLE_WIDTH: Final = 24
 ELLIPSIS: Final = "…"
 
 
-def short_handle(key: str, arxiv_id: str | None = None) -> str:
+def short_handle(key: str, arxiv_id: str | None = None, width: int = HANDLE_WIDTH) -> str:
     """Return the short handle a list shows for a paper, which ``kg`` accepts as a REF: the
     arXiv id, else the node key with its spaces written as '-' (a normalised title has no
-    hyphen), cut to HANDLE_WIDTH with a trailing '…' (then it names a key prefix)."""
+    hyphen), cut to ``width`` with a '…' (then it names the keys that start with what comes
+    before it and end with what follows). A title key keeps its year: its title is cut
+    (``title:sparse-α-cod…:2020``)."""
     handle = arxiv_id or key.replace(" ", "-")
-    if len(handle) <= HANDLE_WIDTH:
+    if len(handle) <= width:
         return handle
-    return handle[: HANDLE_WIDTH - 1].rstrip() + ELLIPSIS
+    head, colon, year = handle.rpartition(":")
+    tail = f":{year}" if handle.startswith("title:") and colon and len(head) > len("title") else ""
+    cut = handle[: max(width - 1 - len(tail), len("title:") + 1)].rstrip("-")
+    return cut + ELLIPSIS + tail
+
+
+def short_handles(keys: Sequence[str]) -> list[str]:
+    """Return the short handles of ``keys`` shown together (``short_handle``), each cut
+    longer where two would read the same, so that no two different keys show alike."""
+    widths = dict.fromkeys(keys, HANDLE_WIDTH)
+    while True:
+        shown = {key: short_handle(key, width=width) for key, width in widths.items()}
+        alike: dict[str, list[str]] = {}
+        for key, handle in shown.items():
+            alike.setdefault(handle, []).append(key)
+        clashes = [key for group in alike.values() if len(group) > 1 for key in group]
+        if not clashes:
+            return [shown[key] for key in keys]
+        for key in clashes:
+            widths[key] += 1
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:

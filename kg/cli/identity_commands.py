@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from rich.cells import cell_len
 from rich.text import Text
 
 from kg.answers import MergeRecord
@@ -16,7 +17,9 @@ from kg.cli.app import (
     main,
     open_graph,
     print_table,
+    render_mapping,
 )
+from kg.errors import ParameterError
 
 
 @main.command("merges")
@@ -27,8 +30,8 @@ from kg.cli.app import (
 @click.option(
     "--kept-apart",
     is_flag=True,
-    help="List the splits made with kg unmerge instead (with --json: the file that "
-    "`kg load --keep-apart` reads, to keep them in a new database).",
+    help="List the splits made with kg unmerge instead, with REF those naming its key (with "
+    "--json: the file that `kg load --keep-apart` reads, to keep them in a new database).",
 )
 @click.option(
     "--contested",
@@ -60,22 +63,52 @@ def merges(
     """
     graph = open_graph(ctx)
     if kept_apart:
-        splits = graph.kept_apart()
+        splits = graph.kept_apart(ref)
         if as_json:
             emit_json({"results": [s.model_dump(mode="json") for s in splits]})
             return
-        print_table(
-            (Column("split from"), Column("kept apart", flex=True), Column("recorded")),
+        print_table(  # the keys wrap whole: a key cut short would lose its year
+            (
+                Column("split from"),
+                Column("kept apart", flex=True, wrap=True),
+                Column("recorded"),
+            ),
             ([s.split_from, ", ".join(s.keys), s.recorded_at] for s in splits),
-            empty="no splits recorded (kg unmerge makes one)",
+            empty=f"no split names {ref}" if ref else "no splits recorded (kg unmerge makes one)",
         )
         return
     records = graph.merges(ref, limit, contested=contested)
-    never = f"{ref or 'no paper'} was never merged with another key"
+    never = f"{ref} was never merged with another key" if ref else "no paper absorbed another key"
     if contested and ref and not records and not graph.merges(ref, 1):
         contested = False  # say that it never merged, not that nothing speaks against it
     if as_json:
         emit_json({"results": [r.model_dump(mode="json") for r in records]})
+        return
+    title = "Merged papers (kg merges REF --json shows the snapshots)"
+    empty = f"nothing speaks against a merge of {ref or 'any paper'}" if contested else never
+    contesting = any(r.contested for r in records)
+    rows = [
+        {
+            "ref": r.handle,
+            "year": None if r.year is None else str(r.year),  # 2017, not 2,017
+            "merged key": m.key,
+            "cited as": m.cited_as,
+            "cites": f"{m.citations:,}",
+            "rule": m.rule,
+            **({"against the merge": _against(r) if at == 0 else ""} if contesting else {}),
+        }
+        for r in records
+        for at, m in enumerate(r.merged)  # what speaks against it, on its first row
+    ]
+    if rows and not _rule_fits(rows):
+        # Too narrow for a table whose rule reads: each merged key as a field/value list
+        # (as kg query lists rows too wide for the terminal), the rule wrapping in its value.
+        console().print(Text(title))
+        for row in rows:
+            render_mapping(
+                {name: value for name, value in row.items() if name not in ("ref", "year")},
+                title=f"{row['ref']}" + (f" ({row['year']})" if row["year"] else ""),
+            )
         return
     columns = [
         Column("ref"),
@@ -85,27 +118,34 @@ def merges(
         Column("cites", "right"),
         Column("rule", flex=True, wrap=True),
     ]
-    contesting = any(r.contested for r in records)
     if contesting:
         columns.append(Column("against the merge", flex=True))
     print_table(
         tuple(columns),
-        (
-            [
-                r.handle,
-                None if r.year is None else str(r.year),  # 2017, not 2,017
-                m.key,
-                m.cited_as,
-                f"{m.citations:,}",
-                m.rule,
-                *([_against(r) if at == 0 else ""] if contesting else []),
-            ]
-            for r in records
-            for at, m in enumerate(r.merged)  # what speaks against it, on its first row
-        ),
-        title="Merged papers (kg merges REF --json shows the snapshots)",
-        empty=f"nothing speaks against a merge of {ref or 'any paper'}" if contested else never,
+        ([row[column.header] for column in columns] for row in rows),
+        title=title,
+        empty=empty,
     )
+
+
+RULE_WIDTH = 40
+"""The fewest cells the rule of `kg merges` gets in a table; under it, each merged key is
+listed on its own instead (a rule squeezed into a few cells ran over a dozen lines)."""
+CITED_AS_WIDTH = 16
+
+
+def _rule_fits(rows: list[dict[str, str | None]]) -> bool:
+    """Whether a table of these rows gives the rule RULE_WIDTH cells at least, with each
+    merged key on one line and CITED_AS_WIDTH cells for how it was cited."""
+
+    def widest(name: str) -> int:
+        return max(cell_len(name), *(cell_len(row[name] or "") for row in rows))
+
+    fixed = sum(widest(name) for name in ("ref", "year", "merged key", "cites"))
+    flex = CITED_AS_WIDTH + RULE_WIDTH
+    if "against the merge" in rows[0]:
+        flex += CITED_AS_WIDTH
+    return fixed + flex + 3 * len(rows[0]) + 1 <= console().width
 
 
 @main.command("unmerge")
@@ -114,9 +154,10 @@ def merges(
     "--key",
     "keys",
     multiple=True,
-    help="A merged key to split off (repeatable); default: every key the paper absorbed.",
+    help="A merged key to split off (repeatable), as kg merges or kg paper shows it; default: "
+    "the key REF names when it is one merged into the paper, else every key the paper absorbed.",
 )
-@click.option("--yes", is_flag=True, help="Do it without asking.")
+@click.option("--yes", is_flag=True, help="Do it without asking (--json needs it).")
 @json_option
 @click.pass_context
 def unmerge(ctx: click.Context, ref: str, keys: tuple[str, ...], yes: bool, as_json: bool) -> None:
@@ -129,12 +170,21 @@ def unmerge(ctx: click.Context, ref: str, keys: tuple[str, ...], yes: bool, as_j
     Example: kg unmerge 1706.03762 --key "title:attention is all you need:2017"
     """
     graph = open_graph(ctx)
-    if not yes and not as_json:
+    planned = graph.unmerge(ref, list(keys) or None, dry_run=True)  # checks REF and --key
+    paper = f"{planned.paper.handle} ({planned.paper.label()})"
+    kept = ", ".join(planned.kept_apart)
+    if not yes:
+        if as_json:
+            raise ParameterError(
+                f"kg unmerge --json does not ask before it removes {planned.paper.key}, "
+                "so it needs --yes",
+                f"add --yes to remove it and keep {kept} apart",
+            )
         click.confirm(
-            f"Remove {clean(ref)} and keep its merged keys apart (then reload its sources)?",
+            clean(f"Remove {paper} and keep {kept} apart from it (then reload its sources)?"),
             abort=True,
         )
-    result = graph.unmerge(ref, list(keys) or None)
+    result = graph.unmerge(planned.paper.key, planned.kept_apart)
     if as_json:
         emit_json({**result.model_dump(mode="json"), "hint": result.reload_hint()})
         return

@@ -23,7 +23,7 @@ from kg.answers import (
     PathResult,
     Similarity,
     YearCount,
-    short_handle,
+    short_handles,
 )
 from kg.cli.app import (
     PAPER_COLUMNS,
@@ -108,7 +108,7 @@ def _render_report(report: PaperReport, limit: int) -> None:
         "authors": ", ".join(a.name for a in report.authors) or None,
         "journal ref": report.journal_ref,
         "known as": report.identity_sentence(),
-        "also known as": ", ".join(short_handle(a) for a in report.aliases) or None,
+        "also known as": ", ".join(short_handles(report.aliases)) or None,
         "cited by": report.cited_by_sentence(),
         "builds on": report.builds_on_sentence(),
         "data through": report.data_through,

@@ -37,7 +37,7 @@ from kg.load.neo4j_sink import KeyRef, candidates_by_title, plan_titles
 from kg.loaders.arxiv_oai import validation_reason
 from kg.loaders.identity import normalize_title, parse_title_key
 from kg.numbers import whole_number
-from kg.refs import resolve
+from kg.refs import handle_names, key_written, resolve
 
 __all__ = [
     "keep_apart",
@@ -54,10 +54,20 @@ _SPLITS = TypeAdapter(list[KeptApart])
 _SPLITS_FIX = (
     'write it as `kg merges --kept-apart --json` prints it: a JSON list of splits under "results"'
 )
+KEYS_WRITTEN = (
+    "a key is an arXiv id (1706.03762) or a title key, title:<normalised title>:<year> "
+    "(title:sparse coding:2011), as kg merges and kg paper show them"
+)
+"""How keys are written, for the errors that refuse a key written otherwise."""
 
 
-def merge_rule(arxiv_id: str | None, year: int | None, alias: str) -> str:
-    """Return the identity rule that joined ``alias`` to a paper with this arXiv id and year.
+def merge_rule(
+    arxiv_id: str | None, year: int | None, alias: str, *, recorded: bool = False
+) -> str:
+    """Return the identity rule that joined ``alias`` to a paper with this arXiv id and year
+    (an arXiv paper's own year; a paper known by title only: its key's year, the earliest
+    of its chain). ``recorded``: the alias is the own key of a record (a page without an
+    arXiv id), not a key references named.
 
     Only title keys merge (two arXiv ids never do), so the rule follows from the alias key
     and the paper it is in: a function of the records, not of the order of the loads.
@@ -68,13 +78,15 @@ def merge_rule(arxiv_id: str | None, year: int | None, alias: str) -> str:
     _norm, alias_year = parsed
     said = "no year" if alias_year is None else str(alias_year)
     if arxiv_id:
+        what = "a page's (or record's) own key" if recorded else "a reference"
         return (
-            f"a reference by title only ({said}) with a normalised title of arXiv "
+            f"{what} by title only ({said}) with a normalised title of arXiv "
             f"{arxiv_id} ({year if year is not None else 'no year'}), years chained at most "
             "1 apart"
         )
+    what = "a page's (or record's) own key and references" if recorded else "references"
     return (
-        f"references by title only with one normalised title, years chained at most 1 apart "
+        f"{what} by title only with one normalised title, years chained at most 1 apart "
         f"({said} joins {year if year is not None else 'no year'}, the earliest)"
     )
 
@@ -85,6 +97,9 @@ _Listed = dict[str, list[tuple[str, str | None]]]
 
 def _record(row: dict[str, Any], contested_by: list[str], listed: _Listed) -> MergeRecord:
     aliases = sorted(row["aliases"] or [])
+    recorded = set(row.get("recorded") or [])
+    own = parse_title_key(row["key"])  # a title-only paper's rule year is its key's
+    year = row["year"] if own is None else own[1]
     snapshots = sorted(set(row["described_in"]) | set(row["cited_in"]))
     held = {row["key"], *aliases}
     apart = [
@@ -101,7 +116,7 @@ def _record(row: dict[str, Any], contested_by: list[str], listed: _Listed) -> Me
         merged=[
             merged_key(
                 alias,
-                merge_rule(row["arxiv_id"], row["year"], alias),
+                merge_rule(row["arxiv_id"], year, alias, recorded=alias in recorded),
                 row["named"],
                 row.get("key_refs") or [],
             )
@@ -206,9 +221,11 @@ def kept_apart_key(split_from: str | None, keys: list[str]) -> str:
     return f"{split_from or ''} " + "".join(f"|{key}" for key in sorted(keys))
 
 
-def kept_apart(graph: Database) -> list[KeptApart]:
-    """Return the splits users made, newest first."""
-    return [
+def kept_apart(graph: Database, ref: str | None = None) -> list[KeptApart]:
+    """Return the splits users made, newest first; with ``ref``, those that name its key
+    (split from it, or keeping it apart). ``ref`` is a key as ``kg.refs.key_written`` reads
+    it, else a paper reference, which must name a paper in the graph."""
+    splits = [
         KeptApart(
             split_from=row["split_from"],
             keys=list(row["keys"] or []),
@@ -217,14 +234,21 @@ def kept_apart(graph: Database) -> list[KeptApart]:
         )
         for row in queries.load.kept_apart_all.run(graph)
     ]
+    if ref is None:
+        return splits
+    key = key_written(ref) or resolve(graph, ref).key
+    return [split for split in splits if key == split.split_from or key in split.keys]
 
 
 def read_kept_apart(path: Path) -> list[KeptApart]:
     """Read a file of splits (what ``kg merges --kept-apart --json`` prints), to keep them
     on a load into another database, or after ``kg db reset`` or a ``--bulk`` rebuild.
 
-    Raises SourceError, naming the file, the split and what is wrong, when it cannot be read
-    or is not such a list; nothing is recorded then.
+    Keys are read as ``kg.refs.key_written`` reads them: an arXiv id in any spelling is
+    made canonical and a title key's handle (``title:sparse-coding:2011``, as lists show
+    it) is its key. Raises SourceError, naming the file, the split and what is wrong, when
+    it cannot be read, is not such a list or names a key written otherwise (a key the graph
+    can never hold would keep nothing apart); nothing is recorded then.
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -247,13 +271,39 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
         raise SourceError(
             f"the keep-apart file {path}: not a list of splits: {wrong}", _SPLITS_FIX
         ) from None
+    written: list[KeptApart] = []
     for number, split in enumerate(splits, 1):
         unnamed = [key for key in split.keys if not key.strip()]
         if unnamed:
             raise SourceError(
                 f"the keep-apart file {path}: split {number} names an empty key", _SPLITS_FIX
             )
-    return splits
+        named = [split.split_from] if split.split_from is not None else []
+        keys = {key: key_written(key) for key in [*named, *split.keys]}
+        unwritten = [key for key, found in keys.items() if found is None]
+        if unwritten:
+            raise SourceError(
+                f"the keep-apart file {path}: split {number} names {json.dumps(unwritten[0])}, "
+                "which is not written as a key",
+                KEYS_WRITTEN + _normalised(unwritten[0]),
+            )
+        written.append(
+            split.model_copy(
+                update={
+                    "split_from": keys[named[0]] if named else None,
+                    "keys": list(dict.fromkeys(str(keys[key]) for key in split.keys)),
+                }
+            )
+        )
+    return written
+
+
+def _normalised(key: str) -> str:
+    """Return '; did you mean title:sparse coding:2011?' for a title key whose title is not
+    normalised (``title:Sparse Coding:2011``), else ''."""
+    title, colon, year = key.strip().removeprefix("title:").rpartition(":")
+    meant = key_written(f"title:{normalize_title(title)}:{year}") if colon else None
+    return f"; did you mean {meant}?" if meant and key.strip().startswith("title:") else ""
 
 
 def keep_apart(graph: Database, splits: list[KeptApart]) -> list[str]:
@@ -283,12 +333,18 @@ def keep_apart(graph: Database, splits: list[KeptApart]) -> list[str]:
     return sorted(every)
 
 
-def unmerge(graph: Database, ref: str, aliases: list[str] | None = None) -> UnmergeResult:
+def unmerge(
+    graph: Database, ref: str, aliases: list[str] | None = None, *, dry_run: bool = False
+) -> UnmergeResult:
     """Split keys off the paper ``ref`` names and keep them apart on every later load.
 
-    ``aliases`` are the keys to split off (default: all of its aliases). The merged paper is
-    removed; the result lists the sources that name it, whose reload writes each key as its
-    own paper. Raises ParameterError when the paper absorbed no such key.
+    ``aliases`` are the keys to split off, each a key or the handle lists show for it
+    (``kg.refs.handle_names``). Without them, a ``ref`` that names a key merged into the
+    paper (an alias) splits that key only; any other ``ref`` splits every key the paper
+    absorbed. The merged paper is removed; the result lists the sources that name it,
+    whose reload writes each key as its own paper. With ``dry_run``, nothing changes: the
+    result says what would be split (``removed`` False), for a caller to ask first.
+    Raises ParameterError when the paper absorbed no key, or not one of ``aliases``.
     """
     paper = resolve(graph, ref)
     found = merges(graph, paper.key, limit=1)
@@ -298,15 +354,15 @@ def unmerge(graph: Database, ref: str, aliases: list[str] | None = None) -> Unme
             f"{paper.key} was never merged with another key",
             "`kg merges` lists the papers that were",
         )
-    chosen = sorted(set(aliases or held))
-    unknown = [key for key in chosen if key not in held]
-    if unknown:
-        raise ParameterError(
-            f"{paper.key} holds no key {', '.join(unknown)}",
-            f"its merged keys are {', '.join(held)}",
-        )
+    if aliases:
+        chosen = sorted({_merged_key(paper.key, held, alias) for alias in aliases})
+    else:  # a REF naming a merged key (an alias, or its handle) splits that key only
+        named = [key for key in held if handle_names(ref, key)]
+        chosen = named if len(named) == 1 and not handle_names(ref, paper.key) else held
     rows = queries.load.paper_sources.run(graph, key=paper.key)
     sources = [SourceSnapshot(**row) for row in rows]
+    if dry_run:
+        return UnmergeResult(paper=paper, kept_apart=chosen, removed=False, sources=sources)
     norm_titles = sorted(
         {parsed[0] for key in chosen if (parsed := parse_title_key(key)) is not None}
         | ({normalize_title(paper.title)} if paper.title else set())
@@ -325,3 +381,25 @@ def unmerge(graph: Database, ref: str, aliases: list[str] | None = None) -> Unme
         removed=bool(rows and rows[0]["removed"]),
         sources=sources,
     )
+
+
+def _merged_key(paper: str, held: list[str], alias: str) -> str:
+    """Return the key of ``held`` (the keys merged into ``paper``) that ``alias`` writes.
+
+    Raises ParameterError for an empty alias, the paper's own key, or a key it does not hold.
+    """
+    merged = f"its merged keys are {', '.join(held)}"
+    if not alias.strip():
+        raise ParameterError("an empty --key names no key", f"pass a key to split off: {merged}")
+    key = key_written(alias)
+    if key is None:  # a handle cut short: the one merged key it names
+        named = [found for found in held if handle_names(alias, found)]
+        key = named[0] if len(named) == 1 else None
+    if key == paper:
+        raise ParameterError(
+            f"{paper} is the paper's own key, not a key merged into it",
+            f"{merged}; without --key, every one of them is split off",
+        )
+    if key is None or key not in held:
+        raise ParameterError(f"{paper} holds no key {alias.strip()}", merged)
+    return key

@@ -107,7 +107,7 @@ def test_connect_and_recommend_on_the_command_line(
     runner = CliRunner()
     shown = runner.invoke(main, ["connect", "Dive into Big Model Training", M6])
     assert shown.exit_code == 0, shown.output
-    assert f"{M6} … {DIVE}: {M6} ← title:using-deepspeed-a… ← {DIVE}" in shown.output
+    assert f"{M6} … {DIVE}: {M6} ← title:using-deepsp…:2022 ← {DIVE}" in shown.output
     as_json = runner.invoke(main, ["connect", DIVE, M6, "--json", "--limit", "1"])
     assert as_json.exit_code == 0, as_json.output
     assert json.loads(as_json.output)["results"][0]["title"] == MT_NLG

@@ -1445,3 +1445,184 @@ def test_a_reconcile_that_does_not_settle_stops_with_the_titles(
     assert graph.read(keys) == [
         {"key": "title:sparse coding:2010", "aliases": ["title:sparse coding:2011"]}
     ]
+
+
+def chained_work_pages(folder: Path) -> list[Path]:
+    """Three pages citing "Chained Work" by title only, as 2010, 2011 and 2012: the rule
+    chains the three keys into one paper, title:chained work:2010."""
+    cites = ["2010Chained Work", "2011Chained work", "2012CHAINED WORK"]
+    pages = []
+    for n, cited in enumerate(cites, 1):
+        path = folder / f"chained{n}.txt"
+        page = _page(f"Page {n}", f"2003.0001{n}", 2020, "2026-01-01", [f"{cited}cited by 5"])
+        path.write_text(page, encoding="utf-8")
+        pages.append(path)
+    return pages
+
+
+def test_unmerge_checks_first_asks_and_splits_only_the_key_it_is_given(
+    graph: Database, kg_env: Connection, tmp_path: Path
+) -> None:
+    """`kg unmerge` checks the paper and the keys before it asks; a REF naming a merged key
+    (an alias) or a --key written as kg paper shows it (title:chained-work:2011) splits that
+    key only; --json asks nothing, so without --yes it is refused and nothing is removed."""
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    pages = chained_work_pages(tmp_path)
+    paper, middle, late = (f"title:chained work:{year}" for year in (2010, 2011, 2012))
+
+    def held() -> dict[str, list[str]]:
+        rows = graph.read(
+            "MATCH (p:Paper {norm_title: 'chained work'}) "
+            "RETURN p.key AS key, coalesce(p.aliases, []) AS aliases ORDER BY key"
+        )
+        return {row["key"]: sorted(row["aliases"]) for row in rows}
+
+    _load(graph, pages, 100, tmp_path / "r")
+    assert held() == {paper: [middle, late]}
+    runner = CliRunner()
+    for argv, said in [
+        (["unmerge", "9999.99999"], "9999.99999"),
+        (["unmerge", paper, "--key", "title:chained work:1999"], f"{paper} holds no key"),
+        (["unmerge", paper, "--key", paper], f"{paper} is the paper's own key"),
+        (["unmerge", paper, "--key", ""], "an empty --key names no key"),
+        (["unmerge", paper, "--key", "title:Chained Work:2011"], f"{paper} holds no key"),
+    ]:
+        refused = runner.invoke(main, argv, input="y\n")
+        assert refused.exit_code == 1, refused.output
+        assert "Remove" not in refused.output  # refused before it asks
+        assert said in " ".join(refused.output.split())
+    assert held() == {paper: [middle, late]}
+
+    # --json without --yes: a JSON error saying to add --yes, and nothing removed
+    refused = runner.invoke(main, ["unmerge", paper, "--json"], input="y\n")
+    assert refused.exit_code == 1
+    error = json.loads(refused.output)["error"]
+    assert "needs --yes" in error["message"]
+    assert "add --yes" in error["hint"]
+    assert held() == {paper: [middle, late]}
+
+    # REF naming a merged key splits that key only, and the question says so
+    split = runner.invoke(main, ["unmerge", late], input="y\n")
+    assert split.exit_code == 0, split.output
+    question = " ".join(split.output.split("?")[0].split())
+    assert f"keep {late} apart" in question
+    assert middle not in question
+    assert f"kept apart: {late}" in split.output
+    _load(graph, pages, 100, tmp_path / "r")
+    assert held() == {paper: [middle], late: []}
+
+    # --key as kg paper shows it, whole or cut short with its year kept
+    for handle in ("title:chained-work:2011", "title:chained…:2011"):
+        split = runner.invoke(main, ["unmerge", paper, "--key", handle, "--yes", "--json"])
+        assert split.exit_code == 0, split.output
+        assert json.loads(split.output)["kept_apart"] == [middle]
+        clear_database(graph)  # the split too
+        _load(graph, pages, 100, tmp_path / "r")
+        assert held() == {paper: [middle, late]}
+
+    # a REF that is a merged key's handle cut short splits that key only too
+    split = runner.invoke(main, ["unmerge", "title:chained…:2012", "--yes", "--json"])
+    assert split.exit_code == 0, split.output
+    assert json.loads(split.output)["kept_apart"] == [late]
+
+
+def test_merges_say_the_rule_by_the_key_years_and_kept_apart_takes_a_ref(
+    graph: Database, kg_env: Connection, tmp_path: Path
+) -> None:
+    """A chain of title keys joins its earliest key's year, not the year the paper's best
+    reference gives it; a page's own key is said to be one, not a reference; `kg merges
+    --kept-apart REF` lists the splits naming REF's key; an empty graph has no merges."""
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    runner = CliRunner()
+    nothing = runner.invoke(main, ["merges"])
+    assert nothing.exit_code == 0, nothing.output
+    assert "no paper absorbed another key" in nothing.output.lower()
+    assert "never" not in nothing.output
+
+    arxiv = tmp_path / "arxiv.jsonl"
+    arxiv.write_text(_arxiv_line("1706.00001", "Twin Title", 2017, "2021-03-01"), "utf-8")
+    own = tmp_path / "own.txt"
+    own.write_text(_page("Twin Title", None, 2017, "2026-01-01", []), "utf-8")
+    _load(graph, [*chained_work_pages(tmp_path), arxiv, own], 100, tmp_path / "r")
+    listed = runner.invoke(main, ["merges", "--json"])
+    assert listed.exit_code == 0, listed.output
+    rules = {
+        merged["key"]: merged["rule"]
+        for record in json.loads(listed.output)["results"]
+        for merged in record["merged"]
+    }
+    assert rules["title:chained work:2011"].endswith("(2011 joins 2010, the earliest)")
+    assert rules["title:chained work:2012"].endswith("(2012 joins 2010, the earliest)")
+    assert rules["title:twin title:2017"].startswith(
+        "a page's (or record's) own key by title only (2017) with a normalised title of "
+        "arXiv 1706.00001 (2017)"
+    )
+
+    late = "title:chained work:2012"
+    split = runner.invoke(main, ["unmerge", late, "--yes", "--json"])
+    assert split.exit_code == 0, split.output
+    for ref, found in [("9999.99999", []), ("title:chained-work:2012", [[late]])]:
+        kept = runner.invoke(main, ["merges", ref, "--kept-apart", "--json"])
+        assert kept.exit_code == 0, kept.output
+        assert [s["keys"] for s in json.loads(kept.output)["results"]] == found
+    kept = runner.invoke(main, ["merges", "9999.99999", "--kept-apart"])
+    assert "no split names 9999.99999" in kept.output.lower()
+
+
+def test_merged_keys_show_their_years_and_read_at_80_columns(
+    graph: Database, kg_env: Connection, tmp_path: Path
+) -> None:
+    """Two keys merged into an arXiv paper, one title apart in year: `kg paper` shows each
+    with its year and no two alike, and each handle names the paper; at 80 columns `kg
+    merges` lists each merged key with its rule readable, and `kg merges --kept-apart` keeps
+    each key's year."""
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    title = "Sparse α-Coding with Fine Filters"
+    arxiv = tmp_path / "arxiv.jsonl"
+    arxiv.write_text(_arxiv_line("1905.01234", title, 2019, "2019-06-01"), "utf-8")
+    pages = []
+    for n, year in enumerate((2019, 2020), 1):
+        page = tmp_path / f"cite{n}.txt"
+        page.write_text(
+            _page(f"Citer {n}", f"2101.0000{n}", 2021, "2026-01-01", [f"{year}{title}cited by 5"]),
+            "utf-8",
+        )
+        pages.append(page)
+    _load(graph, [arxiv, *pages], 100, tmp_path / "r")
+    keys = [f"title:sparse α coding with fine filters:{year}" for year in (2019, 2020)]
+    runner = CliRunner()
+
+    shown = runner.invoke(main, ["paper", "1905.01234"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    line = next(line for line in shown.output.splitlines() if "also known as" in line)
+    handles = line.split("│")[2].strip().split(", ")
+    assert [handle[-5:] for handle in handles] == [":2019", ":2020"]
+    assert len(set(handles)) == 2
+    for handle in handles:
+        found = runner.invoke(main, ["paper", handle, "--json"])
+        assert found.exit_code == 0, found.output
+        assert json.loads(found.output)["key"] == "1905.01234"
+
+    narrow = runner.invoke(main, ["merges"], env={"COLUMNS": "80"})
+    assert narrow.exit_code == 0, narrow.output
+    text = narrow.output
+    assert all(key in text for key in keys)  # each merged key on one line
+    assert "a reference by title only (2019) with a normalised title of" in text
+    assert len(text.splitlines()) < 25  # a 7-cell rule column ran over 40 lines
+
+    split = runner.invoke(main, ["unmerge", "1905.01234", "--yes", "--json"])
+    assert split.exit_code == 0, split.output
+    kept = runner.invoke(main, ["merges", "--kept-apart"], env={"COLUMNS": "80"})
+    assert kept.exit_code == 0, kept.output
+    assert "…" not in kept.output
+    assert "filters:2019," in kept.output
+    assert "filters:2020" in kept.output

@@ -66,3 +66,48 @@ def test_a_missing_or_binary_file_is_refused(tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(SourceError, match="not UTF-8"):
         read_kept_apart(binary)
+
+
+def test_keys_are_read_as_lists_show_them_and_arxiv_ids_made_canonical(tmp_path: Path) -> None:
+    path = tmp_path / "splits.json"
+    split = {
+        "split_from": "title:sparse-coding:2010",  # the handle kg merges and kg paper show
+        "keys": ["title:sparse-coding:2011", "arXiv:1905.01234v2", "HEP-TH/9901001"],
+        "norm_titles": ["sparse coding"],
+    }
+    path.write_text(json.dumps([split]), encoding="utf-8")
+    assert read_kept_apart(path) == [
+        KeptApart(
+            split_from="title:sparse coding:2010",
+            keys=["title:sparse coding:2011", "1905.01234", "hep-th/9901001"],
+            norm_titles=["sparse coding"],
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("key", "meant"),
+    [
+        ("title:Sparse Coding:2011", "did you mean title:sparse coding:2011?"),
+        ("title:sparse coding.:2011", "did you mean title:sparse coding:2011?"),
+        ("title:sparse-codi…", ""),  # a handle cut short names no one key
+        ("sparse coding", ""),
+        ("title:sparse coding:20x1", ""),
+        ("arXiv 1905.01234", ""),
+    ],
+)
+def test_a_key_written_otherwise_is_refused_with_how_keys_are_written(
+    tmp_path: Path, key: str, meant: str
+) -> None:
+    path = tmp_path / "splits.json"
+    good = {"split_from": "1905.01234", "keys": ["title:x:2019"]}
+    path.write_text(json.dumps([good, {"keys": ["title:x:2019", key]}]), encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        read_kept_apart(path)
+    assert str(caught.value).startswith(
+        f"the keep-apart file {path}: split 2 names {json.dumps(key)}, "
+        "which is not written as a key"
+    )
+    assert "title:<normalised title>:<year>" in (caught.value.hint or "")
+    assert meant in (caught.value.hint or "")
+    assert ("did you mean" in (caught.value.hint or "")) == bool(meant)

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from kg.answers import PaperReport, short_handle
+from kg.answers import PaperReport, short_handle, short_handles
 from kg.refs import parse_ref
 
 _UNKNOWN = None
@@ -118,15 +118,36 @@ def test_stub_sentence() -> None:
         (
             "title:language models are few shot learners:2020",
             None,
-            "title:language-models-a…",
+            "title:language-mod…:2020",  # the year is kept, the title cut
         ),
+        ("title:language models are few shot learners:unknown", None, "title:language…:unknown"),
     ],
 )
 def test_handles_resolve_back_to_their_key(key: str, arxiv_id: str | None, handle: str) -> None:
     assert short_handle(key, arxiv_id) == handle
     parsed = parse_ref(handle)
-    if handle.endswith("…"):
+    if "…" in handle:
         assert parsed.key_prefix is not None
         assert key.startswith(parsed.key_prefix)
+        assert key.endswith(parsed.key_suffix)
+        assert parsed.key_suffix == handle.partition("…")[2]
     else:
         assert parsed.key == key
+
+
+def test_keys_shown_together_never_read_alike() -> None:
+    keys = [
+        "title:sparse α coding with fine filters:2019",
+        "title:sparse α coding with fine filters:2020",
+        "title:sparse α coding with many filters:2020",
+        "title:sparse α coding with many filters:2021",
+    ]
+    handles = short_handles(keys)
+    assert len(set(handles)) == len(keys)
+    for key, handle in zip(keys, handles, strict=True):
+        assert handle.endswith(key[-5:])  # the year shows
+        parsed = parse_ref(handle)
+        assert parsed.key_prefix is not None
+        assert key.startswith(parsed.key_prefix)
+        assert key.endswith(parsed.key_suffix)
+    assert handles[0] == "title:sparse-α-cod…:2019"  # no other key reads the same
