@@ -246,9 +246,10 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
 
     Keys are read as ``kg.refs.key_written`` reads them: an arXiv id in any spelling is
     made canonical and a title key's handle (``title:sparse-coding:2011``, as lists show
-    it) is its key. Raises SourceError, naming the file, the split and what is wrong, when
-    it cannot be read, is not such a list or names a key written otherwise (a key the graph
-    can never hold would keep nothing apart); nothing is recorded then.
+    it) is its key; ``norm_titles`` are normalised as the loaders normalise titles. Raises
+    SourceError, naming the file, the split and what is wrong, when it cannot be read, is
+    not such a list or names a key written otherwise (a key the graph can never hold would
+    keep nothing apart); nothing is recorded then.
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -292,6 +293,11 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
                 update={
                     "split_from": keys[named[0]] if named else None,
                     "keys": list(dict.fromkeys(str(keys[key]) for key in split.keys)),
+                    # titles are read as the loaders normalise them ("Sparse Coding" is
+                    # "sparse coding"): one written otherwise would match no paper's title
+                    "norm_titles": list(
+                        dict.fromkeys(t for t in map(normalize_title, split.norm_titles) if t)
+                    ),
                 }
             )
         )

@@ -85,6 +85,18 @@ def test_keys_are_read_as_lists_show_them_and_arxiv_ids_made_canonical(tmp_path:
     ]
 
 
+def test_titles_are_normalised_as_the_loaders_normalise_them(tmp_path: Path) -> None:
+    """A title written as the paper shows it would match no paper's normalised title, and
+    the split would be read by no reconcile of it."""
+    path = tmp_path / "splits.json"
+    split = {
+        "keys": ["title:sparse coding:2011"],
+        "norm_titles": ["Sparse Coding", "sparse coding", "Bounds for $p \\leq q$", " "],
+    }
+    path.write_text(json.dumps([split]), encoding="utf-8")
+    assert read_kept_apart(path)[0].norm_titles == ["sparse coding", "bounds for p ≤ q"]
+
+
 @pytest.mark.parametrize(
     ("key", "meant"),
     [
