@@ -19,4 +19,5 @@ CREATE FULLTEXT INDEX paper_title_fulltext IF NOT EXISTS FOR (p:Paper) ON EACH [
 CREATE CONSTRAINT title_lock_stripe IF NOT EXISTS FOR (l:TitleLock) REQUIRE l.stripe IS UNIQUE;
 CREATE CONSTRAINT keep_apart_key IF NOT EXISTS FOR (k:KeepApart) REQUIRE k.key IS UNIQUE;
 CREATE CONSTRAINT listed_apart_key IF NOT EXISTS FOR (l:ListedApart) REQUIRE l.key IS UNIQUE;
+CREATE CONSTRAINT folded_key IF NOT EXISTS FOR (f:Folded) REQUIRE f.key IS UNIQUE;
 CREATE INDEX listed_apart_norm_title IF NOT EXISTS FOR (l:ListedApart) ON (l.norm_title);

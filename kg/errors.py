@@ -24,6 +24,7 @@ __all__ = [
     "KGError",
     "LoadInterrupted",
     "NotEmptyError",
+    "OlderGraph",
     "PaperNotFound",
     "ParameterError",
     "PlotError",
@@ -62,6 +63,20 @@ class IdentityUnsettled(KGError):
         )
         self.norm_titles = list(norm_titles)
         self.rounds = rounds
+
+
+class OlderGraph(KGError):
+    """The graph holds what an older kg wrote, which this one cannot change as its rules say."""
+
+    def __init__(self, paper: str, keys: Sequence[str]) -> None:
+        super().__init__(
+            f"the paper {printable(paper)} holds title keys with records of their own "
+            f"({', '.join(printable(k) for k in keys)}) merged by a kg older than 0.8.0, "
+            "which kept no copy of them to take the paper apart",
+            "load the graph's sources into an emptied database (kg db reset, then kg load)",
+        )
+        self.paper = paper
+        self.keys = list(keys)
 
 
 class InstallError(KGError):

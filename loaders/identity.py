@@ -11,7 +11,7 @@ import re
 import unicodedata
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 __all__ = [
@@ -19,7 +19,6 @@ __all__ = [
     "TitlePlan",
     "canonical_arxiv_id",
     "collapse_spaces",
-    "contested_groups",
     "hepth_id",
     "latex_to_unicode",
     "normalize_name",
@@ -413,8 +412,9 @@ class TitleCandidate:
     stated_years: tuple[int, ...] = ()
     """Every year a record or a reference gave the paper under its own key (its ``years``)."""
     recorded: tuple[str, ...] = ()
-    """Its title keys that a full record was written under (its ``recorded``): their values
-    fold into the paper, so the rule never takes them out of it again (``title_splits``)."""
+    """Its title keys that a full record was written under (its ``recorded``). The rule
+    places them as it places any title key; the loader takes the paper apart to move one
+    (``kg.load.neo4j_sink.GraphWriter``), since their values fold into the paper."""
 
     def own_years(self) -> set[int]:
         """The years stated under its own key (``years``): what the rule measures an arXiv
@@ -424,17 +424,14 @@ class TitleCandidate:
 
     def chain_years(self, norm_title: str) -> set[int]:
         """The years by which the paper itself chains under ``norm_title``: those stated
-        under its own key (``years``) and its own key's year, and the years of its keys of
-        this title that cannot leave it (``recorded``). Not the year it holds, nor the years
-        of title keys it holds that the rule places on their own (``_movable``), nor those of
-        keys of its other titles: each title's keys chain by their own years only."""
+        under its own key (``years``) and its own key's year. Not the year it holds, nor the
+        years of the title keys it holds, which the rule places on their own (``_movable``),
+        nor those of keys of its other titles: each title's keys chain by their own years
+        only."""
         found = set(self.stated_years)
-        for key in (self.key, *self.recorded):
-            parsed = parse_title_key(key)
-            if parsed is None or parsed[1] is None:
-                continue
-            if key == self.key or parsed[0] == norm_title:
-                found.add(parsed[1])
+        parsed = parse_title_key(self.key)
+        if parsed is not None and parsed[1] is not None:
+            found.add(parsed[1])
         return found
 
 
@@ -535,9 +532,8 @@ def title_groups(
     The rule chains, by their years (gaps of at most 1 year), the title's arXiv papers
     (``TitleCandidate.chain_years``) and its title keys: a title-only paper with the keys
     that cannot leave it, and each other title key of the title that a paper holds, on its
-    own (a paper's keys of this title do not chain it by their years, but for those with a
-    full record of their own, ``recorded``: the rule places the others, so what chained
-    them once cannot keep them). A paper with no year of its own, and one a
+    own (a paper's keys of this title do not chain it by their years: the rule places them,
+    so what chained them once cannot keep them). A paper with no year of its own, and one a
     user split (``kept_apart``), is in none. Each group is sorted by key, and the groups by
     their first key; a paper can be in two, when the rule places a key it holds apart from
     it.
@@ -556,13 +552,6 @@ class TitlePlan:
     splits: list[tuple[str, str, str]]
     """[(holder key, title key, target key)]: the keys to take out of the paper holding them
     (``title_splits``)."""
-    contested: list[list[TitleCandidate]]
-    """The groups whose result can still depend on the order of the loads
-    (``contested_groups``)."""
-    kept_together: list[tuple[str, str]] = field(default_factory=list)
-    """[(holder key, title key)]: title keys with a full record of their own (``recorded``),
-    which the rule cannot take out of the paper holding them, where a user split the key or
-    the paper (``kept_apart``) after they merged; ``kg unmerge`` splits them."""
 
     @property
     def needed(self) -> bool:
@@ -577,8 +566,8 @@ def title_plan(
     listed_apart: Iterable[Iterable[str]] = (),
 ) -> TitlePlan:
     """Return what the identity rule asks for among the papers with one normalised title:
-    its merges (``title_merges``), splits (``title_splits``) and contested groups
-    (``contested_groups``), from one pass over the title's groups (``title_groups``).
+    its merges (``title_merges``) and splits (``title_splits``), from one pass over the
+    title's groups (``title_groups``).
 
     Every title key of the title is placed by the group it chains into, whichever paper
     holds it now, so the plan follows from the keys, the arXiv papers' own years and the
@@ -586,47 +575,19 @@ def title_plan(
     candidates = list(candidates)
     apart = frozenset(kept_apart)
     pairs = _pairs(listed_apart)
-    # A full record written again under a key another paper holds for good (``recorded``,
-    # merged before) is that paper's: it joins its holder, and the rule places it nowhere
-    # else, so one key is never in two papers (a key a user split since too: it is one of
-    # ``kept_together``)
-    held = {key: paper.key for paper in candidates for key in paper.recorded if key != paper.key}
-    again = {
-        paper.key: held[paper.key]
-        for paper in candidates
-        if paper.arxiv_id is None and paper.key in held
-    }
-    candidates = [paper for paper in candidates if paper.key not in again]
     anchors, units = _atoms(norm_title, candidates, apart)
-    contested: list[list[TitleCandidate]] = []
     places: dict[str, str] = {}
     for ided, group in _chains(norm_title, anchors, units):
         keys = {key for paper in ided for key in _fixed(paper, norm_title)}
         keys.update(key for unit in group for key in unit.members)
-        against = any(pair <= keys for pair in pairs)
-        papers = _papers(ided, group)
-        if (len(ided) > 1 or against) and _recorded(norm_title, papers):
-            contested.append(papers)
-        if against:
+        if any(pair <= keys for pair in pairs):
             places.update(_place(norm_title, ided, group, pairs))
         elif ided:
             places.update({unit.key: _nearest(ided, unit.year).key for unit in group})
         else:
             places.update(_one_paper(group))
     merges, splits = _moves(norm_title, candidates, apart, places)
-    for key, holder in again.items():
-        if places.get(holder, holder) == holder:  # else once the holder has moved
-            merges[key] = holder
-    together = sorted(
-        (paper.key, key)
-        for paper in candidates
-        for key in paper.recorded
-        if key != paper.key
-        and (key in apart or paper.key in apart)
-        and (parsed := parse_title_key(key)) is not None
-        and parsed[0] == norm_title
-    )
-    return TitlePlan(merges, splits, contested, together)
+    return TitlePlan(merges, splits)
 
 
 def _one_paper(group: list[_Unit]) -> dict[str, str]:
@@ -671,32 +632,6 @@ def _moves(
             if place != goes or alias == goes:
                 splits.append((paper.key, alias, place if place in standing else alias))
     return merges, sorted(splits)
-
-
-def _recorded(norm_title: str, group: list[TitleCandidate]) -> bool:
-    """True when a paper of the group holds a title key of this title with a full record
-    of its own (``TitleCandidate.recorded``): ``contested_groups``' first test."""
-    return any(
-        (parsed := parse_title_key(key)) is not None and parsed[0] == norm_title
-        for paper in group
-        for key in paper.recorded
-    )
-
-
-def contested_groups(
-    norm_title: str,
-    candidates: Iterable[TitleCandidate],
-    kept_apart: Iterable[str] = (),
-    listed_apart: Iterable[Iterable[str]] = (),
-) -> list[list[TitleCandidate]]:
-    """Return the groups (``title_groups``) of one normalised title where the rule's result
-    can still depend on the order of the loads: those holding a title key of this title
-    with a full record of its own (``TitleCandidate.recorded``), as a paper of its own or
-    merged into another, and either several arXiv papers or two keys a page lists apart
-    (``listed_apart``). Its values fold into the paper it joins, so it is never taken out
-    again (docs/MODEL.md's known limit); a key only references named moves to the paper the
-    rule picks (``title_splits``)."""
-    return title_plan(norm_title, candidates, kept_apart, listed_apart).contested
 
 
 def _nearest(ided: list[TitleCandidate], year: int) -> TitleCandidate:
@@ -752,7 +687,7 @@ def title_splits(
     apart from a key of its paper, and one whose chain to its paper ran through a key that
     has since moved are taken out and go where the rule places them, so the result is the
     same in any order. A key with a full record of its own (``TitleCandidate.recorded``)
-    stays: its values folded into the paper.
+    moves too: the loader takes the paper apart (``kg.load.neo4j_sink.GraphWriter``).
 
     The target is the paper the key is placed in, or the key itself when it is to be a paper
     of its own, or when the paper it goes to is still to be formed (a later round merges
@@ -772,14 +707,12 @@ def _pairs(listed_apart: Iterable[Iterable[str]]) -> frozenset[frozenset[str]]:
 
 def _movable(paper: TitleCandidate, norm_title: str) -> dict[str, int]:
     """The title keys of ``norm_title`` merged into ``paper`` that the rule places on their
-    own, with their years: those with a year, and no full record of their own
-    (``recorded``)."""
+    own, with their years: every one with a year, a key with a full record of its own
+    (``recorded``) too."""
     found = {}
     for alias in paper.aliases:
         parsed = parse_title_key(alias)
-        if parsed is None or parsed[0] != norm_title or parsed[1] is None:
-            continue
-        if alias not in paper.recorded:
+        if parsed is not None and parsed[0] == norm_title and parsed[1] is not None:
             found[alias] = parsed[1]
     return found
 
@@ -792,8 +725,7 @@ def title_places(
 
     Two keys a page lists apart (``pairs``) are never one paper. Every other title key (a
     title-only paper, or a key of this title merged into a paper) is placed on its own,
-    with the keys that cannot leave it (a paper's arXiv key, and a merged key with a full
-    record of its own, ``recorded``):
+    with the keys that cannot leave it (a paper's arXiv key):
     - nearest the group's arXiv papers first (then the earliest, then the smallest key),
       each joins the arXiv paper whose own years are nearest its year (then the smallest
       id) that holds no key listed apart from it, else the next nearest;

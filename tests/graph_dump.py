@@ -1,8 +1,10 @@
 """A canonical, order-free dump of a whole graph, to compare two graphs for equality.
 
-The loader's lock stripes (``:TitleLock``), a paper's ``changed_at`` (when a load last
-changed its citations, for the freshness of stored similarity) and a split's ``recorded_at``
-(when a user recorded it) are bookkeeping, not data, and are left out.
+The loader's lock stripes (``:TitleLock``), the copies of a paper's parts it keeps to take
+the paper apart (``:Folded``: what each part held when they merged), a paper's
+``changed_at`` (when a load last changed its citations, for the freshness of stored
+similarity) and a split's ``recorded_at`` (when a user recorded it) are bookkeeping, not
+data, and are left out.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ from kg.database import Database
 from kg.load.import_sink import ImportFiles
 
 NODES: LiteralString = """
-MATCH (n) WHERE NOT n:TitleLock
+MATCH (n) WHERE NOT n:TitleLock AND NOT n:Folded
 RETURN labels(n) AS labels, n {.*, changed_at: null, recorded_at: null} AS props
 """
 RELATIONSHIPS: LiteralString = """
-MATCH (a)-[r]->(b)
+MATCH (a)-[r]->(b) WHERE NOT a:Folded
 RETURN type(r) AS type,
        coalesce(a.key, a.code) AS start,
        coalesce(b.key, b.code) AS end,

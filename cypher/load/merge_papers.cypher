@@ -22,6 +22,33 @@ WHERE s <> t
 // nothing): a loader writing the arXiv paper's record holds no title lock
 SET s:Paper, t:Paper
 WITH s, t
+// A merge that gives the target a title key with a full record of its own (`recorded`)
+// first keeps, as a (:Folded {key}) copy, each part the identity rule may take out of it
+// again: the target as it stands (its base) and a source that is such a key's own paper,
+// each with its author list, categories, titles and DESCRIBED_IN links (FOLDED_IN). A part
+// that holds one already keeps it: every write to a paper that holds such a key takes it
+// apart first (kg.load.neo4j_sink.GraphWriter.take_apart), so a copy is never stale
+CALL (s, t) {
+  WITH s, t WHERE coalesce(s.recorded, []) + coalesce(t.recorded, []) <> []
+  UNWIND [x IN [s, t] WHERE x = t OR x.key IN coalesce(x.recorded, [])] AS x
+  WITH x WHERE NOT EXISTS { MATCH (:Folded {key: x.key}) }
+  CREATE (f:Folded)
+  SET f = properties(x),
+      f.authors = COLLECT { MATCH (a:Author)-[w:AUTHORED]->(x) RETURN a.key ORDER BY w.position },
+      f.primary = COLLECT { MATCH (x)-[:PRIMARY_CATEGORY]->(c:Category) RETURN c.code },
+      f.cross = COLLECT { MATCH (x)-[:CROSS_LISTED]->(c:Category) RETURN c.code ORDER BY c.code },
+      f.titles = COLLECT { MATCH (x)-[v:ALSO_TITLED]->(x) RETURN v.norm_title ORDER BY v.norm_title }
+  WITH x, f
+  MATCH (x)-[d:DESCRIBED_IN]->(n:Snapshot)
+  CREATE (f)-[c:FOLDED_IN]->(n)
+  SET c = properties(d)
+}
+// The copy of a source that merges away as a key no record of its own was written under
+// (a title-only paper of references that held such keys) is no part any more
+CALL (s) {
+  MATCH (f:Folded {key: s.key}) WHERE NOT s.key IN coalesce(s.recorded, [])
+  DETACH DELETE f
+}
 // Every title either paper was known by stays a title of the target (ALSO_TITLED loops, as
 // in papers.cypher); the one the target ends up holding is taken off again below
 CALL (s, t) {

@@ -18,5 +18,10 @@ CALL () {
   REMOVE s.loaded_by
 }
 MATCH (p:Paper {key: $key})
+// The copies merge_papers.cypher kept of its parts go with it (each part is loaded again)
+CALL (p) {
+  MATCH (f:Folded) WHERE f.key IN [p.key] + coalesce(p.aliases, [])
+  DETACH DELETE f
+}
 DETACH DELETE p
 RETURN count(*) AS removed

@@ -80,19 +80,10 @@ class LoadSummary:
     reject_messages: list[str] = field(default_factory=list)
     written: int = 0
     """Records in batches the graph has taken (committed)."""
-    contested_titles: list[str] = field(default_factory=list)
-    """Normalised titles this load reconciled where a paper known by title only that has a
-    full record of its own is in a group (years chained at most 1 apart) with several arXiv
-    papers, or with keys a page lists apart: which paper that record joined can depend on
-    the order of the loads (``kg merges --contested`` lists those merges)."""
     built_by: list[str] = field(default_factory=list)
     """Other kg versions that loaded snapshots of this graph whole before this load began
-    (``older_loaders``): their title rules may differ from this version's, so such a graph
-    is rebuilt (``kg db reset``, then the files loaded again) for titles to match alike."""
-    kept_together: list[tuple[str, str]] = field(default_factory=list)
-    """(paper, key): keys the paper still holds though a user split the key or the paper
-    (``kg unmerge``, ``--keep-apart``) after they merged, since each has a full record of its
-    own, which a load cannot take out of it; ``kg unmerge PAPER --key KEY`` splits them."""
+    (``older_loaders``) whose identity rules differ from this version's, so such a graph is
+    rebuilt (``kg db reset``, then the files loaded again) for the rules to hold."""
 
     @property
     def failed(self) -> list[FileSummary]:
@@ -151,8 +142,6 @@ class LoadSummary:
             "updated": {"properties_set": self.counts.properties_set},
             "merged": self.counts.merged,
             "moved": self.counts.moved,
-            "contested_titles": self.contested_titles,
-            "kept_together": [{"paper": paper, "key": key} for paper, key in self.kept_together],
             "built_by": self.built_by,
             "deleted": {
                 "nodes": self.counts.nodes_deleted,
@@ -240,15 +229,13 @@ class MergeRecord(PaperSummary):
     contested_by: list[str] = Field(
         default_factory=list,
         description="other arXiv papers in its group under a title it absorbed keys under "
-        "(one normalised title, years chained at most 1 apart), when a key of that title "
-        "with a full record of its own is in the group: which of them that record joined "
-        "can depend on the order of the loads (docs/MODEL.md, known limits)",
+        "(one normalised title, years chained at most 1 apart): the rule gave each title key "
+        "to the one whose years are nearest, so the merge is worth a look",
     )
     listed_apart: list[ListedApart] = Field(
         default_factory=list,
         description="keys of it that one page lists as separate papers, which the rule keeps "
-        "apart unless one of them has a full record of its own that joined the paper first "
-        "(docs/MODEL.md, known limits)",
+        "apart (a paper a load has reconciled since the page was loaded holds none)",
     )
 
     @computed_field  # type: ignore[prop-decorator]

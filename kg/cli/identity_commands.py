@@ -36,9 +36,9 @@ from kg.errors import ParameterError
 @click.option(
     "--contested",
     is_flag=True,
-    help="Only the merges something speaks against: another arXiv paper in the title's group "
-    "(years chained at most 1 apart; which of them a title-only key joined can depend on "
-    "the order of the loads), or a page that lists two of the keys as separate papers.",
+    help="Only the merges worth a look: another arXiv paper in the title's group (years "
+    "chained at most 1 apart; the rule gave each title key to the nearest in years), or a "
+    "page that lists two of the keys as separate papers.",
 )
 @json_option
 @click.pass_context
@@ -56,8 +56,8 @@ def merges(
     merged key is kept in the paper's aliases; "cites" counts the citations whose source
     named the paper by that key. With REF, that paper only. The last column
     says what speaks against a merge: another arXiv paper in the title's group (years
-    chained at most 1 apart; which of them a title-only key joined can depend on load
-    order), or a page that lists two of its keys apart. `kg unmerge` splits a wrong merge.
+    chained at most 1 apart; the rule gave each title key to the nearest in years), or a
+    page that lists two of its keys apart. `kg unmerge` splits a wrong merge.
 
     Example: kg merges --contested --limit 5
     """

@@ -302,33 +302,12 @@ def _render_load(summary: LoadSummary) -> None:
             else ""
         )
     )
-    if contested := summary.contested_titles:
-        shown = ", ".join(f"'{clean(norm)}'" for norm in contested[:3])
-        more = f" and {len(contested) - 3:,} more" if len(contested) > 3 else ""
-        one = len(contested) == 1
-        click.echo(
-            f"{len(contested):,} title{'' if one else 's'} ({shown}{more}) "
-            f"{'has' if one else 'have'} a paper known by title only with a record of its own "
-            "beside several arXiv papers, or beside keys a page lists apart: which paper that "
-            "record joined can depend on the order of the loads. Check them with "
-            "`kg merges --contested`."
-        )
     if summary.built_by:
         click.echo(
             f"This graph holds files loaded by {', '.join(map(clean, summary.built_by))}, whose "
-            "title matching differs from this version's (math symbols keep titles apart, and "
-            "sub- and superscripts match however written). Rebuild it for titles to match "
-            "alike: `kg db reset`, then load the files again."
-        )
-    if together := summary.kept_together:
-        paper, key = together[0]
-        more = f" (and {len(together) - 1:,} more, which --json lists)" if len(together) > 1 else ""
-        click.echo(
-            f"{clean(key)}{more} is still part of {clean(paper)}, though a split made after "
-            "they merged keeps them apart: it has a record of its own, which a load cannot take "
-            "out. "
-            f'Split it with `kg unmerge "{clean(paper)}" --key "{clean(key)}"` and reload the '
-            "sources that command names."
+            "identity rules differ from this version's (kg 0.7 matches titles anew; kg 0.8 "
+            "moves a paper's page known by title only to the paper it belongs to). Rebuild it "
+            "for the rules to hold: `kg db reset`, then load the files again."
         )
     if skipped := summary.skipped_sentence():
         click.echo(f"{skipped} (facts of the data the graph does not keep; not errors)")

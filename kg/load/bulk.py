@@ -277,8 +277,6 @@ def bulk_load(
         counts.nodes_created += sum(summary.nodes.values())
         counts.relationships_created += sum(summary.relationships.values())
         counts.merged = writer.counts.merged
-        summary.load.contested_titles = sorted(writer.contested_titles)
-        summary.load.kept_together = writer.kept_together
         summary.online_papers = offline.online_keys
         summary.online_citations = offline.online_citations
         summary.csv_dir = str(scratch / "csv") if keep_csv else None

@@ -33,9 +33,9 @@ from kg.answers.loads import (
 )
 from kg.database import Database
 from kg.errors import ParameterError, SourceError
-from kg.load.neo4j_sink import KeyRef, candidates_by_title, plan_titles
+from kg.load.neo4j_sink import KeyRef, candidates_by_title
 from kg.loaders.arxiv_oai import validation_reason
-from kg.loaders.identity import normalize_title, parse_title_key
+from kg.loaders.identity import normalize_title, parse_title_key, title_groups
 from kg.numbers import whole_number
 from kg.refs import handle_names, key_written, resolve
 
@@ -166,20 +166,22 @@ def _merged_titles(row: dict[str, Any]) -> set[str]:
 
 def _contesting(graph: Database, rows: list[dict[str, Any]]) -> dict[str, list[str]]:
     """For each merged paper, the other arXiv papers in its group (``title_groups``) under
-    each title it absorbed keys under, as the rule sees the graph now."""
+    each title it absorbed keys under, as the rule sees the graph now: the rule chose among
+    them by year (the nearest), so such a merge is worth a look."""
     titles = sorted({norm for row in rows for norm in _merged_titles(row)})
     if not titles:
         return {}
-    found = queries.load.reconcile_titles.run(graph, norm_titles=titles)
+    found = candidates_by_title(queries.load.reconcile_titles.run(graph, norm_titles=titles))
     apart = [row["key"] for row in queries.load.kept_apart.run(graph, norm_titles=titles)]
-    plans = plan_titles(candidates_by_title(found), apart)  # once per title, not per paper
+    groups = {norm: title_groups(norm, found.get(norm, []), apart) for norm in titles}
     contested: dict[str, list[str]] = {}
     for row in rows:
         others: set[str] = set()
         for norm in _merged_titles(row):
-            for group in plans[norm].contested if norm in plans else []:
-                if any(paper.key == row["key"] for paper in group):
-                    others |= {p.key for p in group if p.arxiv_id is not None} - {row["key"]}
+            for group in groups[norm]:
+                ided = {p.key for p in group if p.arxiv_id is not None}
+                if row["key"] in {p.key for p in group} and len(ided) > 1:
+                    others |= ided - {row["key"]}
         contested[row["key"]] = sorted(others)
     return contested
 

@@ -32,7 +32,7 @@ from neo4j import ManagedTransaction
 from kg import __version__, queries
 from kg.answers.loads import WriteCounts
 from kg.database import Database, update_counters
-from kg.errors import IdentityUnsettled
+from kg.errors import IdentityUnsettled, OlderGraph
 from kg.loaders.identity import (
     TitleCandidate,
     TitlePlan,
@@ -75,9 +75,11 @@ __all__ = [
 _T = TypeVar("_T")
 _NO_DATE = "0000-00-00"
 LOADER_VERSION = f"kg {__version__}"
-TITLE_RULES_SINCE = (0, 7, 0)
-"""The first kg version whose normalised titles (``normalize_title``) this one's equal: a
-graph with files loaded by an older one holds title keys of other rules."""
+IDENTITY_RULES_SINCE = (0, 8, 0)
+"""The first kg version whose identity rules this one's equal: a graph with files loaded by
+an older one holds title keys of other rules (kg 0.7.0 normalised titles anew,
+``normalize_title``), or papers holding keys with records of their own that cannot be taken
+apart (kg 0.8.0 keeps their ``Folded`` copies)."""
 
 
 def _version(loaded_by: str) -> tuple[int, ...] | None:
@@ -315,6 +317,10 @@ def batch_statements(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
             for ref, key in ((citation.citing, citing), (citation.cited, cited)):
                 row = stub_row(ref, key, citation)
                 stubs[(key, row["ref_as_of"], row["stated_cited_by"])] = row
+            if citing == cited:
+                # A page's reference under its own key (a title-only page citing its title
+                # and year) names the page's paper: no citation, in any order of the loads
+                continue
             # named_citing and named_cited are set by ``redirected`` for a key merged away
             edges[(citing, cited, citation.snapshot)] = _citation_row(
                 citation.snapshot, citation.as_of, (citing, cited), (citing, cited)
@@ -437,7 +443,7 @@ def plan_titles(
     listed: Mapping[str, list[list[str]]] | None = None,
 ) -> dict[str, TitlePlan]:
     """Return, per normalised title, what the identity rule asks for (``title_plan``: its
-    merges, splits and contested groups) among the candidates ``candidates_by_title``
+    merges and splits) among the candidates ``candidates_by_title``
     grouped; ``kept_apart`` are the keys users split (kg unmerge), which merge with nothing,
     and ``listed`` the keys pages list apart, per title (``title_evidence``)."""
     apart = frozenset(kept_apart)
@@ -542,19 +548,6 @@ class GraphWriter:
     def __init__(self, graph: Database) -> None:
         self.graph = graph
         self.counts = WriteCounts()
-        self.contested_titles: set[str] = set()
-        """The normalised titles whose groups the rule may resolve differently in another
-        order of the loads (``contested_groups``), as this writer's reconciles saw them."""
-        self._together: dict[str, list[tuple[str, str]]] = {}
-        """Per normalised title, its ``TitlePlan.kept_together`` as the last reconcile of
-        that title saw it."""
-
-    @property
-    def kept_together(self) -> list[tuple[str, str]]:
-        """(holder, key): title keys with a record of their own that the rule cannot take out
-        of their paper, though a user split them or it (``TitlePlan.kept_together``), as the
-        last reconcile of each title saw them (sorted)."""
-        return sorted({pair for pairs in self._together.values() for pair in pairs})
 
     def _transaction(self, work: Callable[[ManagedTransaction], _T]) -> _T:
         """Run ``work(tx)`` in one managed write transaction (retried as a whole)."""
@@ -576,15 +569,15 @@ class GraphWriter:
         rows = queries.load.snapshot_loaded_by.run(self.graph, key=snapshot_key)
         return bool(rows) and rows[0]["loaded_by"] == LOADER_VERSION
 
-    def older_title_rules(self) -> list[str]:
-        """The kg versions older than TITLE_RULES_SINCE that loaded snapshots of the graph
-        whole (sorted): a graph with their files holds title keys of other rules."""
+    def older_identity_rules(self) -> list[str]:
+        """The kg versions older than IDENTITY_RULES_SINCE that loaded snapshots of the graph
+        whole (sorted): a graph with their files is rebuilt for the rules to hold."""
         rows = queries.load.older_loaders.run(self.graph, current=LOADER_VERSION)
         return [
             row["loaded_by"]
             for row in rows
             if (version := _version(str(row["loaded_by"]))) is not None
-            and version < TITLE_RULES_SINCE
+            and version < IDENTITY_RULES_SINCE
         ]
 
     def write_follows(self, snapshot_key: str, since: str, unchanged: int) -> None:
@@ -612,6 +605,9 @@ class GraphWriter:
         find = queries.load.alias_holders
         refs = title_refs(batch)
         full = sorted({record.key for record in batch.papers})
+        titled = sorted(
+            {(r.key, normalize_title(r.title)) for r in batch.papers if not r.arxiv_id and r.title}
+        )
 
         def work(tx: ManagedTransaction) -> tuple[list[dict[str, int]], list[str]]:
             todo = statements
@@ -619,17 +615,23 @@ class GraphWriter:
                 lock.run_in(tx, stripes=stripes).consume()
             if full:
                 lock_papers.run_in(tx, keys=full).consume()
+            counters: list[dict[str, int]] = []
+            # A paper that holds title keys with records of their own is taken apart before
+            # a record is written to it, or under one of those keys (take_apart)
+            titles = [{"key": k, "norm_title": n} for k, n in titled]
+            owners = [row["holder"] for row in find.run_in(tx, refs=titles)] if titles else []
+            parted = self.take_apart(tx, sorted({*full, *owners}), counters) if full else []
             if refs:
                 holders: dict[str, str] = {}
                 for row in find.run_in(tx, refs=refs):
                     holders[row["key"]] = min(row["holder"], holders.get(row["key"], row["holder"]))
                 if holders:
                     todo = redirected(statements, holders)
-            counters = [
+            counters += [
                 update_counters(queries.get(_STATEMENT_QUERY[name]).run_in(tx, **params).consume())
                 for name, params in todo
             ]
-            return counters, self._titles_of(tx, dated_keys(todo))
+            return counters, self._titles_of(tx, sorted({*dated_keys(todo), *parted}))
 
         counters, titles = self._transaction(work)
         for counter in counters:
@@ -674,11 +676,80 @@ class GraphWriter:
         if row is None:
             return False
         stubs, citations = split_rows(holder, alias, row.data())
+        GraphWriter._write_back(tx, stubs, citations, counters)
+        return True
+
+    @staticmethod
+    def take_apart(
+        tx: ManagedTransaction, keys: list[str], counters: list[dict[str, int]]
+    ) -> list[str]:
+        """Take apart each of these papers that holds title keys with full records of their
+        own (``recorded``): each such key becomes the paper it was before it merged again, with
+        its record's values and what references stated under it (split_key, restore_part,
+        then ``split_rows`` through the load statements), and the paper gets back the values
+        it held before they merged (restore_base), from the copies merge_papers.cypher kept.
+        Return the keys of the papers so written, sorted (the loader reconciles their
+        titles, and the identity rule merges them again where it places them).
+
+        The loader does this before it writes a record to such a paper or under such a key,
+        and when the rule moves such a key, so no copy is ever stale: every paper then holds
+        the values a load of its records in any order gives. It holds the lock stripes of the
+        keys' titles first (which need not follow the stripes the transaction holds: a
+        deadlock is retried)."""
+        find = queries.load.take_apart
+        rows = find.run_in(tx, keys=keys).data()
+        locked: set[int] = set()
+        while rows:
+            stripes = {title_lock_stripe(n) for row in rows for n in row["norm_titles"]}
+            if stripes <= locked:
+                break
+            queries.load.lock_titles.run_in(tx, stripes=sorted(stripes - locked)).consume()
+            locked |= stripes
+            rows = find.run_in(tx, keys=keys).data()
+        written: set[str] = set()
+
+        for row in rows:
+            holder = row["key"]
+            if row["missing"]:
+                raise OlderGraph(holder, row["missing"])
+            for part in row["parts"]:
+                found = queries.load.split_key.run_in(tx, key=holder, alias=part)
+                taken = found.single()
+                counters.append(update_counters(found.consume()))
+                if taken is None:
+                    raise OlderGraph(holder, [part])
+                restored = queries.load.restore_part.run_in(tx, key=part)
+                counters.append(update_counters(restored.consume()))
+                stubs, citations = split_rows(holder, part, taken.data())
+                GraphWriter._write_back(tx, stubs, citations, counters)
+            base = queries.load.restore_base.run_in(tx, key=holder)
+            best = base.single()
+            counters.append(update_counters(base.consume()))
+            if best is not None and best["best"] is not None:
+                found_best = {
+                    "entry": None,
+                    "best": best["best"],
+                    "described": [],
+                    "cites": [],
+                    "selves": [],
+                }
+                stubs, _ = split_rows(holder, holder, found_best)
+                GraphWriter._write_back(tx, stubs, [], counters)
+            written |= {holder, *row["parts"]}
+        return sorted(written)
+
+    @staticmethod
+    def _write_back(
+        tx: ManagedTransaction,
+        stubs: list[dict[str, Any]],
+        citations: list[dict[str, Any]],
+        counters: list[dict[str, int]],
+    ) -> None:
+        """Write ``split_rows``' rows through the load statements."""
         for name, rows in (("load_stubs", stubs), ("load_citations", citations)):
             if rows:
                 result = queries.get(_STATEMENT_QUERY[name]).run_in(tx, rows=rows)
                 counters.append(update_counters(result.consume()))
-        return True
 
     def reconcile(self, norm_titles: list[str]) -> int:
         """Merge the papers the identity rule makes one, among those with these normalised
@@ -698,13 +769,12 @@ class GraphWriter:
 
         def work(
             tx: ManagedTransaction, todo: list[str]
-        ) -> tuple[int, int, list[dict[str, int]], list[str], dict[str, TitlePlan]]:
+        ) -> tuple[int, int, list[dict[str, int]], list[str]]:
             grouped = candidates_by_title(find.run_in(tx, norm_titles=todo).data())
             plans = plan_titles(grouped, *self._evidence(tx, grouped))
-            seen = plans  # the plans before the lock, for the load's summary
             needed = sorted(norm for norm, plan in plans.items() if plan.needed)
             if not needed:
-                return 0, 0, [], [], seen
+                return 0, 0, [], []
             stripes = sorted({title_lock_stripe(norm) for norm in needed})
             lock.run_in(tx, stripes=stripes).consume()
             grouped = candidates_by_title(find.run_in(tx, norm_titles=needed).data())
@@ -712,10 +782,27 @@ class GraphWriter:
             merged = moved = 0
             counters: list[dict[str, int]] = []
             grown: set[str] = set()
+            # A key with a record of its own moves by taking its paper apart: the rule then
+            # merges the parts where it places them (the next round)
+            recorded = {c.key: set(c.recorded) for found in grouped.values() for c in found}
+            parted = sorted(
+                {
+                    holder
+                    for plan in plans.values()
+                    for holder, alias, _target in plan.splits
+                    if alias in recorded.get(holder, ())
+                }
+            )
+            if parted:
+                apart = self.take_apart(tx, parted, counters)
+                moved += len(apart) - len(parted)
+                grown |= set(apart)
             # A key taken out of the paper that holds it goes straight to the one the rule
             # gives it (or stays a paper of its own); then title-only papers merge
             for _norm, plan in sorted(plans.items()):
                 for holder, alias, target in plan.splits:
+                    if holder in parted and alias in recorded.get(holder, ()):
+                        continue
                     if self._split(tx, holder, alias, counters):
                         moved += 1
                         grown |= {holder, alias}
@@ -733,7 +820,7 @@ class GraphWriter:
                     if done:
                         merged += done
                         grown.add(target)
-            return merged, moved, counters, self._titles_of(tx, sorted(grown)), seen
+            return merged, moved, counters, self._titles_of(tx, sorted(grown))
 
         total = 0
         rounds = 0
@@ -742,11 +829,7 @@ class GraphWriter:
             if rounds == RECONCILE_ROUNDS:
                 raise IdentityUnsettled(todo, rounds)
             rounds += 1
-            merged, moved, counters, grown, seen = self._transaction(
-                functools.partial(work, todo=todo)
-            )
-            self.contested_titles |= {norm for norm, plan in seen.items() if plan.contested}
-            self._together.update({norm: plan.kept_together for norm, plan in seen.items()})
+            merged, moved, counters, grown = self._transaction(functools.partial(work, todo=todo))
             for counter in counters:
                 self.counts.add(counter)
             self.counts.merged += merged

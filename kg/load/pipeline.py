@@ -375,7 +375,7 @@ def load_paths(
             older = _older_snapshot(writer, older_file, inputs, formats, fmt, stream.id_scheme)
             stream = dataclasses.replace(stream, since=older)
         split_titles = keep_apart_splits(graph, splits)
-        summary = LoadSummary(counts=writer.counts, built_by=writer.older_title_rules())
+        summary = LoadSummary(counts=writer.counts, built_by=writer.older_identity_rules())
         try:
             if split_titles:  # keys the file keeps apart that merged before come apart
                 writer.reconcile(split_titles)
@@ -394,8 +394,6 @@ def load_paths(
             raise LoadInterrupted(exc, summary.written, summary.read) from exc
         finally:
             rejects.close()
-        summary.contested_titles = sorted(writer.contested_titles)
-        summary.kept_together = writer.kept_together
         summary.rejects_file = rejects.written()
         summary.seconds = time.monotonic() - began
         return summary

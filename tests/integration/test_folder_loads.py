@@ -275,8 +275,10 @@ def test_a_device_or_a_terminal_is_not_an_input(
 def test_a_graph_with_files_of_an_older_kg_says_to_rebuild_it(
     graph: Database, kg_env: Connection, tmp_path: Path
 ) -> None:
-    """kg 0.7.0 normalises titles by other rules than 0.6.0 (symbols, sub- and superscripts):
-    a load into a graph with files an older kg loaded says to rebuild it."""
+    """kg 0.7.0 normalises titles by other rules than 0.6.0 (symbols, sub- and superscripts),
+    and kg 0.8.0 takes apart papers that hold keys with records of their own, from copies
+    0.7.0 did not keep: a load into a graph with files an older kg loaded says to rebuild
+    it."""
     first, second = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     first.write_text(_arxiv_line("hep-th/9701001", "First"))
     second.write_text(_arxiv_line("hep-th/9701002", "Second"))
@@ -288,8 +290,8 @@ def test_a_graph_with_files_of_an_older_kg_says_to_rebuild_it(
         main, ["load", str(second), "--force", "--rejects", str(tmp_path / "r")]
     )
     assert result.exit_code == 0, result.output
-    assert "files loaded by kg 0.6.0, whose title matching differs" in " ".join(
+    assert "files loaded by kg 0.6.0, whose identity rules differ" in " ".join(
         result.output.split()
     )
-    graph.write("MATCH (s:Snapshot) SET s.loaded_by = 'kg 0.7.1'")  # a newer kg: no such rules
+    graph.write("MATCH (s:Snapshot) SET s.loaded_by = 'kg 0.8.1'")  # a newer kg: no such rules
     assert load_paths(graph, [first], rejects_path=tmp_path / "r.jsonl", force=True).built_by == []

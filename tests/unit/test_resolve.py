@@ -10,7 +10,6 @@ from kg.loaders.identity import (
     TitleCandidate,
     TitlePlan,
     canonical_arxiv_id,
-    contested_groups,
     hepth_id,
     latex_to_unicode,
     normalize_name,
@@ -303,7 +302,7 @@ def test_a_title_key_goes_to_the_arxiv_paper_nearest_its_year_whichever_came_fir
     assert title_splits(t, [held]) == []  # alone, it is the nearest
     assert title_splits(t, [held, a]) == [("1801.00002", f"title:{t}:2017", "1706.00001")]
     assert title_merges(t, [held, a]) == {}
-    # A tie goes to the smallest key; a key with a record of its own never moves
+    # A tie goes to the smallest key; a key with a record of its own moves as any key does
     tie = TitleCandidate(
         key="1801.00002",
         arxiv_id="1801.00002",
@@ -322,22 +321,15 @@ def test_a_title_key_goes_to_the_arxiv_paper_nearest_its_year_whichever_came_fir
         aliases=(f"title:{t}:2017",),
         recorded=(f"title:{t}:2017",),
     )
-    assert title_splits(t, [recorded, a]) == []
-    assert [[p.key for p in g] for g in contested_groups(t, [recorded, a])] == [
-        ["1706.00001", "1801.00002"]
-    ]
-    assert contested_groups(t, [held, a]) == []  # its keys move: nothing to contest
+    assert title_splits(t, [recorded, a]) == [("1801.00002", f"title:{t}:2017", "1706.00001")]
     # One plan gives all three, as the writer reads them in a reconcile round.
     cited_2018 = _c(f"title:{t}:2018", 2018)
     plan = title_plan(t, [recorded, a, cited_2018, cited[1]])
-    # B here states no year of its own, so A is the nearest of 2018 (which chains to both
-    # through 2017), and of 2019, which chains through the 2018 key (not through the 2018
-    # B holds: a year a paper holds is not one it chains by)
+    # B here states no year of its own, so A is the nearest of 2017, 2018 (which chains to
+    # both through 2017), and of 2019, which chains through the 2018 key (not through the
+    # 2018 B holds: a year a paper holds is not one it chains by)
     assert plan.merges == {f"title:{t}:2018": "1706.00001", f"title:{t}:2019": "1706.00001"}
-    assert plan.splits == []
-    assert [[p.key for p in g] for g in plan.contested] == [
-        ["1706.00001", "1801.00002", f"title:{t}:2018", f"title:{t}:2019"]
-    ]
+    assert plan.splits == [("1801.00002", f"title:{t}:2017", "1706.00001")]
     assert plan.needed
     assert not title_plan(t, [held]).needed
 
@@ -362,7 +354,7 @@ def test_each_title_chains_by_its_own_keys_so_a_key_another_title_chained_in_mov
     alone = _c(f"title:{twin}:2017", 2017)
     assert title_plan(
         twin, [TitleCandidate("1501.00001", "1501.00001", 2015, (), (2015,)), alone]
-    ) == (TitlePlan({}, [], []))
+    ) == (TitlePlan({}, []))
     # The keys that looped under an extra rule tried before 0.5.1 (docs/MODEL.md): X1 "q" and
     # "r" of 2014, X0 "r" of 2018, keys q 2015, q 2017 and r 2016. Wherever they are held,
     # q 2015 is X1's and the other two are papers of their own.
@@ -375,7 +367,7 @@ def test_each_title_chains_by_its_own_keys_so_a_key_another_title_chained_in_mov
     in_x0 = TitleCandidate("1801.00000", "1801.00000", 2018, ("title:r:2016",), (2018,))
     assert title_plan("r", [in_x0]).splits == [("1801.00000", "title:r:2016", "title:r:2016")]
     separate = [TitleCandidate("1401.00001", "1401.00001", 2014, (), (2014,)), x0]
-    assert title_plan("r", [*separate, _c("title:r:2016", 2016)]) == TitlePlan({}, [], [])
+    assert title_plan("r", [*separate, _c("title:r:2016", 2016)]) == TitlePlan({}, [])
     assert title_plan(
         "q", [separate[0], _c("title:q:2015", 2015), _c("title:q:2017", 2017)]
     ).merges == {"title:q:2015": "1401.00001"}
@@ -398,11 +390,10 @@ def test_a_paper_holding_a_key_earlier_than_its_own_gives_it_up_to_be_the_paper(
     assert (plan.merges, plan.splits) == ({_key(2011): _key(2010), _key(2012): _key(2010)}, [])
 
 
-def test_a_record_written_again_under_a_key_a_paper_holds_for_good_joins_that_paper() -> None:
-    """A page of "Twin Title" (2017) known by title only joined B (2018) and is in it for
-    good (``recorded``); loading the page again writes a node under its key, which joins B
-    again, not the nearer A, so the key is never in two papers (review of kg 0.6.0, which
-    reads every file again; it predates 0.6.0)."""
+def test_a_key_with_a_record_of_its_own_is_placed_as_any_key_is() -> None:
+    """A page of "Twin Title" (2017) known by title only joined B (2018) before A (2017)
+    came: the rule takes it out of B for A (the loader takes B apart to do so), and a user's
+    split takes it out of B too; a record of it alone is placed as any title-only paper."""
     t = "twin title"
     b = TitleCandidate(
         "1801.00002",
@@ -413,19 +404,15 @@ def test_a_record_written_again_under_a_key_a_paper_holds_for_good_joins_that_pa
         recorded=(f"title:{t}:2017",),
     )
     a = TitleCandidate("1706.00001", "1706.00001", 2017, stated_years=(2017,))
-    again = TitleCandidate(
+    plan = title_plan(t, [a, b])
+    assert (plan.merges, plan.splits) == ({}, [("1801.00002", f"title:{t}:2017", "1706.00001")])
+    assert title_plan(t, [b]).needed is False
+    split = title_plan(t, [b], kept_apart=[f"title:{t}:2017"])
+    assert split.splits == [("1801.00002", f"title:{t}:2017", f"title:{t}:2017")]
+    page = TitleCandidate(
         f"title:{t}:2017", None, 2017, stated_years=(2017,), recorded=(f"title:{t}:2017",)
     )
-    plan = title_plan(t, [a, b, again])
-    assert (plan.merges, plan.splits) == ({f"title:{t}:2017": "1801.00002"}, [])
-    assert [[p.key for p in g] for g in plan.contested] == [["1706.00001", "1801.00002"]]
-    # Without the holder it is placed as any title-only paper is
-    assert title_plan(t, [a, again]).merges == {f"title:{t}:2017": "1706.00001"}
-    # A user's split of it made after it merged cannot take it out (its values are in the
-    # paper): it joins its holder all the same, so it is in one paper, and the plan names it
-    split = title_plan(t, [a, b, again], kept_apart=[f"title:{t}:2017"])
-    assert split.merges == {f"title:{t}:2017": "1801.00002"}
-    assert split.kept_together == [("1801.00002", f"title:{t}:2017")]
+    assert title_plan(t, [a, page]).merges == {f"title:{t}:2017": "1706.00001"}
 
 
 def test_a_key_a_user_split_after_it_merged_is_taken_out() -> None:
@@ -457,18 +444,13 @@ def test_a_key_a_user_split_after_it_merged_is_taken_out() -> None:
     # Once out, it merges with nothing
     alone = [_c(_key(2010), 2010), _c(_key(2011), 2011), _c(_key(2012), 2012)]
     assert title_plan(t, alone, kept_apart=[_key(2011)]).needed is False
-    # A key with a record of its own cannot leave: the plan names it instead
+    # A key with a record of its own leaves too (the loader takes the paper apart)
     recorded = TitleCandidate(
-        "1001.00001", "1001.00001", 2010, aliases=(_key(2011),), recorded=(_key(2011),)
+        "1001.00001", "1001.00001", 2010, (_key(2011),), (2010,), recorded=(_key(2011),)
     )
     plan = title_plan(t, [recorded], kept_apart=[_key(2011)])
-    assert (plan.needed, plan.kept_together) == (False, [("1001.00001", _key(2011))])
-    assert title_plan(t, [recorded]).kept_together == []
-    # ... as is one held by a paper a user split, which would never have taken it in
-    holder = TitleCandidate(_key(2011), None, 2011, aliases=(_key(2012),), recorded=(_key(2012),))
-    plan = title_plan(t, [holder], kept_apart=[_key(2011)])
-    assert (plan.needed, plan.kept_together) == (False, [(_key(2011), _key(2012))])
-    assert title_plan("other", [recorded], kept_apart=[_key(2011)]).kept_together == []
+    assert plan.splits == [("1001.00001", _key(2011), _key(2011))]
+    assert title_plan(t, [recorded]).needed is False
 
 
 def _key(year: int, title: str = "sparse coding") -> str:
@@ -549,7 +531,7 @@ def test_a_key_listed_apart_from_an_arxiv_paper_goes_to_the_next_nearest_or_stay
     assert title_splits(t, [held, b], listed_apart=both) == [
         ("1501.00001", _key(2016), "1601.00002")
     ]
-    # A key with a record of its own stays in the paper it joined: the group is contested
+    # A key with a record of its own leaves the paper it joined as well
     recorded = TitleCandidate(
         key="1501.00001",
         arxiv_id="1501.00001",
@@ -558,10 +540,8 @@ def test_a_key_listed_apart_from_an_arxiv_paper_goes_to_the_next_nearest_or_stay
         stated_years=(2015,),
         recorded=(_key(2016),),
     )
-    assert title_splits(t, [recorded], listed_apart=apart) == []
-    assert contested_groups(t, [recorded]) == []
-    assert [[p.key for p in g] for g in contested_groups(t, [recorded], (), apart)] == [
-        ["1501.00001"]
+    assert title_splits(t, [recorded], listed_apart=apart) == [
+        ("1501.00001", _key(2016), _key(2016))
     ]
     # And a key that could join nothing makes no merge (2014 is apart from 2015 in A)
     assert title_merges(t, [held, _stub(2014)], listed_apart=[[_key(2014), _key(2015)]]) == {}
