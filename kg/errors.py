@@ -70,9 +70,9 @@ class OlderGraph(KGError):
 
     def __init__(self, paper: str, keys: Sequence[str]) -> None:
         super().__init__(
-            f"the paper {printable(paper)} holds title keys with records of their own "
-            f"({', '.join(printable(k) for k in keys)}) merged by a kg older than 0.8.0, "
-            "which kept no copy of them to take the paper apart",
+            f"the paper {printable(paper)} holds title keys with records of their own merged "
+            "by a kg older than 0.8.0, which kept no copy of "
+            f"{', '.join(printable(k) for k in keys)} to take the paper apart",
             "load the graph's sources into an emptied database (kg db reset, then kg load)",
         )
         self.paper = paper

@@ -139,8 +139,14 @@ CALL (s, t) {
         WHEN n.line IS NOT NULL OR r.line IS NOT NULL THEN n.as_of
         WHEN n.as_of IS NULL OR r.as_of > n.as_of THEN r.as_of
         ELSE n.as_of END,
+      // One entry per key, its largest count and newest date (as stubs.cypher keeps it)
       n.named = CASE WHEN entries = [] OR n.line IS NULL AND all(e IN entries WHERE e STARTS WITH t.key + '|')
-        THEN null ELSE COLLECT { UNWIND entries AS e RETURN e ORDER BY e } END
+        THEN null ELSE COLLECT {
+          UNWIND entries AS e
+          WITH split(e, '|') AS x
+          WITH x[0] AS k, max(toInteger(x[1])) AS count, max(x[2]) AS date
+          RETURN k + '|' + toString(count) + '|' + date AS e ORDER BY e
+        } END
   DELETE r
 }
 WITH s, t,
@@ -244,9 +250,14 @@ SET t += {
     t.authors_as_of = CASE WHEN newer_authors THEN s.authors_as_of ELSE t.authors_as_of END,
     t.categories_as_of = CASE WHEN newer_categories THEN s.categories_as_of ELSE t.categories_as_of END,
     t.primary_category = CASE WHEN newer_categories THEN s.primary_category ELSE t.primary_category END,
+    // One entry per key, the best (as stubs.cypher keeps it): both can hold one for a key
+    // when a record under a key the target holds made a paper of it again, and a loader
+    // wrote a reference to that paper before the reconcile merged it back
     t.key_refs = CASE WHEN t_refs + s_refs = [] THEN null ELSE COLLECT {
       UNWIND t_refs + s_refs AS e
-      RETURN e ORDER BY e
+      WITH split(e, '|')[0] AS k, substring(e, size(split(e, '|')[0]) + 1) AS rank
+      WITH k, max(rank) AS rank
+      RETURN k + '|' + rank AS e ORDER BY e
     } END,
     t.recorded = CASE WHEN s.recorded IS NULL THEN t.recorded ELSE COLLECT {
       UNWIND coalesce(t.recorded, []) + s.recorded AS k

@@ -86,8 +86,7 @@ from kg.loaders.hepth_abs import ABS_SUFFIXES
     type=click.Path(path_type=Path, dir_okay=False),
     help="A file of splits to keep, as `kg merges --kept-apart --json` prints it (after "
     "`kg db reset` or with --bulk, so splits made with `kg unmerge` still hold). Keys it "
-    "keeps apart that are one paper in the graph are taken apart, but for a key with a "
-    "record of its own, which the load names.",
+    "keeps apart that are one paper in the graph are taken apart.",
 )
 @click.option(
     "--since",
