@@ -2,7 +2,7 @@
 // mode: write
 // Take one title key back out of the paper that absorbed it, when the identity rule says it
 // belongs to another paper (kg.loaders.identity.title_splits), or when the paper is taken
-// apart (a key with a record of its own, `recorded`: restore_part.cypher writes that record
+// apart (a key with a record of its own, `recorded`: restore_folded.cypher writes that record
 // back): every trace of it the paper keeps per key. The
 // paper drops the key from `aliases` and `key_refs`, each count a page stated under it
 // (DESCRIBED_IN `named`), each citation whose source named it (CITES `named`, an edge left
@@ -18,7 +18,7 @@
 // param alias: str  the title key to take out
 MATCH (h:Paper {key: $key})
 // A key with no best reference kept (a graph loaded before kg 0.4.0) cannot be written back,
-// but for one with a record of its own, which restore_part.cypher writes back
+// but for one with a record of its own, which restore_folded.cypher writes back
 WHERE $alias IN coalesce(h.aliases, [])
   AND (any(e IN coalesce(h.key_refs, []) WHERE e STARTS WITH $alias + '|') OR $alias IN coalesce(h.recorded, []))
 // The paper's write lock before it is read (setting a label it has writes nothing)

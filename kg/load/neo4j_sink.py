@@ -63,6 +63,7 @@ __all__ = [
     "record_order",
     "redirected",
     "ref_as_of",
+    "reference_row",
     "snapshot_row",
     "sorted_stubs",
     "split_rows",
@@ -453,6 +454,24 @@ def plan_titles(
     }
 
 
+def reference_row(entry: str, key: str) -> dict[str, Any]:
+    """Return the load_stubs row that writes one ``key_refs`` entry (``KeyRef``) back to the
+    paper under ``key``, naming the key it came under when that is another."""
+    ref = KeyRef.parse(entry)
+    return {
+        "key": key,
+        "arxiv_id": None,
+        "title": ref.title,
+        "norm_title": normalize_title(ref.title),
+        "year": ref.year,
+        "ref_as_of": ref.rank,
+        "snapshot": ref.snapshot,
+        "stated_cited_by": None,
+        "as_of": None,
+        "named": ref.key if ref.key != key else None,
+    }
+
+
 def split_rows(
     holder: str, alias: str, found: dict[str, Any]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -477,23 +496,11 @@ def split_rows(
         "as_of": None,
         "named": None,
     }
-    stubs = []
-    for entry, key in ((found["entry"], alias), (found["best"], holder)):
-        if entry is None:
-            continue
-        ref = KeyRef.parse(entry)
-        stubs.append(
-            {
-                **stub,
-                "key": key,
-                "title": ref.title,
-                "norm_title": normalize_title(ref.title),
-                "year": ref.year,
-                "ref_as_of": ref.rank,
-                "snapshot": ref.snapshot,
-                "named": ref.key if ref.key != key else None,
-            }
-        )
+    stubs = [
+        reference_row(entry, key)
+        for entry, key in ((found["entry"], alias), (found["best"], holder))
+        if entry is not None
+    ]
     for stated in found["described"]:
         stubs.append(
             {
@@ -685,9 +692,10 @@ class GraphWriter:
     ) -> list[str]:
         """Take apart each of these papers that holds title keys with full records of their
         own (``recorded``): each such key becomes the paper it was before it merged again, with
-        its record's values and what references stated under it (split_key, restore_part,
+        its record's values and what references stated under it (split_key, restore_folded,
         then ``split_rows`` through the load statements), and the paper gets back the values
-        it held before they merged (restore_base), from the copies merge_papers.cypher kept.
+        it held before they merged (restore_folded), from the copies merge_papers.cypher
+        kept.
         Return the keys of the papers so written, sorted (the loader reconciles their
         titles, and the identity rule merges them again where it places them).
 
@@ -718,23 +726,15 @@ class GraphWriter:
                 counters.append(update_counters(found.consume()))
                 if taken is None:
                     raise OlderGraph(holder, [part])
-                restored = queries.load.restore_part.run_in(tx, key=part)
+                restored = queries.load.restore_folded.run_in(tx, key=part)
                 counters.append(update_counters(restored.consume()))
                 stubs, citations = split_rows(holder, part, taken.data())
                 GraphWriter._write_back(tx, stubs, citations, counters)
-            base = queries.load.restore_base.run_in(tx, key=holder)
+            base = queries.load.restore_folded.run_in(tx, key=holder)
             best = base.single()
             counters.append(update_counters(base.consume()))
             if best is not None and best["best"] is not None:
-                found_best = {
-                    "entry": None,
-                    "best": best["best"],
-                    "described": [],
-                    "cites": [],
-                    "selves": [],
-                }
-                stubs, _ = split_rows(holder, holder, found_best)
-                GraphWriter._write_back(tx, stubs, [], counters)
+                GraphWriter._write_back(tx, [reference_row(best["best"], holder)], [], counters)
             written |= {holder, *row["parts"]}
         return sorted(written)
 

@@ -1,16 +1,18 @@
-// name: restore_base
+// name: restore_folded
 // mode: write
-// Give a paper back the values it held before title keys with full records of their own
-// merged into it (its (:Folded) copy, which merge_papers.cypher kept), once split_key.cypher
-// has taken each of those keys out: its records' values, author list, categories and
-// DESCRIBED_IN record links. The keys only references named stay, and so does what they
-// gave it but its best reference's title and year, which the loader writes back after this
-// (returned as `best`, an entry of `key_refs`). A link whose record came from a key taken
-// out keeps only the counts references stated (split_key.cypher's rule), or goes. The copy
-// is removed.
-// param key: str  node key of the paper
-MATCH (h:Paper {key: $key})
+// Give one part of a paper that is taken apart back what it held when it merged (its
+// (:Folded) copy, which merge_papers.cypher kept), once split_key.cypher has taken the
+// title keys with records of their own out of the paper: its records' values, author list,
+// categories, titles and DESCRIBED_IN record links. The part is the paper itself (its base)
+// or a key taken out, which becomes a paper again (MERGE). The keys only references named
+// stay where they are, and so does what they gave the paper but its best reference's title
+// and year, which the loader writes back after this (returned as `best`, an entry of
+// `key_refs`); for a key taken out, the loader writes back what references stated under it.
+// A link whose record came from a key taken out keeps only the counts references stated
+// (split_key.cypher's rule), or goes. The copy is removed.
+// param key: str  node key of the part
 MATCH (f:Folded {key: $key})
+MERGE (h:Paper {key: $key})
 SET h:Paper
 WITH h, f, h.norm_title AS before,
      head([e IN coalesce(h.key_refs, []) WHERE substring(e, size(split(e, '|')[0]) + 1) = h.ref_as_of]) AS kept,
@@ -26,12 +28,15 @@ SET h += f {
       norm_title: CASE WHEN 'norm_title' IN from_refs THEN null ELSE f.norm_title END,
       year: CASE WHEN 'year' IN from_refs THEN null ELSE f.year END,
       filled_as_of: CASE WHEN filled = [] THEN null ELSE filled END,
+      // the years stated under its own key: a paper's stay (a merge adds none), a key taken
+      // out gets its own back
+      years: coalesce(h.years, f.years),
       recorded: CASE WHEN h.key IN coalesce(f.recorded, []) THEN [h.key] ELSE null END,
       ref_as_of: null
     },
     h.changed_at = datetime.transaction()
 WITH h, f, before, best
-CALL (h, f) {
+CALL (h) {
   MATCH (:Author)-[old:AUTHORED]->(h)
   DELETE old
 }
@@ -55,27 +60,28 @@ CALL (h, f) {
   MATCH (c:Category {code: code})
   MERGE (h)-[:CROSS_LISTED]->(c)
 }
-// A title it gives up stays one of its titles (as in papers.cypher)
-CALL (h, before) {
-  WITH h, before WHERE before IS NOT NULL AND before <> h.norm_title
-  MERGE (h)-[:ALSO_TITLED {norm_title: before}]->(h)
+// Its titles, and one it gives up (as in papers.cypher)
+CALL (h, f, before) {
+  UNWIND [t IN f.titles + [before] WHERE t IS NOT NULL AND t <> h.norm_title] AS norm
+  MERGE (h)-[:ALSO_TITLED {norm_title: norm}]->(h)
 }
 CALL (h) {
   MATCH (h)-[held:ALSO_TITLED]->(h) WHERE held.norm_title = h.norm_title
   DELETE held
 }
-// Each link with a record: the record the base had on it, else none
+// Each record link the copy holds, with the counts references stated on it now (`named`)
+CALL (h, f) {
+  MATCH (f)-[c:FOLDED_IN]->(n:Snapshot) WHERE c.line IS NOT NULL
+  MERGE (h)-[d:DESCRIBED_IN]->(n)
+  WITH d, c, d.named AS named
+  SET d = properties(c)
+  SET d.named = named
+}
+// A link with a record the copy does not hold: the record came from a key taken out
 CALL (h, f) {
   MATCH (h)-[d:DESCRIBED_IN]->(n:Snapshot) WHERE d.line IS NOT NULL
-  OPTIONAL MATCH (f)-[c:FOLDED_IN]->(n)
-  WITH h, d, c, d.named AS named
-  CALL (d, c, named) {
-    WITH d, c, named WHERE c IS NOT NULL AND c.line IS NOT NULL
-    SET d = properties(c)
-    SET d.named = named
-  }
-  WITH h, d, c, coalesce(named, []) AS rest
-  WHERE c IS NULL OR c.line IS NULL
+    AND NOT EXISTS { MATCH (f)-[c:FOLDED_IN]->(n) WHERE c.line IS NOT NULL }
+  WITH h, d, coalesce(d.named, []) AS rest
   WITH h, d, rest,
        reduce(top = '', e IN rest | CASE WHEN split(e, '|')[2] > top THEN split(e, '|')[2] ELSE top END) AS newest
   CALL (d, rest) {
