@@ -19,6 +19,7 @@ __all__ = [
     "CategoryNotFound",
     "ConfigError",
     "ConnectionFailed",
+    "DataUnavailable",
     "IdentityUnsettled",
     "InstallError",
     "KGError",
@@ -77,6 +78,10 @@ class OlderGraph(KGError):
         )
         self.paper = paper
         self.keys = list(keys)
+
+
+class DataUnavailable(KGError):
+    """A public data set's file is not on this machine, cannot be fetched, or fails its check."""
 
 
 class InstallError(KGError):

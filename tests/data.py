@@ -1,9 +1,11 @@
 """Where the tests find their data.
 
 Everything the suite checks by default comes from files the project writes itself:
-``tests/fixtures/`` and the shipped default map in ``examples/``. Real outside data (the seed
-pages, the cit-HepTh abstracts) is found through one variable, ``KG_DATA_DIR``: the folder
-holding ``seeds/`` and ``data/``, by default ``../shared`` beside the checkout when it exists.
+``tests/fixtures/``, the example map in ``examples/`` and the made-up sets of
+``tests/hepth_like.py``. Real outside data (the seed pages, cit-HepTh's edges and abstracts,
+the OpenAlex, Semantic Scholar and Crossref records) is found through one variable,
+``KG_DATA_DIR``: the folder holding ``seeds/`` and ``data/``, by default ``../shared`` beside
+the checkout when it exists. The project ships none of it.
 A test that needs it carries ``@pytest.mark.needs_data(path, ...)``: when a path is missing
 it is skipped with a reason naming the variable, except under ``CI=true``, where it fails.
 """
@@ -26,10 +28,6 @@ SEED_ID = "2110.03888"
 # unbalanced brace and a control character.
 HOSTILE_TITLE = "Less <than> & \"quoted\" <script>alert('x')</script> [bold] {unbalanced \x07 bell"
 
-# The shipped default map: the SNAP cit-HepTh edge list and a facts-only metadata extract.
-HEPTH_EDGES = EXAMPLES / "hepth" / "cit-HepTh.txt.gz"
-HEPTH_METADATA = EXAMPLES / "hepth" / "hepth-metadata.jsonl.gz"
-
 
 def in_ci() -> bool:
     """Return True under CI=true, where a test never skips for missing data."""
@@ -47,6 +45,7 @@ REAL_SEED_PAGE = DATA_DIR / "seeds" / "000_b00b263e15383f71.txt"
 REAL_SEED_RECORD = DATA_DIR / "seeds" / "002_6f18944a66989321.txt"
 REAL_HEPTH_ABSTRACTS = DATA_DIR / "data" / "cit-hepth" / "cit-HepTh-abstracts.tar.gz"
 REAL_HEPTH_EDGES = DATA_DIR / "data" / "cit-hepth" / "cit-HepTh.txt.gz"
+REAL_SOURCES = DATA_DIR / "data" / "sources"
 
 
 def missing_reason(paths: tuple[Path, ...]) -> str | None:

@@ -6,6 +6,7 @@ with exit code 1, never a traceback.
 
 from kg.cli import (
     analytics_commands,
+    data_commands,
     db_commands,
     export_commands,
     identity_commands,
@@ -20,6 +21,7 @@ from kg.cli.app import main
 
 __all__ = [
     "analytics_commands",
+    "data_commands",
     "db_commands",
     "export_commands",
     "identity_commands",

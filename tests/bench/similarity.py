@@ -4,7 +4,7 @@ stored lists with the live queries, and co-citation / coupling top-20 latency.
 Run: python -m tests.bench.similarity [--papers 1000] [--seed 15] [--scale10]
 
 Uses NEO4J_* when set, else the local server of KG_HOME (start it with `kg db start`), and
-loads examples/hepth (as `make run` does) when the graph does not hold cit-HepTh. It:
+loads cit-HepTh (`kg data get cit-hepth`, as `make run` does) when the graph does not hold it. It:
 - removes any stored lists, then runs `kg similar --write` as a user would (a new
   process) and times it end to end; then runs it again on the unchanged graph;
 - checks, for 200 random papers (seed 15), that every stored list equals cocited.cypher /
@@ -35,13 +35,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kg import queries
+from kg import data, queries
 from kg.analytics import similarity
 from kg.analytics.igraph_engine import CitationGraph
 from kg.knowledge_graph import KnowledgeGraph
 from tests.bench.common import ensure_hepth, hepth_keys, percentiles
 from tests.bench.synthetic import generate
-from tests.data import EXAMPLES
 
 MAX_PATHS_10X = 2_000_000_000
 COLUMNS = ("key", "together", "size_a", "size_b", "cosine", "jaccard")
@@ -162,7 +161,7 @@ def main() -> None:
     with KnowledgeGraph.connect() as kg:
         ensure_hepth(
             kg,
-            [EXAMPLES / "hepth"],
+            data.get("cit-hepth"),
             papers=27_000,
             rejects=Path("/tmp/kg-similarity.rejects.jsonl"),
         )

@@ -3,13 +3,13 @@
     python -m tests.bench.timeline [--repeat 3] [--output PATH]
 
 Connects through NEO4J_* when set, else to the managed local server of KG_HOME (started if
-it is not running, and stopped again afterwards). Loads examples/hepth (the edges and the
-metadata with dates, ``--id-scheme snap-hepth``) once when the graph has no Paper. Then runs
-each analysis end to end with write-back (read, compute, clear, write, record the run)
-``--repeat`` times after one cold run, and reports the medians, what each found and its
-top papers. Before each main path run the spc weights are removed (not timed): rewriting a
-weight with the value it has would write nothing. The report is printed and written as
-Markdown to ``--output``.
+it is not running, and stopped again afterwards). Loads cit-HepTh (``kg data get
+cit-hepth``: the edges and the abstracts with dates, ``--id-scheme snap-hepth``) once when
+the graph has no Paper. Then runs each analysis end to end with write-back (read, compute,
+clear, write, record the run) ``--repeat`` times after one cold run, and reports the
+medians, what each found and its top papers. Before each main path run the spc weights are
+removed (not timed): rewriting a weight with the value it has would write nothing. The
+report is printed and written as Markdown to ``--output``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from kg import data
 from kg.analytics import RankedPaper
 from kg.analytics import time as timeline_analytics
 from kg.answers import MainPathResult
@@ -32,7 +33,7 @@ from kg.database import Database
 from kg.load.pipeline import load_paths
 from tests.bench.analytics import _neo4j_version, _peak_rss_mib, _server
 from tests.bench.common import print_and_write
-from tests.data import EXAMPLES, REPO
+from tests.data import REPO
 
 _REMOVE_SPC = (
     "MATCH ()-[c:CITES]->() WHERE c.spc IS NOT NULL "
@@ -41,13 +42,13 @@ _REMOVE_SPC = (
 
 
 def _ensure_loaded(graph: Database) -> float | None:
-    """Load examples/hepth when the graph has no Paper; return the seconds it took."""
+    """Load cit-HepTh when the graph has no Paper; return the seconds it took."""
     if graph.read("MATCH (p:Paper) RETURN count(p) AS n")[0]["n"]:
         return None
-    print("loading examples/hepth ...", file=sys.stderr)
+    print("loading cit-HepTh ...", file=sys.stderr)
     summary = load_paths(
         graph,
-        [EXAMPLES / "hepth"],
+        data.get("cit-hepth"),
         id_scheme="snap-hepth",
         batch_size=10_000,
         rejects_path=Path(os.environ.get("TMPDIR", "/tmp")) / "bench-timeline.rejects.jsonl",
@@ -129,7 +130,7 @@ def run(repeat: int) -> list[str]:
         f"Python {platform.python_version()}, {neo4j}. The machine is shared: its 1-minute "
         f"load average was {load_start:.1f} at the start and {os.getloadavg()[0]:.1f} at the end.",
         "",
-        f"Graph: examples/hepth (cit-HepTh with its metadata), {data.node_count:,} papers and "
+        f"Graph: cit-HepTh with its abstracts, {data.node_count:,} papers and "
         f"{data.edge_count:,} citations; {data.undated:,} citations come from papers of unknown "
         "year"
         + (

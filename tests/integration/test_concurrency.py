@@ -2,8 +2,9 @@
 questions and `kg rank pagerank --write` running alongside, give in every round the graph a
 sequential load of the same sources gives; and ranking while a loader adds papers works.
 
-The sources are slices of the shipped cit-HepTh edge list and of its arXiv metadata extract,
-so every paper has an arXiv id (papers known only by title are the identity tests' concern).
+The sources are slices of a made-up edge list in cit-HepTh's shape and of arXiv metadata
+lines for its papers (tests/hepth_like.py), so every paper has an arXiv id (papers known
+only by title are the identity tests' concern).
 Each slice overlaps another, and each is loaded by two of the four processes, in different
 orders. Analytics values are left out of the comparison: they are computed on whatever the
 graph held at that moment.
@@ -11,7 +12,6 @@ graph held at that moment.
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import subprocess
@@ -29,7 +29,7 @@ from kg.errors import PaperNotFound
 from kg.load.pipeline import load_paths
 from kg.load.schema import clear_database
 from kg.server.config import Connection
-from tests.data import HEPTH_EDGES, HEPTH_METADATA
+from tests import hepth_like
 from tests.graph_dump import dump_graph
 from tests.integration.test_faults import (
     BAD_LINES,
@@ -48,28 +48,30 @@ LOAD_BATCH = 100
 Dump = tuple[list[str], list[str]]
 
 
-def _lines(source: Path, start: int, stop: int) -> str:
-    """Return data lines ``start`` to ``stop`` of a gzipped file (comment lines skipped)."""
-    taken: list[str] = []
-    with gzip.open(source, "rt", encoding="utf-8") as handle:
-        data = (line for line in handle if not line.startswith("#"))
-        for number, line in enumerate(data):
-            if number >= stop:
-                break
-            if number >= start:
-                taken.append(line)
-    return "".join(taken)
+PAPERS = 6_000
+EDGES_MADE = hepth_like.edge_lines(2_500, PAPERS)
+# The most cited paper and the first citing one, asked about while the loaders write.
+ASKED = (
+    f"hep-th/{hepth_like.hepth_number(0):07d}",
+    f"hep-th/{int(EDGES_MADE[0].split()[0]):07d}",
+)
+
+
+def _in_order(edges: list[str]) -> list[int]:
+    """The papers the edges name, in the order they first appear."""
+    return list(dict.fromkeys(int(number) for line in edges for number in line.split()))
 
 
 @pytest.fixture(scope="module")
 def sources(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Two overlapping edge-list slices and two overlapping arXiv-lines slices."""
     folder = tmp_path_factory.mktemp("concurrency")
+    papers = hepth_like.arxiv_lines(_in_order(EDGES_MADE))
     made = {
-        "edges_a.txt": _lines(HEPTH_EDGES, 0, 1_500),
-        "edges_b.txt": _lines(HEPTH_EDGES, 1_000, 2_500),
-        "papers_a.jsonl": _lines(HEPTH_METADATA, 0, 300),
-        "papers_b.jsonl": _lines(HEPTH_METADATA, 200, 500),
+        "edges_a.txt": "".join(line + "\n" for line in EDGES_MADE[0:1_500]),
+        "edges_b.txt": "".join(line + "\n" for line in EDGES_MADE[1_000:2_500]),
+        "papers_a.jsonl": "".join(line + "\n" for line in papers[0:300]),
+        "papers_b.jsonl": "".join(line + "\n" for line in papers[200:500]),
     }
     paths = {}
     for name, text in made.items():
@@ -116,8 +118,8 @@ def _ask_questions(graph: Database, stop: threading.Event, asked: list[str]) -> 
     recorded in ``asked`` and fails the round."""
     while not stop.is_set():
         for ask in (
-            lambda: questions.cocited(graph, "hep-th/9711200", 5),
-            lambda: questions.paper_report(graph, "hep-th/0001001"),
+            lambda: questions.cocited(graph, ASKED[0], 5),
+            lambda: questions.paper_report(graph, ASKED[1]),
             lambda: graph.read("MATCH (p:Paper) RETURN count(p) AS n"),
         ):
             try:

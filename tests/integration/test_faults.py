@@ -4,14 +4,14 @@ again gives exactly the graph of a clean load (the canonical dump of tests/graph
 no output holds a traceback or a driver log line, and the rejects file holds every reject the
 killed load had seen.
 
-The input is a slice of the shipped cit-HepTh edge list (8,000 edges, loaded in batches of
-250) with six bad lines spread through it. Faults are timed from the graph itself: a kill
-happens once the graph holds a given number of citations, so it always lands mid-load.
+The input is a made-up edge list in cit-HepTh's shape (tests/hepth_like.py: 8,000 edges,
+loaded in batches of 250) with six bad lines spread through it. Faults are timed from the
+graph itself: a kill happens once the graph holds a given number of citations, so it
+always lands mid-load.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import re
@@ -30,8 +30,8 @@ from kg.load.pipeline import load_paths
 from kg.load.schema import clear_database
 from kg.server.config import Connection, LocalSettings
 from kg.server.local import LocalServer
+from tests import hepth_like
 from tests.conftest import local_settings_for
-from tests.data import HEPTH_EDGES
 from tests.graph_dump import dump_graph
 from tests.integration.test_server_concurrency import server_processes
 from tests.unit.test_server_lock import kg_executable
@@ -65,19 +65,15 @@ class EdgeSlice:
 
 
 def write_edge_slice(path: Path, edges: int, bad_lines: dict[int, str]) -> EdgeSlice:
-    """Write the SNAP header and the first ``edges`` edges of cit-HepTh to ``path``, with
+    """Write a SNAP header and ``edges`` made-up edges in cit-HepTh's shape to ``path``, with
     ``bad_lines`` put at their line numbers; return the file and its expected rejects."""
+    header = hepth_like.SNAP_HEADER.format(nodes=6_000, edges=edges).splitlines(keepends=True)
+    made = [line + "\n" for line in hepth_like.edge_lines(edges, 6_000)]
     lines: list[str] = []
-    with gzip.open(HEPTH_EDGES, "rt", encoding="utf-8") as source:
-        data = 0
-        for line in source:
-            while len(lines) + 1 in bad_lines:
-                lines.append(bad_lines[len(lines) + 1] + "\n")
-            if not line.startswith("#"):
-                if data == edges:
-                    break
-                data += 1
-            lines.append(line)
+    for line in header + made:
+        while len(lines) + 1 in bad_lines:
+            lines.append(bad_lines[len(lines) + 1] + "\n")
+        lines.append(line)
     while len(lines) + 1 in bad_lines:
         lines.append(bad_lines[len(lines) + 1] + "\n")
     path.write_text("".join(lines), encoding="utf-8")

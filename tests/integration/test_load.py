@@ -17,8 +17,8 @@ from kg.load.schema import clear_database
 from kg.server.config import Connection
 from tests.arxiv_lines import arxiv_line
 from tests.data import (
-    HEPTH_EDGES,
     REAL_HEPTH_ABSTRACTS,
+    REAL_HEPTH_EDGES,
     REAL_SEED_PAGE,
     REAL_SEED_RECORD,
     SEED_PAGE,
@@ -377,9 +377,9 @@ def _hepth_papers(edges: Path) -> tuple[set[str], set[str]]:
 
 
 @pytest.mark.slow
-@pytest.mark.needs_data(REAL_HEPTH_ABSTRACTS)
+@pytest.mark.needs_data(REAL_HEPTH_EDGES, REAL_HEPTH_ABSTRACTS)
 def test_the_whole_cit_hepth_set_loads(graph: Database, tmp_path: Path) -> None:
-    edges = HEPTH_EDGES
+    edges = REAL_HEPTH_EDGES
     abstracts = REAL_HEPTH_ABSTRACTS
     summary = load_paths(
         graph,

@@ -23,8 +23,8 @@ def test_kg_paper_shows_the_journal_ref_and_the_abstract(
     result = CliRunner().invoke(main, ["paper", "0704.0001"], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert any("journal ref" in line and "Phys.Rev.D76:013009,2007" in line for line in lines)
+    assert any("journal ref" in line and "Inv.Phys.D76:000001,2007" in line for line in lines)
     assert "Abstract" in lines
     after = lines[lines.index("Abstract") + 1]
-    assert after.startswith("A fully differential calculation in perturbative quantum")
+    assert after.startswith("A fully invented calculation in made-up chromodynamics")
     assert all(cell_len(line) <= 80 for line in lines)

@@ -58,24 +58,24 @@ def test_full_new_style_record(sample: list[ParsedItem]) -> None:
     paper = _papers(sample)["0704.0001"]
     assert paper.version == 2
     assert paper.title == (
-        "Calculation of prompt diphoton production cross sections at Tevatron and "
-        "LHC energies with $\\gamma\\gamma$ pairs"
+        "Invented cross sections of made-up particles at Imaginary and "
+        "Fictional energies with $\\gamma\\gamma$ pairs"
     )
     assert paper.published == date(2007, 4, 2)
     assert paper.year == 2007
     assert paper.as_of == date(2008, 11, 13)
     assert paper.abstract == (
-        "A fully differential calculation in perturbative quantum chromodynamics is "
-        "presented for the production of massive photon pairs."
+        "A fully invented calculation in made-up chromodynamics is "
+        "presented for the production of imaginary photon pairs."
     )
-    assert paper.authors == ("C. Balázs", "E. L. Berger", "P. M. Nadolsky", "C. -P. Yuan")
+    assert paper.authors == ("C. Balázs", "E. L. Inventa", "P. M. Fictus", "C. -P. Madeup")
     assert paper.primary_category == "hep-ph"
     assert paper.cross_categories == ()
-    assert paper.doi == "10.1103/PhysRevD.76.013009"
-    assert paper.journal_ref == "Phys.Rev.D76:013009,2007"
+    assert paper.doi == "10.5555/invented.76.000001"
+    assert paper.journal_ref == "Inv.Phys.D76:000001,2007"
     assert paper.comments == "37 pages, 15 figures; published version"
     assert paper.license is None
-    assert paper.extra == {"report_no": "ANL-HEP-PR-07-12"}
+    assert paper.extra == {"report_no": "INV-HEP-PR-07-12"}
     assert isinstance(sample[0], SnapshotRecord)
     assert paper.snapshot == sample[0].key
 

@@ -38,6 +38,8 @@ OWN_ROOMS = {
     "kg.queries": {"query_commands.py", "db_commands.py"},
     # `kg serve` starts the web view, which calls the face itself (its light module only).
     "kg.web": {"serve_commands.py"},
+    # `kg data` puts public data sets on the machine: files, not the graph.
+    "kg.data": {"data_commands.py"},
 }
 
 

@@ -78,7 +78,7 @@ def test_concatenated_listing_gives_one_paper_per_record(listing: list[ParsedIte
 def test_wrapped_fields_authors_with_latex_and_affiliations(listing: list[ParsedItem]) -> None:
     paper = _papers(listing)["hep-th/9312112"]
     assert paper.title == (
-        "Symplectic and Poisson structures of certain moduli spaces and their quantization"
+        "Invented structures on imaginary moduli spaces and their quantization"
     )
     assert paper.authors == ("C. Balázs", "M. Cvetič", "J. Ambjørn")
     assert paper.comments == "18 pages, with corrections and an appendix"
@@ -87,10 +87,10 @@ def test_wrapped_fields_authors_with_latex_and_affiliations(listing: list[Parsed
     assert paper.as_of == date(1993, 12, 14)
     assert paper.version == 3
     assert paper.abstract == (
-        "Let $\\pi$ be the fundamental group of a closed surface and $G$ a Lie "
+        "Let $\\pi$ be an invented group of a made-up surface and $G$ a Lie "
         "group with a biinvariant metric."
     )
-    assert paper.extra == {"report_no": "PUB. IRMA-Lille-93-33.X"}
+    assert paper.extra == {"report_no": "PUB. NOWHERE-93-33.X"}
 
 
 def test_subj_class_keeps_codes_and_maps_subject_names(listing: list[ParsedItem]) -> None:
@@ -139,8 +139,8 @@ def test_directory_of_abs_files_ignores_other_files() -> None:
     ]
     first, second = papers
     assert first.published == date(1991, 12, 31)  # ctime-style date, a day before the id month
-    assert first.authors == ("C. Itzykson", "J.-B. Zuber")
-    assert first.journal_ref == "Int.J.Mod.Phys. A7 (1992) 5661-5705"
+    assert first.authors == ("A. Writer", "B.-C. Reader")
+    assert first.journal_ref == "Invented J. Phys. A7 (1992) 1-46"
     assert first.cross_categories == ("math.QA",)  # Subj-class: ...; Quantum Algebra
     assert second.authors == ("Petre Diţă",)
     assert second.version == 2

@@ -19,7 +19,7 @@ from kg.cli import main
 from tests.data import REPO
 
 README = REPO / "README.md"
-_BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
+_BLOCK = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 # Files a user brings (named in the README with where to get them), not shipped here.
 _USER_FILES = {"arxiv-metadata-oai-snapshot.json", "citations.csv"}
 
