@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from .arxiv_oai import validation_reason
 from .errors import SourceError
-from .identity import canonical_arxiv_id, hepth_id
+from .identity import canonical_arxiv_id, snap_arxiv_id
 from .records import (
     CitationRecord,
     Origin,
@@ -36,9 +36,11 @@ from .source_file import (
     snapshot_key,
 )
 
-__all__ = ["COLUMN_PAIRS", "IdScheme", "layout", "parse"]
+__all__ = ["COLUMN_PAIRS", "SNAP_ARCHIVES", "IdScheme", "layout", "parse", "reading"]
 
-IdScheme = Literal["arxiv", "snap-hepth"]
+IdScheme = Literal["arxiv", "snap-hepth", "snap-hepph"]
+SNAP_ARCHIVES: dict[str, str] = {"snap-hepth": "hep-th", "snap-hepph": "hep-ph"}
+"""The schemes that read SNAP's integer ids, and the arXiv archive each reads them in."""
 COLUMN_PAIRS = (("citing", "cited"), ("source", "target"), ("from", "to"))
 """Header names accepted for the (citing, cited) columns of a CSV/TSV edge list."""
 
@@ -142,12 +144,13 @@ def _arxiv_id(token: str, scheme: IdScheme, role: str) -> str:
     """Return the canonical arXiv id a token names under ``scheme``; raises _BadLine if none."""
     if not token:
         raise _BadLine(f"the {role} id is empty; fill it in or delete the line")
-    if scheme == "snap-hepth":
+    archive = SNAP_ARCHIVES.get(scheme)
+    if archive is not None:
         try:
-            return hepth_id(token)
+            return snap_arxiv_id(token, archive)
         except ValueError:
             raise _BadLine(
-                f"{role} id {token[:60]!r} is not a SNAP hep-th number "
+                f"{role} id {token[:60]!r} is not a SNAP {archive} number "
                 "(up to 7 digits, e.g. 9201001); use --id-scheme arxiv for lists of arXiv ids"
             ) from None
     parsed = arxiv_id_and_version(token)  # never raises, however long the version
@@ -155,8 +158,9 @@ def _arxiv_id(token: str, scheme: IdScheme, role: str) -> str:
         return parsed[0]
     if token.isascii() and token.isdigit():
         raise _BadLine(
-            f"{role} id {token[:60]!r} is a bare number, not an arXiv id; if this is the SNAP "
-            "cit-HepTh list, load it with --id-scheme snap-hepth"
+            f"{role} id {token[:60]!r} is a bare number, not an arXiv id; if this is SNAP's "
+            "cit-HepTh list, load it with --id-scheme snap-hepth, and cit-HepPh's with "
+            "--id-scheme snap-hepph"
         )
     raise _BadLine(
         f"{role} id {token[:60]!r} is not an arXiv id; "
@@ -194,20 +198,29 @@ def layout(path: Path) -> tuple[bool, str | None, int, int]:
     return found.header_line is not None, found.delimiter, found.citing_column, found.cited_column
 
 
+def reading(id_scheme: IdScheme) -> str | None:
+    """Return what besides its content makes a file read under ``id_scheme`` a snapshot of
+    its own (see ``snapshot_key``): the same integers read as hep-ph ids are other records,
+    so a file loaded whole under one scheme is not skipped under the other. snap-hepth keeps
+    the plain key every earlier kg wrote for it."""
+    return "snap-hepph" if id_scheme == "snap-hepph" else None
+
+
 def parse(
     path: Path, id_scheme: IdScheme = "arxiv", unchanged: Callable[[str], bool] | None = None
 ) -> Iterator[ParsedItem]:
     """Yield the snapshot, then one CitationRecord or Rejected per data line.
 
     Self-citations are facts of the data, not errors: each is yielded as Skipped.
-    ``id_scheme="snap-hepth"`` reads integer ids as SNAP hep-th numbers (``1001`` ->
-    ``hep-th/0001001``). ``unchanged`` (an incremental load) says which lines an older
-    snapshot of the same ``layout`` holds as they are: those are not read. Raises
+    ``id_scheme="snap-hepth"`` (``"snap-hepph"``) reads integer ids as SNAP hep-th (hep-ph)
+    numbers: ``1001`` -> ``hep-th/0001001`` (``hep-ph/0001001``). ``unchanged`` (an
+    incremental load) says which lines an older snapshot of the same ``layout`` holds as
+    they are: those are not read. Raises
     SourceError when the file cannot be read or its header names no citing/cited columns.
     """
     layout = _sniff(path)
     sha256 = content_sha256(path)
-    key = snapshot_key(sha256)
+    key = snapshot_key(sha256, reading(id_scheme))
     yield SnapshotRecord(key=key, kind="edge_list", source=path.name, sha256=sha256)
     source = str(path)
     header = layout.header_line

@@ -46,6 +46,9 @@ class SourceFormat:
     record (an edge list's layout). Two files whose contexts are equal state the same record
     with the same line, so an incremental load compares their lines, and the parser skips
     those its LineFilter names. None for other formats."""
+    reading: Callable[[IdScheme], str | None] = lambda _scheme: None
+    """What besides a file's content names its snapshot (``snapshot_key``) when read under an
+    id scheme; None where the scheme changes nothing of its records."""
 
 
 FORMATS: dict[FormatName, SourceFormat] = {
@@ -76,6 +79,7 @@ FORMATS: dict[FormatName, SourceFormat] = {
             "citation edge list: SNAP text, CSV or TSV (citing, cited)",
             "lines of two ids, or a header naming the citing and cited columns",
             line_context=edge_list.layout,
+            reading=edge_list.reading,
         ),
         SourceFormat(
             "hepth_abs",

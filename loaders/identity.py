@@ -26,6 +26,7 @@ __all__ = [
     "paper_key",
     "parse_arxiv_id",
     "parse_title_key",
+    "snap_arxiv_id",
     "title_groups",
     "title_key",
     "title_lock_stripe",
@@ -376,12 +377,19 @@ def paper_key(arxiv_id: str | None, title: str | None, year: int | None) -> str:
     raise ValueError("a paper needs an arXiv id or a title")
 
 
-def hepth_id(number: str | int) -> str:
-    """Return the arXiv id of a SNAP hep-th integer id: ``1001`` -> ``hep-th/0001001``."""
+def snap_arxiv_id(number: str | int, archive: str) -> str:
+    """Return the arXiv id of a SNAP integer id of an old-style ``archive`` (SNAP's cit-HepTh
+    and cit-HepPh write ``YYMMNNN`` without its leading zeros): ``1001`` in hep-ph is
+    ``hep-ph/0001001``. Raises ValueError for anything but up to 7 digits."""
     digits = str(number).strip().translate(_FULLWIDTH)  # fullwidth digits read as ASCII
     if not (digits.isascii() and digits.isdigit()) or len(digits) > 7:
-        raise ValueError(f"not a SNAP hep-th id: {number!r}")
-    return f"hep-th/{digits.zfill(7)}"
+        raise ValueError(f"not a SNAP {archive} id: {number!r}")
+    return f"{archive}/{digits.zfill(7)}"
+
+
+def hepth_id(number: str | int) -> str:
+    """Return the arXiv id of a SNAP hep-th integer id: ``1001`` -> ``hep-th/0001001``."""
+    return snap_arxiv_id(number, "hep-th")
 
 
 def parse_title_key(key: str) -> tuple[str, int | None] | None:

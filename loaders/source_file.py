@@ -180,9 +180,11 @@ def _hash_into(path: Path, digest: hashlib._Hash) -> None:
         raise read_error(path, exc) from exc
 
 
-def snapshot_key(sha256: str) -> str:
-    """Return the Snapshot node key for content with this sha256."""
-    return f"sha256:{sha256}"
+def snapshot_key(sha256: str, reading: str | None = None) -> str:
+    """Return the Snapshot node key for content with this sha256, read as ``reading`` says
+    where one content can state two sets of records (an edge list of SNAP integers read as
+    hep-ph ids): ``sha256:<hex>``, or ``sha256:<hex>:<reading>``."""
+    return f"sha256:{sha256}" if reading is None else f"sha256:{sha256}:{reading}"
 
 
 def bounded_int(digits: str) -> int | None:

@@ -6,7 +6,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import click
 from rich.progress import (
@@ -58,10 +58,11 @@ from kg.loaders.hepth_abs import ABS_SUFFIXES
 @click.option("--strict", is_flag=True, help="Stop at the first bad record.")
 @click.option(
     "--id-scheme",
-    type=click.Choice(["arxiv", "snap-hepth"]),
+    type=click.Choice(get_args(IdScheme)),
     default="arxiv",
     show_default=True,
-    help="How edge-list ids read: arXiv ids, or SNAP hep-th integers (1001 -> hep-th/0001001).",
+    help="How edge-list ids read: arXiv ids, or SNAP's integers as hep-th or hep-ph ids "
+    "(snap-hepth: 1001 -> hep-th/0001001; snap-hepph: 1001 -> hep-ph/0001001).",
 )
 @click.option(
     "--rejects",

@@ -81,7 +81,7 @@ class OlderSnapshot:
             for number, line in numbered_lines(older, content):
                 # the parsers drop a byte-order mark before the first line
                 found.append(line_digest(line.lstrip("\ufeff") if number == 1 else line))
-            key = snapshot_key(content.hexdigest())
+            key = snapshot_key(content.hexdigest(), FORMATS[fmt].reading(id_scheme))
             return cls(key, _sorted(found), by_line=True)
         snapshot: str | None = None
         for item in parse_file(older, fmt, id_scheme):

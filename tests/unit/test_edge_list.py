@@ -14,7 +14,7 @@ from kg.loaders.source_file import content_sha256
 from tests.data import REAL_HEPTH_EDGES
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "edges"
-# The SNAP file itself ships with the project as part of the default map.
+# SNAP's own file, read through KG_DATA_DIR (the project ships no public data).
 REAL_SNAP = REAL_HEPTH_EDGES
 
 
@@ -64,7 +64,24 @@ def test_bare_integers_without_snap_scheme_suggest_it() -> None:
     rejects = _rejects(items)
     assert sorted(rejects) == [5, 6, 7, 8, 10]
     assert "'1001' is a bare number, not an arXiv id" in rejects[5].reason
-    assert "--id-scheme snap-hepth" in rejects[5].reason
+    assert "cit-HepTh list, load it with --id-scheme snap-hepth" in rejects[5].reason
+    assert "cit-HepPh's with --id-scheme snap-hepph" in rejects[5].reason
+
+
+def test_snap_hepph_reads_the_same_integers_as_hep_ph_ids_in_a_snapshot_of_its_own() -> None:
+    path = FIXTURES / "snap_hepth.txt"
+    hepph = list(edge_list.parse(path, id_scheme="snap-hepph"))
+    assert _edges(hepph) == [
+        (line, citing.replace("hep-th/", "hep-ph/"), cited.replace("hep-th/", "hep-ph/"))
+        for line, citing, cited in SNAP_EDGES
+    ]
+    hepth = list(edge_list.parse(path, id_scheme="snap-hepth"))
+    assert isinstance(hepph[0], SnapshotRecord)
+    assert isinstance(hepth[0], SnapshotRecord)
+    # One content, two sets of records: loaded whole as one is no reason to skip the other.
+    assert hepth[0].key == f"sha256:{content_sha256(path)}"
+    assert hepph[0].key == f"sha256:{content_sha256(path)}:snap-hepph"
+    assert hepph[0].sha256 == hepth[0].sha256
 
 
 def test_tsv_with_header_and_extra_column() -> None:

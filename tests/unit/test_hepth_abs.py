@@ -77,9 +77,7 @@ def test_concatenated_listing_gives_one_paper_per_record(listing: list[ParsedIte
 
 def test_wrapped_fields_authors_with_latex_and_affiliations(listing: list[ParsedItem]) -> None:
     paper = _papers(listing)["hep-th/9312112"]
-    assert paper.title == (
-        "Invented structures on imaginary moduli spaces and their quantization"
-    )
+    assert paper.title == ("Invented structures on imaginary moduli spaces and their quantization")
     assert paper.authors == ("C. Balázs", "M. Cvetič", "J. Ambjørn")
     assert paper.comments == "18 pages, with corrections and an appendix"
     assert paper.published == date(1993, 12, 14)
