@@ -122,10 +122,10 @@ def _time_statements(graph: Database) -> dict[str, dict[str, float]]:
     totals: dict[str, dict[str, float]] = {}
 
     def timed(method: Callable[..., Any]) -> Callable[..., Any]:
-        def call(query: LiteralString, params: Any = None) -> Any:
+        def call(query: LiteralString, params: Any = None, **options: Any) -> Any:
             began = time.monotonic()
             try:
-                return method(query, params)
+                return method(query, params, **options)
             finally:
                 entry = totals.setdefault(names.get(query, "other"), {"seconds": 0.0, "calls": 0})
                 entry["seconds"] += time.monotonic() - began
