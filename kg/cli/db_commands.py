@@ -115,22 +115,40 @@ def db_status(ctx: click.Context, as_json: bool) -> None:
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @click.pass_context
 def db_reset(ctx: click.Context, yes: bool) -> None:
-    """Delete every node and relationship of the configured database (the schema stays).
+    """Empty the graph's database; its schema stays.
 
-    Stages are printed on stderr. On the local server it holds the $KG_HOME lock, so a
-    `kg db stop` waits for it to finish. Example: kg db reset --yes
+    On the local server the database's store is dropped: the server stops, the database's
+    files go, the server starts with an empty store, and the schema is applied again (the
+    password and the settings stay). Through NEO4J_URI (a server, a cluster, Aura) every
+    node and relationship is deleted in batches. Stages are printed on stderr; on the local
+    server it holds the $KG_HOME lock, so a `kg db stop` waits for it to finish.
+
+    Example: kg db reset --yes
     """
-    graph = open_graph(ctx)
+    if os.environ.get("NEO4J_URI"):
+        graph = open_graph(ctx)
+        if not yes:
+            click.confirm(
+                f"Delete everything in database {graph.database!r} at {graph.uri}?", abort=True
+            )
+        deleted = _reset(graph)
+        click.echo(f"Deleted {_count(deleted, 'node')} from {graph.database!r}")
+        return
+    server = _local()
+    database = config.connection().database
     if not yes:
         click.confirm(
-            f"Delete everything in database {graph.database!r} at {graph.uri}?", abort=True
+            f"Delete everything in database {database!r} of the local server in "
+            f"{server.settings.home}?",
+            abort=True,
         )
-    if os.environ.get("NEO4J_URI"):
-        deleted = _reset(graph)
-    else:
-        with _local().lock(on_step=_step):
-            deleted = _reset(graph)
-    click.echo(f"Deleted {_count(deleted, 'node')} from {graph.database!r}")
+    with server.lock(on_step=_step):
+        running = server.drop_store(database, on_step=_step)
+        if running:
+            _step("applying the schema…")
+            open_graph(ctx).apply_schema()
+    after = "the schema applied again" if running else "kg init or the next load applies the schema"
+    click.echo(f"Emptied {database!r} of the local server: its store was dropped, {after}")
 
 
 def _reset(graph: KnowledgeGraph) -> int:

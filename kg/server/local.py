@@ -19,6 +19,8 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -48,6 +50,8 @@ __all__ = ["LocalServer", "ServerStatus", "home_lock", "port_in_use"]
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
 LOCK_FILE = "kg.lock"
+_DATABASE_NAME = re.compile(r"[a-z0-9][a-z0-9.-]{2,62}")
+"""A standard database name, as Neo4j's naming rules allow (lower case once stored)."""
 
 
 # The folders of the server that hold the store, the password hash, logs and the pid: the
@@ -480,6 +484,31 @@ class LocalServer:
         if self.server_pids():
             self._stop(timeout, on_step)
         return True
+
+    def drop_store(
+        self, database: str, timeout: float = 180.0, on_step: Step | None = None
+    ) -> bool:
+        """Empty ``database`` by removing its store and transaction logs while the server is
+        stopped, then start the server again if it was running: Neo4j makes an empty store
+        for a database whose files are gone. The system database (the password, the users)
+        and the settings stay; the database's schema goes with its store. Returns whether
+        the server was running. Holds the KG_HOME lock. Raises ServerError for the system
+        database or a name that is not a database's."""
+        if database.lower() == "system" or not _DATABASE_NAME.fullmatch(database.lower()):
+            raise ServerError(
+                f"{database!r} is not a database whose store kg db reset may drop",
+                "name the graph's database with NEO4J_DATABASE (default neo4j)",
+            )
+        with self.lock(on_step):
+            running = self._stop(60.0, on_step)
+            for kind in ("databases", "transactions"):
+                folder = self.data_dir / kind / database.lower()
+                if folder.exists():
+                    say(on_step, f"removing {folder}…")
+                    shutil.rmtree(folder)
+            if running:
+                self._start(timeout, on_step)
+        return running
 
     def status(self) -> ServerStatus:
         """Return whether the server is installed and running, and where to reach it."""

@@ -104,6 +104,23 @@ def test_second_instance_lifecycle(
             main, ["cypher", "MATCH (n:Probe) RETURN n.name AS name", "--json"], env=env
         )
         assert json.loads(read.output) == {"results": [{"name": "kept"}]}
+
+        # A reset of the local server drops the store: the data goes, the schema is applied
+        # again, and the password and the settings stay.
+        assert runner.invoke(main, ["init"], env=env).exit_code == 0
+        reset = runner.invoke(main, ["db", "reset", "--yes"], env=env)
+        assert reset.exit_code == 0, reset.output
+        assert reset.stdout == (
+            "Emptied 'neo4j' of the local server: its store was dropped, the schema applied again\n"
+        )
+        assert password_file.read_text(encoding="utf-8").strip() == password
+        emptied = runner.invoke(
+            main, ["cypher", "MATCH (n) RETURN count(n) AS n", "--json"], env=env
+        )
+        assert json.loads(emptied.output) == {"results": [{"n": 0}]}
+        schema = runner.invoke(main, ["init", "--json"], env=env)
+        assert json.loads(schema.output)["created"] == []
+        assert json.loads(schema.output)["existing"]
     finally:
         runner.invoke(main, ["db", "stop"], env=env)
 
