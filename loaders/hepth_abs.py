@@ -474,7 +474,7 @@ def _record_items(
     return items
 
 
-def _decode(data: bytes) -> str:
+def _decode(data: bytes | bytearray) -> str:
     """Return a line of text: UTF-8, or Latin-1 for the odd old file that is not UTF-8."""
     try:
         return data.decode("utf-8")
@@ -493,7 +493,7 @@ def _lines(handle: _Readable) -> Iterator[tuple[int, str | LongLine]]:
     without being held whole."""
     limit = line_limit()
     number = 0
-    pending = b""  # the start of a line whose end is not read yet
+    pending = bytearray()  # the start of a line whose end is not read yet
     skipped: int | None = None  # how much of an over-long line was read past
     head = ""
     after_cr = False  # the last piece ended in CR: an LF first in the next is its CRLF
@@ -522,14 +522,14 @@ def _lines(handle: _Readable) -> Iterator[tuple[int, str | LongLine]]:
                 yield number, LongLine(len(line), _decode(line[:_LONG_LINE_HEAD]), limit)
             else:
                 yield number, _decode(pending + piece)
-            pending = b""
+            pending = bytearray()
         last = pieces[-1]
         if skipped is not None:
             skipped += len(last)
         elif len(pending) + len(last) > limit:
             skipped = len(pending) + len(last)
             head = _decode((pending + last)[:_LONG_LINE_HEAD])
-            pending = b""
+            pending = bytearray()
         else:
             pending += last
     if skipped is not None:
