@@ -4,7 +4,7 @@
 ``Selection`` say which papers an analytics run or an export covers.
 """
 
-__version__ = "0.8.0"  # before the imports below: kg.load.neo4j_sink reads it as they load
+__version__ = "0.9.0"  # before the imports below: kg.load.neo4j_sink reads it as they load
 
 from kg.analytics import Scope
 from kg.errors import KGError

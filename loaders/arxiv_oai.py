@@ -30,13 +30,17 @@ from .records import (
 from .source_file import (
     MAX_CATEGORY_CHARS,
     MAX_INT,
+    LongLine,
     arxiv_id_and_version,
     bounded_int,
     content_sha256,
     date_problem,
+    latin1_line,
     numbered_lines,
     record_problem,
+    replaced,
     snapshot_key,
+    undecodable,
     version_problem,
     year_problem,
 )
@@ -65,6 +69,19 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 _ARXIV_DATE = re.compile(
     r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), ([0-9]{1,2}) (" + "|".join(_MONTHS) + r") "
     r"([12][0-9]{3}) (?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9] GMT"
+)
+
+
+_ICONV = "iconv -f LATIN1 -t UTF-8 FILE > NEW"
+_LATIN1_NOTE = (
+    "the line is not UTF-8, so it was read as Latin-1, as the .abs parser reads such lines, "
+    "and the record loaded so; if its text reads wrong, save the file as UTF-8 from its "
+    f"real encoding (e.g. {_ICONV}) and load that"
+)
+_MIXED_BYTES = (
+    "the line mixes UTF-8 characters with bytes that are not UTF-8, which no one encoding "
+    "reads; it was not loaded: save the file as UTF-8 (e.g. "
+    f"{_ICONV} when it is all Latin-1) or fix the line"
 )
 
 
@@ -396,6 +413,10 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
     ``unchanged`` (an incremental load) says which lines an older snapshot holds as they
     are: those are not decoded, and only their ``update_date`` counts for the dates.
 
+    A line that is not UTF-8 is read as Latin-1, as the .abs parser reads such lines, and
+    loads with a reject saying so (a note, so that nothing changes unsaid); one that mixes
+    UTF-8 with other bytes is rejected. A line over ``MAX_LINE_LENGTH`` is rejected.
+
     Raises SourceError when the file cannot be read.
     """
     sha256 = content_sha256(path)
@@ -405,11 +426,29 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
     yield snapshot
     newest: date | None = None
     oldest: date | None = None
-    for number, line in numbered_lines(path):
+    for number, line in numbered_lines(path, errors="surrogateescape"):
+        if isinstance(line, LongLine):
+            yield Rejected(
+                origin=Origin(path=str(path), line=number),
+                reason=line.reason(),
+                raw=replaced(line.head),
+            )
+            continue
+        latin1 = undecodable(line)
+        if latin1:
+            decoded = latin1_line(line)
+            if decoded is None:
+                yield Rejected(
+                    origin=Origin(path=str(path), line=number),
+                    reason=_MIXED_BYTES,
+                    raw=replaced(line)[:RAW_LIMIT],
+                )
+                continue
+            line = decoded
         text = line.lstrip("\ufeff") if number == 1 else line
         if not text.strip():
             continue
-        if unchanged is not None:
+        if unchanged is not None and not latin1:
             stated = _stated_update_date(text)
             if stated is not _UNSURE and unchanged(text):
                 if isinstance(stated, date):
@@ -430,4 +469,6 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
             newest = record.as_of if newest is None else max(newest, record.as_of)
             oldest = record.as_of if oldest is None else min(oldest, record.as_of)
         yield record
+        if latin1:
+            yield Rejected(origin=origin, reason=_LATIN1_NOTE, raw=line[:RAW_LIMIT])
     yield snapshot.model_copy(update={"data_date": newest, "first_date": oldest})

@@ -29,9 +29,12 @@ _SEPARATOR = re.compile(r"^-{10,}$")
 _FIELDS = re.compile(r"[\s,]+")
 _JSON_KEY = re.compile(r'"([^"\\]{1,100})"\s*:')
 _PAPER_LINE = re.compile(r"^Paper:\s*(\S+)")
-_UTF16_MARKS = {
-    b"\xff\xfe": "little-endian, byte order mark FF FE",
-    b"\xfe\xff": "big-endian, byte order mark FE FF",
+_WIDE_MARKS = {
+    # UTF-32 first: its little-endian mark starts with UTF-16's (FF FE).
+    b"\xff\xfe\x00\x00": ("UTF-32", "little-endian, byte order mark FF FE 00 00"),
+    b"\x00\x00\xfe\xff": ("UTF-32", "big-endian, byte order mark 00 00 FE FF"),
+    b"\xff\xfe": ("UTF-16", "little-endian, byte order mark FF FE"),
+    b"\xfe\xff": ("UTF-16", "big-endian, byte order mark FE FF"),
 }
 
 
@@ -61,19 +64,21 @@ def _tar_format(path: Path) -> FormatName:
     raise _unknown(path, "a tar archive with no .abs files near its start")
 
 
-def _refuse_utf16(path: Path) -> None:
-    """Raise SourceError for text saved as UTF-16 (it starts with the byte order mark FF FE
-    or FE FF): read as UTF-8 it is garbage, and every format reads UTF-8."""
+def _refuse_wide_text(path: Path) -> None:
+    """Raise SourceError for text saved as UTF-32 or UTF-16 (it starts with a byte order
+    mark: FF FE 00 00 or 00 00 FE FF, FF FE or FE FF): read as UTF-8 it is garbage, and
+    every format reads UTF-8. The message names the iconv command that converts it."""
     try:
         with open_binary(path) as handle:
-            mark = handle.read(2)
+            head = handle.read(4)
     except READ_ERRORS as exc:
         raise read_error(path, exc) from exc
-    if mark in _UTF16_MARKS:
-        raise SourceError(
-            f"{path}: the file is UTF-16 text ({_UTF16_MARKS[mark]}), not UTF-8",
-            "save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8 FILE > NEW) and load that",
-        )
+    for mark, (encoding, described) in _WIDE_MARKS.items():
+        if head.startswith(mark):
+            raise SourceError(
+                f"{path}: the file is {encoding} text ({described}), not UTF-8",
+                f"save it as UTF-8 (e.g. iconv -f {encoding} -t UTF-8 FILE > NEW) and load that",
+            )
 
 
 def _decode_object(text: str) -> Any:
@@ -185,7 +190,7 @@ def detect_format(path: Path) -> FormatName:
         raise SourceError(f"{path}: no such file", "check the path")
     if is_tar(path):
         return _tar_format(path)
-    _refuse_utf16(path)
+    _refuse_wide_text(path)
     head = read_head(path).lstrip("\ufeff")
     content = [line.strip().lstrip("\ufeff").strip() for line in head.splitlines()]
     content = [line for line in content if line]

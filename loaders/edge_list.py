@@ -2,8 +2,10 @@
 
 SNAP files have ``#`` comment lines and two ids per line, separated by a tab or spaces.
 CSV/TSV files start with a header naming the two columns (``citing,cited``,
-``source,target`` or ``from,to``); other columns are ignored. Yields a ``SnapshotRecord``,
-then one ``CitationRecord`` or ``Rejected`` per data line.
+``source,target`` or ``from,to``); other columns are ignored. A header further down (files
+joined end to end, or a note above the header) is read from its line on: the lines after
+it are split as it says. Yields a ``SnapshotRecord``, then one ``CitationRecord`` or
+``Rejected`` per data line.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from .records import (
     SnapshotRecord,
 )
 from .source_file import (
+    LongLine,
     arxiv_id_and_version,
     content_sha256,
     numbered_lines,
@@ -72,36 +75,72 @@ def _is_data(line: str) -> bool:
     return bool(stripped) and not stripped.startswith("#")
 
 
+def _header(text: str, number: int) -> _Layout | str | None:
+    """Return the layout a line names when it is a header naming a citing and a cited
+    column; the text of the header when it looks like one (two or more names and no id)
+    but names no such pair; None when it is no header (a data line)."""
+    delimiter = "\t" if "\t" in text else "," if "," in text else None
+    try:
+        fields = next(csv.reader([text], delimiter=delimiter)) if delimiter else text.split()
+    except csv.Error:
+        return None
+    names = [name.strip().lower() for name in fields]
+    for citing, cited in COLUMN_PAIRS:
+        if citing in names and cited in names:
+            return _Layout(number, delimiter, names.index(citing), names.index(cited))
+    looks_like_header = len(names) >= 2 and all(
+        _HEADER_WORD.match(name) and canonical_arxiv_id(name) is None for name in names
+    )
+    return text.strip()[:100] if looks_like_header else None
+
+
+def _may_be_header(stripped: str) -> bool:
+    """Return False for a line that cannot be a header naming columns, cheaply: most data
+    lines start with a digit, and every header names a citing column."""
+    if stripped[0].isdigit():
+        return False
+    lowered = stripped.lower()
+    return any(citing in lowered for citing, _ in COLUMN_PAIRS)
+
+
+_NAME_THEM = "name them 'citing,cited' (or 'source,target', 'from,to')"
+
+
+def _no_columns(header: str) -> str:
+    return f"the header {header!r} names no citing and cited columns"
+
+
 def _sniff(path: Path) -> _Layout:
     """Return the file's layout, judged from its first data line.
 
     Raises SourceError when that line is a header that names no known column pair.
     """
     for number, line in numbered_lines(path):
+        if isinstance(line, LongLine):
+            continue  # rejected when the lines are read
         text = line.lstrip("\ufeff")
         if not _is_data(text):
             continue
-        delimiter = "\t" if "\t" in text else "," if "," in text else None
-        try:
-            fields = next(csv.reader([text], delimiter=delimiter)) if delimiter else text.split()
-        except csv.Error:
-            return _Layout()
-        names = [name.strip().lower() for name in fields]
-        for citing, cited in COLUMN_PAIRS:
-            if citing in names and cited in names:
-                return _Layout(number, delimiter, names.index(citing), names.index(cited))
-        looks_like_header = len(names) >= 2 and all(
-            _HEADER_WORD.match(name) and canonical_arxiv_id(name) is None for name in names
-        )
-        if looks_like_header:
+        found = _header(text, number)
+        if isinstance(found, str):
             raise SourceError(
-                f"{path}:{number}: the header {text.strip()[:100]!r} names no citing and cited "
-                "columns",
-                "name them 'citing,cited' (or 'source,target', 'from,to'), or drop the header "
-                "for a SNAP-style list of 'CITING<TAB>CITED' lines",
+                f"{path}:{number}: {_no_columns(found)}",
+                f"{_NAME_THEM}, or drop the header for a SNAP-style list of "
+                "'CITING<TAB>CITED' lines",
             )
-        return _Layout()
+        return found or _Layout()
     return _Layout()
+
+
+def _later_headers(path: Path, first: _Layout) -> bool:
+    """Return True when a header naming columns stands below the first data line."""
+    for number, line in numbered_lines(path):
+        if isinstance(line, LongLine) or number == first.header_line:
+            continue
+        stripped = line.lstrip("\ufeff").strip()
+        if stripped and _may_be_header(stripped) and isinstance(_header(stripped, number), _Layout):
+            return True
+    return False
 
 
 def _fields(line: str, layout: _Layout) -> tuple[str, str]:
@@ -190,11 +229,15 @@ def _remember(
     known[token] = found
 
 
-def layout(path: Path) -> tuple[bool, str | None, int, int]:
+def layout(path: Path) -> tuple[object, ...]:
     """Return what besides a data line's text decides its edge: whether a header names the
-    columns, the delimiter, and the citing and cited columns. Raises SourceError as
-    ``parse`` does."""
+    columns, the delimiter, and the citing and cited columns. A file with a header further
+    down has no layout that is the same as another file's (a line's edge then depends on
+    where it stands), so an incremental load compares its records, not its lines. Raises
+    SourceError as ``parse`` does."""
     found = _sniff(path)
+    if _later_headers(path, found):
+        return (object(),)  # equal to no other
     return found.header_line is not None, found.delimiter, found.citing_column, found.cited_column
 
 
@@ -213,10 +256,13 @@ def parse(
 
     Self-citations are facts of the data, not errors: each is yielded as Skipped.
     ``id_scheme="snap-hepth"`` (``"snap-hepph"``) reads integer ids as SNAP hep-th (hep-ph)
-    numbers: ``1001`` -> ``hep-th/0001001`` (``hep-ph/0001001``). ``unchanged`` (an
+    numbers: ``1001`` -> ``hep-th/0001001`` (``hep-ph/0001001``). A header below the first
+    data line naming the citing and cited columns is read from its line on; one below it
+    naming no such columns is rejected, and so is every data line after it up to the next
+    header that does, since which id cites which cannot be told. ``unchanged`` (an
     incremental load) says which lines an older snapshot of the same ``layout`` holds as
-    they are: those are not read. Raises
-    SourceError when the file cannot be read or its header names no citing/cited columns.
+    they are: those are not read. Raises SourceError when the file cannot be read or its
+    first header names no citing/cited columns.
     """
     layout = _sniff(path)
     sha256 = content_sha256(path)
@@ -224,14 +270,43 @@ def parse(
     yield SnapshotRecord(key=key, kind="edge_list", source=path.name, sha256=sha256)
     source = str(path)
     header = layout.header_line
+    unknown_header: int | None = None  # the line of a header that names no columns
     known: dict[str, tuple[str, PaperRef | None]] = {}
     # The same validation as CitationRecord(...), from one dict in pydantic-core; the
     # Origin inside is built there too, saving a Python __init__ per line.
     validate = CitationRecord.__pydantic_validator__.validate_python
     for number, line in numbered_lines(path):
+        if isinstance(line, LongLine):
+            yield Rejected(
+                origin=Origin(path=source, line=number), reason=line.reason(), raw=line.head
+            )
+            continue
         text = line.lstrip("\ufeff")
         stripped = text.strip()
         if number == header or not stripped or stripped[0] == "#":  # not _is_data(text)
+            continue
+        if _may_be_header(stripped):
+            found = _header(stripped, number)
+            if isinstance(found, _Layout):
+                layout, header, unknown_header = found, number, None
+                continue
+            if isinstance(found, str):
+                unknown_header = number
+                yield Rejected(
+                    origin=Origin(path=source, line=number),
+                    reason=f"{_no_columns(found)}, so the lines after it up to a header that "
+                    f"names them are rejected too: {_NAME_THEM}",
+                    raw=line[:RAW_LIMIT],
+                )
+                continue
+        if unknown_header is not None:
+            yield Rejected(
+                origin=Origin(path=source, line=number),
+                reason=f"follows the header on line {unknown_header}, which names no citing "
+                f"and cited columns, so which id cites which cannot be told: {_NAME_THEM} "
+                "in that header",
+                raw=line[:RAW_LIMIT],
+            )
             continue
         if unchanged is not None and unchanged(text):
             continue

@@ -2,7 +2,8 @@
 
 An ``.abs`` record is a header (``Paper:``, ``From:``, ``Date:``, ``Title:``, ``Authors:``,
 ``Comments:``, ``Subj-class:``, ``Journal-ref:``; a field may wrap onto indented lines)
-followed by the abstract between ``\\\\`` lines. The tarball is read as a stream and never
+followed by the abstract between ``\\\\`` lines. Lines end in LF, CRLF or CR (old Mac files);
+a line that is not UTF-8 is read as Latin-1. The tarball is read as a stream and never
 extracted. Yields a ``SnapshotRecord``, then one ``PaperRecord`` or ``Rejected`` per record.
 """
 
@@ -20,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from datetime import date
 from functools import cache
 from pathlib import Path
+from typing import Protocol
 
 from pydantic import ValidationError
 
@@ -28,8 +30,10 @@ from .errors import SourceError
 from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from .source_file import (
     READ_ERRORS,
+    LongLine,
     arxiv_id_and_version,
     content_sha256,
+    line_limit,
     open_binary,
     read_error,
     record_problem,
@@ -57,6 +61,10 @@ _WHOLE_MEMBER_BYTES = 1 << 20
 """A tar member up to this size is read and decoded in one go (an .abs file is a few KB);
 a larger one is streamed line by line, so memory stays flat."""
 _TAR_MAGIC_OFFSET = 257
+_READ = 1 << 20
+_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+_TEXT_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LONG_LINE_HEAD = 500
 _FIELD = re.compile(r"^([A-Za-z][A-Za-z\-]*(?: \([^)]*\))?):\s*(.*)$")
 _SEPARATOR = re.compile(r"^-{10,}\s*$")
 _MARK = "\\\\"
@@ -297,11 +305,37 @@ def _raw(numbered: list[tuple[int, str]]) -> str:
 
 
 def _abs_items(
-    lines: Iterable[tuple[int, str]] | str, path: str, snapshot: str
+    lines: Iterable[tuple[int, str]] | str,
+    path: str,
+    snapshot: str,
+    long_lines: dict[int, LongLine] | None = None,
 ) -> list[PaperRecord | Rejected]:
     """Return the PaperRecord for one record (or a Rejected), then a Rejected for each part
-    of it that was left out (``Subj-class`` entries that name no arXiv category)."""
+    of it that was left out (``Subj-class`` entries that name no arXiv category) and for
+    each line over the limit among ``lines`` (``long_lines``, which stand in ``lines`` as
+    blank lines). A record with such a line in its header or abstract is left out, which
+    that line's Rejected says."""
     numbered = list(enumerate(lines.splitlines(), start=1) if isinstance(lines, str) else lines)
+    if not long_lines or not any(number in long_lines for number, _ in numbered):
+        return _record_items(numbered, path, snapshot, {})
+    long_here = {number: long_lines.pop(number) for number, _ in numbered if number in long_lines}
+    return _record_items(numbered, path, snapshot, long_here)
+
+
+def _long_reject(path: str, number: int, line: LongLine, spoiled: str | None) -> Rejected:
+    reason = line.reason("bytes")
+    if spoiled is not None:
+        reason += f"; the record it stands in ({spoiled}) was left out with it"
+    return _reject(path, number, reason, line.head)
+
+
+def _record_items(
+    numbered: list[tuple[int, str]],
+    path: str,
+    snapshot: str,
+    long_lines: dict[int, LongLine],
+) -> list[PaperRecord | Rejected]:
+    """``_abs_items`` of one record's numbered lines, with its lines over the limit."""
     first_line = numbered[0][0] if numbered else 1
     fields: dict[str, str] = {}
     field_lines: dict[str, int] = {}
@@ -310,7 +344,13 @@ def _abs_items(
     # The record is a preamble (separator, "\\"), the header, "\\", the abstract, "\\".
     phase = "preamble"
     abstract: list[str] = []
+    spoiled: int | None = None  # a line over the limit in the header or abstract
     for number, line in numbered:
+        if number in long_lines:
+            if phase != "preamble":
+                spoiled = number
+                break
+            continue
         stripped = line.strip()
         if stripped == _MARK:
             if phase == "header":
@@ -338,6 +378,23 @@ def _abs_items(
                 current = None
         elif current is not None:
             fields[current] = f"{fields[current]} {stripped}"
+    if long_lines:
+        paper = fields.get("paper", "").strip()
+        described = f"'Paper: {paper[:60]}', from line {first_line}" if paper else None
+        found: list[PaperRecord | Rejected] = [
+            _long_reject(
+                path,
+                number,
+                line,
+                (described or f"from line {first_line}") if number == spoiled else None,
+            )
+            for number, line in long_lines.items()
+        ]
+        if spoiled is not None:
+            return found
+        if not any(line.strip() and not _is_preamble(line) for _, line in numbered):
+            return found  # nothing but the lines over the limit
+        return [*_record_items(numbered, path, snapshot, {}), *found]
     if "paper" not in fields:
         return [
             _reject(
@@ -417,7 +474,7 @@ def _abs_items(
     return items
 
 
-def _decode(data: bytes) -> str:
+def _decode(data: bytes | bytearray) -> str:
     """Return a line of text: UTF-8, or Latin-1 for the odd old file that is not UTF-8."""
     try:
         return data.decode("utf-8")
@@ -425,41 +482,104 @@ def _decode(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def _lines(handle: Iterable[bytes]) -> Iterator[tuple[int, str]]:
-    """Yield (1-based line number, line without its ending) from a binary handle."""
-    for number, data in enumerate(handle, start=1):
-        yield number, _decode(data).rstrip("\r\n")
+class _Readable(Protocol):
+    def readline(self, size: int = -1, /) -> bytes: ...
 
 
-def _member_lines(data: bytes) -> Iterator[tuple[int, str]]:
-    """Yield what ``_lines`` yields for this content, decoding it in one call when it is all
-    UTF-8 (then every line is, as a line break never falls inside a UTF-8 character)."""
+def _lines(handle: _Readable) -> Iterator[tuple[int, str | LongLine]]:
+    """Yield (1-based line number, line without its ending) from a binary handle, read a line
+    or a MiB at a time (so the lines before a read error are yielded). A line ends in LF,
+    CRLF or CR; one over ``MAX_LINE_LENGTH`` bytes is yielded as a LongLine, read past
+    without being held whole."""
+    limit = line_limit()
+    number = 0
+    pending = bytearray()  # the start of a line whose end is not read yet
+    skipped: int | None = None  # how much of an over-long line was read past
+    head = ""
+    after_cr = False  # the last piece ended in CR: an LF first in the next is its CRLF
+    while chunk := handle.readline(_READ):
+        if after_cr and chunk.startswith(b"\n"):
+            chunk = chunk[1:]
+        after_cr = chunk.endswith(b"\r")
+        if (
+            skipped is None
+            and not pending
+            and len(chunk) <= limit
+            and chunk.endswith(b"\n")
+            and chunk.find(b"\r", 0, len(chunk) - 2) < 0
+        ):
+            number += 1  # one whole line, the common case
+            yield number, _decode(chunk).rstrip("\r\n")
+            continue
+        pieces = _LINE_BREAK.split(chunk)
+        for piece in itertools.islice(pieces, len(pieces) - 1):
+            number += 1
+            if skipped is not None:
+                yield number, LongLine(skipped + len(piece), head, limit)
+                skipped = None
+            elif len(pending) + len(piece) > limit:
+                line = pending + piece
+                yield number, LongLine(len(line), _decode(line[:_LONG_LINE_HEAD]), limit)
+            else:
+                yield number, _decode(pending + piece)
+            pending = bytearray()
+        last = pieces[-1]
+        if skipped is not None:
+            skipped += len(last)
+        elif len(pending) + len(last) > limit:
+            skipped = len(pending) + len(last)
+            head = _decode((pending + last)[:_LONG_LINE_HEAD])
+            pending = bytearray()
+        else:
+            pending += last
+    if skipped is not None:
+        yield number + 1, LongLine(skipped, head, limit)
+    elif pending:
+        yield number + 1, _decode(pending)
+
+
+def _member_lines(data: bytes) -> Iterator[tuple[int, str | LongLine]]:
+    """Yield what ``_lines`` yields for this content (a tar member's, under 1 MiB), decoding
+    it in one call when it is all UTF-8 (then every line is, as a line break never falls
+    inside a UTF-8 character)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         yield from _lines(io.BytesIO(data))
         return
-    pieces = text.split("\n")
+    if len(data) > line_limit():
+        yield from _lines(io.BytesIO(data))
+        return
+    pieces = _TEXT_LINE_BREAK.split(text)
     if pieces[-1] == "":
         pieces.pop()
-    for number, piece in enumerate(pieces, start=1):
-        yield number, piece.rstrip("\r\n")
+    yield from enumerate(pieces, start=1)
 
 
 def _records(
-    lines: Iterable[tuple[int, str]], path: str, snapshot: str
+    lines: Iterable[tuple[int, str | LongLine]], path: str, snapshot: str
 ) -> Iterator[PaperRecord | Rejected]:
     """Yield one parsed item per record in a stream of lines.
 
     A ``Paper:`` line after a separator or ``\\\\`` line, or naming an arXiv id, starts a new
-    record, so a file may hold one record or a whole concatenated listing.
+    record, so a file may hold one record or a whole concatenated listing. A line over the
+    limit (a LongLine) is a Rejected, and so is the record whose header or abstract holds it.
     """
     chunk: list[tuple[int, str]] = []
     has_paper = False
     # The last non-blank line kept; whether it was preamble is asked only at a "Paper:" line.
     last_kept: str | None = None
     skipping_from: int | None = None
-    for number, line in lines:
+    long_lines: dict[int, LongLine] = {}  # those in ``chunk``, which holds them as blank
+    for number, item in lines:
+        if isinstance(item, LongLine):
+            if skipping_from is None:
+                long_lines[number] = item
+            else:
+                yield _reject(path, number, item.reason("bytes"), item.head)
+            line = ""
+        else:
+            line = item
         starts = _PAPER_LINE.match(line) if line.startswith("Paper:") else None
         if starts and (
             last_kept is None
@@ -470,11 +590,15 @@ def _records(
                 yield _overflow(path, skipping_from)
                 skipping_from, chunk = None, []
             elif has_paper:
-                # The separator and "\\" lines just before belong to the new record.
+                # The separator and "\\" lines just before belong to the new record (a line
+                # over the limit, held as blank, is content: it stays).
                 cut = len(chunk)
-                while cut and (not chunk[cut - 1][1].strip() or _is_preamble(chunk[cut - 1][1])):
+                while cut and (
+                    (not chunk[cut - 1][1].strip() and chunk[cut - 1][0] not in long_lines)
+                    or _is_preamble(chunk[cut - 1][1])
+                ):
                     cut -= 1
-                yield from _abs_items(chunk[:cut], path, snapshot)
+                yield from _abs_items(chunk[:cut], path, snapshot, long_lines)
                 chunk = chunk[cut:]
             has_paper = True
         elif skipping_from is not None:
@@ -483,11 +607,14 @@ def _records(
         if line and not line.isspace():  # line.strip() is not empty
             last_kept = line
         if len(chunk) > MAX_RECORD_LINES:
+            for at, long_line in long_lines.items():
+                yield _reject(path, at, long_line.reason("bytes"), long_line.head)
             skipping_from, chunk, has_paper = chunk[0][0], [], False
+            long_lines = {}
     if skipping_from is not None:
         yield _overflow(path, skipping_from)
-    elif any(line.strip() and not _is_preamble(line) for _, line in chunk):
-        yield from _abs_items(chunk, path, snapshot)
+    elif long_lines or any(line.strip() and not _is_preamble(line) for _, line in chunk):
+        yield from _abs_items(chunk, path, snapshot, long_lines)
 
 
 def _is_preamble(line: str) -> bool:
@@ -563,13 +690,13 @@ def _unreadable(name: str, line: int, reason: str, hint: str) -> Rejected:
 
 
 def _part_items(
-    lines: Iterable[tuple[int, str]], name: str, snapshot: str
+    lines: Iterable[tuple[int, str | LongLine]], name: str, snapshot: str
 ) -> Iterator[PaperRecord | Rejected]:
     """Yield the records of one ``.abs`` file of a folder or tar, then, when its content
     breaks off (a truncated or corrupt gzip, an I/O error), a Rejected saying where."""
     last = 0
 
-    def counted() -> Iterator[tuple[int, str]]:
+    def counted() -> Iterator[tuple[int, str | LongLine]]:
         nonlocal last
         for number, line in lines:
             last = number
@@ -598,7 +725,7 @@ def _tar_items(path: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
                     continue
                 found += 1
                 with content:
-                    lines: Iterable[tuple[int, str]]
+                    lines: Iterable[tuple[int, str | LongLine]]
                     if member.size <= _WHOLE_MEMBER_BYTES:
                         # Read whole first: an error here is the archive's, one while the
                         # content is decompressed the member's own.

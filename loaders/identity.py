@@ -59,6 +59,16 @@ _SYMBOL = re.compile(rf"([{re.escape(_MATH)}])")
 # A sub- or superscript is part of what it follows: AdS_5, AdS$_5$ and AdS₅ are AdS5.
 _SCRIPTS = str.maketrans({"$": None, "_": None, "^": None, "\u00d7": " x ", "\u2212": "-"})
 _SPACES = re.compile(r"\s+")
+_INVISIBLE = dict.fromkeys(
+    code
+    for code in itertools.chain(range(0x10000), range(0xE0000, 0xE0080))
+    if unicodedata.category(chr(code)) == "Cf"
+)
+"""The format characters (Unicode category Cf), which mean nothing to a title: the soft
+hyphen, the zero-width space, non-joiner and joiner, the word joiner, the byte order mark
+(zero-width no-break space), the bidirectional marks and isolates, and the tags. A title is
+matched as if they were not there (``Sparse Cod\u200bing`` is ``Sparse Coding``): NFKC
+keeps them, and as they are no word characters each would split a word in two."""
 _LATEX_COMMAND = re.compile(r"\\([a-zA-Z]+)\s*")
 _LATEX_ACCENT = re.compile(r"""\\(['`^"~=.uvHckbdr])\s*\{?\s*(\\?[a-zA-Z])(?:\s*\})?""")
 # Authors write "Ambj\\orn" as often as "Ambj\\o rn", so a letter may run into the next one.
@@ -339,8 +349,11 @@ def normalize_title(title: str) -> str:
     differ only in their formulas stay apart. Mathematical symbols are words of their own
     (``p ≤ q`` is not ``p ≥ q``, nor ``c<1`` ``C>1``); a sub- or superscript joins what it
     follows (``AdS_5``, ``AdS$_5$`` and ``AdS₅`` are ``ads5``; ``$^3$He`` is ``³He``), and
-    ``×`` (``\\times``) is ``x``.
+    ``×`` (``\\times``) is ``x``. Invisible format characters (a soft hyphen, a zero-width
+    space, a bidirectional mark) are dropped: ``Sparse Cod\u200bing`` is ``Sparse Coding``.
     """
+    if not title.isascii():
+        title = title.translate(_INVISIBLE)
     text = unicodedata.normalize("NFKC", title)
     text = latex_to_unicode(_LATEX_COMMAND.sub(_math_to_text, text))
     text = unicodedata.normalize("NFKC", text).translate(_SCRIPTS)

@@ -42,6 +42,7 @@ from .records import (
 from .source_file import (
     MAX_CATEGORY_CHARS,
     MAX_INT,
+    LongLine,
     arxiv_id_and_version,
     bounded_int,
     content_sha256,
@@ -716,6 +717,8 @@ def _scan(path: Path) -> tuple[_Page, _Apart]:
     scanner = _Scanner(str(path))
     apart = _Apart()
     for number, line in numbered_lines(path):
+        if isinstance(line, LongLine):
+            continue  # rejected when the items are read
         for item in scanner.feed(number, line):
             if isinstance(item, _Item):
                 apart.add(item.ref)
@@ -794,6 +797,11 @@ def parse(path: Path) -> Iterator[ParsedItem]:
     yield paper
     scanner = _Scanner(str(path))
     for number, line in numbered_lines(path):
+        if isinstance(line, LongLine):
+            yield Rejected(
+                origin=Origin(path=str(path), line=number), reason=line.reason(), raw=line.head
+            )
+            continue
         for item in scanner.feed(number, line):
             if isinstance(item, Rejected):
                 yield item

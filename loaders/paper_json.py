@@ -22,6 +22,7 @@ from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from .source_file import (
     MAX_CATEGORY_CHARS,
     MAX_INT,
+    LongLine,
     arxiv_id_and_version,
     content_sha256,
     date_problem,
@@ -186,22 +187,31 @@ def _has_et_al(text: str) -> bool:
     return bool(_ET_AL.search(collapse_spaces(text)))
 
 
-def _texts(path: Path) -> Iterator[tuple[int, str]]:
-    """Yield (first line, JSON text): each non-blank line, or the whole indented object."""
+def _texts(path: Path) -> Iterator[tuple[int, str | LongLine]]:
+    """Yield (first line, JSON text): each non-blank line, or the whole indented object; a
+    line over the limit as a LongLine (an indented object holding one is that line)."""
     lines = numbered_lines(path)
     for number, line in lines:
+        if isinstance(line, LongLine):
+            yield number, line
+            continue
         line = line.lstrip("\ufeff") if number == 1 else line
         if not line.strip():
             continue
         if line.strip() in ("{", "["):
             # an indented document: it spans lines, so it is one record read whole
-            rest = [text for _, text in lines]
+            rest: list[str] = []
+            for later, text in lines:
+                if isinstance(text, LongLine):
+                    yield later, text
+                    return
+                rest.append(text)
             yield number, "\n".join([line, *rest])
             return
         yield number, line
         break
     for number, line in lines:
-        if line.strip():
+        if isinstance(line, LongLine) or line.strip():
             yield number, line
 
 
@@ -245,6 +255,9 @@ def _entries(path: Path) -> Iterator[_Entry | Rejected]:
     refused: tuple[SourceError, Rejected] | None = None  # the first text, while in doubt
     for number, text in _texts(path):
         origin = Origin(path=str(path), line=number)
+        if isinstance(text, LongLine):
+            yield Rejected(origin=origin, reason=text.reason(), raw=text.head)
+            continue
         try:
             value: object = json.loads(text)
             error: ValueError | RecursionError | None = None

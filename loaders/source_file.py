@@ -15,6 +15,7 @@ import io
 import re
 import zlib
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -25,13 +26,17 @@ from .identity import normalize_name, normalize_title, parse_arxiv_id
 from .records import MAX_YEAR, MIN_YEAR, PaperRecord, PaperRef
 
 __all__ = [
+    "MAX_LINE_LENGTH",
     "READ_ERRORS",
+    "LongLine",
     "arxiv_id_and_version",
     "bounded_int",
     "content_sha256",
     "date_problem",
     "int_problem",
     "is_gzip",
+    "latin1_line",
+    "line_limit",
     "name_problem",
     "numbered_lines",
     "open_binary",
@@ -39,14 +44,21 @@ __all__ = [
     "read_error",
     "read_head",
     "record_problem",
+    "replaced",
     "snapshot_key",
     "title_problem",
+    "undecodable",
     "version_problem",
     "year_problem",
 ]
 
 GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1 << 20
+
+MAX_LINE_LENGTH = 64 * 2**20
+"""The longest line a parser reads, 64 MiB: 67,108,864 characters of a text file read as
+UTF-8, or bytes of an .abs file (read as bytes, then decoded). No record is near that long;
+a longer line is read past in pieces of a MiB, never held whole, and becomes a reject."""
 
 MAX_INT = 2**63 - 1
 """The largest integer Neo4j stores (a signed 64-bit INTEGER); larger counts are rejected."""
@@ -123,33 +135,126 @@ class _Digesting(io.RawIOBase):
         super().close()
 
 
-def open_text(path: Path) -> io.TextIOWrapper:
-    """Return a text handle (UTF-8, undecodable bytes replaced, CRLF kept) on the content."""
-    return io.TextIOWrapper(open_binary(path), encoding="utf-8", errors="replace", newline="")
+def open_text(path: Path, errors: str = "replace") -> io.TextIOWrapper:
+    """Return a text handle (UTF-8, undecodable bytes replaced, CRLF kept) on the content;
+    ``errors="surrogateescape"`` keeps each undecodable byte as a lone surrogate instead
+    (``undecodable``, ``latin1_line``)."""
+    return io.TextIOWrapper(open_binary(path), encoding="utf-8", errors=errors, newline="")
 
 
-def _text(path: Path, digest: hashlib._Hash | None) -> io.TextIOWrapper:
+def _text(path: Path, digest: hashlib._Hash | None, errors: str) -> io.TextIOWrapper:
     """``open_text``, feeding the content to ``digest`` as ``numbered_lines`` says."""
     if digest is None:
-        return open_text(path)
+        return open_text(path, errors)
     if not is_gzip(path):
         _hash_into(path, digest)
-        return open_text(path)
+        return open_text(path, errors)
     hashed = io.BufferedReader(_Digesting(open_binary(path), digest), _CHUNK)
-    return io.TextIOWrapper(hashed, encoding="utf-8", errors="replace", newline="")
+    return io.TextIOWrapper(hashed, encoding="utf-8", errors=errors, newline="")
 
 
-def numbered_lines(path: Path, digest: hashlib._Hash | None = None) -> Iterator[tuple[int, str]]:
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def undecodable(text: str) -> bool:
+    """Return True when a line read with ``errors="surrogateescape"`` holds bytes that are
+    not UTF-8."""
+    return not text.isascii() and _ESCAPED_BYTE.search(text) is not None
+
+
+def latin1_line(text: str) -> str | None:
+    """Return a line read with ``errors="surrogateescape"`` that is not UTF-8 decoded as
+    Latin-1 instead, as the .abs parser reads such lines; None when the line mixes UTF-8
+    characters with other bytes, which no one encoding reads (Latin-1 would garble them)."""
+    if any(char >= "\x80" and not _ESCAPED_BYTE.match(char) for char in text):
+        return None
+    return text.encode("utf-8", "surrogateescape").decode("latin-1")
+
+
+def replaced(text: str) -> str:
+    """Return a text read with ``errors="surrogateescape"`` with each undecodable byte as
+    U+FFFD, safe to write as UTF-8 (a reject's raw text)."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+@dataclass(frozen=True)
+class LongLine:
+    """A line over the limit (``MAX_LINE_LENGTH``), read past without being kept: how long
+    it was, and its first characters or bytes (for the reject's raw text)."""
+
+    length: int
+    """Its length without the line ending: characters of a text line, bytes of a raw one."""
+    head: str
+    limit: int
+
+    def reason(self, unit: str = "characters") -> str:
+        """Return the reject reason: how long the line is, the limit, and what to do."""
+        mib = f" ({self.limit >> 20} MiB)" if self.limit % 2**20 == 0 else ""
+        return (
+            f"the line is {self.length:,} {unit} long, over the limit of {self.limit:,}{mib}; "
+            "it was read past and not loaded: no record is that long, so check that this is "
+            "the file meant, or split the line into records"
+        )
+
+
+def line_limit() -> int:
+    """Return the line limit in force: ``MAX_LINE_LENGTH``, read when a file is opened, so
+    that a test may lower it."""
+    return MAX_LINE_LENGTH
+
+
+_LONG_LINE_HEAD = 500
+"""How much of an over-long line is kept, for the reject's raw text."""
+
+
+def _read_past(handle: IO[str], line: str, limit: int) -> tuple[LongLine, bool]:
+    """Read the rest of an over-long line whose first ``line`` was read, a MiB at a time;
+    return it as a LongLine, and whether its last piece ended in a CR alone (the LF of a
+    CRLF may follow, which is no line of its own)."""
+    length = len(line)
+    piece = line
+    while piece and not piece.endswith(("\n", "\r")):
+        piece = handle.readline(_CHUNK)
+        length += len(piece)
+    ending = 2 if piece.endswith("\r\n") else 1 if piece.endswith(("\n", "\r")) else 0
+    found = LongLine(length=length - ending, head=line[:_LONG_LINE_HEAD], limit=limit)
+    return found, piece.endswith("\r")
+
+
+def numbered_lines(
+    path: Path, digest: hashlib._Hash | None = None, errors: str = "replace"
+) -> Iterator[tuple[int, str | LongLine]]:
     """Yield (1-based line number, line without its line ending) for every line, streaming.
+
+    A line over ``MAX_LINE_LENGTH`` characters is yielded as a LongLine instead, read in
+    pieces so that memory stays bounded; the parser rejects it and goes on. Line endings are
+    LF, CRLF or CR.
 
     With ``digest``, the decompressed content is fed to it too: once every line has been
     read, ``digest.hexdigest()`` is ``content_sha256(path)``. A gzip file is hashed as it is
     read, sparing a second decompression; a plain one in a pass of its own, which costs less
-    than routing the text read through the hash (docs/BENCHMARKS.md)."""
+    than routing the text read through the hash (docs/BENCHMARKS.md). ``errors`` is
+    ``open_text``'s."""
+    limit = line_limit()
+    # A line that fits is read whole with its ending (two characters at most, CRLF).
+    size = limit + 2
     try:
-        with _text(path, digest) as handle:
-            for number, line in enumerate(handle, start=1):
-                yield number, line.rstrip("\r\n")
+        with _text(path, digest, errors) as handle:
+            number = 0
+            after_cr = False
+            while line := handle.readline(size):
+                if after_cr and line == "\n":
+                    # the LF of a CRLF that an over-long line's last piece ended before
+                    after_cr = False
+                    continue
+                after_cr = False
+                number += 1
+                text = line.rstrip("\r\n")
+                if len(text) <= limit:
+                    yield number, text
+                    continue
+                long_line, after_cr = _read_past(handle, line, limit)
+                yield number, long_line
     except READ_ERRORS as exc:
         raise read_error(path, exc, "check that the file is complete and not corrupt") from exc
 

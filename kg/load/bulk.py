@@ -39,6 +39,7 @@ from kg.load.pipeline import (
     RejectsFile,
     StreamOptions,
     StreamSettings,
+    as_format,
     load_files,
     local_copies,
     plan_inputs,
@@ -202,6 +203,7 @@ def bulk_load(
     """
     _refuse_remote()
     files = as_paths(paths, "paths")
+    fmt = as_format(fmt)
     splits_file = optional_path(keep_apart, "keep_apart")
     scratch_base = optional_path(workdir, "workdir")
     stream = StreamSettings(**options)

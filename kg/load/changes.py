@@ -31,7 +31,7 @@ import numpy as np
 
 from kg.loaders.formats import FORMATS, FormatName, IdScheme, LineFilter, parse_file
 from kg.loaders.records import CitationRecord, PaperRecord, SnapshotRecord
-from kg.loaders.source_file import content_sha256, numbered_lines, snapshot_key
+from kg.loaders.source_file import LongLine, content_sha256, numbered_lines, snapshot_key
 
 __all__ = ["OlderSnapshot", "line_digest", "record_digest"]
 
@@ -78,7 +78,11 @@ class OlderSnapshot:
         context = FORMATS[fmt].line_context
         if context is not None and context(older) == context(newer):
             content = hashlib.sha256()  # the snapshot's key, from the same read
-            for number, line in numbered_lines(older, content):
+            # Read as the arXiv parser reads (a byte that is not UTF-8 kept, not replaced), so
+            # that two lines with different such bytes never share a digest.
+            for number, line in numbered_lines(older, content, errors="surrogateescape"):
+                if isinstance(line, LongLine):
+                    continue  # rejected, so no line of the newer file is the same
                 # the parsers drop a byte-order mark before the first line
                 found.append(line_digest(line.lstrip("\ufeff") if number == 1 else line))
             key = snapshot_key(content.hexdigest(), FORMATS[fmt].reading(id_scheme))

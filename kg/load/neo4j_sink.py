@@ -76,11 +76,12 @@ __all__ = [
 _T = TypeVar("_T")
 _NO_DATE = "0000-00-00"
 LOADER_VERSION = f"kg {__version__}"
-IDENTITY_RULES_SINCE = (0, 8, 0)
+IDENTITY_RULES_SINCE = (0, 9, 0)
 """The first kg version whose identity rules this one's equal: a graph with files loaded by
 an older one holds title keys of other rules (kg 0.7.0 normalised titles anew,
-``normalize_title``), or papers holding keys with records of their own that cannot be taken
-apart (kg 0.8.0 keeps their ``Folded`` copies)."""
+``normalize_title``, and kg 0.9.0 drops invisible format characters from them, so that
+``Sparse Cod\u200bing`` is ``Sparse Coding``), or papers holding keys with records of their
+own that cannot be taken apart (kg 0.8.0 keeps their ``Folded`` copies)."""
 
 
 def _version(loaded_by: str) -> tuple[int, ...] | None:

@@ -35,6 +35,7 @@ from kg.database import Database
 from kg.errors import (
     ConnectionFailed,
     LoadInterrupted,
+    ParameterError,
     QueryFailed,
     RecordRejected,
     SourceError,
@@ -45,7 +46,7 @@ from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import Batch, GraphWriter
 from kg.load.schema import ensure_schema
 from kg.loaders.detect import detect_format
-from kg.loaders.formats import FormatName, IdScheme, parse_file
+from kg.loaders.formats import FormatName, IdScheme, format_names, parse_file
 from kg.loaders.hepth_abs import ABS_SUFFIXES
 from kg.loaders.records import (
     CitationRecord,
@@ -63,6 +64,7 @@ __all__ = [
     "RejectsFile",
     "StreamOptions",
     "StreamSettings",
+    "as_format",
     "expand_paths",
     "input_files",
     "input_format",
@@ -80,6 +82,21 @@ _SKIPPED_NAMES = ("readme", ".")
 # The arguments as both faces name them, for the hints of the errors about them.
 _REJECTS_ARGUMENT = "rejects_path= in Python, --rejects on the command line"
 _SINCE_ARGUMENT = "since= in Python, --since on the command line"
+
+
+def as_format(value: object) -> FormatChoice:
+    """Return ``value`` (the parameter ``fmt``) when it is "auto" or a format's name.
+    Raises ParameterError naming the formats when it is neither."""
+    if value == "auto":
+        return "auto"
+    for name in format_names():
+        if value == name:
+            return name
+    raise ParameterError(
+        f"fmt is {repr(value)[:100]}, not an input format",
+        "pass fmt='auto' to tell each file's format from its content, or one of "
+        + ", ".join(format_names()),
+    )
 
 
 @dataclass(frozen=True)
@@ -361,6 +378,7 @@ def load_paths(
     # The checks and planning load_paths shares with bulk_load are StreamSettings' and
     # plan_inputs'.
     files = as_paths(paths, "paths")
+    fmt = as_format(fmt)
     splits_file = optional_path(keep_apart, "keep_apart")
     older_file = optional_path(since, "since")
     stream = StreamSettings(**options, force=force, on_file=on_file)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import kg
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -26,7 +28,7 @@ def test_wheel_installs_into_a_fresh_venv_with_its_queries(tmp_path: Path) -> No
     with zipfile.ZipFile(wheels[0]) as wheel:
         top_level = {name.split("/")[0] for name in wheel.namelist()}
     # The parsers ship inside the project's namespace, never as a bare `loaders` package.
-    assert top_level == {"kg", "kg_map-0.8.0.dist-info"}
+    assert top_level == {"kg", f"kg_map-{kg.__version__}.dist-info"}
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
