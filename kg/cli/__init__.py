@@ -1,35 +1,11 @@
 """The `kg` command line: each command parses its arguments, calls the library, renders.
 
 Only this package imports click. Library errors (KGError) become `Error: <what>. <what to do>`
-with exit code 1, never a traceback.
+with exit code 1, never a traceback. The root group (kg.cli.root) imports each command's
+module when the command is called, so `kg --version` and `kg --help` start without the
+library.
 """
 
-from kg.cli import (
-    analytics_commands,
-    data_commands,
-    db_commands,
-    export_commands,
-    identity_commands,
-    load_commands,
-    plot_commands,
-    query_commands,
-    question_commands,
-    serve_commands,
-    timeline_commands,
-)
-from kg.cli.app import main
+from kg.cli.root import main
 
-__all__ = [
-    "analytics_commands",
-    "data_commands",
-    "db_commands",
-    "export_commands",
-    "identity_commands",
-    "load_commands",
-    "main",
-    "plot_commands",
-    "query_commands",
-    "question_commands",
-    "serve_commands",
-    "timeline_commands",
-]
+__all__ = ["main"]

@@ -1,17 +1,15 @@
-"""The root `kg` group and what every command shares: errors, --json, rendering, the driver."""
+"""What every command shares: --json, rendering, option types, the driver (the root `kg`
+group and its errors are in kg.cli.root)."""
 
 from __future__ import annotations
 
 import functools
-import io
 import json
-import os
-import sys
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import IO, Any, Final, Literal, TypeVar, cast
+from typing import Any, Final, Literal, TypeVar, cast
 
 import click
 from rich.cells import cell_len
@@ -20,20 +18,19 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from kg.errors import KGError
+from kg.cli.root import JSON_KEY, json_default, silence_stdout
+from kg.cli.root import KGGroup as KGGroup
+from kg.cli.root import emit_json as emit_json
+from kg.cli.root import main as main
 from kg.knowledge_graph import KnowledgeGraph
 from kg.loaders.errors import CONTROL
 
 F = TypeVar("F", bound=Callable[..., Any])
 Justify = Literal["left", "right"]
-_JSON_KEY = "kg.json"
-_ARGS_KEY = "kg.args"
 ELLIPSIS = "…"
 
-# C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text; an
-# error's own line breaks (a hint's list of candidates) are kept.
+# C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text.
 _CONTROL = CONTROL
-_ERROR_CONTROL = {code: text for code, text in CONTROL.items() if code != ord("\n")}
 
 
 class _Console(Console):
@@ -42,7 +39,7 @@ class _Console(Console):
 
     def on_broken_pipe(self) -> None:
         self.quiet = True
-        _silence_stdout()
+        silence_stdout()
         raise SystemExit(0)
 
 
@@ -75,7 +72,7 @@ def fmt(value: object) -> str:
     if hasattr(value, "iso_format"):
         return str(value.iso_format())
     if isinstance(value, list | dict):
-        return clean(json.dumps(value, default=_json_default, ensure_ascii=False))
+        return clean(json.dumps(value, default=json_default, ensure_ascii=False))
     return clean(value)
 
 
@@ -302,107 +299,14 @@ def render_mapping(
     console().print(table)
 
 
-class JSONError(click.ClickException):
-    """An error shown as ``{"error": {"message": ..., "hint": ...}}`` on stdout (--json)."""
-
-    def __init__(self, error: KGError) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        emit_json({"error": {"message": self.error.message, "hint": self.error.hint or None}})
-
-
-class JSONUsageError(click.UsageError):
-    """A usage error (a bad option value, a missing argument, an unknown command) shown as
-    ``{"error": {"message": ..., "hint": ...}}`` on stdout (--json), with click's exit code
-    2 for usage errors."""
-
-    def __init__(self, error: click.UsageError) -> None:
-        super().__init__(error.format_message(), error.ctx)
-        command = error.ctx.command_path if error.ctx is not None else "kg"
-        self.hint = f"see `{command} --help`"
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        emit_json({"error": {"message": self.message, "hint": self.hint}})
-
-
-class KGGroup(click.Group):
-    """A click group that turns every KGError into a one-line `Error:` and exit code 1, or,
-    when the command was given --json, into a JSON error object; a usage error of a command
-    given --json (a bad option value, checked before --json itself may have been read) is a
-    JSON error object too, with exit code 2."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if ctx.parent is None:
-            # Every word of the command line, to tell a usage error of a --json command.
-            ctx.meta[_ARGS_KEY] = list(args)
-        return super().parse_args(ctx, args)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            result = super().invoke(ctx)
-            sys.stdout.flush()  # a reader gone (`kg paper … | head -1`) shows here, not at exit
-            return result
-        except BrokenPipeError:
-            _silence_stdout()
-            ctx.exit(0)
-        except click.UsageError as exc:
-            if ctx.parent is None and not isinstance(exc, JSONUsageError) and _wants_json(ctx):
-                raise JSONUsageError(exc) from exc
-            raise
-        except KGError as exc:
-            if ctx.find_root().meta.get(_JSON_KEY):
-                raise JSONError(exc) from exc
-            # The library escapes the data it puts in an error; this catches any it missed
-            # (a server's words, a file's name), keeping the error's own line breaks.
-            raise click.ClickException(str(exc).translate(_ERROR_CONTROL)) from exc
-
-
-def _wants_json(ctx: click.Context) -> bool:
-    """Return whether the command line holds --json (before a ``--`` that ends the options)."""
-    if ctx.meta.get(_JSON_KEY):
-        return True
-    args: list[str] = ctx.meta.get(_ARGS_KEY, [])
-    words = args[: args.index("--")] if "--" in args else args
-    return "--json" in words
-
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null, so that the flush at exit does not fail again on the pipe
-    whose reader has gone: output cut short by `head` is no error."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, io.UnsupportedOperation):
-        pass
-
-
 def plural(number: int, one: str, many: str | None = None) -> str:
     """Return '1 citation' or '2,414 citations'."""
     return f"{number:,} {one if number == 1 else (many or one + 's')}"
 
 
-def _json_default(value: object) -> object:
-    if isinstance(value, date | datetime):
-        return value.isoformat()
-    if hasattr(value, "iso_format"):
-        return value.iso_format()
-    if hasattr(value, "model_dump"):
-        return value.model_dump(mode="json")
-    if hasattr(value, "as_dict"):  # the analytics and export answers are dataclasses
-        return value.as_dict()
-    return str(value)
-
-
-def emit_json(payload: object) -> None:
-    """Print ``payload`` as indented JSON on stdout."""
-    click.echo(json.dumps(payload, indent=2, default=_json_default, ensure_ascii=False))
-
-
 def _remember_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
     if value:
-        ctx.find_root().meta[_JSON_KEY] = True
+        ctx.find_root().meta[JSON_KEY] = True
     return value
 
 
@@ -499,15 +403,3 @@ def open_graph(ctx: click.Context) -> KnowledgeGraph:
         graph = root.with_resource(KnowledgeGraph.connect())
         root.meta["kg.database"] = graph
     return graph
-
-
-@click.group(cls=KGGroup)
-@click.version_option(package_name="kg-map")
-def main() -> None:
-    """The map of machine-learning papers as a Neo4j knowledge graph.
-
-    Connects to the local server that `kg db` manages, or to NEO4J_URI (a server, a cluster
-    with neo4j://, or Aura) when that is set.
-
-    Example: kg db start && kg init && kg stats
-    """
