@@ -55,6 +55,9 @@ _ID_LIKE = re.compile(
 _ID_EDITS = 2
 _VERSION = re.compile(r"v\d+$", re.IGNORECASE)
 _ID_CANDIDATES = 200
+# What Python makes of bytes that are not UTF-8 (on a command line, as surrogateescape
+# decodes them) or of a broken UTF-16 pair: text that no UTF-8 query can carry.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -72,12 +75,18 @@ class ParsedRef:
 def parse_ref(ref: str) -> ParsedRef:
     """Return what each tier looks up for ``ref``: node key, canonical arXiv id, title.
 
-    Raises ParameterError for an empty reference or one that is not a str.
+    Raises ParameterError for an empty reference, one that is not a str, or one that is not
+    valid text (a lone surrogate: command-line bytes that are not UTF-8).
     """
     if not isinstance(ref, str):
         raise ParameterError(
             f"the paper reference is {ref!r}, not a str",
             "pass an arXiv id, a title or a node key as a str",
+        )
+    if not ref.isascii() and _LONE_SURROGATE.search(ref):
+        raise ParameterError(
+            f"the paper reference {ref!r} is not valid text: it holds bytes that are not UTF-8",
+            "pass an arXiv id, a title or a node key as UTF-8 text",
         )
     text = ref.strip()
     if not text:
