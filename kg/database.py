@@ -249,6 +249,11 @@ class Database:
                 return session.execute_write(work)
             return session.execute_read(work)
 
+    def read_transaction(self, work: Callable[[ManagedTransaction], T]) -> T:
+        """Run ``work(tx)`` in one managed read transaction, retried as a whole on transient
+        errors, and return what it returns: for what a read needs beyond its rows."""
+        return self._managed(neo4j.READ_ACCESS, work)
+
     def write_transaction(self, work: Callable[[ManagedTransaction], T]) -> T:
         """Run ``work(tx)`` in one managed write transaction, retried as a whole on transient
         errors, and return what it returns: for several statements that commit together."""
