@@ -108,6 +108,14 @@ def translated_errors(uri: str) -> Iterator[None]:
             "a number passed to the query is too large for Neo4j",
             f"pass whole numbers from {INT64_MIN:,} to {INT64_MAX:,}",
         ) from exc
+    except UnicodeEncodeError as exc:
+        # The driver sends text as UTF-8, which a lone surrogate has no form in: what Python
+        # makes of command-line bytes that are not UTF-8, or of a broken UTF-16 pair.
+        raise ParameterError(
+            "a text passed to the query is not valid text: it holds bytes that are not UTF-8 "
+            f"({exc.object[exc.start : exc.end]!r})",
+            "pass UTF-8 text",
+        ) from exc
     except DriverError as exc:
         # Any other failure of the driver itself (a broken connection pool, a result cut off
         # by a dying server): one line, never a traceback.
@@ -240,6 +248,11 @@ class Database:
             if access == neo4j.WRITE_ACCESS:
                 return session.execute_write(work)
             return session.execute_read(work)
+
+    def read_transaction(self, work: Callable[[ManagedTransaction], T]) -> T:
+        """Run ``work(tx)`` in one managed read transaction, retried as a whole on transient
+        errors, and return what it returns: for what a read needs beyond its rows."""
+        return self._managed(neo4j.READ_ACCESS, work)
 
     def write_transaction(self, work: Callable[[ManagedTransaction], T]) -> T:
         """Run ``work(tx)`` in one managed write transaction, retried as a whole on transient

@@ -28,6 +28,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from kg import analytics, export, questions
+from kg import read_only as user_cypher
 from kg import refs as user_refs
 from kg.analytics import similarity
 from kg.analytics import time as time_analytics
@@ -206,6 +207,7 @@ class KnowledgeGraph(Database):
         """Pictures: ``graph.plots.years(REF)``, ``ego``, ``rank_distribution``."""
         return Plots(self)
 
+    read_only = _On(user_cypher.run_read_only)
     resolve = _On(user_refs.resolve)
     paper = _On(questions.paper_report)
     cocited = _On(questions.cocited)

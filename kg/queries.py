@@ -80,6 +80,7 @@ _PARAM_LINE = re.compile(
     r"^//\s*param\s+([A-Za-z_]\w*)\s*:\s*([a-z\[\]]+)\s*(?:=\s*(\S+))?\s*(.*)$"
 )
 _USED_PARAM = re.compile(r"\$([A-Za-z_]\w*)")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _STRING_OR_COMMENT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|//[^\n]*")
 
 
@@ -118,11 +119,19 @@ class Param:
         """
         try:
             coerced = _coerce(self.type, value)
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, OverflowError) as exc:
+            # OverflowError: a JSON number beyond a float (1e999) is infinity, no int
             raise ParameterError(
                 f"parameter ${self.name} wants {self.type}, got {value!r}",
                 f"pass {'an' if self.type[0] in 'aeiou' else 'a'} {self.type} value",
             ) from exc
+        texts = coerced if isinstance(coerced, list) else [coerced]
+        if any(isinstance(t, str) and _LONE_SURROGATE.search(t) for t in texts):
+            raise ParameterError(
+                f"parameter ${self.name} is {value!r}, which is not valid text: it holds "
+                "bytes that are not UTF-8",
+                "pass UTF-8 text",
+            )
         if isinstance(coerced, int) and not INT64_MIN <= coerced <= INT64_MAX:
             raise ParameterError(
                 f"parameter ${self.name} is {value}, too large for Neo4j",

@@ -15,18 +15,22 @@ the full-text index.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
+from typing import Final
 
 from kg import queries
 from kg.answers import PaperSummary, SearchHit
 from kg.database import Database
-from kg.errors import AmbiguousReference, ParameterError, UnknownReference
+from kg.errors import AmbiguousReference, ParameterError, QueryFailed, UnknownReference
 from kg.loaders.identity import canonical_arxiv_id, normalize_title
 
 __all__ = [
+    "MAX_SEARCH_WORDS",
     "ParsedRef",
     "escape_lucene",
+    "first_words",
     "fuzzy_title_query",
     "handle_names",
     "key_written",
@@ -38,6 +42,16 @@ __all__ = [
 ]
 
 SUGGESTIONS = 5
+MAX_SEARCH_WORDS: Final = 256
+"""How many words of a text a title search sends to the full-text index: the words after
+them are left out. Lucene refuses a query of more than 1,024 clauses (its maxClauseCount),
+and a search near a title sends two for each long word (the word, and the word within one
+edit)."""
+# A word as the index's analyzer splits text: a run of letters, digits and '_' (it splits
+# at '-', '/' and the like too, so "a-b-c" is three words), but each Han ideograph and each
+# hiragana letter alone, as Lucene's standard tokenizer takes them.
+_ONE_CHAR_WORDS = "\u3040-\u309f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_WORD = re.compile(rf"[{_ONE_CHAR_WORDS}]|[^\W{_ONE_CHAR_WORDS}]+")
 # A handle cut short in a list (see kg.answers.short_handle) ends with one of these and
 # names the papers whose key starts with what comes before it.
 _ELLIPSES = ("…", "...")
@@ -55,6 +69,9 @@ _ID_LIKE = re.compile(
 _ID_EDITS = 2
 _VERSION = re.compile(r"v\d+$", re.IGNORECASE)
 _ID_CANDIDATES = 200
+# What Python makes of bytes that are not UTF-8 (on a command line, as surrogateescape
+# decodes them) or of a broken UTF-16 pair: text that no UTF-8 query can carry.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -72,12 +89,18 @@ class ParsedRef:
 def parse_ref(ref: str) -> ParsedRef:
     """Return what each tier looks up for ``ref``: node key, canonical arXiv id, title.
 
-    Raises ParameterError for an empty reference or one that is not a str.
+    Raises ParameterError for an empty reference, one that is not a str, or one that is not
+    valid text (a lone surrogate: command-line bytes that are not UTF-8).
     """
     if not isinstance(ref, str):
         raise ParameterError(
             f"the paper reference is {ref!r}, not a str",
             "pass an arXiv id, a title or a node key as a str",
+        )
+    if not ref.isascii() and _LONE_SURROGATE.search(ref):
+        raise ParameterError(
+            f"the paper reference {ref!r} is not valid text: it holds bytes that are not UTF-8",
+            "pass an arXiv id, a title or a node key as UTF-8 text",
         )
     text = ref.strip()
     if not text:
@@ -151,12 +174,22 @@ def escape_lucene(text: str) -> str:
     return " ".join(word.lower() if word in _LUCENE_OPERATORS else word for word in escaped.split())
 
 
+def first_words(text: str, count: int = MAX_SEARCH_WORDS) -> tuple[str, bool]:
+    """Return ``text`` cut after its first ``count`` words (runs of letters, digits and
+    '_'), and whether a word was cut off."""
+    for number, match in enumerate(_WORD.finditer(text), start=1):
+        if number == count:
+            return text[: match.end()], _WORD.search(text, match.end()) is not None
+    return text, False
+
+
 def fuzzy_title_query(text: str) -> str:
     """Return a Lucene query matching titles near ``text``: each normalised word as it is
     and, when long enough, within one edit (``word~1``), so that a typo still finds the
-    title while the exact words still rank first."""
+    title while the exact words still rank first. Only the first MAX_SEARCH_WORDS words
+    are used."""
     terms: list[str] = []
-    for word in normalize_title(text).split():
+    for word in normalize_title(text).split()[:MAX_SEARCH_WORDS]:
         escaped = escape_lucene(word)
         terms.append(escaped)
         if len(word) >= _FUZZY_MIN_LENGTH:
@@ -165,10 +198,22 @@ def fuzzy_title_query(text: str) -> str:
 
 
 def search_titles(graph: Database, lucene_query: str, limit: int) -> list[SearchHit]:
-    """Return the papers whose title matches ``lucene_query`` (already escaped), best first."""
+    """Return the papers whose title matches ``lucene_query`` (already escaped), best first.
+
+    Raises ParameterError when the index refuses the query for its number of clauses (a
+    query of more than MAX_SEARCH_WORDS words, or of words the index splits further).
+    """
     if not lucene_query.strip():
         return []
-    rows = queries.questions.search_titles.run(graph, query=lucene_query, limit=limit)
+    try:
+        rows = queries.questions.search_titles.run(graph, query=lucene_query, limit=limit)
+    except QueryFailed as exc:
+        if "TooManyClauses" not in exc.message and "TooManyNestedClauses" not in exc.message:
+            raise
+        raise ParameterError(
+            "the search holds more words than the full-text index takes in one query",
+            f"search with fewer words (at most {MAX_SEARCH_WORDS:,})",
+        ) from exc
     return [SearchHit.model_validate(row) for row in rows]
 
 
@@ -214,7 +259,9 @@ def resolve(graph: Database, ref: str) -> PaperSummary:
     parsed = parse_ref(ref)
     suggestions: list[PaperSummary] = list(near_ids(graph, parsed.text))
     if not suggestions and parsed.arxiv_id is None:
-        suggestions = list(search_titles(graph, fuzzy_title_query(parsed.text), SUGGESTIONS))
+        # Words the index splits into too many clauses leave no near titles to offer.
+        with contextlib.suppress(ParameterError):
+            suggestions = list(search_titles(graph, fuzzy_title_query(parsed.text), SUGGESTIONS))
     raise UnknownReference(ref, suggestions)
 
 

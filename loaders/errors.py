@@ -6,15 +6,23 @@ They live here, in the lowest layer, so that the parsers raise them without impo
 
 from __future__ import annotations
 
-__all__ = ["KGError", "SourceError", "printable", "sentence"]
+__all__ = ["BIDI_CONTROLS", "CONTROL", "KGError", "SourceError", "printable", "sentence"]
 
-# C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text.
-CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+# C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text; the
+# bidirectional controls (which reorder what a terminal shows: U+202E makes "txt.exe" of
+# "exe.txt") and lone surrogates (bytes of a command line that are not UTF-8, which no
+# terminal can be sent) as \uNNNN.
+BIDI_CONTROLS = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+CONTROL = {
+    **{code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))},
+    **{code: f"\\u{code:04x}" for code in (*BIDI_CONTROLS, *range(0xD800, 0xE000))},
+}
 
 
 def printable(value: object) -> str:
     """Return data as text safe to print on a terminal: every control character (an escape,
-    a bell, a newline) shown as \\xNN, the rest as it is."""
+    a bell, a newline) shown as \\xNN, a bidirectional control or a lone surrogate as
+    \\uNNNN, the rest as it is."""
     return str(value).translate(CONTROL)
 
 

@@ -383,7 +383,11 @@ class SearchResult(Model):
 
     text: str
     results: list[SearchHit]
-    note: str | None = Field(default=None, description="why there are no results, if none")
+    note: str | None = Field(
+        default=None,
+        description="why there are no results, if none; also that the title search used "
+        "only the first words of a long text",
+    )
 
 
 class AuthorPaper(PaperSummary):

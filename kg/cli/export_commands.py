@@ -67,7 +67,10 @@ def export_command(
 
     FORMAT is one of: graphml, gexf (Gephi), pajek, csv and vosviewer (PATH is a folder),
     bibtex, ris. Without a filter the whole graph is written, streamed page by page. Filters
-    combine. Example: kg export gexf hepth.gexf --category hep-th --years 1997-1999
+    combine. In csv, a text cell that starts with =, +, -, @, a tab or a carriage return
+    (a title, a name) gets a ' before it, so that a spreadsheet shows it and does not run
+    it as a formula; numbers are written as they are.
+    Example: kg export gexf hepth.gexf --category hep-th --years 1997-1999
     """
     summary = open_graph(ctx).exports.write(fmt, path, selection)
     if emitted(summary, as_json):

@@ -14,6 +14,7 @@ from kg import queries
 from kg.cli.app import Column, emit_json, json_option, main, open_graph, print_table, render_rows
 from kg.errors import ConnectionFailed, ParameterError, QueryFailed
 from kg.knowledge_graph import KnowledgeGraph
+from kg.read_only import READ_PROCEDURES
 
 # Server commands that change what other sessions see although the server runs them in a
 # READ transaction; `kg cypher` asks for --write before it sends one.
@@ -173,6 +174,10 @@ def cypher(
     """Run one Cypher statement. Read-only unless --write: it runs in a READ transaction.
     With --write it runs once, in an auto-commit transaction, and is not retried.
 
+    Without --write a statement may call only the procedures that read: {procedures}.
+    Any other procedure (dbms.*, the rest of apoc.*, gds.*), the apoc.cypher.* functions
+    and TERMINATE TRANSACTIONS need --write.
+
     Values travel as parameters: -p key=value a string, -p key:=JSON a number, boolean,
     null, list or map.
 
@@ -192,7 +197,7 @@ def cypher(
     # runs once in an auto-commit transaction, never in the retried execute_write; that is
     # also the only kind of transaction CALL { } IN TRANSACTIONS can run in.
     try:
-        rows = _write_once(graph, text, params) if write else graph.read(text, params)
+        rows = _write_once(graph, text, params) if write else graph.read_only(text, params)
     except QueryFailed as exc:
         if "Type mismatch" not in exc.message or not any(
             isinstance(v, str) for v in params.values()
@@ -206,3 +211,7 @@ def cypher(
         emit_json({"results": rows})
     else:
         render_rows(rows)
+
+
+# The help names the procedures a read may call from the list the guard itself checks.
+cypher.help = (cypher.help or "").replace("{procedures}", ", ".join(sorted(READ_PROCEDURES)))

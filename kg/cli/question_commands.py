@@ -377,6 +377,8 @@ def search(ctx: click.Context, text: str, limit: int, as_json: bool) -> None:
         footer=showing(limit, None) if len(result.results) == limit else None,
         empty=result.note or "none",
     )
+    if result.results:
+        note(result.note)  # the words a long text's title search left out
 
 
 @json_command("author", click.argument("name"), _limit_option(what="papers and co-authors"))

@@ -50,12 +50,24 @@ def listen(host: str, port: int) -> socket.socket:
 @main.command("serve")
 @click.option("--host", default=DEFAULT_HOST, show_default=True, help="Address to listen on.")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
-def serve(host: str, port: int) -> None:
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Also answer requests that name this host (their Host header), for a --host that "
+    "others reach by name; repeat it for more. localhost, 127.0.0.1, [::1] and the --host "
+    "address are always answered, any other name gets 400. '*' answers every name, which "
+    "lets any web page read the map through DNS rebinding.",
+)
+def serve(host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
     """Serve the map as a read-only web app: search, paper pages, co-citation and coupling
     with their reasons, author and category pages, and a graph view.
 
     It listens on 127.0.0.1 unless --host says otherwise, and reads the same server as every
-    other command. Example: kg serve --port 8765, then open http://127.0.0.1:8765/
+    other command. It answers only requests that name it as localhost, 127.0.0.1, [::1], the
+    --host address or an --allow-host NAME, so that no web page can read it through DNS
+    rebinding. Example: kg serve --port 8765, then open http://127.0.0.1:8765/
     """
     import uvicorn
 
@@ -71,6 +83,7 @@ def serve(host: str, port: int) -> None:
         raise
     with sock:
         click.echo(f"the map: http://{host}:{port}/  (read-only; Ctrl-C stops it)")
-        app = create_app(lambda: graph)  # the app closes the graph when it stops
+        # the app closes the graph when it stops
+        app = create_app(lambda: graph, allowed_hosts=(host, *allow_hosts))
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
         server.run(sockets=[sock])

@@ -28,6 +28,7 @@ __all__ = [
     "Writer",
     "check_folder_of",
     "citation_key",
+    "csv_cell",
     "graphml_id",
     "write_bibtex",
     "write_csv",
@@ -249,9 +250,27 @@ _CSV_PAPER_FIELDS: Final = (
 )
 
 
+# What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
+_FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """Return a value as a CSV export writes it: None as '', and text that a spreadsheet
+    would run as a formula (it starts with =, +, -, @, a tab or a carriage return) with a
+    single quote before it, as OWASP advises; a number, a date or a bool as it is (a
+    negative number is data, not a formula)."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
 def write_csv(source: Source, path: Path, summary: ExportSummary) -> None:
     """A folder with papers.csv (one row per paper; authors joined by '; ') and
-    citations.csv (citing,cited)."""
+    citations.csv (citing,cited). A text cell that starts with =, +, -, @, a tab or a
+    carriage return (a title, a name, a key) gets a single quote before it, so that a
+    spreadsheet shows it rather than runs it as a formula (``csv_cell``)."""
     path.mkdir(exist_ok=True)  # the export's own folder; its parent must exist
     with _open(path / "papers.csv") as out:
         rows = csv.writer(out)
@@ -259,13 +278,13 @@ def write_csv(source: Source, path: Path, summary: ExportSummary) -> None:
         for paper in source.papers():
             values = {name: getattr(paper, name) for name in _CSV_PAPER_FIELDS}
             values["authors"] = "; ".join(paper.authors)
-            rows.writerow(["" if values[n] is None else values[n] for n in _CSV_PAPER_FIELDS])
+            rows.writerow([csv_cell(values[n]) for n in _CSV_PAPER_FIELDS])
             summary.papers += 1
     with _open(path / "citations.csv") as out:
         rows = csv.writer(out)
         rows.writerow(("citing", "cited"))
         for edge in source.citations():
-            rows.writerow(edge)
+            rows.writerow([csv_cell(key) for key in edge])
             summary.citations += 1
     summary.files.extend([str(path / "papers.csv"), str(path / "citations.csv")])
 
@@ -393,7 +412,12 @@ FORMATS: Final[dict[str, Writer]] = {
     "graphml": Writer("GraphML (Gephi, Cytoscape, networkx, igraph)", False, write_graphml),
     "gexf": Writer("GEXF 1.2 (Gephi)", False, write_gexf),
     "pajek": Writer("Pajek .net (Pajek, VOSviewer, igraph)", False, write_pajek),
-    "csv": Writer("papers.csv and citations.csv in a folder", True, write_csv),
+    "csv": Writer(
+        "papers.csv and citations.csv in a folder (text that would start a spreadsheet "
+        "formula gets a ' before it)",
+        True,
+        write_csv,
+    ),
     "vosviewer": Writer("VOSviewer map.txt and network.txt in a folder", True, write_vosviewer),
     "bibtex": Writer("BibTeX entries of the papers (no citations)", False, write_bibtex),
     "ris": Writer("RIS records of the papers (no citations)", False, write_ris),

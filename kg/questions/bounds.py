@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from kg.errors import ParameterError
@@ -20,6 +21,7 @@ DEFAULT_LIMIT: Final = 20
 DEFAULT_MAX_HOPS: Final = 10
 MAX_HOPS: Final = 30  # the literal bound `*..30` in the shortest-path queries
 MAX_NEAR_HOPS: Final = 3  # the literal bound `*1..3` in neighbourhood.cypher
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def check_range(name: str, value: object, low: int, high: int | None = None) -> int:
@@ -34,7 +36,14 @@ def check_range(name: str, value: object, low: int, high: int | None = None) -> 
 
 
 def check_text(name: str, value: object) -> str:
-    """Return ``value`` (the parameter ``name``); raise ParameterError when it is not a str."""
+    """Return ``value`` (the parameter ``name``); raise ParameterError when it is not a str,
+    or not valid text: a lone surrogate, which is what Python makes of command-line bytes
+    that are not UTF-8, and which no query can carry."""
     if not isinstance(value, str):
         raise ParameterError(f"{name} is {value!r}, not a str", f"pass {name} as a str")
+    if not value.isascii() and _LONE_SURROGATE.search(value):
+        raise ParameterError(
+            f"{name} {value!r} is not valid text: it holds bytes that are not UTF-8",
+            "pass UTF-8 text",
+        )
     return value

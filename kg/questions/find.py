@@ -8,7 +8,7 @@ from kg.answers import SearchHit, SearchResult
 from kg.database import Database
 from kg.errors import ParameterError
 from kg.questions.bounds import DEFAULT_LIMIT, check_range, check_text
-from kg.refs import escape_lucene, lookup, search_titles
+from kg.refs import MAX_SEARCH_WORDS, escape_lucene, first_words, lookup, search_titles
 
 __all__ = ["SEARCH_SCORE_CUTOFF", "search"]
 
@@ -19,14 +19,17 @@ SEARCH_SCORE_CUTOFF: Final = 0.5
 
 def search(graph: Database, text: str, limit: int = DEFAULT_LIMIT) -> SearchResult:
     """Return the papers ``text`` names exactly (node key, arXiv id or normalised title,
-    score None) followed by full-text title matches, best first, at most ``limit``.
-    Raises ParameterError for empty text or a limit below 1."""
+    score None) followed by full-text title matches, best first, at most ``limit``. The
+    title search uses the first MAX_SEARCH_WORDS words of ``text`` (the note says so).
+    Raises ParameterError for empty text, text that is not valid (a lone surrogate) or a
+    limit below 1."""
     limit = check_range("limit", limit, 1)
     if not check_text("text", text).strip():
         raise ParameterError("the search text is empty", "pass words of a title or an arXiv id")
     exact = [SearchHit.model_validate(p.model_dump()) for p in lookup(graph, text)]
     seen = {hit.key for hit in exact}
-    hits = search_titles(graph, escape_lucene(text), limit + len(exact))
+    words, cut = first_words(text)
+    hits = search_titles(graph, escape_lucene(words), limit + len(exact))
     best = max((hit.score or 0.0 for hit in hits), default=0.0)
     fuzzy = [
         hit
@@ -37,4 +40,7 @@ def search(graph: Database, text: str, limit: int = DEFAULT_LIMIT) -> SearchResu
     note = None
     if not results:
         note = f"no paper title matches {text!r}; try fewer or other words, or an arXiv id"
+    if cut:
+        searched = f"the title search used the first {MAX_SEARCH_WORDS:,} words of the text"
+        note = f"{note}; {searched}" if note else searched
     return SearchResult(text=text, results=results, note=note)

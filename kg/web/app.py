@@ -2,7 +2,8 @@
 
 Every page asks the same KnowledgeGraph the CLI and scripts ask (its questions, exports and
 plots), and runs no Cypher of its own. The app only reads: every route is a GET and every
-query runs in a READ transaction. It binds to 127.0.0.1 unless told otherwise, and it needs
+query runs in a READ transaction. It binds to 127.0.0.1 unless told otherwise, answers only
+requests that name it by a local host name or an allowed one (kg.web.hosts), and it needs
 no internet: its one stylesheet is served by the app itself.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import io
 import tempfile
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from urllib.parse import quote, urlencode
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from matplotlib.figure import Figure
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -39,6 +41,7 @@ from kg.export import Selection
 from kg.knowledge_graph import KnowledgeGraph
 from kg.plots import render
 from kg.web import layers
+from kg.web.hosts import KnownHosts
 
 __all__ = ["GUIDE", "create_app", "paper_url"]
 
@@ -97,8 +100,16 @@ def _environment() -> Environment:
     return environment
 
 
-def create_app(connect: Callable[[], KnowledgeGraph] = KnowledgeGraph.connect) -> Starlette:
-    """Return the web app; ``connect`` opens the KnowledgeGraph it reads (once, at start-up)."""
+def create_app(
+    connect: Callable[[], KnowledgeGraph] = KnowledgeGraph.connect,
+    allowed_hosts: Iterable[str] = (),
+) -> Starlette:
+    """Return the web app; ``connect`` opens the KnowledgeGraph it reads (once, at start-up).
+
+    The app answers only requests whose Host header names localhost, 127.0.0.1, [::1] or one
+    of ``allowed_hosts`` ('*': any), and any other with 400, so that a web page cannot read
+    it through DNS rebinding (see kg.web.hosts).
+    """
     pages = _environment()
     state: dict[str, KnowledgeGraph] = {}
 
@@ -113,6 +124,10 @@ def create_app(connect: Callable[[], KnowledgeGraph] = KnowledgeGraph.connect) -
     def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(pages.get_template(name).render(**context), status_code=status)
 
+    def error_page(message: str, hint: str, status: int) -> HTMLResponse:
+        heading = _HEADINGS.get(status, "error")
+        return render("error.html", status, heading=heading, message=message, hint=hint)
+
     def page(
         handler: Callable[[Request, KnowledgeGraph], Response],
     ) -> Callable[[Request], Response]:
@@ -120,7 +135,7 @@ def create_app(connect: Callable[[], KnowledgeGraph] = KnowledgeGraph.connect) -
             try:
                 return handler(request, state["graph"])
             except KGError as exc:
-                return render("error.html", _status(exc), message=exc.message, hint=exc.hint)
+                return error_page(exc.message, exc.hint, _status(exc))
 
         return endpoint
 
@@ -242,11 +257,10 @@ def create_app(connect: Callable[[], KnowledgeGraph] = KnowledgeGraph.connect) -
         return HTMLResponse("read-only\n", status_code=405)
 
     def missing(request: Request) -> Response:
-        return render(
-            "error.html",
+        return error_page(
+            f"no page at {request.url.path}",
+            "start from the home page, /, or search for a paper",
             404,
-            message=f"no page at {request.url.path}",
-            hint="start from the home page, /, or search for a paper",
         )
 
     routes = [
@@ -261,10 +275,23 @@ def create_app(connect: Callable[[], KnowledgeGraph] = KnowledgeGraph.connect) -
         Route("/export", page(download)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(KnownHosts, hosts=tuple(allowed_hosts))],
+    )
     app.add_route("/{rest:path}", refuse, methods=["POST", "PUT", "PATCH", "DELETE"])
     app.add_route("/{rest:path}", missing, methods=["GET", "HEAD"])
     return app
+
+
+# The heading of an error page, by its status: a page that failed is not "not found".
+_HEADINGS = {
+    400: "cannot answer that",
+    404: "not found",
+    500: "the graph failed",
+    503: "the graph cannot be reached",
+}
 
 
 def _status(error: KGError) -> int:

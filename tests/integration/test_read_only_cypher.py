@@ -130,6 +130,9 @@ REFUSED_BEFORE_THE_GUARD = {
         "The `USE` clause is not required for Administration Commands"
     ),
     "USE evil CREATE (:Evil)": "Graph not found: evil",
+    # The procedure check plans a statement before it runs (EXPLAIN), and the system
+    # database plans no CREATE: refused with the server's words, as a typo would be.
+    "USE system CREATE (:Evil)": "The following unsupported clauses were used: CREATE",
     "CALL dbms.setConfigValue('db.logs.query.enabled', 'OFF')": (
         "There is no procedure with the name `dbms.setConfigValue`"
     ),

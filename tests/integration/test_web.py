@@ -26,10 +26,13 @@ from kg.web.app import paper_url
 from tests.browser import chromium, requested_urls
 from tests.web_server import Relay, serving
 
+LOCAL = "http://127.0.0.1"  # the app answers only for the names it is reached by locally
+
 
 @pytest.fixture
 def client(small_map: Database, neo4j_connection: Connection) -> Iterator[TestClient]:
-    with TestClient(create_app(lambda: KnowledgeGraph.connect(neo4j_connection))) as web:
+    app = create_app(lambda: KnowledgeGraph.connect(neo4j_connection))
+    with TestClient(app, base_url=LOCAL) as web:
         yield web
 
 
@@ -309,7 +312,7 @@ def test_each_failure_has_its_own_status(client: TestClient, neo4j_connection: C
     where = urlsplit(neo4j_connection.uri)
     relay = Relay(where.hostname or "127.0.0.1", where.port or 7687)
     through = dataclasses.replace(neo4j_connection, uri=f"bolt://127.0.0.1:{relay.port}")
-    with TestClient(create_app(lambda: KnowledgeGraph.connect(through))) as web:
+    with TestClient(create_app(lambda: KnowledgeGraph.connect(through)), base_url=LOCAL) as web:
         assert web.get("/paper/2110.03888").status_code == 200
         relay.cut()
         down = web.get("/paper/2110.03888")

@@ -25,6 +25,7 @@ LIBRARY = (
     "kg.export",
     "kg.plots",
     "kg.refs",
+    "kg.read_only",
 )
 # Anything else of kg (kg.database above all: commands get their graph from open_graph) is
 # past the face.
