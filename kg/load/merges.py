@@ -16,6 +16,7 @@ paper.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from kg.numbers import whole_number
 from kg.refs import handle_names, key_written, resolve
 
 __all__ = [
+    "json_depth",
     "keep_apart",
     "kept_apart",
     "kept_apart_key",
@@ -260,6 +262,13 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
         raise SourceError(
             f"the keep-apart file {path}: cannot read it ({reason})", _SPLITS_FIX
         ) from exc
+    depth = json_depth(text)
+    if depth > MAX_SPLITS_NESTING:
+        raise SourceError(
+            f"the keep-apart file {path}: not a list of splits: it nests lists or objects "
+            f"{depth:,} levels deep, over the limit of {MAX_SPLITS_NESTING}",
+            _SPLITS_FIX,
+        )
     try:
         found = json.loads(text)
     except ValueError:
@@ -304,6 +313,28 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
             )
         )
     return written
+
+
+MAX_SPLITS_NESTING = 64
+"""How deep a keep-apart file may nest lists and objects: what ``kg merges --kept-apart
+--json`` prints nests 4 deep; a file far deeper is no list of splits, and Python's JSON
+reader would fail on it with a RecursionError (about 1,000 levels)."""
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def json_depth(text: str) -> int:
+    """Return how deep JSON ``text`` nests lists and objects (brackets inside strings not
+    counted), without parsing it: 0 for a scalar, 1 for ``[]``. Text that is not JSON gets
+    a depth all the same, from its brackets."""
+    depth = deepest = 0
+    for bracket in _JSON_BRACKET.finditer(_JSON_STRING.sub("", text)):
+        if bracket[0] in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
 
 
 def _normalised(key: str) -> str:
