@@ -34,6 +34,7 @@ from kg.answers.loads import (
 )
 from kg.database import Database
 from kg.errors import ParameterError, SourceError
+from kg.load import leases
 from kg.load.neo4j_sink import KeyRef, candidates_by_title
 from kg.loaders.arxiv_oai import validation_reason
 from kg.loaders.identity import normalize_title, parse_title_key, title_groups
@@ -372,8 +373,18 @@ def keep_apart(graph: Database, splits: list[KeptApart]) -> list[str]:
     return sorted(every)
 
 
+UNMERGE_WAIT = float(leases.LOAD_TTL)
+"""How long an unmerge waits for running loads by default: as long as a killed load's
+lease takes to go stale, so that one never stops it for good."""
+
+
 def unmerge(
-    graph: Database, ref: str, aliases: list[str] | None = None, *, dry_run: bool = False
+    graph: Database,
+    ref: str,
+    aliases: list[str] | None = None,
+    *,
+    dry_run: bool = False,
+    wait: float = UNMERGE_WAIT,
 ) -> UnmergeResult:
     """Split keys off the paper ``ref`` names and keep them apart on every later load.
 
@@ -383,8 +394,24 @@ def unmerge(
     absorbed. The merged paper is removed; the result lists the sources that name it,
     whose reload writes each key as its own paper. With ``dry_run``, nothing changes: the
     result says what would be split (``removed`` False), for a caller to ask first.
-    Raises ParameterError when the paper absorbed no key, or not one of ``aliases``.
+
+    An unmerge runs alone: it waits up to ``wait`` seconds for the loads writing the graph
+    to end (and a load started meanwhile waits for it; ``kg.load.leases``), so the graph is
+    the one of the unmerge before or after each load, never a mix of both.
+
+    Raises ParameterError when the paper absorbed no key, or not one of ``aliases``, and
+    GraphBusy when loads still run after ``wait`` seconds.
     """
+    if dry_run:
+        return _unmerge(graph, ref, aliases, dry_run=True)
+    with leases.held(graph, "unmerge", wait=wait):
+        return _unmerge(graph, ref, aliases, dry_run=False)
+
+
+def _unmerge(
+    graph: Database, ref: str, aliases: list[str] | None, *, dry_run: bool
+) -> UnmergeResult:
+    """``unmerge``, once it may run."""
     paper = resolve(graph, ref)
     found = merges(graph, paper.key, limit=1)
     held = [m.key for m in found[0].merged] if found else []

@@ -40,6 +40,7 @@ from kg.errors import (
     RecordRejected,
     SourceError,
 )
+from kg.load import leases
 from kg.load.changes import OlderSnapshot
 from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.merges import read_kept_apart
@@ -489,26 +490,28 @@ def load_paths(
         if older_file is not None:
             older = _older_snapshot(writer, older_file, inputs, formats, fmt, stream.id_scheme)
             stream = dataclasses.replace(stream, since=older)
-        split_titles = keep_apart_splits(graph, splits)
-        summary = LoadSummary(counts=writer.counts, built_by=writer.older_identity_rules())
-        try:
-            if split_titles:  # keys the file keeps apart that merged before come apart
-                writer.reconcile(split_titles)
-            load_files(writer, inputs, formats, summary, rejects, stream)
-            if stream.since is not None:
-                newer = summary.files[0]
-                newer.carried = stream.since.carried
-                if stream.since.by_line:  # the parser skipped them: they were read all the same
-                    newer.read += newer.carried
-                # A newer snapshot that restates none of the older one's records is not
-                # linked to it: FOLLOWS says which records it restates (none here), and its
-                # own records are described by it (two unrelated map pages, for example)
-                if newer.snapshot is not None and not newer.unchanged and newer.carried:
-                    writer.write_follows(newer.snapshot, stream.since.snapshot, newer.carried)
-        except (ConnectionFailed, QueryFailed) as exc:
-            raise LoadInterrupted(exc, summary.written, summary.read) from exc
-        finally:
-            rejects.close()
+        # An unmerge waits for the load to end, and the load for an unmerge (kg.load.leases)
+        with leases.held(graph, "load", wait=leases.UNMERGE_TTL + 30) as lease:
+            split_titles = keep_apart_splits(graph, splits)
+            summary = LoadSummary(counts=writer.counts, built_by=writer.older_identity_rules())
+            try:
+                if split_titles:  # keys the file keeps apart that merged before come apart
+                    writer.reconcile(split_titles)
+                load_files(_Renewing(writer, lease), inputs, formats, summary, rejects, stream)
+                if stream.since is not None:
+                    newer = summary.files[0]
+                    newer.carried = stream.since.carried
+                    if stream.since.by_line:  # skipped by the parser, but read all the same
+                        newer.read += newer.carried
+                    # A newer snapshot that restates none of the older one's records is not
+                    # linked to it: FOLLOWS says which records it restates (none here), and
+                    # its own records are described by it (two unrelated map pages, say)
+                    if newer.snapshot is not None and not newer.unchanged and newer.carried:
+                        writer.write_follows(newer.snapshot, stream.since.snapshot, newer.carried)
+            except (ConnectionFailed, QueryFailed) as exc:
+                raise LoadInterrupted(exc, summary.written, summary.read) from exc
+            finally:
+                rejects.close()
         summary.rejects_file = rejects.written()
         summary.rejects_error = rejects.failure()
         summary.seconds = time.monotonic() - began
@@ -560,6 +563,27 @@ def _older_snapshot(
             f"({_SINCE_ARGUMENT})",
         )
     return older
+
+
+class _Renewing:
+    """The graph writer, renewing the load's lease before each batch (``Lease.renew``)."""
+
+    def __init__(self, writer: GraphWriter, lease: leases.Lease) -> None:
+        self.writer = writer
+        self.lease = lease
+
+    def write_snapshot(self, snapshot: SnapshotRecord) -> None:
+        self.writer.write_snapshot(snapshot)
+
+    def write_batch(self, batch: Batch) -> None:
+        self.lease.renew()
+        self.writer.write_batch(batch)
+
+    def loaded_whole(self, snapshot_key: str) -> bool:
+        return self.writer.loaded_whole(snapshot_key)
+
+    def mark_loaded_whole(self, snapshot_key: str) -> None:
+        self.writer.mark_loaded_whole(snapshot_key)
 
 
 class RecordSink(Protocol):
