@@ -351,7 +351,7 @@ def test_a_file_name_that_is_not_utf8_loads_in_its_folder(
 def test_a_file_rewritten_during_its_load_is_not_skipped_later(
     graph: Database, neo4j_connection: Connection, tmp_path: Path
 ) -> None:
-    papers = 8_000
+    papers = 1_500
     source = tmp_path / "s.jsonl"
     first, second = _papers(papers, "v1"), _papers(papers, "v2")
     assert len(first) == len(second)
@@ -395,7 +395,7 @@ def test_a_file_rewritten_during_its_load_is_not_skipped_later(
 def test_ctrl_c_mid_load_ends_with_one_line_and_exit_130(
     graph: Database, neo4j_connection: Connection, tmp_path: Path
 ) -> None:
-    papers = 6_000
+    papers = 2_000
     source = tmp_path / "papers.jsonl"
     source.write_text(_papers(papers), encoding="utf-8")
     env = cli_env(neo4j_connection)
