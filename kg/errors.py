@@ -20,6 +20,7 @@ __all__ = [
     "ConfigError",
     "ConnectionFailed",
     "DataUnavailable",
+    "GraphBusy",
     "IdentityUnsettled",
     "InstallError",
     "KGError",
@@ -82,6 +83,26 @@ class OlderGraph(KGError):
 
 class DataUnavailable(KGError):
     """A public data set's file is not on this machine, cannot be fetched, or fails its check."""
+
+
+class GraphBusy(KGError):
+    """A load or an unmerge waited for the other to end, and it did not in time."""
+
+    def __init__(self, kind: str, holders: Sequence[str], waited: float) -> None:
+        shown = "; ".join(printable(h) for h in list(holders)[:3])
+        more = f" and {len(holders) - 3:,} more" if len(holders) > 3 else ""
+        if kind == "unmerge":
+            what = "an unmerge runs alone, and other work on the graph is running"
+            hint = (
+                "run kg unmerge again once it ends (a load killed before it ended keeps it "
+                "from running for up to 10 minutes)"
+            )
+        else:
+            what = "a load waits for an unmerge to end, and one is running"
+            hint = "run the load again once it ends"
+        super().__init__(f"{what} after waiting {waited:,.0f}s ({shown}{more})", hint)
+        self.kind = kind
+        self.holders = list(holders)
 
 
 class InstallError(KGError):

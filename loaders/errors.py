@@ -6,7 +6,15 @@ They live here, in the lowest layer, so that the parsers raise them without impo
 
 from __future__ import annotations
 
-__all__ = ["BIDI_CONTROLS", "CONTROL", "KGError", "SourceError", "printable", "sentence"]
+__all__ = [
+    "BIDI_CONTROLS",
+    "CONTROL",
+    "KGError",
+    "SourceError",
+    "printable",
+    "sentence",
+    "valid_text",
+]
 
 # C0 and C1 control characters (ANSI escapes among them) print as visible \xNN text; the
 # bidirectional controls (which reorder what a terminal shows: U+202E makes "txt.exe" of
@@ -24,6 +32,24 @@ def printable(value: object) -> str:
     a bell, a newline) shown as \\xNN, a bidirectional control or a lone surrogate as
     \\uNNNN, the rest as it is."""
     return str(value).translate(CONTROL)
+
+
+def valid_text(value: object) -> str:
+    """Return ``value`` as text that is valid Unicode: a file name that is not UTF-8 (read
+    by Python with its bytes as lone surrogates, ``caf\\udce9.jsonl``) shows each such byte
+    as ``\\xNN`` (``caf\\xe9.jsonl``), so it can be stored in Neo4j, written as UTF-8 and
+    printed; any other lone surrogate shows as ``\\uNNNN``. Valid text is returned as it is."""
+    text = str(value)
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError:
+            return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 class KGError(Exception):

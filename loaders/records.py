@@ -17,8 +17,9 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .errors import valid_text
 from .identity import canonical_arxiv_id, normalize_title, paper_key
 
 __all__ = [
@@ -59,6 +60,12 @@ class Origin(Record):
     path: str
     line: int = Field(ge=1)
 
+    @field_validator("path")
+    @classmethod
+    def _valid_path(cls, path: str) -> str:
+        # A file name that is not UTF-8 stays readable, and valid to write and print.
+        return valid_text(path)
+
     def __str__(self) -> str:
         return f"{self.path}:{self.line}"
 
@@ -81,6 +88,12 @@ class SnapshotRecord(Record):
         description="for each normalised title a map page lists two or more papers under, "
         "their keys, sorted and joined by '|'",
     )
+
+    @field_validator("source")
+    @classmethod
+    def _valid_source(cls, source: str) -> str:
+        # Stored in Neo4j, which takes valid Unicode only (not a non-UTF-8 file name).
+        return valid_text(source)
 
 
 class NamedPaper(Record):

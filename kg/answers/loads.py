@@ -76,6 +76,9 @@ class LoadSummary:
     files: list[FileSummary] = field(default_factory=list)
     counts: WriteCounts = field(default_factory=WriteCounts)
     rejects_file: str | None = None
+    rejects_error: str | None = None
+    """Why the rejects file could not take every reject (a full disk), with what to do; the
+    valid records loaded all the same."""
     seconds: float = 0.0
     reject_messages: list[str] = field(default_factory=list)
     written: int = 0
@@ -151,6 +154,7 @@ class LoadSummary:
             "failed": [{"file": f.path, "reason": f.error} for f in self.failed],
             "unchanged": self.unchanged,
             "rejects_file": self.rejects_file,
+            "rejects_error": self.rejects_error,
             "seconds": round(self.seconds, 3),
         }
 

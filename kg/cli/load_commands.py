@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, get_args
 
@@ -134,18 +138,22 @@ def load(
         )
     bulk_summary: BulkSummary | None = None
     reading = ReadPosition()
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TaskProgressColumn(),
-        DownloadColumn(),
-        TransferSpeedColumn(),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[records]:,} records"),
-        console=console(stderr=True),
-        disable=as_json or not sys.stderr.isatty(),
-        transient=True,
-    ) as progress:
+    read = 0
+    with (
+        _deferred_interrupt() as pressed,
+        Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TaskProgressColumn(),
+            DownloadColumn(),
+            TransferSpeedColumn(),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[records]:,} records"),
+            console=console(stderr=True),
+            disable=as_json or not sys.stderr.isatty(),
+            transient=True,
+        ) as progress,
+    ):
         total = sum(_size(p) for p in expand_paths(list(paths)))
         task = progress.add_task("loading", total=total or None, records=0)
         done_before = 0
@@ -157,6 +165,10 @@ def load(
             progress.update(task, description=f"loading {path.name}")
 
         def advance(count: int) -> None:
+            nonlocal read
+            read += count
+            if pressed.is_set():
+                raise _Interrupted  # between two records: no batch is being sent
             records = progress.tasks[0].fields["records"] + count
             position = reading.position()
             completed = done_before + position if position is not None else None
@@ -172,17 +184,27 @@ def load(
             "on_progress": advance,
             "keep_apart": keep_apart,
         }
-        if bulk:
-            bulk_summary = KnowledgeGraph.bulk_load(
-                list(paths),
-                on_stage=lambda stage: progress.update(task, description=stage),
-                **options,
+        try:
+            if bulk:
+                bulk_summary = KnowledgeGraph.bulk_load(
+                    list(paths),
+                    on_stage=lambda stage: progress.update(task, description=stage),
+                    **options,
+                )
+                summary = bulk_summary.load
+            else:
+                summary = open_graph(ctx).load(
+                    list(paths), on_file=next_file, force=force, since=since, **options
+                )
+        except (_Interrupted, KeyboardInterrupt):
+            progress.stop()
+            click.echo(
+                f"Error: interrupted (Ctrl-C) after reading {read:,} records; what was "
+                "written stays in the graph. Rerun the same command to finish (loads are "
+                "idempotent)",
+                err=True,
             )
-            summary = bulk_summary.load
-        else:
-            summary = open_graph(ctx).load(
-                list(paths), on_file=next_file, force=force, since=since, **options
-            )
+            ctx.exit(INTERRUPTED_EXIT)
     if as_json:
         emit_json(bulk_summary.as_dict() if bulk_summary else summary.as_dict())
     else:
@@ -197,8 +219,40 @@ def load(
                 f"{bulk_summary.online_citations:,} citations went through the online writer "
                 "(a load rule applies to them)"
             )
-    if summary.rejected or summary.failed:
+    if summary.rejects_error:
+        click.echo(f"Error: {clean(summary.rejects_error)}", err=True)
+    if summary.rejected or summary.failed or summary.rejects_error:
         ctx.exit(1)
+
+
+INTERRUPTED_EXIT = 130
+"""The exit code of a load ended by Ctrl-C (128 + SIGINT), as shells report it."""
+
+
+class _Interrupted(Exception):
+    """Ctrl-C was pressed: the load stops at the next record it reads."""
+
+
+@contextlib.contextmanager
+def _deferred_interrupt() -> Iterator[threading.Event]:
+    """Yield an event set by the first Ctrl-C, which the load checks between records, so
+    that Ctrl-C never lands inside the driver mid-batch (which left a BufferError from its
+    half-sent buffer beside the KeyboardInterrupt). A second Ctrl-C interrupts at once."""
+    pressed = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield pressed  # signals go to the main thread only (a CliRunner in a thread)
+        return
+
+    def handle(signum: int, frame: object) -> None:
+        if pressed.is_set():
+            raise KeyboardInterrupt
+        pressed.set()
+
+    previous = signal.signal(signal.SIGINT, handle)
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _size(path: Path) -> int:

@@ -43,6 +43,7 @@ from kg.load.pipeline import (
     load_files,
     local_copies,
     plan_inputs,
+    read_files,
 )
 from kg.load.schema import apply_schema, is_empty
 from kg.paths import PathArg, as_path, as_paths, optional_path
@@ -219,7 +220,14 @@ def bulk_load(
     # The same per-file rule as the online load: a file in a folder that cannot be read or
     # recognised fails on its own (reported, exit 1) and the others load.
     with local_copies(files) as copies:
-        inputs, formats = plan_inputs(copies, fmt, stream.strict, rejects, named=files)
+        inputs, formats = plan_inputs(
+            copies,
+            fmt,
+            stream.strict,
+            rejects,
+            named=files,
+            other_files=read_files(None, splits_file),
+        )
         splits = read_kept_apart(splits_file) if splits_file else []
         was_running = server.pid() is not None
         _check_empty(server, database, timeout)
@@ -284,5 +292,6 @@ def bulk_load(
         summary.csv_dir = str(scratch / "csv") if keep_csv else None
         summary.import_arguments = import_files.import_arguments() if keep_csv else []
         summary.load.rejects_file = rejects.written()
+        summary.load.rejects_error = rejects.failure()
         summary.load.seconds = time.monotonic() - began
         return summary

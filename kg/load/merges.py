@@ -16,6 +16,7 @@ paper.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from kg.answers.loads import (
 )
 from kg.database import Database
 from kg.errors import ParameterError, SourceError
+from kg.load import leases
 from kg.load.neo4j_sink import KeyRef, candidates_by_title
 from kg.loaders.arxiv_oai import validation_reason
 from kg.loaders.identity import normalize_title, parse_title_key, title_groups
@@ -40,6 +42,7 @@ from kg.numbers import whole_number
 from kg.refs import handle_names, key_written, resolve
 
 __all__ = [
+    "json_depth",
     "keep_apart",
     "kept_apart",
     "kept_apart_key",
@@ -260,6 +263,13 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
         raise SourceError(
             f"the keep-apart file {path}: cannot read it ({reason})", _SPLITS_FIX
         ) from exc
+    depth = json_depth(text)
+    if depth > MAX_SPLITS_NESTING:
+        raise SourceError(
+            f"the keep-apart file {path}: not a list of splits: it nests lists or objects "
+            f"{depth:,} levels deep, over the limit of {MAX_SPLITS_NESTING}",
+            _SPLITS_FIX,
+        )
     try:
         found = json.loads(text)
     except ValueError:
@@ -306,6 +316,28 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
     return written
 
 
+MAX_SPLITS_NESTING = 64
+"""How deep a keep-apart file may nest lists and objects: what ``kg merges --kept-apart
+--json`` prints nests 4 deep; a file far deeper is no list of splits, and Python's JSON
+reader would fail on it with a RecursionError (about 1,000 levels)."""
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def json_depth(text: str) -> int:
+    """Return how deep JSON ``text`` nests lists and objects (brackets inside strings not
+    counted), without parsing it: 0 for a scalar, 1 for ``[]``. Text that is not JSON gets
+    a depth all the same, from its brackets."""
+    depth = deepest = 0
+    for bracket in _JSON_BRACKET.finditer(_JSON_STRING.sub("", text)):
+        if bracket[0] in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
 def _normalised(key: str) -> str:
     """Return '; did you mean title:sparse coding:2011?' for a title key whose title is not
     normalised (``title:Sparse Coding:2011``), else ''."""
@@ -341,8 +373,18 @@ def keep_apart(graph: Database, splits: list[KeptApart]) -> list[str]:
     return sorted(every)
 
 
+UNMERGE_WAIT = float(leases.LOAD_TTL)
+"""How long an unmerge waits for running loads by default: as long as a killed load's
+lease takes to go stale, so that one never stops it for good."""
+
+
 def unmerge(
-    graph: Database, ref: str, aliases: list[str] | None = None, *, dry_run: bool = False
+    graph: Database,
+    ref: str,
+    aliases: list[str] | None = None,
+    *,
+    dry_run: bool = False,
+    wait: float = UNMERGE_WAIT,
 ) -> UnmergeResult:
     """Split keys off the paper ``ref`` names and keep them apart on every later load.
 
@@ -352,8 +394,24 @@ def unmerge(
     absorbed. The merged paper is removed; the result lists the sources that name it,
     whose reload writes each key as its own paper. With ``dry_run``, nothing changes: the
     result says what would be split (``removed`` False), for a caller to ask first.
-    Raises ParameterError when the paper absorbed no key, or not one of ``aliases``.
+
+    An unmerge runs alone: it waits up to ``wait`` seconds for the loads writing the graph
+    to end (and a load started meanwhile waits for it; ``kg.load.leases``), so the graph is
+    the one of the unmerge before or after each load, never a mix of both.
+
+    Raises ParameterError when the paper absorbed no key, or not one of ``aliases``, and
+    GraphBusy when loads still run after ``wait`` seconds.
     """
+    if dry_run:
+        return _unmerge(graph, ref, aliases, dry_run=True)
+    with leases.held(graph, "unmerge", wait=wait):
+        return _unmerge(graph, ref, aliases, dry_run=False)
+
+
+def _unmerge(
+    graph: Database, ref: str, aliases: list[str] | None, *, dry_run: bool
+) -> UnmergeResult:
+    """``unmerge``, once it may run."""
     paper = resolve(graph, ref)
     found = merges(graph, paper.key, limit=1)
     held = [m.key for m in found[0].merged] if found else []

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import gc
 import json
 import os
@@ -25,7 +26,7 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal, Protocol, TypedDict, Unpack
@@ -40,12 +41,14 @@ from kg.errors import (
     RecordRejected,
     SourceError,
 )
+from kg.load import leases
 from kg.load.changes import OlderSnapshot
 from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import Batch, GraphWriter
 from kg.load.schema import ensure_schema
 from kg.loaders.detect import detect_format
+from kg.loaders.errors import printable, valid_text
 from kg.loaders.formats import FormatName, IdScheme, format_names, parse_file
 from kg.loaders.hepth_abs import ABS_SUFFIXES
 from kg.loaders.records import (
@@ -73,6 +76,7 @@ __all__ = [
     "load_stream",
     "local_copies",
     "plan_inputs",
+    "read_files",
 ]
 
 FormatChoice = FormatName | Literal["auto"]
@@ -82,6 +86,16 @@ _SKIPPED_NAMES = ("readme", ".")
 # The arguments as both faces name them, for the hints of the errors about them.
 _REJECTS_ARGUMENT = "rejects_path= in Python, --rejects on the command line"
 _SINCE_ARGUMENT = "since= in Python, --since on the command line"
+_KEEP_APART_ARGUMENT = "keep_apart= in Python, --keep-apart on the command line"
+
+
+def read_files(since: Path | None, keep_apart: Path | None) -> list[tuple[str, Path | None]]:
+    """The files a load reads besides its inputs, each with what it is, for
+    ``RejectsFile.check``."""
+    return [
+        (f"the older snapshot ({_SINCE_ARGUMENT})", since),
+        (f"the keep-apart file ({_KEEP_APART_ARGUMENT})", keep_apart),
+    ]
 
 
 def as_format(value: object) -> FormatChoice:
@@ -168,20 +182,64 @@ def local_copies(paths: list[Path]) -> Iterator[list[Path]]:
     if not streams:
         yield paths
         return
-    folder = Path(tempfile.mkdtemp(prefix="kg-load-"))
+    _refuse_twice(streams)
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="kg-load-"))
+    except OSError as exc:
+        raise _copy_error(streams[0], Path(tempfile.gettempdir()), exc) from None
     try:
         copies: dict[Path, Path] = {}
         for number, path in enumerate(streams, 1):
             copy = folder / str(number) / ("stdin" if path == STDIN else path.name or "stream")
-            copy.parent.mkdir()
-            with contextlib.ExitStack() as stack:
-                source = sys.stdin.buffer if path == STDIN else stack.enter_context(path.open("rb"))
-                target = stack.enter_context(copy.open("wb"))
-                shutil.copyfileobj(source, target, 1 << 20)
+            try:
+                copy.parent.mkdir()
+                with contextlib.ExitStack() as stack:
+                    source = (
+                        sys.stdin.buffer if path == STDIN else stack.enter_context(path.open("rb"))
+                    )
+                    target = stack.enter_context(copy.open("wb"))
+                    shutil.copyfileobj(source, target, 1 << 20)
+            except OSError as exc:
+                raise _copy_error(path, folder, exc) from None
             copies[path] = copy
         yield [copies.get(path, path) for path in paths]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _refuse_twice(streams: list[Path]) -> None:
+    """Raise SourceError when one stream is named twice (``kg load - -``, or ``-`` and
+    ``/dev/stdin``): a stream can be read once, so the second would read nothing."""
+    seen: dict[tuple[object, ...], Path] = {}
+    for path in streams:
+        identity: tuple[object, ...]
+        try:
+            found = os.fstat(sys.stdin.fileno()) if path == STDIN else path.stat()
+            identity = (found.st_dev, found.st_ino)
+        except (OSError, ValueError, AttributeError):
+            # standard input without a descriptor of its own (a test harness's buffer)
+            identity = (str(path),)
+        if identity in seen:
+            first = seen[identity]
+            stdin = STDIN in (path, first)
+            what = "standard input" if stdin else f"the stream {printable(path)}"
+            named = printable(path if first == path else f"{first} and {path}")
+            raise SourceError(
+                f"{named}: {what} is named twice, and a stream can be read only once",
+                "name it once",
+            )
+        seen[identity] = path
+
+
+def _copy_error(path: Path, folder: Path, exc: OSError) -> SourceError:
+    """The SourceError of a stream that could not be copied to the temporary folder."""
+    what = "standard input" if path == STDIN else printable(path)
+    return SourceError(
+        f"{what}: cannot copy it to the temporary folder {printable(folder)} "
+        f"({exc.strerror or exc})",
+        "a stream is copied whole before it loads: free space there, or set TMPDIR to a "
+        "folder with room for it (e.g. TMPDIR=/var/tmp kg load -)",
+    )
 
 
 def _is_stream(path: Path) -> bool:
@@ -257,10 +315,13 @@ def plan_inputs(
     strict: bool,
     rejects: RejectsFile,
     named: list[Path] | None = None,
+    other_files: Sequence[tuple[str, Path | None]] = (),
 ) -> tuple[list[InputFile], list[tuple[FormatName | None, str | None]]]:
     """Return the inputs of ``paths`` and the format of each (``input_format``'s answers):
     what every load, online or bulk, settles before it writes anything. ``named`` are the
-    paths as the user gave them, when ``paths`` holds copies of streams (``local_copies``).
+    paths as the user gave them, when ``paths`` holds copies of streams (``local_copies``);
+    ``other_files`` the other files the load reads, each with what it is (the ``--since``
+    and ``--keep-apart`` files), which the rejects must not overwrite either.
 
     Raises SourceError for a missing path, a rejects file that could not be written (see
     ``RejectsFile.check``), or an input that ``input_format`` refuses.
@@ -273,8 +334,19 @@ def plan_inputs(
         else item
         for item in inputs
     ]
-    rejects.check([item.path for item in inputs])
+    rejects.check([item.path for item in inputs], other_files)
     return inputs, [input_format(item, fmt, strict) for item in inputs]
+
+
+def _same_file(target: Path, path: Path) -> bool:
+    """True when ``path`` is the file ``target`` (already a realpath): by name, by another
+    name, through a link, or as a hard link of it."""
+    if target == Path(os.path.realpath(path)):
+        return True
+    try:
+        return os.path.samefile(target, path)
+    except OSError:
+        return False  # one of them does not exist (yet): not the same file
 
 
 class RejectsFile:
@@ -283,11 +355,19 @@ class RejectsFile:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.handle: IO[str] | None = None
+        self.handle: IO[bytes] | None = None
+        self.saved = 0
+        self.lost = 0
+        self.error: str | None = None
+        """Why rejects could not be written (a full disk, say): the load goes on without."""
 
-    def check(self, inputs: list[Path]) -> None:
+    def check(
+        self, inputs: list[Path], other_files: Sequence[tuple[str, Path | None]] = ()
+    ) -> None:
         """Raise SourceError before anything loads when the rejects file could not be written:
-        it names a folder or an input file, or its folder cannot be made or written."""
+        it names a folder, an input file or one of ``other_files`` (what else the load reads,
+        each with what it is: ``("the older snapshot (--since)", path)``), or its folder
+        cannot be made or written."""
         # realpath, not Path.resolve: a symlink loop among the inputs must not raise here.
         target = Path(os.path.realpath(self.path))
         if self.path.is_dir():
@@ -295,12 +375,15 @@ class RejectsFile:
                 f"the rejects file {self.path} is a folder",
                 f"name a file for the rejects ({_REJECTS_ARGUMENT}), e.g. rejects.jsonl",
             )
-        if any(target == Path(os.path.realpath(path)) for path in inputs):
-            raise SourceError(
-                f"the rejects file {self.path} is one of the input files; writing rejects "
-                "there would overwrite it",
-                f"name another file for the rejects ({_REJECTS_ARGUMENT}), e.g. rejects.jsonl",
-            )
+        read = [("one of the input files", path) for path in inputs]
+        read += [(what, path) for what, path in other_files if path is not None]
+        for what, path in read:
+            if _same_file(target, path):
+                raise SourceError(
+                    f"the rejects file {self.path} is {what}; writing rejects there would "
+                    "overwrite it",
+                    f"name another file for the rejects ({_REJECTS_ARGUMENT}), e.g. rejects.jsonl",
+                )
         folder = target.parent
         existing = next((p for p in (folder, *folder.parents) if p.exists()), None)
         if existing is None or not existing.is_dir() or not os.access(existing, os.W_OK):
@@ -311,31 +394,57 @@ class RejectsFile:
 
     def written(self) -> str | None:
         """Return the rejects file's path when a reject was written to it, else None."""
-        return str(self.path) if self.handle is not None else None
+        return str(self.path) if self.saved else None
 
     def add(self, rejected: Rejected) -> None:
-        """Write one reject as a JSON line."""
-        if self.handle is None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.handle = self.path.open("w", encoding="utf-8")
-            except OSError as exc:
-                raise SourceError(
-                    f"the rejects file {self.path}: cannot write it ({exc.strerror})",
-                    "name a file in a folder you can write to",
-                ) from exc
+        """Write one reject as a JSON line.
+
+        A rejects file that cannot be written (a full disk, a read-only or vanished folder)
+        does not stop the load: the valid records matter more. The first failure is kept in
+        ``error``, later rejects are counted in ``lost``, and the caller reports it.
+        """
+        if self.error is not None:
+            self.lost += 1
+            return
         entry = {
             "file": rejected.origin.path,
             "line": rejected.origin.line,
             "reason": rejected.reason,
             "raw": rejected.raw,
         }
-        self.handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
-        self.handle.flush()
+        line = json.dumps(entry, ensure_ascii=False) + "\n"
+        try:
+            if self.handle is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                # Unbuffered: each reject is one write, on disk as soon as it is read, and
+                # a write that fails leaves nothing behind to fail again on close.
+                self.handle = self.path.open("wb", buffering=0)
+            self.handle.write(line.encode("utf-8", "backslashreplace"))
+        except OSError as exc:
+            self.error = exc.strerror or str(exc)
+            self.lost += 1
+            self.close()
+            return
+        self.saved += 1
+
+    def failure(self) -> str | None:
+        """Return the one-line error of a rejects file that could not take every reject,
+        saying what to do, or None when it took them all."""
+        if self.error is None:
+            return None
+        return (
+            f"the rejects file {printable(self.path)}: cannot write it ({self.error}); "
+            f"{self.lost:,} rejected record{'' if self.lost == 1 else 's'} "
+            f"{'is' if self.lost == 1 else 'are'} not in it. The valid records loaded: free "
+            f"space there or name another file ({_REJECTS_ARGUMENT}), and load the same files "
+            "again to get every reject (what loaded stays as it is)"
+        )
 
     def close(self) -> None:
         if self.handle is not None:
-            self.handle.close()
+            handle, self.handle = self.handle, None
+            with contextlib.suppress(OSError):
+                handle.close()
 
 
 def load_paths(
@@ -385,34 +494,44 @@ def load_paths(
     began = time.monotonic()
     rejects = RejectsFile(as_path(rejects_path, "rejects_path"))
     with local_copies(files) as copies:
-        inputs, formats = plan_inputs(copies, fmt, stream.strict, rejects, named=files)
+        inputs, formats = plan_inputs(
+            copies,
+            fmt,
+            stream.strict,
+            rejects,
+            named=files,
+            other_files=read_files(older_file, splits_file),
+        )
         splits = read_kept_apart(splits_file) if splits_file else []
         ensure_schema(graph)
         writer = GraphWriter(graph)
         if older_file is not None:
             older = _older_snapshot(writer, older_file, inputs, formats, fmt, stream.id_scheme)
             stream = dataclasses.replace(stream, since=older)
-        split_titles = keep_apart_splits(graph, splits)
-        summary = LoadSummary(counts=writer.counts, built_by=writer.older_identity_rules())
-        try:
-            if split_titles:  # keys the file keeps apart that merged before come apart
-                writer.reconcile(split_titles)
-            load_files(writer, inputs, formats, summary, rejects, stream)
-            if stream.since is not None:
-                newer = summary.files[0]
-                newer.carried = stream.since.carried
-                if stream.since.by_line:  # the parser skipped them: they were read all the same
-                    newer.read += newer.carried
-                # A newer snapshot that restates none of the older one's records is not
-                # linked to it: FOLLOWS says which records it restates (none here), and its
-                # own records are described by it (two unrelated map pages, for example)
-                if newer.snapshot is not None and not newer.unchanged and newer.carried:
-                    writer.write_follows(newer.snapshot, stream.since.snapshot, newer.carried)
-        except (ConnectionFailed, QueryFailed) as exc:
-            raise LoadInterrupted(exc, summary.written, summary.read) from exc
-        finally:
-            rejects.close()
+        # An unmerge waits for the load to end, and the load for an unmerge (kg.load.leases)
+        with leases.held(graph, "load", wait=leases.UNMERGE_TTL + 30) as lease:
+            split_titles = keep_apart_splits(graph, splits)
+            summary = LoadSummary(counts=writer.counts, built_by=writer.older_identity_rules())
+            try:
+                if split_titles:  # keys the file keeps apart that merged before come apart
+                    writer.reconcile(split_titles)
+                load_files(_Renewing(writer, lease), inputs, formats, summary, rejects, stream)
+                if stream.since is not None:
+                    newer = summary.files[0]
+                    newer.carried = stream.since.carried
+                    if stream.since.by_line:  # skipped by the parser, but read all the same
+                        newer.read += newer.carried
+                    # A newer snapshot that restates none of the older one's records is not
+                    # linked to it: FOLLOWS says which records it restates (none here), and
+                    # its own records are described by it (two unrelated map pages, say)
+                    if newer.snapshot is not None and not newer.unchanged and newer.carried:
+                        writer.write_follows(newer.snapshot, stream.since.snapshot, newer.carried)
+            except (ConnectionFailed, QueryFailed) as exc:
+                raise LoadInterrupted(exc, summary.written, summary.read) from exc
+            finally:
+                rejects.close()
         summary.rejects_file = rejects.written()
+        summary.rejects_error = rejects.failure()
         summary.seconds = time.monotonic() - began
         return summary
 
@@ -462,6 +581,27 @@ def _older_snapshot(
             f"({_SINCE_ARGUMENT})",
         )
     return older
+
+
+class _Renewing:
+    """The graph writer, renewing the load's lease before each batch (``Lease.renew``)."""
+
+    def __init__(self, writer: GraphWriter, lease: leases.Lease) -> None:
+        self.writer = writer
+        self.lease = lease
+
+    def write_snapshot(self, snapshot: SnapshotRecord) -> None:
+        self.writer.write_snapshot(snapshot)
+
+    def write_batch(self, batch: Batch) -> None:
+        self.lease.renew()
+        self.writer.write_batch(batch)
+
+    def loaded_whole(self, snapshot_key: str) -> bool:
+        return self.writer.loaded_whole(snapshot_key)
+
+    def mark_loaded_whole(self, snapshot_key: str) -> None:
+        self.writer.mark_loaded_whole(snapshot_key)
 
 
 class RecordSink(Protocol):
@@ -541,21 +681,34 @@ def load_files(
             if stream.on_file is not None:
                 stream.on_file(item.path)
             file_summary = FileSummary(
-                item.shown or str(item.path), file_format or "unknown", error=error
+                valid_text(item.shown or str(item.path)),
+                file_format or "unknown",
+                error=valid_text(error) if error is not None else None,
             )
             summary.files.append(file_summary)
             if file_format is None:
                 continue
             try:
                 unchanged = stream.since.line_filter() if stream.since is not None else None
+                # Taken before the parser hashes the file: a file written to after this
+                # point may have given records of two contents under one snapshot key.
+                before = _file_state(item.path)
                 items = parse_file(item.path, file_format, stream.id_scheme, unchanged)
-                load_stream(sink, items, file_summary, summary, rejects, stream)
+                load_stream(
+                    sink,
+                    items,
+                    file_summary,
+                    summary,
+                    rejects,
+                    stream,
+                    still_same=functools.partial(_same_state, item.path, before),
+                )
             except SourceError as exc:
                 # A file that breaks off mid-way (a truncated gzip, an I/O error) keeps what
                 # it gave; the others still load.
                 if stream.strict:
                     raise
-                file_summary.error = _reason(item.path, exc)
+                file_summary.error = valid_text(_reason(item.path, exc))
     finally:
         gc.set_threshold(*threshold)
 
@@ -567,6 +720,7 @@ def load_stream(
     summary: LoadSummary,
     rejects: RejectsFile,
     stream: StreamSettings,
+    still_same: Callable[[], bool] | None = None,
 ) -> None:
     """Feed one file's records to ``writer`` in batches, counting into the summaries.
 
@@ -574,7 +728,8 @@ def load_stream(
     snapshot (its exact content) this loader version loaded whole before is skipped after
     its first record, unless ``force``: its records are all in the graph already. Once every
     batch of a file without rejected records is written, its snapshot is marked as loaded
-    whole.
+    whole, unless ``still_same`` says the file changed since the parser hashed it: then
+    SourceError says so, and loading it again loads it whole.
     """
     batch = Batch()
     first: SnapshotRecord | None = None
@@ -632,6 +787,46 @@ def load_stream(
         raise
     flush()
     if first is not None and file_summary.rejected == 0:
+        if still_same is not None and not still_same():
+            # Its records are a mix of what it held before and after the change, under the
+            # key of the first: marked whole, the same content would be skipped next time
+            raise SourceError(
+                f"{file_summary.path}: the file changed while it was loaded, so what loaded "
+                "may mix its old and new content; it is not recorded as loaded whole",
+                "load it again once nothing writes to it",
+            )
         # A file with rejected records is not whole in the graph: loading it again reports
         # them again (and loads them, once they are fixed, under a new snapshot key).
         writer.mark_loaded_whole(first.key)
+
+
+_FileState = tuple[tuple[str, int, int, int, int, int], ...]
+
+
+def _same_state(path: Path, state: _FileState) -> bool:
+    """True when ``path`` is as ``_file_state`` found it."""
+    return _file_state(path) == state
+
+
+def _file_state(path: Path) -> _FileState:
+    """What changes when a file (or any .abs file of a folder input) is written to, replaced
+    or removed: device, inode, size and modification and change times, per file."""
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    states = []
+    for file in files:
+        try:
+            found = file.stat()
+        except OSError:
+            states.append((str(file), 0, 0, -1, 0, 0))
+            continue
+        states.append(
+            (
+                str(file),
+                found.st_dev,
+                found.st_ino,
+                found.st_size,
+                found.st_mtime_ns,
+                found.st_ctime_ns,
+            )
+        )
+    return tuple(states)
