@@ -22,7 +22,7 @@ from kg.analytics.embed import Embedder, default_embedder
 from kg.answers import PaperSummary, SearchHit, TextNeighbours
 from kg.database import Database
 from kg.errors import EmbeddingUnavailable, ParameterError
-from kg.questions.bounds import DEFAULT_LIMIT, check_range
+from kg.questions.bounds import DEFAULT_LIMIT, check_range, check_text
 from kg.refs import escape_lucene, resolve
 
 __all__ = [
@@ -66,7 +66,7 @@ class Filters:
             raise ParameterError(
                 f"the years run from {first} to {last}", "pass the first year before the last"
             )
-        if self.category is not None and not self.category.strip():
+        if self.category is not None and not check_text("category", self.category).strip():
             raise ParameterError("the category is empty", "pass a code such as hep-th")
 
     @property
