@@ -20,6 +20,7 @@ __all__ = [
     "ConfigError",
     "ConnectionFailed",
     "DataUnavailable",
+    "EmbeddingUnavailable",
     "GraphBusy",
     "IdentityUnsettled",
     "InstallError",
@@ -185,6 +186,10 @@ class AnalyticsError(KGError):
 
 class SimilarityError(KGError):
     """A similarity, connector or recommendation question cannot run as asked."""
+
+
+class EmbeddingUnavailable(KGError):
+    """The text embedding model, or the vectors a search by meaning needs, are not there."""
 
 
 class AmbiguousReference(AmbiguousPaper):

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Self, Ty
 from kg import analytics, export, questions
 from kg import read_only as user_cypher
 from kg import refs as user_refs
-from kg.analytics import similarity
+from kg.analytics import embed, similarity
 from kg.analytics import time as time_analytics
 from kg.analytics.ranking import parse_years
 from kg.answers import ConnectResult, RecommendResult
@@ -39,7 +39,7 @@ from kg.export import selection
 from kg.load import bulk, pipeline, schema
 from kg.load import merges as merge_records
 from kg.load.pipeline import expand_paths
-from kg.questions import seeds
+from kg.questions import retrievers, seeds
 
 
 class _Later:
@@ -217,6 +217,8 @@ class KnowledgeGraph(Database):
     path = _On(questions.citation_path)
     near = _On(questions.neighbourhood)
     search = _On(questions.search)
+    similar_by_text = _On(retrievers.like_this)
+    embed = _On(embed.embed_papers)
     author = _On(questions.author)
     category = _On(questions.category)
     categories = _On(questions.categories)

@@ -15,9 +15,9 @@ transaction (which may be retried, so every write is idempotent), ``auto`` as an
 auto-commit transaction (a write that batches itself with ``CALL { } IN TRANSACTIONS``,
 ``:auto`` in Browser) or ``script`` (several statements separated by ``;``, no parameters,
 each run as an auto-commit transaction). Every ``param`` line declares one ``$param``: its
-name, its type (str, int, float, bool, map, list[str], list[int], list[map]) and an optional
-default. The loader refuses, with ``file:line``, a file whose declared parameters differ from
-the ones its query uses.
+name, its type (str, int, float, bool, map, list[str], list[int], list[float], list[map]) and
+an optional default. The loader refuses, with ``file:line``, a file whose declared parameters
+differ from the ones its query uses.
 
 Subfolders are namespaces, as in aiosql: ``cypher/questions/cocited.cypher`` is the query
 ``questions.cocited``, reached as ``queries.get("questions.cocited")`` or
@@ -62,7 +62,9 @@ if TYPE_CHECKING:
     from kg.database import Database, Row
 
 Mode = Literal["read", "write", "auto", "script"]
-ParamType = Literal["str", "int", "float", "bool", "map", "list[str]", "list[int]", "list[map]"]
+ParamType = Literal[
+    "str", "int", "float", "bool", "map", "list[str]", "list[int]", "list[float]", "list[map]"
+]
 _MODES: tuple[Mode, ...] = ("read", "write", "auto", "script")
 _TYPES: tuple[ParamType, ...] = (
     "str",
@@ -72,6 +74,7 @@ _TYPES: tuple[ParamType, ...] = (
     "map",
     "list[str]",
     "list[int]",
+    "list[float]",
     "list[map]",
 )
 _NAME_LINE = re.compile(r"^//\s*name:\s*(\S+)\s*$")
@@ -176,7 +179,7 @@ def _coerce(kind: ParamType, value: Any) -> Any:
         if isinstance(value, str)
         else list(value)
     )
-    inner: ParamType = "str" if kind == "list[str]" else "int"
+    inner: ParamType = "str" if kind == "list[str]" else "float" if kind == "list[float]" else "int"
     return [_coerce(inner, item) for item in items]
 
 
@@ -454,7 +457,7 @@ def get(name: str) -> Query:
     raise QueryNotFound(f"no query named {name!r}", hint)
 
 
-QUESTION_NAMESPACES = ("questions", "browser")
+QUESTION_NAMESPACES = ("questions", "browser", "search")
 """The folders of the queries a user asks; the others hold the loader's, the analytics' and
 the exports' own queries, and the schema."""
 

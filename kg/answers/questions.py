@@ -49,6 +49,7 @@ __all__ = [
     "Similarity",
     "SimilarityBasis",
     "SnapshotLink",
+    "TextNeighbours",
     "YearCount",
     "short_handle",
     "short_handles",
@@ -373,21 +374,39 @@ class Neighbourhood(Model):
 
 
 class SearchHit(PaperSummary):
-    """A paper found by a search; score is the full-text score, None for an exact id match."""
+    """A paper found by a search. score ranks it in its mode: the full-text score (text),
+    the cosine similarity (semantic) or the fused score (hybrid); None for an exact id
+    match. similarity is its text's cosine similarity to the query's, when known."""
 
     score: float | None = None
+    similarity: float | None = Field(
+        default=None, description="cosine similarity of its text to the query (-1 to 1)"
+    )
+    cited_by: int | None = Field(default=None, description="papers in the map citing it")
 
 
 class SearchResult(Model):
-    """Papers matching a search text, best first."""
+    """Papers matching a search text, best first, by words (text), by meaning (semantic)
+    or by both and their citations (hybrid)."""
 
     text: str
     results: list[SearchHit]
+    mode: Literal["text", "semantic", "hybrid"] = "text"
+    model: str | None = Field(default=None, description="the embedding model, by meaning")
     note: str | None = Field(
         default=None,
         description="why there are no results, if none; also that the title search used "
         "only the first words of a long text",
     )
+
+
+class TextNeighbours(Model):
+    """The papers nearest in meaning to one paper ("more like this"), best first."""
+
+    paper: PaperSummary
+    model: str | None = Field(description="the model of the paper's embedding")
+    results: list[SearchHit]
+    note: str | None = Field(default=None, description="why there are no results, if none")
 
 
 class AuthorPaper(PaperSummary):
@@ -552,9 +571,14 @@ class SeedReason(Model):
     cited_by_seed: bool
     cites_seed: bool
     score: float
+    text_similarity: float | None = Field(
+        default=None,
+        description="cosine similarity of the two papers' text embeddings, when both have one",
+    )
 
     def sentence(self, seed_handle: str) -> str:
-        """Return the reason as a short phrase, e.g. 'cited with S by 3; cites S'."""
+        """Return the reason as a short phrase, e.g. 'cited with S by 3; cites S; abstracts
+        0.81 alike'."""
         parts = []
         if self.cites_seed:
             parts.append(f"cites {seed_handle}")
@@ -564,6 +588,8 @@ class SeedReason(Model):
             parts.append(f"cited with {seed_handle} by {_count(self.cocited, 'paper')}")
         if self.coupled:
             parts.append(f"shares {_count(self.coupled, 'reference')} with {seed_handle}")
+        if self.text_similarity is not None:
+            parts.append(f"abstracts {self.text_similarity:.2f} alike")
         return "; ".join(parts)
 
 

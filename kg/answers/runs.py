@@ -26,6 +26,7 @@ __all__ = [
     "BurstResult",
     "Community",
     "CommunityResult",
+    "EmbedReport",
     "ExportSummary",
     "MainPathResult",
     "RankResult",
@@ -423,4 +424,34 @@ class ExportSummary:
             "citations": self.citations,
             "skipped": self.skipped,
             "files": self.files,
+        }
+
+
+@dataclass(frozen=True)
+class EmbedReport:
+    """What one `kg embed` run did: the model, how many titled papers it read, how many it
+    embedded (new or changed text, or another model) and how long it took."""
+
+    model: str
+    dimension: int
+    papers: int
+    embedded: int
+    seconds: float
+    model_load_seconds: float | None
+
+    @property
+    def unchanged(self) -> int:
+        """Papers whose stored vector already matched their text."""
+        return self.papers - self.embedded
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the report as the JSON of ``kg embed --json``."""
+        return {
+            "model": self.model,
+            "dimension": self.dimension,
+            "papers": self.papers,
+            "embedded": self.embedded,
+            "unchanged": self.unchanged,
+            "seconds": round(self.seconds, 3),
+            "model_load_seconds": self.model_load_seconds,
         }

@@ -21,6 +21,7 @@ from kg.analytics import (
 from kg.analytics.similarity import DEFAULT_BATCH_SIZE as SIMILARITY_BATCH_SIZE
 from kg.analytics.similarity import DEFAULT_K
 from kg.answers import CommunityResult, RankedPaper, RankResult, StoredRun, short_handle
+from kg.cli import question_commands
 from kg.cli.app import (
     RANKED_COLUMNS,
     SEED,
@@ -358,6 +359,14 @@ def _stored_json(runs: list[StoredRun]) -> list[dict[str, object]]:
 
 @json_command(
     "similar",
+    click.argument("ref", required=False),
+    click.option(
+        "--by",
+        type=click.Choice(["text", "cocited", "coupled"]),
+        help="With REF: the papers nearest in meaning (text, after `kg embed`), or most "
+        "co-cited or coupled with it (as kg cocited and kg coupled) [default: text].",
+    ),
+    number_option("--limit", default=20, help="With REF: how many papers to list."),
     click.option(
         "--write",
         is_flag=True,
@@ -374,13 +383,37 @@ def _stored_json(runs: list[StoredRun]) -> list[dict[str, object]]:
         "--batch-size", default=SIMILARITY_BATCH_SIZE, help="Papers per write transaction."
     ),
 )
-def similar(ctx: click.Context, write: bool, k: int, batch_size: int, as_json: bool) -> None:
+def similar(
+    ctx: click.Context,
+    ref: str | None,
+    by: str | None,
+    limit: int,
+    write: bool,
+    k: int,
+    batch_size: int,
+    as_json: bool,
+) -> None:
     """The stored co-citation and coupling lists; with --write, compute and store them.
+    With REF, the papers most like that paper: by meaning (--by text, the default), or
+    by co-citation or coupling.
 
     `kg cocited` and `kg coupled` read the stored lists for a paper when no load has touched
     it or its neighbours since the run, and compute live otherwise.
-    Example: kg similar --write --k 20
+    Example: kg similar --write --k 20; kg similar hep-th/9906064 --by text --limit 10
     """
+    if ref is not None:
+        if write:
+            raise click.UsageError("--write stores every paper's lists: drop REF or --write")
+        if by in ("cocited", "coupled"):
+            command = question_commands.cocited if by == "cocited" else question_commands.coupled
+            ctx.invoke(command, ref=ref, limit=limit, as_json=as_json)
+            return
+        result = open_graph(ctx).similar_by_text(ref, limit)
+        if not emitted(result, as_json):
+            question_commands.render_text_neighbours(result)
+        return
+    if by is not None:
+        raise click.UsageError("--by needs a REF: kg similar REF --by text")
     graph = open_graph(ctx)
     run = graph.analytics.similar(k=k, write=True, batch_size=batch_size) if write else None
     stored = graph.analytics.similarity_runs()

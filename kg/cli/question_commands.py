@@ -9,7 +9,7 @@ model it returns: rich tables for people, ``--json`` (the model's own fields, a 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import click
 from rich.text import Text
@@ -22,6 +22,7 @@ from kg.answers import (
     PaperSummary,
     PathResult,
     Similarity,
+    TextNeighbours,
     YearCount,
     short_handles,
 )
@@ -43,8 +44,9 @@ from kg.cli.app import (
     render_mapping,
     showing,
 )
-from kg.knowledge_graph import KnowledgeGraph
+from kg.knowledge_graph import KnowledgeGraph, parse_years
 from kg.questions import DEFAULT_LIMIT, DEFAULT_MAX_HOPS, MAX_HOPS, MAX_NEAR_HOPS
+from kg.questions.find import SearchMode
 from kg.questions.seeds import (
     DEFAULT_CONNECT_HOPS,
     DEFAULT_MAX_DEGREE,
@@ -357,28 +359,91 @@ def near(ctx: click.Context, ref: str, hops: int, limit: int, as_json: bool) -> 
     )
 
 
-@json_command("search", click.argument("text"), _limit_option(what="papers"))
-def search(ctx: click.Context, text: str, limit: int, as_json: bool) -> None:
-    """Find papers by title words (full-text index), arXiv id or node key.
+@json_command(
+    "search",
+    click.argument("text"),
+    _limit_option(what="papers"),
+    click.option(
+        "--semantic",
+        "mode",
+        flag_value="semantic",
+        help="Find papers by meaning: the text's embedding against `kg embed`'s vectors.",
+    ),
+    click.option(
+        "--hybrid",
+        "mode",
+        flag_value="hybrid",
+        help="Rank by title words, meaning and citations in the map together.",
+    ),
+    click.option("--years", metavar="RANGE", help="Only papers of these years: 1998-2000, 1999-."),
+    click.option("--category", metavar="CODE", help="Only papers in this category, e.g. hep-th."),
+)
+def search(
+    ctx: click.Context,
+    text: str,
+    limit: int,
+    mode: str | None,
+    years: str | None,
+    category: str | None,
+    as_json: bool,
+) -> None:
+    """Find papers by title words (full-text index), arXiv id or node key; by meaning with
+    --semantic; by words, meaning and citations together with --hybrid.
 
-    Hits scoring under half the best hit's score are left out.
-    Example: kg search "black hole entropy" --limit 5
+    Text hits scoring under half the best hit's score are left out. By meaning, the score
+    is the cosine similarity of the paper's title and abstract to TEXT (`kg embed` first).
+    Example: kg search --semantic "gravity localised on a brane" --years 1999- --limit 5
     """
-    result = open_graph(ctx).search(text, limit)
+    first, last = parse_years(years) if years is not None else (None, None)
+    result = open_graph(ctx).search(
+        text,
+        limit,
+        mode=cast(SearchMode, mode or "text"),
+        year_from=first,
+        year_to=last,
+        category=category,
+    )
     if emitted(result, as_json):
         return
+    places = 4 if result.mode == "hybrid" else 2  # a fused score is a sum of 1 / (60 + rank)
     print_table(
-        (*PAPER_COLUMNS, Column("score", "right")),
         (
-            _paper_row(hit, "exact" if hit.score is None else f"{hit.score:.2f}")
+            *PAPER_COLUMNS,
+            Column("score", "right"),
+            *((Column("similarity", "right"),) if result.mode == "hybrid" else ()),
+        ),
+        (
+            _paper_row(
+                hit,
+                "exact" if hit.score is None else f"{hit.score:.{places}f}",
+                *((_similarity(hit.similarity),) if result.mode == "hybrid" else ()),
+            )
             for hit in result.results
         ),
-        title=f"Search: {text}",
+        title=f"Search ({result.mode}): {text}",
         footer=showing(limit, None) if len(result.results) == limit else None,
         empty=result.note or "none",
     )
     if result.results:
         note(result.note)  # the words a long text's title search left out
+    if result.model:
+        note(f"by meaning with {result.model}")
+
+
+def _similarity(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def render_text_neighbours(result: TextNeighbours) -> None:
+    """Print the papers nearest in meaning to one paper, with their similarity."""
+    print_table(
+        (*PAPER_COLUMNS, Column("similarity", "right"), Column("cited by", "right")),
+        (_paper_row(hit, _similarity(hit.similarity), hit.cited_by) for hit in result.results),
+        title=f"Like {result.paper.handle} by meaning: {result.paper.title or ''}",
+        empty=result.note or "none",
+    )
+    if result.model:
+        note(f"by meaning with {result.model}")
 
 
 @json_command("author", click.argument("name"), _limit_option(what="papers and co-authors"))

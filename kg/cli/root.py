@@ -92,6 +92,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "db_commands",
         "Install, start, stop and inspect the local Neo4j 5.26 in $KG_HOME.",
     ),
+    "embed": (
+        "embed_commands",
+        (
+            "Embed each titled paper's title and abstract with a local model (no download, "
+            "CPU) and store the vectors in the vector index paper_embedding, for `kg search "
+            "--semantic`, `kg search --hybrid` and `kg similar REF --by text`."
+        ),
+    ),
     "export": (
         "export_commands",
         (
@@ -162,7 +170,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "search": (
         "question_commands",
-        "Find papers by title words (full-text index), arXiv id or node key.",
+        (
+            "Find papers by title words (full-text index), arXiv id or node key; by meaning "
+            "with --semantic; by words, meaning and citations together with --hybrid."
+        ),
     ),
     "serve": (
         "serve_commands",

@@ -157,6 +157,17 @@ def _ranked(
     ]
 
 
+def _text_similarity(
+    graph: Database, seeds: list[str], keys: list[str]
+) -> dict[tuple[str, str], float]:
+    """Return the cosine similarity of the text embeddings of each (seed, paper) pair where
+    both have one (`kg embed`); empty when no paper has one."""
+    if not keys:
+        return {}
+    rows = queries.questions.text_similarity.run(graph, seeds=seeds, keys=keys)
+    return {(row["seed"], row["key"]): float(row["similarity"]) for row in rows}
+
+
 def recommend(
     graph: Database,
     refs: Sequence[str],
@@ -166,8 +177,9 @@ def recommend(
 ) -> RecommendResult:
     """Return the papers most related to the seeds ``refs`` by co-citation, coupling and
     direct citations together (Adamic-Adar over the seed set), best first, each with its
-    reasons per seed. Papers linking through an intermediate with more than ``max_degree``
-    citations are left out (counted in ``hubs_skipped``). Raises PaperNotFound or
+    reasons per seed, the similarity of the two abstracts among them when both papers have a
+    text embedding (`kg embed`). Papers linking through an intermediate with more than
+    ``max_degree`` citations are left out (counted in ``hubs_skipped``). Raises PaperNotFound or
     AmbiguousPaper for a bad REF, SimilarityError for no seed or a bad bound.
     """
     limit = whole_number("limit", limit)
@@ -182,10 +194,16 @@ def recommend(
     )
     hits: list[dict[str, Any]] = rows[0]["results"] if rows else []
     hubs_skipped = int(rows[0]["hubs_skipped"]) if rows else 0
+    alike = _text_similarity(graph, [s.key for s in seeds], [hit["key"] for hit in hits])
     results = []
     for place, hit in enumerate(hits, start=1):
         reasons = sorted(
-            (SeedReason.model_validate(reason) for reason in hit["reasons"]),
+            (
+                SeedReason.model_validate(
+                    {**reason, "text_similarity": alike.get((reason["seed"], hit["key"]))}
+                )
+                for reason in hit["reasons"]
+            ),
             key=lambda reason: (-reason.score, reason.seed),
         )
         results.append(

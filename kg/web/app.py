@@ -27,10 +27,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from kg import queries
-from kg.answers import short_handle
+from kg.answers import TextNeighbours, short_handle
 from kg.errors import (
     AnalyticsError,
     ConnectionFailed,
+    EmbeddingUnavailable,
     KGError,
     ParameterError,
     PlotError,
@@ -75,6 +76,17 @@ GUIDE: list[tuple[str, str, dict[str, object]]] = [
     ),
     ("cocited", "Co-citation as a table", {"key": "hep-th/9711200", "limit": 10}),
     ("coupled", "Coupling as a table", {"key": "hep-th/9711200", "limit": 10}),
+    # The vector index, after `kg embed`: alone, then with a citation pattern.
+    (
+        "like_this",
+        "More like this, by meaning",
+        {"key": "hep-th/9906064", "candidates": 100, "limit": 10},
+    ),
+    (
+        "like_this_citing",
+        "Like this one in meaning, and citing another",
+        {"key": "hep-th/9906064", "cited": "hep-th/9711200", "candidates": 200, "limit": 10},
+    ),
 ]
 
 
@@ -98,6 +110,14 @@ def _environment() -> Environment:
     environment.filters["number"] = lambda value: "" if value is None else f"{value:,}"
     environment.filters["score"] = lambda value: f"{value:.3f}"
     return environment
+
+
+def _alike(graph: KnowledgeGraph, key: str) -> TextNeighbours | None:
+    """The papers nearest in meaning to a paper, or None before `kg embed` has run."""
+    try:
+        return graph.similar_by_text(key, _SIMILAR)
+    except EmbeddingUnavailable:
+        return None
 
 
 def create_app(
@@ -142,13 +162,17 @@ def create_app(
     def home(request: Request, graph: KnowledgeGraph) -> Response:
         query = request.query_params.get("q", "").strip()
         if query:
-            return RedirectResponse("/search?" + urlencode({"q": query}), status_code=303)
+            mode = request.query_params.get("mode", "text")
+            return RedirectResponse(
+                "/search?" + urlencode({"q": query, "mode": mode}), status_code=303
+            )
         return render("home.html")
 
     def search(request: Request, graph: KnowledgeGraph) -> Response:
         text = request.query_params.get("q", "").strip()
-        result = graph.search(text, 30) if text else None
-        return render("search.html", text=text, result=result)
+        mode = request.query_params.get("mode", "text")
+        result = graph.search(text, 30, mode=mode) if text else None  # type: ignore[arg-type]
+        return render("search.html", text=text, mode=mode, result=result)
 
     def paper(request: Request, graph: KnowledgeGraph) -> Response:
         ref = request.path_params["ref"]
@@ -165,6 +189,7 @@ def create_app(
             stated=bool(stated),
             cocited=graph.cocited(report.key, _SIMILAR),
             coupled=graph.coupled(report.key, _SIMILAR),
+            alike=_alike(graph, report.key),
             shown=_LIST,
         )
 

@@ -13,7 +13,7 @@ from kg import queries
 from kg.cli import main
 from kg.errors import ParameterError, QueryFileError, QueryNotFound
 
-FOLDERS = {"", "questions", "browser", "load", "analytics", "export"}
+FOLDERS = {"", "questions", "browser", "search", "load", "analytics", "export"}
 
 
 def test_every_query_file_parses_and_declares_its_mode() -> None:
@@ -249,13 +249,14 @@ def test_kg_queries_lists_the_questions_by_folder_and_all_with_all() -> None:
     assert result.exit_code == 0, result.output
     listed = json.loads(result.output)["results"]
     folders = [row["folder"] for row in listed]
-    assert folders == sorted(folders, key=("questions", "browser").index)
+    assert folders == sorted(folders, key=("questions", "browser", "search").index)
     assert "questions.cocited" in {row["name"] for row in listed}
     everything = json.loads(CliRunner().invoke(main, ["queries", "--all", "--json"]).output)
     assert {row["folder"] for row in everything["results"]} == FOLDERS
     table = CliRunner().invoke(main, ["queries"], env={"COLUMNS": "200"})
     assert "cypher/questions/" in table.output
     assert "cypher/browser/" in table.output
+    assert "cypher/search/" in table.output
     assert "cypher/load/" not in table.output
 
 

@@ -1,0 +1,199 @@
+"""The search's retrievers beside the full-text one: by meaning, and hybrid.
+
+``semantic`` embeds the query text with the model `kg embed` used (kg.analytics.embed) and
+asks the vector index for the nearest papers (cypher/search/semantic.cypher), the vector
+going in as a parameter. ``hybrid`` fuses the full-text ranking and the semantic ranking
+with reciprocal rank fusion (each list adds 1 / (60 + rank), as Cormack et al. do) and
+adds a small importance prior: ``IMPORTANCE_WEIGHT`` times log(1 + citations in the map)
+over log(1 + 1000), capped at 1, so a paper cited 1000 times gains what moving up from
+about rank 25 to rank 1 in one list gives, and never outranks a paper both lists put first.
+``like_this`` is "more like this": the nearest papers to one paper's own vector.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from kg import queries
+from kg.analytics.embed import Embedder, default_embedder
+from kg.answers import PaperSummary, SearchHit, TextNeighbours
+from kg.database import Database
+from kg.errors import EmbeddingUnavailable, ParameterError
+from kg.questions.bounds import DEFAULT_LIMIT, check_range, check_text
+from kg.refs import escape_lucene, resolve
+
+__all__ = [
+    "CANDIDATES",
+    "IMPORTANCE_WEIGHT",
+    "RRF_K",
+    "Filters",
+    "check_index",
+    "fulltext",
+    "hybrid",
+    "like_this",
+    "query_vector",
+    "semantic",
+]
+
+RRF_K: Final = 60
+IMPORTANCE_WEIGHT: Final = 0.005
+CANDIDATES: Final = 50  # how deep each list of a hybrid search goes
+# The index searches its HNSW graph as widely as the papers asked of it: asked for few, it
+# may miss the nearest, so it is always asked for at least this many.
+_LEAST_CANDIDATES: Final = 100
+_FILTERED_DEPTH: Final = 10  # the index's candidates per result asked for, under a filter
+_MAX_CANDIDATES: Final = 10_000
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The year range and the category a search keeps (None: no bound)."""
+
+    year_from: int | None = None
+    year_to: int | None = None
+    category: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("year_from", "year_to"):
+            value = getattr(self, name)
+            if value is not None:
+                check_range(name, value, 0, 9999)
+        first, last = self.year_from, self.year_to
+        if first is not None and last is not None and first > last:
+            raise ParameterError(
+                f"the years run from {first} to {last}", "pass the first year before the last"
+            )
+        if self.category is not None and not check_text("category", self.category).strip():
+            raise ParameterError("the category is empty", "pass a code such as hep-th")
+
+    @property
+    def any(self) -> bool:
+        """Whether any filter is set."""
+        return self.year_from is not None or self.year_to is not None or bool(self.category)
+
+    def params(self) -> dict[str, Any]:
+        """Return the filters as the search queries' $params."""
+        return {"year_from": self.year_from, "year_to": self.year_to, "category": self.category}
+
+
+def check_index(graph: Database, embedder: Embedder) -> None:
+    """Raise EmbeddingUnavailable unless the vector index is there, online, and of the
+    model's dimension."""
+    rows = queries.search.embedding_state.run(graph)
+    if not rows:
+        raise EmbeddingUnavailable(
+            "no paper has a text embedding yet", "run `kg embed` first, then search by meaning"
+        )
+    if rows[0]["dimension"] != embedder.dimension:
+        raise EmbeddingUnavailable(
+            f"the vector index holds {rows[0]['dimension']}-dimension vectors and "
+            f"{embedder.name} makes {embedder.dimension}",
+            "embed again with the same model (`kg embed`)",
+        )
+
+
+def query_vector(embedder: Embedder, text: str) -> list[float]:
+    """Return the embedding of a query text as a list for a $vector parameter."""
+    vector: list[float] = embedder.embed([text])[0].astype(float).tolist()
+    return vector
+
+
+def semantic(
+    graph: Database,
+    vector: Sequence[float],
+    limit: int,
+    filters: Filters,
+    *,
+    exclude: Sequence[str] = (),
+) -> list[SearchHit]:
+    """Return the papers nearest to ``vector`` in the vector index, best first, scored by
+    cosine similarity."""
+    candidates = limit + len(exclude)
+    if filters.any:
+        candidates *= _FILTERED_DEPTH
+    candidates = max(candidates, _LEAST_CANDIDATES)
+    rows = queries.search.semantic.run(
+        graph,
+        vector=list(vector),
+        candidates=min(candidates, _MAX_CANDIDATES),
+        limit=limit,
+        exclude=list(exclude),
+        **filters.params(),
+    )
+    return [SearchHit.model_validate({**row, "score": row["similarity"]}) for row in rows]
+
+
+def fulltext(
+    graph: Database,
+    text: str,
+    limit: int,
+    filters: Filters,
+    vector: Sequence[float] | None = None,
+) -> list[SearchHit]:
+    """Return the papers whose title matches ``text`` on the full-text index, best first,
+    within the filters; with ``vector``, each with its similarity to it."""
+    lucene = escape_lucene(text)
+    if not lucene.strip():
+        return []
+    rows = queries.search.fulltext.run(
+        graph,
+        query=lucene,
+        limit=limit,
+        vector=None if vector is None else list(vector),
+        **filters.params(),
+    )
+    return [SearchHit.model_validate(row) for row in rows]
+
+
+def _importance(cited_by: int | None) -> float:
+    return min(1.0, math.log1p(cited_by or 0) / math.log1p(1000))
+
+
+def hybrid(
+    graph: Database, text: str, vector: Sequence[float], limit: int, filters: Filters
+) -> list[SearchHit]:
+    """Return the papers ranked by reciprocal rank fusion of the full-text and the semantic
+    rankings plus a small importance prior (see the module's docstring), best first."""
+    depth = max(CANDIDATES, limit)
+    by_words = fulltext(graph, text, depth, filters, vector)
+    by_meaning = semantic(graph, vector, depth, filters)
+    fused: dict[str, float] = {}
+    hits: dict[str, SearchHit] = {}
+    for ranking in (by_words, by_meaning):
+        for rank, hit in enumerate(ranking, start=1):
+            fused[hit.key] = fused.get(hit.key, 0.0) + 1.0 / (RRF_K + rank)
+            known = hits.get(hit.key)
+            if known is None or known.similarity is None:
+                hits[hit.key] = hit
+    for key, hit in hits.items():
+        fused[key] += IMPORTANCE_WEIGHT * _importance(hit.cited_by)
+    order = sorted(fused, key=lambda key: (-fused[key], key))[:limit]
+    return [hits[key].model_copy(update={"score": fused[key]}) for key in order]
+
+
+def like_this(
+    graph: Database, ref: str, limit: int = DEFAULT_LIMIT, *, embedder: Embedder | None = None
+) -> TextNeighbours:
+    """Return the papers nearest in meaning to the paper ``ref`` names, by the vectors
+    `kg embed` stored, best first. Raises PaperNotFound or AmbiguousPaper for a bad REF,
+    ParameterError for a limit below 1, EmbeddingUnavailable when there is no index."""
+    limit = check_range("limit", limit, 1)
+    paper = resolve(graph, ref)
+    check_index(graph, embedder if embedder is not None else default_embedder())
+    summary = PaperSummary.model_validate(paper.model_dump())
+    stored = queries.search.paper_vector.run(graph, key=paper.key)
+    if not stored:
+        note = f"{paper.handle} has no text embedding: it has no title, or `kg embed` has not run"
+        return TextNeighbours(paper=summary, model=None, results=[], note=note)
+    rows = queries.search.like_this.run(
+        graph,
+        key=paper.key,
+        candidates=min(max(limit + 1, _LEAST_CANDIDATES), _MAX_CANDIDATES),
+        limit=limit,
+    )
+    results = [SearchHit.model_validate({**row, "score": row["similarity"]}) for row in rows]
+    empty = None if results else "no other paper has a text embedding"
+    return TextNeighbours(paper=summary, model=stored[0]["model"], results=results, note=empty)
