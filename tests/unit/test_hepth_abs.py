@@ -235,8 +235,8 @@ def test_parse_abs_on_text() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("Tue Dec 31 23:54:17 MET 1991 +0100   (37kb)", date(1991, 12, 31)),
-        ("Tue, 14 Dec 93 10:58:38 +0100   (17kb)", date(1993, 12, 14)),
+        ("Tue Dec 31 23:10:10 MET 1991 +0100   (30kb)", date(1991, 12, 31)),
+        ("Tue, 14 Dec 93 11:12:13 +0100   (12kb)", date(1993, 12, 14)),
         ("Wed, 15 Mar 1995 17:34:48 +1100   (18kb)", date(1995, 3, 15)),
         ("12-MAR-1993 10:01:02.5 TST   (9kb)", date(1993, 3, 12)),
         ("THU, 12 MAY 1994 10:00 EXP   (9kb)", date(1994, 5, 12)),
