@@ -109,7 +109,10 @@ def _examples() -> list[list[list[str]]]:
     return sorted(found)
 
 
-_SKIP = {"db", "init", "load", "serve", "unmerge", "--yes"}
+_SKIP = {"db", "init", "load", "serve", "unmerge", "--yes", "embed", "--semantic", "--hybrid"}
+"""Examples that manage the server, change the papers or need `kg embed` first (hours on
+cit-HepTh on this machine): tests/integration/test_embed.py runs the search-by-meaning ones
+on a small embedded map."""
 EXAMPLES = _examples()
 
 
