@@ -37,6 +37,9 @@ READ_PROCEDURES: Final = frozenset(
         "db.index.fulltext.listAvailableAnalyzers",
         "db.index.vector.queryNodes",
         "db.index.vector.queryRelationships",
+        # waiting for an index to come online (cypher/analytics/await_vector_index.cypher)
+        "db.awaitIndex",
+        "db.awaitIndexes",
         # the database and the server's version
         "db.info",
         "db.ping",
