@@ -23,6 +23,7 @@ _DUMMY = {
     "map": {},
     "list[str]": ["x"],
     "list[int]": [1],
+    "list[float]": [0.5] * 384,  # a query vector of kg embed's model
     "list[map]": [{}],
 }
 
