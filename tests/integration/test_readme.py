@@ -219,7 +219,7 @@ def test_queries_lists_questions_first(neo4j_connection: Connection) -> None:
     everything = json.loads(_run(neo4j_connection, ["queries", "--all", "--json"]).stdout)
     names = {row["name"] for row in listed}
     assert "questions.cocited" in names
-    assert {row["folder"] for row in listed} == {"questions", "browser"}
+    assert {row["folder"] for row in listed} == {"questions", "search", "browser"}
     assert len(everything["results"]) > len(listed)
 
 
