@@ -174,10 +174,9 @@ def find(data_set: DataSet | str, to: Path | None = None) -> list[Path] | None:
     chosen = lookup(data_set) if isinstance(data_set, str) else data_set
     found: list[Path] = []
     for remote in chosen.files:
-        path = next((p for p in _candidates(chosen, remote, to) if p.is_file()), None)
+        path = _on_machine(chosen, remote, to)
         if path is None:
             return None
-        _check(path, remote, _digest(path))
         found.append(path)
     return found
 
@@ -200,14 +199,21 @@ def get(
     mirror = base_url or os.environ.get("KG_DATA_URL", "").strip() or None
     paths: list[Path] = []
     for remote in chosen.files:
-        here = next((p for p in _candidates(chosen, remote, to) if p.is_file()), None)
-        if here is not None:
-            _check(here, remote, _digest(here))
-            paths.append(here)
-            continue
-        url = mirror.rstrip("/") + "/" + remote.name if mirror else remote.url
-        paths.append(_download(chosen, remote, url, cache_dir(chosen, to), progress))
+        here = _on_machine(chosen, remote, to)
+        if here is None:
+            url = mirror.rstrip("/") + "/" + remote.name if mirror else remote.url
+            here = _download(chosen, remote, url, cache_dir(chosen, to), progress)
+        paths.append(here)
     return paths
+
+
+def _on_machine(data_set: DataSet, remote: RemoteFile, to: Path | None) -> Path | None:
+    """Return the first of ``remote``'s places on this machine that holds a file, checked
+    (DataUnavailable when it is not the file), or None when none does."""
+    path = next((p for p in _candidates(data_set, remote, to) if p.is_file()), None)
+    if path is not None:
+        _check(path, remote, _digest(path))
+    return path
 
 
 def _where_to_put(data_set: DataSet) -> str:
