@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from .errors import valid_text
 from .identity import canonical_arxiv_id, normalize_title, paper_key
+from .ids import ID_KINDS, IdKind, id_key, normal_id
 
 __all__ = [
     "MAX_YEAR",
@@ -97,24 +98,59 @@ class SnapshotRecord(Record):
 
 
 class NamedPaper(Record):
-    """A paper named by arXiv id, or by title and year; the base of PaperRef and PaperRecord."""
+    """A paper named by arXiv id, by other strong ids, or by title and year; the base of
+    PaperRef and PaperRecord."""
 
     arxiv_id: str | None = None
+    ids: dict[IdKind, str] = Field(
+        default_factory=dict,
+        description="its strong ids but arXiv's, by kind, each in its normal form "
+        "(loaders.ids.normal_id): a value in another spelling is normalised, a value of "
+        "no id of its kind is an error",
+    )
     title: str | None = None
     year: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
+
+    @field_validator("ids")
+    @classmethod
+    def _normal_ids(cls, ids: dict[IdKind, str]) -> dict[IdKind, str]:
+        normal: dict[IdKind, str] = {}
+        for kind in ID_KINDS:
+            if kind not in ids:
+                continue
+            value = normal_id(kind, ids[kind])
+            if value is None:
+                raise ValueError(f"not a {kind} id: {ids[kind]!r}")
+            normal[kind] = value
+        return normal
 
     @model_validator(mode="after")
     def _named(self) -> NamedPaper:
         if self.arxiv_id is not None and canonical_arxiv_id(self.arxiv_id) is None:
             raise ValueError(f"not an arXiv id: {self.arxiv_id!r}")
-        if self.arxiv_id is None and not (self.title and normalize_title(self.title)):
-            raise ValueError("a paper needs an arXiv id or a non-empty title")
+        if (
+            self.arxiv_id is None
+            and not self.ids
+            and not (self.title and normalize_title(self.title))
+        ):
+            raise ValueError("a paper needs an arXiv id, another strong id or a non-empty title")
         return self
 
     @property
     def key(self) -> str:
-        """The paper's node key (see loaders.identity.paper_key)."""
+        """The paper's node key: its canonical arXiv id, else its first strong id in
+        ``loaders.ids.ID_KINDS`` order (``doi:10.1145/…``), else its title key (see
+        loaders.identity.paper_key)."""
+        if self.arxiv_id is None:
+            for kind in ID_KINDS:
+                if kind in self.ids:
+                    return id_key(kind, self.ids[kind])
         return paper_key(self.arxiv_id, self.title, self.year)
+
+    @property
+    def id_keys(self) -> list[str]:
+        """Every strong id key the record states but its arXiv id, sorted."""
+        return sorted(id_key(kind, value) for kind, value in self.ids.items())
 
 
 class PaperRef(NamedPaper):
@@ -157,6 +193,18 @@ class PaperRecord(NamedPaper):
         default_factory=dict,
         description="flat source-specific facts kept on the snapshot link, e.g. integrity",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _doi_is_an_id(cls, data: object) -> object:
+        # The DOI a record states as text (an arXiv record's journal DOI) is a strong id of
+        # the paper too, where it is one DOI (arXiv's field sometimes lists several)
+        if isinstance(data, dict) and data.get("doi"):
+            ids = dict(data.get("ids") or {})
+            doi = normal_id("doi", str(data["doi"]))
+            if doi is not None and "doi" not in ids:
+                data = {**data, "ids": {**ids, "doi": doi}}
+        return data
 
 
 class CitationRecord(Record):

@@ -1,0 +1,146 @@
+"""Strong paper ids besides arXiv's: DOI, OpenAlex, Semantic Scholar, MAG and PubMed.
+
+Each kind has one normal form, and a paper's id is written ``<kind>:<value>`` wherever the
+graph keys by it (``doi:10.1145/3292500.3330701``, ``openalex:W2741809807``):
+- ``doi``: lower case, without ``doi:`` or a resolver (``https://doi.org/``,
+  ``http://dx.doi.org/``); DOIs are case-insensitive, and sources write them in both cases.
+  arXiv's own DOIs (``10.48550/arXiv.1706.03762``) are the arXiv id, not a DOI of their own
+  (``arxiv_from_doi``).
+- ``openalex``: the work id ``W`` and digits, from the bare id or any openalex.org URL.
+- ``s2``: Semantic Scholar's 40-hex ``paperId`` in lower case, from the bare id or a
+  semanticscholar.org paper URL.
+- ``corpus``: Semantic Scholar's corpus id, digits (``CorpusId:14636783``).
+- ``mag``: a Microsoft Academic Graph id, digits.
+- ``pmid``: a PubMed id, digits (``PMID:…`` or a pubmed.ncbi.nlm.nih.gov URL).
+
+``ID_KINDS`` is also the order in which a paper without an arXiv id takes its node key:
+its DOI where it has one, else its OpenAlex id, and so on.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Literal, get_args
+
+from .identity import canonical_arxiv_id
+
+__all__ = [
+    "ID_KINDS",
+    "IdKind",
+    "arxiv_from_doi",
+    "id_key",
+    "key_rank",
+    "normal_id",
+    "parse_id_key",
+    "read_id",
+]
+
+IdKind = Literal["doi", "openalex", "s2", "corpus", "mag", "pmid"]
+ID_KINDS: Final[tuple[IdKind, ...]] = get_args(IdKind)
+
+_DOI = re.compile(r"^10\.\d{4,9}/\S+$", re.ASCII)
+_DOI_PREFIX = re.compile(
+    r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/|(?:dx\.)?doi\.org/)", re.IGNORECASE | re.ASCII
+)
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE | re.ASCII)
+_OPENALEX = re.compile(
+    r"^(?:openalex:\s*|https?://(?:api\.)?openalex\.org/(?:works/)?)?(w\d+)$",
+    re.IGNORECASE | re.ASCII,
+)
+_S2 = re.compile(
+    r"^(?:s2:\s*|https?://(?:www\.|api\.)?semanticscholar\.org/(?:graph/v1/)?paper/"
+    r"(?:[^/]+/)?)?([0-9a-f]{40})/?$",
+    re.IGNORECASE | re.ASCII,
+)
+_NUMBERED = {
+    "corpus": re.compile(r"^(?:corpus(?:_?id)?:\s*)?(\d{1,12})$", re.IGNORECASE | re.ASCII),
+    "mag": re.compile(r"^(?:mag:\s*)?(\d{1,12})$", re.IGNORECASE | re.ASCII),
+    "pmid": re.compile(
+        r"^(?:pmid:\s*|https?://pubmed\.ncbi\.nlm\.nih\.gov/)?(\d{1,9})/?$",
+        re.IGNORECASE | re.ASCII,
+    ),
+}
+# What a REF names without saying the kind: only the forms no other kind can take.
+_PREFIXED = re.compile(r"^(doi|openalex|s2|corpus|corpusid|mag|pmid):\s*(.+)$", re.IGNORECASE)
+_BARE_RANK: Final = len(ID_KINDS) + 2
+
+
+def arxiv_from_doi(doi: str) -> str | None:
+    """Return the arXiv id of one of arXiv's own DOIs (``10.48550/arXiv.1706.03762``), else
+    None."""
+    text = _DOI_PREFIX.sub("", doi.strip())
+    match = _ARXIV_DOI.match(text)
+    return canonical_arxiv_id(match.group(1)) if match else None
+
+
+def normal_id(kind: IdKind, value: str | int) -> str | None:
+    """Return the normal form of an id of ``kind`` written in any of its usual spellings,
+    or None when ``value`` is no such id. An arXiv DOI is no DOI here (``arxiv_from_doi``)."""
+    text = str(value).strip()
+    if kind == "doi":
+        text = _DOI_PREFIX.sub("", text).strip().lower()
+        if not _DOI.match(text) or _ARXIV_DOI.match(text):
+            return None
+        return text
+    if kind == "openalex":
+        match = _OPENALEX.match(text)
+        return match.group(1).upper() if match else None
+    if kind == "s2":
+        match = _S2.match(text)
+        return match.group(1).lower() if match else None
+    match = _NUMBERED[kind].match(text)
+    if match is None:
+        return None
+    digits = match.group(1).lstrip("0")
+    return digits or None
+
+
+def id_key(kind: IdKind, value: str) -> str:
+    """Return the key form of a normalised id: ``<kind>:<value>``."""
+    return f"{kind}:{value}"
+
+
+def parse_id_key(key: str) -> tuple[IdKind, str] | None:
+    """Return (kind, value) of an id key (``doi:10.1/x``), or None for any other key."""
+    kind, colon, value = key.partition(":")
+    if not colon or kind not in ID_KINDS:
+        return None
+    return kind, value  # checked against ID_KINDS
+
+
+def read_id(text: str) -> tuple[IdKind, str] | None:
+    """Return (kind, normalised value) of an id as users write one, or None.
+
+    A DOI (``10.1145/…``, ``doi:10.1145/…``, ``https://doi.org/…``), an OpenAlex id
+    (``W2741809807``, its openalex.org URL), a Semantic Scholar paperId (40 hex digits, a
+    semanticscholar.org URL) or an id named by its kind (``CorpusId:14636783``,
+    ``mag:2963403868``, ``PMID:31234567``, ``s2:…``, ``openalex:…``). Bare digits name no
+    kind, so they are None: the corpus id, MAG and PubMed all write ids so.
+    """
+    stripped = text.strip()
+    prefixed = _PREFIXED.match(stripped)
+    if prefixed:
+        named = prefixed.group(1).lower()
+        kind: IdKind = "corpus" if named == "corpusid" else named  # type: ignore[assignment]
+        value = normal_id(kind, prefixed.group(2))
+        return (kind, value) if value is not None else None
+    for kind in ("doi", "openalex", "s2"):
+        value = normal_id(kind, stripped)
+        if value is not None:
+            return kind, value
+    if re.match(r"^https?://pubmed\.ncbi\.nlm\.nih\.gov/", stripped, re.IGNORECASE):
+        value = normal_id("pmid", stripped)
+        return ("pmid", value) if value is not None else None
+    return None
+
+
+def key_rank(key: str) -> tuple[int, str]:
+    """Order of node keys for which key a paper keeps when papers that share an id merge:
+    an arXiv id first, then the id kinds in ``ID_KINDS`` order, then a title key; the
+    smallest key among equals."""
+    parsed = parse_id_key(key)
+    if parsed is not None:
+        return 1 + ID_KINDS.index(parsed[0]), key
+    if key.startswith("title:"):
+        return _BARE_RANK, key
+    return 0, key
