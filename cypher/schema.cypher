@@ -21,3 +21,4 @@ CREATE CONSTRAINT keep_apart_key IF NOT EXISTS FOR (k:KeepApart) REQUIRE k.key I
 CREATE CONSTRAINT listed_apart_key IF NOT EXISTS FOR (l:ListedApart) REQUIRE l.key IS UNIQUE;
 CREATE CONSTRAINT folded_key IF NOT EXISTS FOR (f:Folded) REQUIRE f.key IS UNIQUE;
 CREATE INDEX listed_apart_norm_title IF NOT EXISTS FOR (l:ListedApart) ON (l.norm_title);
+CREATE CONSTRAINT paper_id_key IF NOT EXISTS FOR (i:PaperId) REQUIRE i.key IS UNIQUE;

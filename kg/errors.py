@@ -55,14 +55,14 @@ class ToolMissingError(KGError):
 class IdentityUnsettled(KGError):
     """The identity reconcile of some titles did not settle within its cap on rounds."""
 
-    def __init__(self, norm_titles: Sequence[str], rounds: int) -> None:
+    def __init__(self, norm_titles: Sequence[str], rounds: int, what: str = "titles") -> None:
         shown = ", ".join(repr(title) for title in norm_titles[:5])
         more = f" and {len(norm_titles) - 5:,} more" if len(norm_titles) > 5 else ""
         super().__init__(
             f"the identity rule did not settle in {rounds:,} reconcile rounds for the "
-            f"titles {shown}{more}",
-            "each round committed, so the graph is consistent but these titles may hold "
-            "duplicates: report the titles as a bug, and see them with kg merges",
+            f"{what} {shown}{more}",
+            f"each round committed, so the graph is consistent but these {what} may hold "
+            f"duplicates: report the {what} as a bug, and see them with kg merges",
         )
         self.norm_titles = list(norm_titles)
         self.rounds = rounds

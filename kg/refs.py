@@ -1,16 +1,19 @@
 """Paper references: what a user may type to name a paper, and which paper it names.
 
 A REF is an arXiv id in any common spelling (``2110.03888``, ``arXiv:2110.03888v2``,
-``hep-th/9901001``), a node key (``title:attention is all you need:2017``), a handle as
+``hep-th/9901001``), another strong id as users write it (``10.1145/…``, ``doi:10.1145/…``,
+``https://doi.org/…``, ``W2741809807`` or its openalex.org URL, ``CorpusId:14636783``, a
+40-hex Semantic Scholar paperId or its URL, ``PMID:…``; see ``kg.loaders.ids.read_id``), a
+node key (``title:attention is all you need:2017``), a handle as
 lists show it (a key cut short with ``…``, its year kept: ``title:attention-is-a…:2017``)
 or a title, exact
 or in any spelling that normalises the same. It resolves by node key first, then by arXiv
-id, then by the normalised title a paper holds, then by one it is also known by (another
-version's title), then by key prefix, then by a key merged into it (an alias, whole or as a
-prefix). Several papers at the first tier that matches make the
-REF ambiguous; none at all make it unknown, and the error suggests near ids (when the REF
-looks like an arXiv id: keys sharing its start within two edits) or else near titles from
-the full-text index.
+id or another strong id the paper holds, then by the normalised title a paper holds,
+then by one it is also known by (another version's title), then by key prefix, then by
+a key merged into it (an alias, whole or as a prefix). Several papers at the first tier
+that matches make the REF ambiguous; none at all make it unknown, and the error suggests
+near ids (when the REF looks like an arXiv id: keys sharing its start within two edits) or
+else near titles from the full-text index.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from kg.answers import PaperSummary, SearchHit
 from kg.database import Database
 from kg.errors import AmbiguousReference, ParameterError, QueryFailed, UnknownReference
 from kg.loaders.identity import canonical_arxiv_id, normalize_title
+from kg.loaders.ids import id_key, read_id
 
 __all__ = [
     "MAX_SEARCH_WORDS",
@@ -108,7 +112,8 @@ def parse_ref(ref: str) -> ParsedRef:
             "the paper reference is empty", "pass an arXiv id, a title or a node key"
         )
     arxiv_id = canonical_arxiv_id(text)
-    key = _undash(text)
+    strong = read_id(text) if arxiv_id is None else None
+    key = id_key(*strong) if strong is not None else _undash(text)
     key_prefix = key_suffix = None
     for ellipsis in _ELLIPSES:
         before, cut, after = key.partition(ellipsis)
@@ -145,6 +150,9 @@ def key_written(text: str) -> str | None:
     arxiv_id = canonical_arxiv_id(text)
     if arxiv_id is not None:
         return arxiv_id
+    strong = read_id(text)
+    if strong is not None:
+        return id_key(*strong)
     if not text.startswith(_TITLE_KEY) or any(e in text for e in _ELLIPSES):
         return None
     norm, colon, year = _undash(text).removeprefix(_TITLE_KEY).rpartition(":")

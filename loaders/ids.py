@@ -19,7 +19,9 @@ its DOI where it has one, else its OpenAlex id, and so on.
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterable, Mapping
 from typing import Final, Literal, get_args
 
 from .identity import canonical_arxiv_id
@@ -28,7 +30,9 @@ __all__ = [
     "ID_KINDS",
     "IdKind",
     "arxiv_from_doi",
+    "contested_ids",
     "id_key",
+    "id_merges",
     "key_rank",
     "normal_id",
     "parse_id_key",
@@ -38,7 +42,8 @@ __all__ = [
 IdKind = Literal["doi", "openalex", "s2", "corpus", "mag", "pmid"]
 ID_KINDS: Final[tuple[IdKind, ...]] = get_args(IdKind)
 
-_DOI = re.compile(r"^10\.\d{4,9}/\S+$", re.ASCII)
+# No '|' in a DOI: the graph's bookkeeping joins keys with it (``key_refs``, CITES ``named``)
+_DOI = re.compile(r"^10\.\d{4,9}/[^\s|]+$", re.ASCII)
 _DOI_PREFIX = re.compile(
     r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/|(?:dx\.)?doi\.org/)", re.IGNORECASE | re.ASCII
 )
@@ -144,3 +149,58 @@ def key_rank(key: str) -> tuple[int, str]:
     if key.startswith("title:"):
         return _BARE_RANK, key
     return 0, key
+
+
+def id_merges(
+    papers_by_id: Mapping[str, Iterable[str]], kept_apart: Iterable[str] = ()
+) -> list[tuple[str, str]]:
+    """Return the merges the identity rule for strong ids asks for, as (source, target)
+    pairs sorted by target then source.
+
+    ``papers_by_id`` gives, for each id key, the keys of the papers it identifies. Papers an
+    id links are one paper, transitively, but:
+    - two arXiv papers are never one: in a group that holds several, each stays itself, and
+      every other paper of the group joins the smallest arXiv id (the ids that link them
+      are contested, which ``kg merges --contested`` shows);
+    - a key a user split off (``kept_apart``: ``kg unmerge``) joins nothing, and nothing
+      joins it.
+    Otherwise a group's paper is its arXiv paper, else its key first in ``key_rank``.
+    """
+    apart = set(kept_apart)
+    parent: dict[str, str] = {}
+
+    def root(key: str) -> str:
+        parent.setdefault(key, key)
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    for papers in papers_by_id.values():
+        linked = sorted(set(papers) - apart)
+        for key in linked:
+            root(key)
+        for a, b in itertools.pairwise(linked):
+            parent[root(b)] = root(a)
+    groups: dict[str, list[str]] = {}
+    for key in parent:
+        groups.setdefault(root(key), []).append(key)
+    merges: list[tuple[str, str]] = []
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        ranked = sorted(members, key=key_rank)
+        target = ranked[0]
+        merges.extend((key, target) for key in ranked[1:] if key_rank(key)[0] != 0)
+    return sorted(merges, key=lambda pair: (pair[1], pair[0]))
+
+
+def contested_ids(papers_by_id: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """Return the ids that identify two or more arXiv papers, each with those papers' keys
+    (sorted): the rule keeps the papers apart, so such an id names more than one paper."""
+    found: dict[str, list[str]] = {}
+    for key, papers in papers_by_id.items():
+        arxiv = sorted({p for p in papers if key_rank(p)[0] == 0})
+        if len(arxiv) > 1:
+            found[key] = arxiv
+    return found

@@ -1,7 +1,8 @@
 // name: merge_papers
 // mode: write
 // Entity resolution: fold one paper into another that the identity rule says is the same
-// paper (kg.loaders.identity.title_merges picks the target). Its relationships move to
+// paper (kg.loaders.identity.title_merges picks the target), or that shares a strong id
+// with it (kg.load.neo4j_sink.GraphWriter.reconcile_ids). Its relationships move to
 // the target; each property comes from whichever of the two got it from the newer record,
 // as in papers.cypher; the author list and the categories from whichever has the newer
 // list; CITES snapshot lists stay sorted sets, and CITES `named` says which key each
@@ -272,6 +273,12 @@ WITH s, t
 CALL (t) {
   MATCH (t)-[held:ALSO_TITLED]->(t) WHERE held.norm_title = t.norm_title
   DELETE held
+}
+// Every strong id of the source identifies the target (paper_ids.cypher)
+CALL (s, t) {
+  MATCH (i:PaperId)-[r:IDENTIFIES]->(s)
+  MERGE (i)-[:IDENTIFIES]->(t)
+  DELETE r
 }
 DETACH DELETE s
 RETURN count(*) AS merged

@@ -1,13 +1,14 @@
 // name: paper_lookup
 // mode: read
 // Candidate papers for a paper reference, in the order they are tried: tier 1 matches the
-// node key, tier 2 the canonical arXiv id, tier 3 the normalised title a paper holds, tier 4
+// node key, tier 2 the canonical arXiv id or a strong id the paper holds (a DOI, an OpenAlex
+// or Semantic Scholar id: its PaperId, when $key is such an id key), tier 3 the normalised title a paper holds, tier 4
 // one it is also known by (ALSO_TITLED: another version's title, say), tier 5 a key prefix
 // and suffix (a handle that a list cut short with an ellipsis, a title key's year after
 // it), tier 6 a key the paper holds in its aliases (a key merged into it, which `kg paper`
 // shows as "also known as"), whole or as a prefix and suffix. The caller takes the first
 // tier that matched; several papers in that tier make the reference ambiguous.
-// param key: str  the reference as typed (a node key such as 'title:attention is all you need:2017')
+// param key: str  the reference as typed (a node key such as 'title:attention is all you need:2017'), or the id key of a strong id in any spelling ('doi:10.1145/…' for 'https://doi.org/10.1145/…')
 // param arxiv_id: str  canonical arXiv id of the reference, or null when it is not one
 // param norm_title: str  normalised title of the reference (kg.loaders.identity.normalize_title)
 // param key_prefix: str  what a handle cut short has before its ellipsis, or null when it has none
@@ -17,6 +18,9 @@ CALL () {
   RETURN p, 1 AS tier
   UNION
   MATCH (p:Paper {arxiv_id: $arxiv_id})
+  RETURN p, 2 AS tier
+  UNION
+  MATCH (:PaperId {key: $key})-[:IDENTIFIES]->(p:Paper)
   RETURN p, 2 AS tier
   UNION
   MATCH (p:Paper {norm_title: $norm_title})

@@ -7,13 +7,15 @@
 // so the newest such link wins over the paper's own). data_through is the newest data_date of the snapshots that describe the paper.
 // citers_per_year counts the citing papers in the graph by year; stated_histogram is the
 // histogram on the newest DESCRIBED_IN link that has one.
-// aliases are the other keys the paper was known by before references to it merged.
+// aliases are the other keys the paper was known by before references to it merged;
+// id_keys its strong ids besides arXiv's (PaperId: 'doi:10.1145/…', 'openalex:W…').
 // param key: str  node key of the paper, e.g. '2110.03888'
 MATCH (p:Paper {key: $key})
 RETURN p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
        p.published AS published, coalesce(p.stub, false) AS stub,
        p.abstract AS abstract, p.abstract_excerpt AS abstract_excerpt,
        coalesce(p.aliases, []) AS aliases,
+       COLLECT { MATCH (i:PaperId)-[:IDENTIFIES]->(p) RETURN i.key ORDER BY i.key } AS id_keys,
        p.version AS version, p.license AS license, p.doi AS doi,
        p.journal_ref AS journal_ref, p.comments AS comments,
        COLLECT {

@@ -242,11 +242,18 @@ class MergeRecord(PaperSummary):
         "apart (a paper a load has reconciled since the page was loaded holds none)",
     )
 
+    shared_ids: list[str] = Field(
+        default_factory=list,
+        description="its strong ids that name another paper too, which the rule keeps apart "
+        "(two arXiv papers never merge): a source mixed them up, or they are one paper",
+    )
+
     @computed_field  # type: ignore[prop-decorator]
     @property
     def contested(self) -> bool:
-        """True when another arXiv paper or a page speaks against the merge: check it."""
-        return bool(self.contested_by or self.listed_apart)
+        """True when another arXiv paper, a page or a shared strong id speaks against the
+        merge (or against keeping the paper apart): check it."""
+        return bool(self.contested_by or self.listed_apart or self.shared_ids)
 
 
 class SourceSnapshot(Model):

@@ -180,6 +180,16 @@ class PaperReport(Model):
     aliases: list[str] = Field(
         default_factory=list, description="other keys it was known by (merged references)"
     )
+    ids: dict[str, str] = Field(
+        default_factory=dict,
+        description="its strong ids by kind, each present when known: arxiv, doi, openalex, "
+        "s2, corpus_id, mag, pmid (the smallest, when sources gave it two of one kind)",
+    )
+    other_ids: list[str] = Field(
+        default_factory=list,
+        description="the further ids of a kind it holds two of, as '<kind>:<value>' (a "
+        "preprint's and a journal's DOI, say)",
+    )
     abstract: str | None = Field(description="the full abstract, else the excerpt")
     abstract_is_excerpt: bool
     version: int | None

@@ -204,4 +204,10 @@ def _against(record: MergeRecord) -> str:
     """What speaks against a merge, in a few words: the arXiv papers that contest its title,
     then the pages that list two of its keys apart."""
     pages = sorted({item.source or item.snapshot for item in record.listed_apart})
-    return "; ".join([*record.contested_by, *(f"listed apart on {page}" for page in pages)])
+    return "; ".join(
+        [
+            *record.contested_by,
+            *(f"listed apart on {page}" for page in pages),
+            *(f"{key} names another paper too" for key in record.shared_ids),
+        ]
+    )

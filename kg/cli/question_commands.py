@@ -111,6 +111,11 @@ def _render_report(report: PaperReport, limit: int) -> None:
         "journal ref": report.journal_ref,
         "known as": report.identity_sentence(),
         "also known as": ", ".join(short_handles(report.aliases)) or None,
+        "ids": ", ".join(
+            [f"{kind} {value}" for kind, value in report.ids.items() if kind != "arxiv"]
+            + report.other_ids
+        )
+        or None,
         "cited by": report.cited_by_sentence(),
         "builds on": report.builds_on_sentence(),
         "data through": report.data_through,

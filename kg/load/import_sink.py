@@ -308,7 +308,9 @@ class ImportSink:
                     continue
                 record: PaperRecord = pickle.loads(blob)
                 authors = [_name_key(name) for name in record.authors]
-                if key.startswith(_TITLE_PREFIX) or len(set(authors)) != len(authors):
+                # A record with strong ids besides arXiv's goes online: the rule for strong
+                # ids may merge its paper with another (paper_ids, reconcile_ids)
+                if key.startswith(_TITLE_PREFIX) or record.ids or len(set(authors)) != len(authors):
                     online.add(key)
                     continue
                 self._write_paper(out, key, record, authors, categories)
@@ -459,7 +461,7 @@ class ImportSink:
 def _plain_key(ref: PaperRef) -> str | None:
     """The key of a reference by arXiv id and nothing else (as edge lists give), else None:
     such a reference creates a stub or changes nothing."""
-    if ref.arxiv_id is None or ref.title is not None or ref.year is not None:
+    if ref.arxiv_id is None or ref.title is not None or ref.year is not None or ref.ids:
         return None
     if ref.stated_cited_by is not None:
         return None

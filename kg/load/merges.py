@@ -38,6 +38,7 @@ from kg.load import leases
 from kg.load.neo4j_sink import KeyRef, candidates_by_title
 from kg.loaders.arxiv_oai import validation_reason
 from kg.loaders.identity import normalize_title, parse_title_key, title_groups
+from kg.loaders.ids import parse_id_key
 from kg.numbers import whole_number
 from kg.refs import handle_names, key_written, resolve
 
@@ -75,6 +76,12 @@ def merge_rule(
     Only title keys merge (two arXiv ids never do), so the rule follows from the alias key
     and the paper it is in: a function of the records, not of the order of the loads.
     """
+    strong = parse_id_key(alias)
+    if strong is not None:
+        return (
+            f"a strong id: a record or reference keyed by its {strong[0]} shares an id with "
+            "the paper (loaders.ids.id_merges)"
+        )
     parsed = parse_title_key(alias)
     if parsed is None:
         return "same arXiv id"
@@ -205,16 +212,30 @@ def merges(
 
     Each names what speaks against it: the other arXiv papers that contest its title
     (``MergeRecord.contested_by``) and the pages that list two of its keys apart
-    (``listed_apart``). With ``contested``, only the merges something speaks against.
+    (``listed_apart``). With ``contested``, only the merges something speaks against, and
+    the papers a strong id names along with another (``shared_ids``: two arXiv papers that
+    share a DOI, say, which the rule keeps apart), merged or not.
     """
     limit = whole_number("limit", limit)
     if limit < 1:
         raise ParameterError(f"limit is {limit}", "pass a limit at least 1, e.g. 100")
     key = resolve(graph, ref).key if ref else None
-    rows = queries.load.merges.run(graph, key=key, limit=None if contested else limit)
+    shared: dict[str, list[str]] = {}
+    if contested:
+        for row in queries.load.contested_ids.run(graph):
+            for paper in row["papers"]:
+                shared.setdefault(paper, []).append(row["id"])
+    rows = queries.load.merges.run(
+        graph, key=key, limit=None if contested else limit, also=sorted(shared)
+    )
     others = _contesting(graph, rows)
     listed = _listed_apart(graph, rows)
-    records = [_record(row, others.get(row["key"], []), listed) for row in rows]
+    records = [
+        _record(row, others.get(row["key"], []), listed).model_copy(
+            update={"shared_ids": sorted(shared.get(row["key"], []))}
+        )
+        for row in rows
+    ]
     if contested:
         records = [record for record in records if record.contested][:limit]
     return records

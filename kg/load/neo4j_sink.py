@@ -43,6 +43,7 @@ from kg.loaders.identity import (
     title_lock_stripe,
     title_plan,
 )
+from kg.loaders.ids import id_merges, key_rank, parse_id_key
 from kg.loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
 from kg.loaders.taxonomy import category
 
@@ -52,12 +53,14 @@ __all__ = [
     "KeyRef",
     "as_of_key",
     "author_names",
+    "batch_id_keys",
     "batch_statements",
     "candidates_by_title",
     "category_row",
     "dated_keys",
     "listed_apart_rows",
     "newest_per_key",
+    "paper_id_rows",
     "paper_row",
     "plan_titles",
     "record_order",
@@ -76,12 +79,14 @@ __all__ = [
 _T = TypeVar("_T")
 _NO_DATE = "0000-00-00"
 LOADER_VERSION = f"kg {__version__}"
-IDENTITY_RULES_SINCE = (0, 9, 0)
+IDENTITY_RULES_SINCE = (0, 10, 0)
 """The first kg version whose identity rules this one's equal: a graph with files loaded by
 an older one holds title keys of other rules (kg 0.7.0 normalised titles anew,
 ``normalize_title``, and kg 0.9.0 drops invisible format characters from them, so that
 ``Sparse Cod\u200bing`` is ``Sparse Coding``), or papers holding keys with records of their
-own that cannot be taken apart (kg 0.8.0 keeps their ``Folded`` copies)."""
+own that cannot be taken apart (kg 0.8.0 keeps their ``Folded`` copies), or papers without
+the strong ids their records state (kg 0.10.0 keys and merges papers by DOI, OpenAlex,
+Semantic Scholar, MAG and PubMed ids)."""
 
 
 def _version(loaded_by: str) -> tuple[int, ...] | None:
@@ -329,7 +334,29 @@ def batch_statements(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
             )
         statements.append(("load_stubs", {"rows": sorted_stubs(stubs.values())}))
         statements.append(("load_citations", {"rows": list(edges.values())}))
+    identified = paper_id_rows(batch)
+    if identified:
+        statements.append(("load_paper_ids", {"rows": identified}))
     return statements
+
+
+def paper_id_rows(batch: Batch) -> list[dict[str, Any]]:
+    """Return the load_paper_ids rows of a batch: each paper its records and references
+    state strong ids for (``NamedPaper.ids``), with those ids' keys, sorted."""
+    ids: dict[str, set[str]] = {}
+    named: Iterable[PaperRecord | PaperRef] = [
+        *batch.papers,
+        *(ref for c in batch.citations for ref in (c.citing, c.cited)),
+    ]
+    for item in named:
+        if item.ids:
+            ids.setdefault(item.key, set()).update(item.id_keys)
+    return [{"key": key, "ids": sorted(ids[key])} for key in sorted(ids)]
+
+
+def batch_id_keys(batch: Batch) -> list[str]:
+    """Every strong id key the batch's records and references state, sorted."""
+    return sorted({key for row in paper_id_rows(batch) for key in row["ids"]})
 
 
 def dated_keys(statements: list[tuple[str, dict[str, Any]]]) -> list[str]:
@@ -360,6 +387,11 @@ def redirected(
         rows = params["rows"]
         if name == "load_stubs":
             rows = sorted_stubs(_held(row, holders) for row in rows)
+        elif name == "load_paper_ids":
+            merged: dict[str, set[str]] = {}
+            for row in rows:
+                merged.setdefault(holders.get(row["key"], row["key"]), set()).update(row["ids"])
+            rows = [{"key": key, "ids": sorted(merged[key])} for key in sorted(merged)]
         elif name == "load_citations":
             held = [
                 (
@@ -414,7 +446,10 @@ def candidates_by_title(rows: Iterable[dict[str, Any]]) -> dict[str, list[TitleC
         grouped.setdefault(row["norm_title"], []).append(
             TitleCandidate(
                 key=row["key"],
-                arxiv_id=row["arxiv_id"],
+                # A paper keyed by another strong id (a DOI, say) is fixed under its title
+                # as an arXiv paper is: title keys may join it, and it joins no other
+                arxiv_id=row["arxiv_id"]
+                or (None if row["key"].startswith("title:") else row["key"]),
                 year=row["year"],
                 aliases=tuple(row["aliases"] or ()),
                 stated_years=tuple(row.get("years") or ()),
@@ -545,6 +580,7 @@ _STATEMENT_QUERY: dict[str, str] = {
     "load_stubs": "load.stubs",
     "load_citations": "load.citations",
     "load_self_citations": "load.self_citations",
+    "load_paper_ids": "load.paper_ids",
 }
 """The query each statement name of ``batch_statements`` runs (the import sink replays the
 same names)."""
@@ -612,6 +648,15 @@ class GraphWriter:
         lock_papers = queries.load.lock_papers
         find = queries.load.alias_holders
         refs = title_refs(batch)
+        find_ids = queries.load.id_holders
+        id_refs = sorted(
+            {
+                ref.key
+                for c in batch.citations
+                for ref in (c.citing, c.cited)
+                if parse_id_key(ref.key) is not None
+            }
+        )
         full = sorted({record.key for record in batch.papers})
         titled = sorted(
             {(r.key, normalize_title(r.title)) for r in batch.papers if not r.arxiv_id and r.title}
@@ -629,12 +674,17 @@ class GraphWriter:
             titles = [{"key": k, "norm_title": n} for k, n in titled]
             owners = [row["holder"] for row in find.run_in(tx, refs=titles)] if titles else []
             parted = self.take_apart(tx, sorted({*full, *owners}), counters) if full else []
+            holders: dict[str, str] = {}
             if refs:
-                holders: dict[str, str] = {}
                 for row in find.run_in(tx, refs=refs):
                     holders[row["key"]] = min(row["holder"], holders.get(row["key"], row["holder"]))
-                if holders:
-                    todo = redirected(statements, holders)
+            if id_refs:
+                # a reference by a strong id that merged into another paper goes to it
+                for row in find_ids.run_in(tx, keys=id_refs):
+                    held = holders.get(row["key"], row["holder"])
+                    holders[row["key"]] = min(row["holder"], held, key=key_rank)
+            if holders:
+                todo = redirected(statements, holders)
             counters += [
                 update_counters(queries.get(_STATEMENT_QUERY[name]).run_in(tx, **params).consume())
                 for name, params in todo
@@ -644,6 +694,9 @@ class GraphWriter:
         counters, titles = self._transaction(work)
         for counter in counters:
             self.counts.add(counter)
+        id_keys = batch_id_keys(batch)
+        if id_keys:
+            titles += self.reconcile_ids(id_keys)
         every = sorted({*every, *titles})
         if every:
             self.reconcile(every)
@@ -751,6 +804,71 @@ class GraphWriter:
             if rows:
                 result = queries.get(_STATEMENT_QUERY[name]).run_in(tx, rows=rows)
                 counters.append(update_counters(result.consume()))
+
+    def reconcile_ids(self, id_keys: list[str]) -> list[str]:
+        """Merge the papers that share these strong ids, as the rule for strong ids says
+        (``kg.loaders.ids.id_merges``); return every title of the papers that grew, which
+        the title rule then reconciles.
+
+        Each round is one transaction: it reads which papers the ids identify; only when
+        some must merge does it lock those papers (in key order), read again and merge.
+        A paper that absorbed another holds its ids too, so the next round looks at every
+        id of the papers that grew, until a round merges nothing (at most
+        ``RECONCILE_ROUNDS``, as for titles).
+        """
+        find = queries.load.paper_id_papers
+        lock = queries.load.lock_papers
+        merge = queries.load.merge_papers
+
+        def plan(
+            tx: ManagedTransaction, todo: list[str]
+        ) -> tuple[list[tuple[str, str]], dict[str, list[str]]]:
+            rows = find.run_in(tx, keys=todo).data()
+            by_id: dict[str, list[str]] = {}
+            ids_of: dict[str, list[str]] = {}
+            for row in rows:
+                by_id.setdefault(row["key"], []).append(row["paper"])
+                ids_of[row["paper"]] = row["ids"]
+            if not any(len(papers) > 1 for papers in by_id.values()):
+                return [], ids_of
+            kept = [k for row in queries.load.kept_apart_all.run_in(tx) for k in row["keys"]]
+            return id_merges(by_id, kept), ids_of
+
+        def work(
+            tx: ManagedTransaction, todo: list[str]
+        ) -> tuple[int, list[dict[str, int]], list[str], list[str]]:
+            merges, _ids = plan(tx, todo)
+            if not merges:
+                return 0, [], [], []
+            lock.run_in(tx, keys=sorted({key for pair in merges for key in pair})).consume()
+            merges, ids_of = plan(tx, todo)
+            merged = 0
+            counters: list[dict[str, int]] = []
+            grown: set[str] = set()
+            next_ids: set[str] = set()
+            for source, target in merges:
+                result = merge.run_in(tx, source=source, target=target)
+                done = sum(int(r["merged"]) for r in result)
+                counters.append(update_counters(result.consume()))
+                if done:
+                    merged += done
+                    grown.add(target)
+                    next_ids.update(ids_of.get(source, ()), ids_of.get(target, ()))
+            return merged, counters, sorted(next_ids), self._titles_of(tx, sorted(grown))
+
+        titles: set[str] = set()
+        rounds = 0
+        todo = sorted(set(id_keys))
+        while todo:
+            if rounds == RECONCILE_ROUNDS:
+                raise IdentityUnsettled(todo, rounds, "ids")
+            rounds += 1
+            merged, counters, todo, grown = self._transaction(functools.partial(work, todo=todo))
+            for counter in counters:
+                self.counts.add(counter)
+            self.counts.merged += merged
+            titles.update(grown)
+        return sorted(titles)
 
     def reconcile(self, norm_titles: list[str]) -> int:
         """Merge the papers the identity rule makes one, among those with these normalised

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from kg import queries
 from kg.answers import PaperReport, PaperSnapshots, SnapshotLink, YearCount
 from kg.database import Database
+from kg.loaders.ids import parse_id_key
 from kg.refs import resolve
 
 __all__ = ["paper_report", "snapshots"]
@@ -21,6 +22,26 @@ def _histogram(stated: Mapping[str, list[int]] | None) -> list[YearCount]:
     ]
 
 
+_ID_NAMES = {"corpus": "corpus_id"}
+"""How ``PaperReport.ids`` names a kind of id whose key name differs (``loaders.ids``)."""
+
+
+def _ids(arxiv_id: str | None, id_keys: list[str]) -> tuple[dict[str, str], list[str]]:
+    """A paper's strong ids by kind (the smallest of a kind), and the rest as id keys."""
+    ids: dict[str, str] = {"arxiv": arxiv_id} if arxiv_id else {}
+    others: list[str] = []
+    for key in sorted(id_keys):
+        parsed = parse_id_key(key)
+        if parsed is None:
+            continue
+        name = _ID_NAMES.get(parsed[0], parsed[0])
+        if name in ids:
+            others.append(key)
+        else:
+            ids[name] = parsed[1]
+    return ids, others
+
+
 def paper_report(graph: Database, ref: str) -> PaperReport:
     """Return the map page of the paper ``ref`` names, rebuilt from the graph: graph counts
     beside stated ones, the citing-papers histogram both ways, references and citers sorted
@@ -29,9 +50,12 @@ def paper_report(graph: Database, ref: str) -> PaperReport:
     row = queries.questions.paper_report.run(graph, key=key)[0]
     abstract, excerpt = row.pop("abstract"), row.pop("abstract_excerpt")
     stated = row.pop("stated_histogram")
+    ids, other_ids = _ids(row["arxiv_id"], row.pop("id_keys"))
     return PaperReport.model_validate(
         {
             **row,
+            "ids": ids,
+            "other_ids": other_ids,
             "abstract": abstract or excerpt,
             "abstract_is_excerpt": not abstract and bool(excerpt),
             "stated_citers_per_year": _histogram(stated),
