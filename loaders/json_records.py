@@ -14,6 +14,7 @@ bad value becomes a ``Rejected`` saying where and why.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import html
 import json
@@ -344,9 +345,7 @@ def _values(path: Path) -> Iterator[_Value | Rejected]:
     lines = numbered_lines(path)
     for number, line in lines:
         if isinstance(line, LongLine):
-            yield Rejected(
-                origin=Origin(path=source, line=number), reason=line.reason(), raw=line.head
-            )
+            yield _long_line(source, number, line)
             continue
         stripped = (line.lstrip("\ufeff") if number == 1 else line).strip()
         if not stripped:
@@ -354,26 +353,60 @@ def _values(path: Path) -> Iterator[_Value | Rejected]:
         if not _opens_document(stripped):
             yield _line_value(source, number, stripped)
             break
-        rest = [stripped]
-        for later, text in lines:
-            if isinstance(text, LongLine):
-                yield Rejected(
-                    origin=Origin(path=source, line=later),
-                    reason=f"{text.reason()}; the document from line {number} holding it "
-                    "was not loaded",
-                    raw=text.head,
-                )
-                return
-            rest.append(text)
-        yield from _document_values(path, number, "\n".join(rest))
+        yield from _document(path, [(number, stripped), *lines])
         return
     for number, line in lines:
-        if isinstance(line, LongLine):
-            yield Rejected(
-                origin=Origin(path=source, line=number), reason=line.reason(), raw=line.head
-            )
-        elif stripped := line.strip():
-            yield _line_value(source, number, stripped)
+        yield from _one_line(source, number, line)
+
+
+def _document(path: Path, lines: list[tuple[int, str | LongLine]]) -> Iterator[_Value | Rejected]:
+    """Yield the values of a file whose first line opens a document; when it is no
+    document but JSON lines after a first line cut short (most lines an object each),
+    the values of its lines."""
+    source = str(path)
+    long_lines = [(number, line) for number, line in lines if isinstance(line, LongLine)]
+    long_line = long_lines[0] if long_lines else None
+    if long_line is None:
+        text = "\n".join(str(line) for _, line in lines)
+        values = _document_values(path, lines[0][0], text)
+        first = next(values, None)
+        if not (isinstance(first, Rejected) and _json_lines(lines)):
+            yield from (value for value in (first, *values) if value is not None)
+            return
+    elif not _json_lines(lines):
+        yield _long_line(
+            source,
+            *long_line,
+            f"; the document from line {lines[0][0]} holding it was not loaded",
+        )
+        return
+    for number, line in lines:
+        yield from _one_line(source, number, line)
+
+
+def _json_lines(lines: list[tuple[int, str | LongLine]]) -> bool:
+    """Return True when most non-blank lines are a JSON object each (JSON lines)."""
+    texts = [line.strip() for _, line in lines if isinstance(line, str) and line.strip()]
+    whole = 0
+    for text in texts:
+        if text.startswith("{") and text.endswith("}"):
+            with contextlib.suppress(ValueError, RecursionError):
+                whole += isinstance(json.loads(text), dict)
+    return whole > 0 and 2 * whole >= len(texts)
+
+
+def _long_line(source: str, number: int, line: LongLine, more: str = "") -> Rejected:
+    return Rejected(
+        origin=Origin(path=source, line=number), reason=line.reason() + more, raw=line.head
+    )
+
+
+def _one_line(source: str, number: int, line: str | LongLine) -> Iterator[_Value | Rejected]:
+    """Yield the value of one line of JSON lines, or its Rejected; nothing for a blank."""
+    if isinstance(line, LongLine):
+        yield _long_line(source, number, line)
+    elif stripped := line.strip():
+        yield _line_value(source, number, stripped)
 
 
 def _line_value(source: str, number: int, text: str) -> _Value | Rejected:

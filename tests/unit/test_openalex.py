@@ -125,6 +125,10 @@ def _write_lines(path: Path, records: list[Any], zipped: bool = False) -> Path:
     return path
 
 
+def _lines_text(*numbers: int) -> str:
+    return "".join(json.dumps(work(number)) + "\n" for number in numbers)
+
+
 def _papers(items: list[ParsedItem]) -> list[PaperRecord]:
     return [item for item in items if isinstance(item, PaperRecord)]
 
@@ -353,6 +357,32 @@ def test_a_truncated_pretty_printed_page_is_one_reject(tmp_path: Path) -> None:
     assert reject.origin.line == 1
     assert "not valid JSON" in reject.reason
     assert "not read past it" in reject.reason
+
+
+def test_json_lines_after_a_first_line_cut_short_still_load(tmp_path: Path) -> None:
+    path = tmp_path / "cut.jsonl"
+    path.write_text('{"id": "https://openalex.org/W1", "title":\n' + _lines_text(2, 3, 4))
+    items = list(openalex.parse(path))
+    assert [paper.origin.line for paper in _papers(items)] == [2, 3, 4]
+    assert [reject.origin.line for reject in _rejects(items)] == [1]
+
+
+def test_a_line_over_the_limit_in_a_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("kg.loaders.source_file.line_limit", lambda: 4000)
+    path = tmp_path / "page.json"
+    page = {"meta": {"count": 1}, "results": [work(1, title="T" * 5000)]}
+    path.write_text(json.dumps(page, indent=2))
+    items = list(openalex.parse(path))
+    assert not _papers(items)
+    (reject,) = _rejects(items)
+    assert "over the limit of 4,000" in reject.reason
+    assert "the document from line 1 holding it was not loaded" in reject.reason
+    lines = _write_lines(tmp_path / "w.jsonl", [work(1, title="T" * 5000), work(2)])
+    items = list(openalex.parse(lines))
+    assert [paper.origin.line for paper in _papers(items)] == [2]
+    assert [reject.origin.line for reject in _rejects(items)] == [1]
 
 
 def test_a_snapshot_folder_of_gzipped_parts(tmp_path: Path) -> None:
