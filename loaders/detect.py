@@ -12,6 +12,7 @@ from .edge_list import COLUMN_PAIRS
 from .errors import SourceError
 from .formats import format_names
 from .hepth_abs import ABS_SUFFIXES, is_tar
+from .ids import normal_id
 from .records import FormatName
 from .source_file import READ_ERRORS, arxiv_id_and_version, open_binary, read_error, read_head
 
@@ -20,6 +21,10 @@ __all__ = ["detect_format"]
 _TAR_MEMBERS_CHECKED = 200
 _LINES_CHECKED = 20
 _ARXIV_FIELDS = ("title", "categories", "abstract", "authors")
+_OPENALEX_KEYS = frozenset({"referenced_works", "authorships", "abstract_inverted_index"})
+_CROSSREF_KEYS = frozenset({"reference", "is-referenced-by-count", "container-title", "message"})
+_ID_VALUE = re.compile(r'"id"\s*:\s*("(?:[^"\\]){0,200}"|-?[0-9][0-9.eE+-]{0,40})')
+_VERSION = re.compile(r"v[0-9]+$")
 _PAGE_SIGNATURES = (
     re.compile(r"^.*\d{4}.+cited by [\d,]+\s*$", re.MULTILINE),
     re.compile(r"\bKey facts\."),
@@ -93,8 +98,8 @@ def _decode_object(text: str) -> Any:
         return None
 
 
-def _json_keys(head: str, first_line: str) -> set[str] | None:
-    """Return the top-level keys of a JSON object read whole, or None if it is not one.
+def _json_object(head: str, first_line: str) -> dict[str, Any] | None:
+    """Return a JSON object read whole, or None if it is not one.
 
     The object is read from its first line (JSON lines), else from the whole head (one
     pretty-printed object).
@@ -102,17 +107,46 @@ def _json_keys(head: str, first_line: str) -> set[str] | None:
     for text in (first_line, head):
         obj = _decode_object(text)
         if obj is not None:
-            return set(obj) if isinstance(obj, dict) else None
+            return obj if isinstance(obj, dict) else None
     return None
 
 
-def _json_format(keys: set[str]) -> FormatName | None:
-    """Return "paper_json" or "arxiv_oai" for the top-level keys of a JSON object, else None."""
+def _arxiv_like(value: object) -> bool:
+    """Return True for an ``id`` an arXiv metadata line may hold: an arXiv id (whatever its
+    version), or a number (an id that lost its quotes, which the parser explains)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return True
+    if not isinstance(value, str):
+        return False
+    return arxiv_id_and_version(_VERSION.sub("", value.strip())) is not None
+
+
+def _json_format(keys: set[str], id_value: object = None) -> FormatName | None:
+    """Return the format of a JSON object by its top-level keys and its ``id``, else None."""
     if {"paper", "source"} <= keys:
         return "paper_json"
-    if "id" in keys and keys & set(_ARXIV_FIELDS):
+    if (
+        (isinstance(id_value, str) and normal_id("openalex", id_value) is not None)
+        or keys & _OPENALEX_KEYS
+        or {"meta", "results"} <= keys
+    ):
+        return "openalex"
+    if ("DOI" in keys and keys & _CROSSREF_KEYS) or {"message-type", "message"} <= keys:
+        return "crossref"
+    if "id" in keys and keys & set(_ARXIV_FIELDS) and _arxiv_like(id_value):
         return "arxiv_oai"
     return None
+
+
+def _object_format(obj: dict[str, Any]) -> FormatName | None:
+    """``_json_format`` of a decoded JSON object."""
+    return _json_format(set(obj), obj.get("id"))
+
+
+def _head_id(head: str) -> object:
+    """Return the first ``id`` value a JSON text too long to decode states, or None."""
+    match = _ID_VALUE.search(head)
+    return _decode_object(match.group(1)) if match else None
 
 
 def _is_edge_token(token: str) -> bool:
@@ -128,7 +162,7 @@ def _line_vote(line: str) -> FormatName | None:
     """Return the format one line of a line-per-record file belongs to, or None."""
     if line.startswith("{"):
         obj = _decode_object(line)
-        return _json_format(set(obj)) if isinstance(obj, dict) else None
+        return _object_format(obj) if isinstance(obj, dict) else None
     tokens = [token for token in _FIELDS.split(line) if token]
     if len(tokens) == 2 and all(_is_edge_token(token) for token in tokens):
         return "edge_list"
@@ -199,8 +233,8 @@ def detect_format(path: Path) -> FormatName:
     first = content[0]
     is_json = first.startswith(("{", "["))
     if is_json:
-        keys = _json_keys(head, first)
-        found = _json_format(keys) if keys is not None else None
+        obj = _json_object(head, first)
+        found = _object_format(obj) if obj is not None else None
         if found is not None:
             return found
     if not is_json and _abs_opening(content):
@@ -212,7 +246,7 @@ def detect_format(path: Path) -> FormatName:
         return voted
     if is_json:
         # one object longer than the head: judge by the quoted keys seen so far
-        found = _json_format(set(_JSON_KEY.findall(head)))
+        found = _json_format(set(_JSON_KEY.findall(head)), _head_id(head))
         if found is not None:
             return found
         raise _unknown(path, "JSON, but neither a paper record nor an arXiv metadata line")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
-from . import arxiv_oai, edge_list, hepth_abs, map_page, paper_json
+from . import arxiv_oai, crossref, edge_list, hepth_abs, map_page, openalex, paper_json
 from .records import FormatName, ParsedItem
 
 __all__ = [
@@ -86,6 +86,20 @@ FORMATS: dict[FormatName, SourceFormat] = {
             lambda path, _scheme, _unchanged: hepth_abs.parse(path),
             "hep-th .abs abstracts: a folder, a tar, or one file",
             "a 'Paper: <arXiv id>' line, or .abs files in a folder or tar",
+        ),
+        SourceFormat(
+            "openalex",
+            lambda path, _scheme, _unchanged: openalex.parse(path),
+            "OpenAlex works: snapshot JSON lines (gzipped too), API result pages or one work",
+            "an 'id' that is an openalex.org W URL, 'referenced_works', 'authorships' or "
+            "'abstract_inverted_index' keys, or a 'meta' and 'results' page",
+        ),
+        SourceFormat(
+            "crossref",
+            lambda path, _scheme, _unchanged: crossref.parse(path),
+            "Crossref REST works: JSON lines, the API's envelope or list page, or one work",
+            "a 'DOI' with 'reference', 'is-referenced-by-count' or 'container-title', or a "
+            "'status', 'message-type' and 'message' envelope",
         ),
     )
 }

@@ -43,7 +43,15 @@ MAX_YEAR = 2100
 a typo or a placeholder (``9999-12-31``, ``0000``) and is rejected rather than loaded, since
 the newest date of a record wins."""
 
-FormatName = Literal["map_page", "paper_json", "arxiv_oai", "edge_list", "hepth_abs"]
+FormatName = Literal[
+    "map_page",
+    "paper_json",
+    "arxiv_oai",
+    "edge_list",
+    "hepth_abs",
+    "openalex",
+    "crossref",
+]
 """The input formats by name; ``loaders.formats.FORMATS`` has one entry for each."""
 SnapshotKind = FormatName
 """A snapshot's kind is the name of the format its file was read as."""

@@ -37,6 +37,21 @@ PITH = {
 }
 
 
+# Made-up records in the shape the APIs return (tests/unit/test_detect_works.py has more).
+OPENALEX_WORK = {
+    "id": "https://openalex.org/W1000000001",
+    "doi": "https://doi.org/10.1234/made.up.1",
+    "title": "A Made-Up Work",
+    "publication_year": 2021,
+    "referenced_works": ["https://openalex.org/W1000000002"],
+}
+CROSSREF_ANSWER = {
+    "status": "ok",
+    "message-type": "work",
+    "message": {"DOI": "10.1234/made.up.2", "title": ["A Made-Up Crossref Work"]},
+}
+
+
 def _write(tmp_path: Path, name: str, text: str, *, zipped: bool = False) -> Path:
     path = tmp_path / name
     data = text.encode()
@@ -135,10 +150,8 @@ def test_unknown_content_lists_the_formats(tmp_path: Path, text: str) -> None:
     path = _write(tmp_path, "unknown.txt", text)
     with pytest.raises(SourceError, match=r"unknown\.txt: cannot tell its format") as info:
         detect_format(path)
-    assert info.value.hint == (
-        "pass --format with one of map_page, paper_json, arxiv_oai, edge_list, hepth_abs"
-    )
-    assert tuple(FORMATS) == ("map_page", "paper_json", "arxiv_oai", "edge_list", "hepth_abs")
+    assert info.value.hint == "pass --format with one of " + ", ".join(FORMATS)
+    assert tuple(FORMATS)[:5] == ("map_page", "paper_json", "arxiv_oai", "edge_list", "hepth_abs")
 
 
 @pytest.mark.parametrize("text", ["", "\n  \n\t\n", "\ufeff\n\ufeff\n"])
@@ -242,6 +255,8 @@ def test_the_format_table_drives_the_cli_detection_and_snapshot_kinds(tmp_path: 
         "arxiv_oai": FIXTURES / "arxiv" / "sample.jsonl",
         "edge_list": FIXTURES / "edges" / "citing_cited.tsv",
         "hepth_abs": FIXTURES / "abs" / "listing.abs",
+        "openalex": _write(tmp_path, "works.jsonl", json.dumps(OPENALEX_WORK) + "\n"),
+        "crossref": _write(tmp_path, "crossref.json", json.dumps(CROSSREF_ANSWER)),
     }
     assert set(samples) == set(FORMATS)
     for name, path in samples.items():

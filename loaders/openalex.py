@@ -1,0 +1,307 @@
+"""OpenAlex works: the snapshot's JSON lines, API result pages or one work object.
+
+Reads work objects (``https://openalex.org/W…``) as the API and the snapshot write them:
+JSON lines (gzipped or not, like the snapshot's ``data/works/updated_date=…/part_*.gz``), a
+folder of such files, a result page ``{"meta": …, "results": [...]}`` or one work,
+pretty-printed or not (see ``loaders.json_records``).
+
+From each work: its title (``title``, else ``display_name``, markup removed), year
+(``publication_year``), date (``publication_date``), authors (``authorships`` in order:
+``author.display_name``, else ``raw_author_name``), abstract (rebuilt from
+``abstract_inverted_index``), ids (``id``, the DOI, ``ids.mag``, ``ids.pmid``; an arXiv DOI,
+or an arxiv.org location, gives the arXiv id instead), ``cited_by_count``,
+``referenced_works_count`` and ``updated_date`` (the date the record runs to). Each entry of
+``referenced_works`` becomes a citation of that work by its OpenAlex id. Topics, concepts,
+institutions, venues and the rest are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import unquote
+
+from pydantic import Field, ValidationError
+
+from .identity import canonical_arxiv_id
+from .ids import IdKind, arxiv_from_doi, normal_id
+from .json_records import (
+    Input,
+    JsonRecord,
+    Unwrapped,
+    cited_items,
+    describe,
+    elements,
+    json_kind,
+    parse_records,
+    plain_text,
+    stated_date,
+)
+from .records import PaperRecord, PaperRef, ParsedItem, Rejected
+from .source_file import MAX_ID_CHARS, MAX_INT, record_problem, year_problem
+from .text import collapse_spaces
+
+__all__ = ["abstract_from_index", "arxiv_from_url", "parse"]
+
+_FIX = "fix or remove this work"
+_ARXIV_URL = re.compile(
+    r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(.+?)(?:\.pdf)?/?$", re.IGNORECASE
+)
+_DATACITE_URL = re.compile(r"^https?://api\.datacite\.org/dois/(.+)$", re.IGNORECASE)
+_ENTITY_ID = re.compile(
+    r"^(?:https?://(?:api\.)?openalex\.org/(?:\w+/)?)?([ASICTPFK])\d+$", re.IGNORECASE
+)
+_ENTITIES = {
+    "A": "an author",
+    "S": "a source",
+    "I": "an institution",
+    "C": "a concept",
+    "T": "a topic",
+    "P": "a publisher",
+    "F": "a funder",
+    "K": "a keyword",
+}
+_NUMBERED_IDS: tuple[IdKind, ...] = ("mag", "pmid")
+
+_Count = Annotated[int, Field(ge=0, le=MAX_INT)]
+
+
+class _Author(Input):
+    display_name: str | None = None
+
+
+class _Authorship(Input):
+    author: _Author | None = None
+    raw_author_name: str | None = None
+
+
+class _Location(Input):
+    landing_page_url: str | None = None
+    pdf_url: str | None = None
+
+
+class _Work(Input):
+    """The parts of an OpenAlex work that load; any may be missing or null."""
+
+    id: str | None = None
+    doi: str | None = None
+    title: str | None = None
+    display_name: str | None = None
+    publication_year: int | None = None
+    publication_date: str | None = None
+    ids: dict[str, str | int | None] | None = None
+    authorships: list[_Authorship] | None = None
+    abstract_inverted_index: dict[str, list[_Count]] | None = None
+    primary_location: _Location | None = None
+    best_oa_location: _Location | None = None
+    locations: list[_Location | None] | None = None
+    cited_by_count: _Count | None = None
+    referenced_works_count: _Count | None = None
+    referenced_works: list[str] | None = None
+    updated_date: str | None = None
+
+
+def abstract_from_index(index: dict[str, list[int]]) -> str | None:
+    """Return the abstract an inverted index encodes: each word put at each of its
+    positions, in position order, joined by spaces (a position taken twice keeps its
+    first word); None when it holds no words."""
+    placed: dict[int, str] = {}
+    for word, positions in index.items():
+        for position in positions:
+            placed.setdefault(position, word)
+    return collapse_spaces(" ".join(placed[position] for position in sorted(placed))) or None
+
+
+def arxiv_from_url(url: str) -> str | None:
+    """Return the arXiv id of an arxiv.org abstract or PDF link, or of a link to an arXiv
+    DOI (doi.org, DataCite's API); None for any other."""
+    text = url.strip()
+    if len(text) > MAX_ID_CHARS + 40:
+        return None
+    if match := _ARXIV_URL.match(text):
+        return canonical_arxiv_id(match.group(1))
+    if match := _DATACITE_URL.match(text):
+        return arxiv_from_doi(unquote(match.group(1)))
+    return arxiv_from_doi(text)
+
+
+def _unwrap(value: Any) -> Unwrapped:
+    """Return the works of a JSON value: a result page's ``results``, a list's elements, or
+    the value itself."""
+    if isinstance(value, list):
+        return elements(value)
+    if isinstance(value, dict) and "results" in value and "id" not in value:
+        results = value["results"]
+        if not isinstance(results, list):
+            return (
+                f"the page's 'results' is a JSON {json_kind(results)}, not a list of works: "
+                "give the page as the API returned it"
+            )
+        return elements(results, ("results",))
+    return [((), value)]
+
+
+def _not_a_work(stated: str) -> str:
+    entity = _ENTITY_ID.match(stated.strip())
+    what = f": it is {_ENTITIES[entity.group(1).upper()]}'s id" if entity else ""
+    return (
+        f"'id' {stated[:80]!r} is not an OpenAlex work id (https://openalex.org/W…){what}; "
+        "only work objects load"
+    )
+
+
+def _ids(work: _Work) -> tuple[dict[IdKind, str], str | None] | str:
+    """Return the work's strong ids and arXiv id, or why one of them is no id."""
+    stated = work.ids or {}
+    found: dict[IdKind, str] = {}
+    arxiv_id: str | None = None
+    work_id = work.id if work.id is not None else stated.get("openalex")
+    if work_id is not None and str(work_id).strip():
+        value = normal_id("openalex", work_id)
+        if value is None:
+            return _not_a_work(str(work_id))
+        found["openalex"] = value
+    for where, doi in (("doi", work.doi), ("ids.doi", stated.get("doi"))):
+        if doi is None or not str(doi).strip():
+            continue
+        from_doi = arxiv_from_doi(str(doi))
+        if from_doi is not None:
+            arxiv_id = arxiv_id or from_doi
+            continue
+        value = normal_id("doi", doi)
+        if value is None:
+            return f"{where} {str(doi)[:80]!r} is not a DOI (10.<digits>/…) nor an arXiv one"
+        found.setdefault("doi", value)
+    for kind in _NUMBERED_IDS:
+        number = stated.get(kind)
+        if number is None or not str(number).strip():
+            continue
+        value = normal_id(kind, number)
+        if value is None:
+            return f"ids.{kind} {str(number)[:80]!r} is not a {kind} id (digits)"
+        found[kind] = value
+    return found, arxiv_id or _arxiv_from_locations(work)
+
+
+def _arxiv_from_locations(work: _Work) -> str | None:
+    """Return the arXiv id of the first arxiv.org link among the work's locations."""
+    for location in (work.primary_location, work.best_oa_location, *(work.locations or ())):
+        for url in (location.landing_page_url, location.pdf_url) if location else ():
+            if url and (arxiv_id := arxiv_from_url(url)):
+                return arxiv_id
+    return None
+
+
+def _authors(work: _Work) -> tuple[str, ...]:
+    names = []
+    for authorship in work.authorships or ():
+        name = (authorship.author.display_name if authorship.author else None) or (
+            authorship.raw_author_name
+        )
+        if name and (name := collapse_spaces(name)):
+            names.append(name)
+    return tuple(names)
+
+
+def _paper(record: JsonRecord, snapshot: str) -> tuple[PaperRecord, _Work] | Rejected:
+    """Return the PaperRecord of one work object, with the object, or why it is none."""
+
+    def reject(reason: str) -> Rejected:
+        return Rejected(origin=record.origin, reason=f"{reason}: {_FIX}", raw=record.raw())
+
+    if not isinstance(record.value, dict):
+        return reject(f"a JSON {json_kind(record.value)} where a work object should be")
+    try:
+        work = _Work.model_validate(record.value)
+    except ValidationError as exc:
+        return reject(describe(exc))
+    found = _ids(work)
+    if isinstance(found, str):
+        return reject(found)
+    ids, arxiv_id = found
+    if not ids and arxiv_id is None:
+        return reject(
+            "the work has no 'id' (https://openalex.org/W…), DOI or arXiv id, so it cannot "
+            "be told apart from others"
+        )
+    year = work.publication_year
+    if year is not None and (problem := year_problem("publication_year", year)):
+        return reject(problem)
+    dates: dict[str, date | None] = {}
+    for what, text in (
+        ("publication_date", work.publication_date),
+        ("updated_date", work.updated_date),
+    ):
+        stated = stated_date(what, text) if text and text.strip() else None
+        if isinstance(stated, str):
+            return reject(stated)
+        dates[what] = stated
+    index = work.abstract_inverted_index
+    references = work.referenced_works
+    try:
+        paper = PaperRecord(
+            origin=record.origin,
+            snapshot=snapshot,
+            as_of=dates["updated_date"],
+            arxiv_id=arxiv_id,
+            ids=ids,
+            doi=ids.get("doi"),
+            title=plain_text(work.title or "") or plain_text(work.display_name or "") or None,
+            year=year,
+            published=dates["publication_date"],
+            abstract=abstract_from_index(index) if index else None,
+            authors=_authors(work),
+            stated_cited_by=work.cited_by_count,
+            stated_refs_total=(
+                work.referenced_works_count
+                if work.referenced_works_count is not None or references is None
+                else len(references)
+            ),
+        )
+    except ValidationError as exc:
+        return reject(describe(exc))
+    if problem := record_problem(paper):
+        return reject(problem)
+    return paper, work
+
+
+def _cited(record: JsonRecord, work: _Work) -> Iterator[PaperRef | Rejected]:
+    """Yield the work each ``referenced_works`` entry names, or a Rejected for one that
+    names none."""
+    for place, stated in enumerate(work.referenced_works or ()):
+        value = normal_id("openalex", stated)
+        if value is None:
+            yield Rejected(
+                origin=record.origin,
+                reason=f"referenced_works[{place}] {stated[:80]!r} is not an OpenAlex work id "
+                "(https://openalex.org/W…); that reference was left out, the work and its "
+                "other references loaded: fix it",
+                raw=record.raw(),
+            )
+            continue
+        yield PaperRef(ids={"openalex": value})
+
+
+def _items(record: JsonRecord, snapshot: str) -> Iterator[ParsedItem]:
+    """Yield the PaperRecord of one work and its citations, or its Rejected."""
+    found = _paper(record, snapshot)
+    if isinstance(found, Rejected):
+        yield found
+        return
+    paper, work = found
+    yield paper
+    yield from cited_items(paper, _cited(record, work), "referenced_works")
+
+
+def parse(path: Path) -> Iterator[ParsedItem]:
+    """Yield the snapshot, one PaperRecord (or Rejected) per work followed by a
+    CitationRecord per referenced work (a Skipped where a work lists itself), then the
+    snapshot again with the newest ``updated_date`` as ``data_date`` (the oldest as
+    ``first_date``).
+
+    ``path`` is a file or a folder of them (``loaders.json_records``). Raises SourceError
+    when it cannot be read, or is a folder without JSON files."""
+    return parse_records(path, "openalex", _unwrap, _items)
