@@ -20,6 +20,10 @@ __all__ = ["detect_format"]
 _TAR_MEMBERS_CHECKED = 200
 _LINES_CHECKED = 20
 _ARXIV_FIELDS = ("title", "categories", "abstract", "authors")
+_S2_FIELDS = frozenset(
+    {"paperId", "externalIds", "corpusid", "citingcorpusid", "citingPaper", "citedPaper"}
+)
+"""Keys of a Semantic Scholar paper object, a citations page's item or an S2 dataset line."""
 _PAGE_SIGNATURES = (
     re.compile(r"^.*\d{4}.+cited by [\d,]+\s*$", re.MULTILINE),
     re.compile(r"\bKey facts\."),
@@ -93,6 +97,16 @@ def _decode_object(text: str) -> Any:
         return None
 
 
+def _keys(obj: dict[str, Any]) -> set[str]:
+    """Return the top-level keys of a JSON object, and for a page of records (a 'data'
+    array) those of its first record too."""
+    keys = set(obj)
+    data = obj.get("data")
+    if isinstance(data, list) and data and isinstance(data[0], dict):
+        keys |= set(data[0])
+    return keys
+
+
 def _json_keys(head: str, first_line: str) -> set[str] | None:
     """Return the top-level keys of a JSON object read whole, or None if it is not one.
 
@@ -102,14 +116,16 @@ def _json_keys(head: str, first_line: str) -> set[str] | None:
     for text in (first_line, head):
         obj = _decode_object(text)
         if obj is not None:
-            return set(obj) if isinstance(obj, dict) else None
+            return _keys(obj) if isinstance(obj, dict) else None
     return None
 
 
 def _json_format(keys: set[str]) -> FormatName | None:
-    """Return "paper_json" or "arxiv_oai" for the top-level keys of a JSON object, else None."""
+    """Return the JSON format whose records have these top-level keys, else None."""
     if {"paper", "source"} <= keys:
         return "paper_json"
+    if keys & _S2_FIELDS:
+        return "semantic_scholar"
     if "id" in keys and keys & set(_ARXIV_FIELDS):
         return "arxiv_oai"
     return None
@@ -128,7 +144,7 @@ def _line_vote(line: str) -> FormatName | None:
     """Return the format one line of a line-per-record file belongs to, or None."""
     if line.startswith("{"):
         obj = _decode_object(line)
-        return _json_format(set(obj)) if isinstance(obj, dict) else None
+        return _json_format(_keys(obj)) if isinstance(obj, dict) else None
     tokens = [token for token in _FIELDS.split(line) if token]
     if len(tokens) == 2 and all(_is_edge_token(token) for token in tokens):
         return "edge_list"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
-from . import arxiv_oai, edge_list, hepth_abs, map_page, paper_json
+from . import arxiv_oai, edge_list, hepth_abs, map_page, paper_json, semantic_scholar
 from .records import FormatName, ParsedItem
 
 __all__ = [
@@ -86,6 +86,15 @@ FORMATS: dict[FormatName, SourceFormat] = {
             lambda path, _scheme, _unchanged: hepth_abs.parse(path),
             "hep-th .abs abstracts: a folder, a tar, or one file",
             "a 'Paper: <arXiv id>' line, or .abs files in a folder or tar",
+        ),
+        SourceFormat(
+            "semantic_scholar",
+            lambda path, _scheme, unchanged: semantic_scholar.parse(path, unchanged),
+            "Semantic Scholar: Graph API paper objects (JSON lines, a 'data' page, one object) "
+            "or the datasets' papers, abstracts and citations lines",
+            "JSON with 'paperId' or 'externalIds' (or a 'data' page of them), or lines with "
+            "'corpusid' or 'citingcorpusid'",
+            line_context=semantic_scholar.line_context,
         ),
     )
 }

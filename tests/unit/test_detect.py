@@ -137,8 +137,16 @@ def test_unknown_content_lists_the_formats(tmp_path: Path, text: str) -> None:
         detect_format(path)
     assert info.value.hint == (
         "pass --format with one of map_page, paper_json, arxiv_oai, edge_list, hepth_abs"
+        ", semantic_scholar"
     )
-    assert tuple(FORMATS) == ("map_page", "paper_json", "arxiv_oai", "edge_list", "hepth_abs")
+    assert tuple(FORMATS) == (
+        "map_page",
+        "paper_json",
+        "arxiv_oai",
+        "edge_list",
+        "hepth_abs",
+        "semantic_scholar",
+    )
 
 
 @pytest.mark.parametrize("text", ["", "\n  \n\t\n", "\ufeff\n\ufeff\n"])
@@ -242,6 +250,7 @@ def test_the_format_table_drives_the_cli_detection_and_snapshot_kinds(tmp_path: 
         "arxiv_oai": FIXTURES / "arxiv" / "sample.jsonl",
         "edge_list": FIXTURES / "edges" / "citing_cited.tsv",
         "hepth_abs": FIXTURES / "abs" / "listing.abs",
+        "semantic_scholar": _write(tmp_path, "s2.jsonl", json.dumps({"paperId": "ab" * 20}) + "\n"),
     }
     assert set(samples) == set(FORMATS)
     for name, path in samples.items():
