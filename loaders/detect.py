@@ -124,6 +124,8 @@ def _json_format(keys: set[str]) -> FormatName | None:
     """Return the JSON format whose records have these top-level keys, else None."""
     if {"paper", "source"} <= keys:
         return "paper_json"
+    if "metadata" in keys and keys & {"bib_entries", "paper_id"}:
+        return "unarxive"
     if keys & _S2_FIELDS:
         return "semantic_scholar"
     if "id" in keys and keys & set(_ARXIV_FIELDS):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
-from . import arxiv_oai, edge_list, hepth_abs, map_page, paper_json, semantic_scholar
+from . import arxiv_oai, edge_list, hepth_abs, map_page, paper_json, semantic_scholar, unarxive
 from .records import FormatName, ParsedItem
 
 __all__ = [
@@ -95,6 +95,13 @@ FORMATS: dict[FormatName, SourceFormat] = {
             "JSON with 'paperId' or 'externalIds' (or a 'data' page of them), or lines with "
             "'corpusid' or 'citingcorpusid'",
             line_context=semantic_scholar.line_context,
+        ),
+        SourceFormat(
+            "unarxive",
+            lambda path, _scheme, unchanged: unarxive.parse(path, unchanged),
+            "unarXive: arXiv papers with their metadata and matched bib entries, as JSON lines",
+            "JSON lines with 'metadata' and 'bib_entries' (or 'paper_id')",
+            line_context=lambda _path: None,
         ),
     )
 }

@@ -51,6 +51,7 @@ FormatName = Literal[
     "edge_list",
     "hepth_abs",
     "semantic_scholar",
+    "unarxive",
 ]
 """The input formats by name; ``loaders.formats.FORMATS`` has one entry for each."""
 SnapshotKind = FormatName

@@ -137,7 +137,7 @@ def test_unknown_content_lists_the_formats(tmp_path: Path, text: str) -> None:
         detect_format(path)
     assert info.value.hint == (
         "pass --format with one of map_page, paper_json, arxiv_oai, edge_list, hepth_abs"
-        ", semantic_scholar"
+        ", semantic_scholar, unarxive"
     )
     assert tuple(FORMATS) == (
         "map_page",
@@ -146,6 +146,7 @@ def test_unknown_content_lists_the_formats(tmp_path: Path, text: str) -> None:
         "edge_list",
         "hepth_abs",
         "semantic_scholar",
+        "unarxive",
     )
 
 
@@ -251,6 +252,11 @@ def test_the_format_table_drives_the_cli_detection_and_snapshot_kinds(tmp_path: 
         "edge_list": FIXTURES / "edges" / "citing_cited.tsv",
         "hepth_abs": FIXTURES / "abs" / "listing.abs",
         "semantic_scholar": _write(tmp_path, "s2.jsonl", json.dumps({"paperId": "ab" * 20}) + "\n"),
+        "unarxive": _write(
+            tmp_path,
+            "unarxive.jsonl",
+            json.dumps({"paper_id": "2105.05862", "metadata": {}, "bib_entries": {}}) + "\n",
+        ),
     }
     assert set(samples) == set(FORMATS)
     for name, path in samples.items():
