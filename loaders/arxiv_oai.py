@@ -47,7 +47,14 @@ from .source_file import (
 from .taxonomy import is_category_code
 from .text import collapse_spaces, latex_to_unicode
 
-__all__ = ["id_year_month", "latex_name", "parse", "split_authors", "validation_reason"]
+__all__ = [
+    "id_year_month",
+    "latex_name",
+    "metadata_record",
+    "parse",
+    "split_authors",
+    "validation_reason",
+]
 
 RAW_LIMIT = 500
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*(?:\n[ \t]*)+|\n(?=[ \t])")
@@ -383,6 +390,15 @@ def _paper(obj: Any, origin: Origin, snapshot: str) -> PaperRecord:
     if problem := record_problem(record):
         raise _BadLine(problem)
     return record
+
+
+def metadata_record(obj: object, origin: Origin, snapshot: str) -> PaperRecord | str:
+    """Return the PaperRecord of one decoded line of the metadata snapshot (or an object of
+    its shape, such as unarXive's ``metadata``), or why it cannot be one."""
+    try:
+        return _paper(obj, origin, snapshot)
+    except _BadLine as exc:
+        return str(exc)
 
 
 def _stated_update_date(text: str) -> date | object | None:

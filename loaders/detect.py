@@ -25,6 +25,10 @@ _OPENALEX_KEYS = frozenset({"referenced_works", "authorships", "abstract_inverte
 _CROSSREF_KEYS = frozenset({"reference", "is-referenced-by-count", "container-title", "message"})
 _ID_VALUE = re.compile(r'"id"\s*:\s*("(?:[^"\\]){0,200}"|-?[0-9][0-9.eE+-]{0,40})')
 _VERSION = re.compile(r"v[0-9]+$")
+_S2_FIELDS = frozenset(
+    {"paperId", "externalIds", "corpusid", "citingcorpusid", "citingPaper", "citedPaper"}
+)
+"""Keys of a Semantic Scholar paper object, a citations page's item or an S2 dataset line."""
 _PAGE_SIGNATURES = (
     re.compile(r"^.*\d{4}.+cited by [\d,]+\s*$", re.MULTILINE),
     re.compile(r"\bKey facts\."),
@@ -98,6 +102,16 @@ def _decode_object(text: str) -> Any:
         return None
 
 
+def _keys(obj: dict[str, Any]) -> set[str]:
+    """Return the top-level keys of a JSON object, and for a page of records (a 'data'
+    array) those of its first record too."""
+    keys = set(obj)
+    data = obj.get("data")
+    if isinstance(data, list) and data and isinstance(data[0], dict):
+        keys |= set(data[0])
+    return keys
+
+
 def _json_object(head: str, first_line: str) -> dict[str, Any] | None:
     """Return a JSON object read whole, or None if it is not one.
 
@@ -133,6 +147,10 @@ def _json_format(keys: set[str], id_value: object = None) -> FormatName | None:
         return "openalex"
     if ("DOI" in keys and keys & _CROSSREF_KEYS) or {"message-type", "message"} <= keys:
         return "crossref"
+    if "metadata" in keys and keys & {"bib_entries", "paper_id"}:
+        return "unarxive"
+    if keys & _S2_FIELDS:
+        return "semantic_scholar"
     if "id" in keys and keys & set(_ARXIV_FIELDS) and _arxiv_like(id_value):
         return "arxiv_oai"
     return None
@@ -140,7 +158,7 @@ def _json_format(keys: set[str], id_value: object = None) -> FormatName | None:
 
 def _object_format(obj: dict[str, Any]) -> FormatName | None:
     """``_json_format`` of a decoded JSON object."""
-    return _json_format(set(obj), obj.get("id"))
+    return _json_format(_keys(obj), obj.get("id"))
 
 
 def _head_id(head: str) -> object:

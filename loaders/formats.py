@@ -12,7 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
-from . import arxiv_oai, crossref, edge_list, hepth_abs, map_page, openalex, paper_json
+from . import (
+    arxiv_oai,
+    crossref,
+    edge_list,
+    hepth_abs,
+    map_page,
+    openalex,
+    paper_json,
+    semantic_scholar,
+    unarxive,
+)
 from .records import FormatName, ParsedItem
 
 __all__ = [
@@ -100,6 +110,22 @@ FORMATS: dict[FormatName, SourceFormat] = {
             "Crossref REST works: JSON lines, the API's envelope or list page, or one work",
             "a 'DOI' with 'reference', 'is-referenced-by-count' or 'container-title', or a "
             "'status', 'message-type' and 'message' envelope",
+        ),
+        SourceFormat(
+            "semantic_scholar",
+            lambda path, _scheme, unchanged: semantic_scholar.parse(path, unchanged),
+            "Semantic Scholar: Graph API paper objects (JSON lines, a 'data' page, one object) "
+            "or the datasets' papers, abstracts and citations lines",
+            "JSON with 'paperId' or 'externalIds' (or a 'data' page of them), or lines with "
+            "'corpusid' or 'citingcorpusid'",
+            line_context=semantic_scholar.line_context,
+        ),
+        SourceFormat(
+            "unarxive",
+            lambda path, _scheme, unchanged: unarxive.parse(path, unchanged),
+            "unarXive: arXiv papers with their metadata and matched bib entries, as JSON lines",
+            "JSON lines with 'metadata' and 'bib_entries' (or 'paper_id')",
+            line_context=lambda _path: None,
         ),
     )
 }

@@ -33,6 +33,7 @@ __all__ = [
     "PaperRef",
     "Record",
     "Rejected",
+    "SkipKind",
     "Skipped",
     "SnapshotRecord",
 ]
@@ -51,6 +52,8 @@ FormatName = Literal[
     "hepth_abs",
     "openalex",
     "crossref",
+    "semantic_scholar",
+    "unarxive",
 ]
 """The input formats by name; ``loaders.formats.FORMATS`` has one entry for each."""
 SnapshotKind = FormatName
@@ -237,12 +240,21 @@ class Rejected(Record):
         return f"{self.origin}: {self.reason}"
 
 
+SkipKind = Literal[
+    "self-citation",
+    "unresolved citation",
+]
+"""What a Skipped item is: a paper listing itself, or a citation whose other paper the source
+names by no id and no title (a Semantic Scholar entry with a null paperId and title, a null
+``citedcorpusid``, an unarXive bib entry no id was matched to)."""
+
+
 class Skipped(Record):
-    """A record that is a fact of the data, not an error, which the graph does not keep: a
-    self-citation (a paper listing itself). Counted and reported, never a reject."""
+    """A record that is a fact of the data, not an error, which the graph does not keep (see
+    SkipKind). Counted and reported by kind, never a reject."""
 
     origin: Origin
-    kind: Literal["self-citation"]
+    kind: SkipKind
     detail: str
 
     def message(self) -> str:

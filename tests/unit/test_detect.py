@@ -257,6 +257,12 @@ def test_the_format_table_drives_the_cli_detection_and_snapshot_kinds(tmp_path: 
         "hepth_abs": FIXTURES / "abs" / "listing.abs",
         "openalex": _write(tmp_path, "works.jsonl", json.dumps(OPENALEX_WORK) + "\n"),
         "crossref": _write(tmp_path, "crossref.json", json.dumps(CROSSREF_ANSWER)),
+        "semantic_scholar": _write(tmp_path, "s2.jsonl", json.dumps({"paperId": "ab" * 20}) + "\n"),
+        "unarxive": _write(
+            tmp_path,
+            "unarxive.jsonl",
+            json.dumps({"paper_id": "2105.05862", "metadata": {}, "bib_entries": {}}) + "\n",
+        ),
     }
     assert set(samples) == set(FORMATS)
     for name, path in samples.items():
