@@ -23,7 +23,7 @@ WITH p, row
 // A title key with a record of its own is listed in `recorded` (its values fold into any
 // paper it merges into, so the identity rule never moves it out again: title_splits)
 CALL (p, row) {
-  WITH p, row WHERE row.arxiv_id IS NULL AND NOT row.key IN coalesce(p.recorded, [])
+  WITH p, row WHERE row.key STARTS WITH 'title:' AND NOT row.key IN coalesce(p.recorded, [])
   SET p.recorded = COLLECT {
         UNWIND coalesce(p.recorded, []) + row.key AS k WITH DISTINCT k RETURN k ORDER BY k
       }

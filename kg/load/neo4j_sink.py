@@ -245,7 +245,7 @@ def title_refs(batch: Batch) -> list[dict[str, str]]:
     refs: dict[str, str] = {}
     for citation in batch.citations:
         for ref in (citation.citing, citation.cited):
-            if not ref.arxiv_id and ref.title:
+            if ref.title and parse_title_key(ref.key) is not None:
                 refs[ref.key] = normalize_title(ref.title)
     return [{"key": key, "norm_title": norm} for key, norm in sorted(refs.items())]
 
@@ -656,10 +656,17 @@ class GraphWriter:
                 for ref in (c.citing, c.cited)
                 if parse_id_key(ref.key) is not None
             }
+            # a key a full record of the batch is written under is a paper of its own until
+            # the reconcile merges it, its ids with it: references to it go there too
+            - {record.key for record in batch.papers}
         )
         full = sorted({record.key for record in batch.papers})
         titled = sorted(
-            {(r.key, normalize_title(r.title)) for r in batch.papers if not r.arxiv_id and r.title}
+            {
+                (r.key, normalize_title(r.title))
+                for r in batch.papers
+                if r.title and parse_title_key(r.key) is not None
+            }
         )
 
         def work(tx: ManagedTransaction) -> tuple[list[dict[str, int]], list[str]]:

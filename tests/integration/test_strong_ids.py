@@ -21,7 +21,7 @@ from kg.load.schema import clear_database
 from kg.loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
 from kg.questions.paper import paper_report
 from kg.refs import resolve
-from tests.graph_dump import dump_graph
+from tests.graph_dump import differences, dump_graph
 
 pytestmark = pytest.mark.integration
 
@@ -142,7 +142,8 @@ def test_any_order_and_grouping_gives_one_graph(
         if i < len(cuts) and cuts[i]:
             grouped.append(Batch())
     _load(graph, [b for b in grouped if len(b)])
-    assert dump_graph(graph) == expected
+    actual = dump_graph(graph)
+    assert actual == expected, differences(actual, expected)
 
 
 def test_two_arxiv_papers_that_share_a_doi_stay_two(graph: Database) -> None:
