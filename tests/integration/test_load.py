@@ -17,8 +17,6 @@ from kg.load.schema import clear_database
 from kg.server.config import Connection
 from tests.arxiv_lines import arxiv_line
 from tests.data import (
-    REAL_HEPTH_ABSTRACTS,
-    REAL_HEPTH_EDGES,
     REAL_SEED_PAGE,
     REAL_SEED_RECORD,
     SEED_PAGE,
@@ -359,54 +357,3 @@ def test_edge_lists_skip_self_loops(graph: Database, kg_env: Connection, tmp_pat
     )
     assert result.exit_code == 0, result.output
     assert "1 self-citation skipped" in result.output
-
-
-def _hepth_papers(edges: Path) -> tuple[set[str], set[str]]:
-    """Return the ids the SNAP file names, and those in at least one edge that is no self-loop."""
-    named: set[str] = set()
-    cited: set[str] = set()
-    with gzip.open(edges, "rt", encoding="utf-8") as handle:
-        for line in handle:
-            if line.startswith("#"):
-                continue
-            citing, target = line.split()
-            named.update((citing, target))
-            if citing != target:
-                cited.update((citing, target))
-    return named, cited
-
-
-@pytest.mark.slow
-@pytest.mark.needs_data(REAL_HEPTH_EDGES, REAL_HEPTH_ABSTRACTS)
-def test_the_whole_cit_hepth_set_loads(graph: Database, tmp_path: Path) -> None:
-    edges = REAL_HEPTH_EDGES
-    abstracts = REAL_HEPTH_ABSTRACTS
-    summary = load_paths(
-        graph,
-        [edges, abstracts],
-        id_scheme="snap-hepth",
-        rejects_path=tmp_path / "r.jsonl",
-    )
-    assert summary.rejected == 0
-    assert summary.skipped == {"self-citation": 39}  # facts of the data, not errors
-    assert _count(graph, "MATCH (p:Paper) RETURN count(p) AS n") == 29_555
-    assert _count(graph, "MATCH ()-[r:CITES]->() RETURN count(r) AS n") == 352_768
-    # The file names 27,770 papers; one of them appears only in a self-loop, which is
-    # skipped, so 27,769 papers keep a CITES relationship. Counted here from the file itself.
-    named, cited = _hepth_papers(edges)
-    assert len(named) == 27_770
-    assert len(cited) == 27_769
-    assert _count(graph, "MATCH (p:Paper) WHERE (p)-[:CITES]-() RETURN count(p) AS n") == len(cited)
-    assert _count(graph, "MATCH (p:Paper {stub: true}) RETURN count(p) AS n") == 0
-    assert (
-        _count(
-            graph,
-            "MATCH (p:Paper) WHERE p.title IS NOT NULL AND p.published IS NOT NULL "
-            "RETURN count(p) AS n",
-        )
-        == 29_555
-    )
-    assert (
-        _count(graph, "MATCH (p:Paper) WHERE (:Author)-[:AUTHORED]->(p) RETURN count(p) AS n")
-        >= 29_500
-    )
