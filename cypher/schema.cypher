@@ -22,3 +22,4 @@ CREATE CONSTRAINT listed_apart_key IF NOT EXISTS FOR (l:ListedApart) REQUIRE l.k
 CREATE CONSTRAINT folded_key IF NOT EXISTS FOR (f:Folded) REQUIRE f.key IS UNIQUE;
 CREATE INDEX listed_apart_norm_title IF NOT EXISTS FOR (l:ListedApart) ON (l.norm_title);
 CREATE CONSTRAINT paper_id_key IF NOT EXISTS FOR (i:PaperId) REQUIRE i.key IS UNIQUE;
+CREATE CONSTRAINT author_id_key IF NOT EXISTS FOR (i:AuthorId) REQUIRE i.key IS UNIQUE;

@@ -165,13 +165,18 @@ class AuthorNotFound(KGError):
 
 
 class AmbiguousAuthor(KGError):
-    """An author name matched several authors and none exactly; ``candidates`` lists them."""
+    """An author name matched several authors and none exactly, or several people its
+    sources know by strong ids (ORCIDs); ``candidates`` lists them."""
 
     def __init__(self, name: str, candidates: list[dict[str, object]]) -> None:
-        lines = "\n".join(f"  {printable(c['name'])}  ({c['papers']} papers)" for c in candidates)
+        lines = "\n".join(
+            f"  {printable(c['name'])}  ({c['papers']} papers)"
+            + (f"  {printable(c['key'])}" if ":" in str(c["key"]) else "")
+            for c in candidates
+        )
         super().__init__(
             f"{name!r} matches {len(candidates)} authors",
-            f"Pass the full name of the one you mean:\n{lines}",
+            f"Pass the full name, or the id, of the one you mean:\n{lines}",
         )
         self.candidates = [str(c["key"]) for c in candidates]
 

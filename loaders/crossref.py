@@ -28,7 +28,7 @@ from typing import Annotated, Any
 from pydantic import Field, ValidationError
 
 from .identity import normalize_title
-from .ids import arxiv_from_doi, normal_id
+from .ids import AuthorIdKind, arxiv_from_doi, normal_author_id, normal_id
 from .json_records import (
     Input,
     JsonRecord,
@@ -64,6 +64,7 @@ class _Author(Input):
     given: str | None = None
     family: str | None = None
     name: str | None = None
+    orcid: str | None = Field(default=None, alias="ORCID")
 
 
 class _Reference(Input):
@@ -171,14 +172,19 @@ def _title(work: _Work) -> str | None:
     return next((text for title in titles if (text := plain_text(title))), None)
 
 
-def _authors(work: _Work) -> tuple[str, ...]:
-    names = []
+def _authors(work: _Work) -> tuple[tuple[str, ...], tuple[dict[AuthorIdKind, str], ...]]:
+    """The work's author names in order, and each one's ORCID (one that is no ORCID is left
+    out; the author stays, by name)."""
+    names: list[str] = []
+    ids: list[dict[AuthorIdKind, str]] = []
     for author in work.author or ():
         parts = (author.given or "", author.family or "")
         name = collapse_spaces(" ".join(parts)) if any(parts) else author.name
         if name and (name := collapse_spaces(name)):
             names.append(name)
-    return tuple(names)
+            orcid = normal_author_id("orcid", author.orcid) if author.orcid else None
+            ids.append({"orcid": orcid} if orcid else {})
+    return tuple(names), tuple(ids)
 
 
 def _ref_year(year: str | int | None) -> int | None:
@@ -277,7 +283,8 @@ def _paper(
             abstract=(plain_text(work.abstract, paragraphs=True) or None)
             if work.abstract
             else None,
-            authors=_authors(work),
+            authors=_authors(work)[0],
+            author_ids=_authors(work)[1],
             stated_cited_by=work.is_referenced_by_count,
             stated_refs_total=refs_total,
             extra={"references_unnamed": unnamed} if unnamed else {},

@@ -27,15 +27,22 @@ from typing import Final, Literal, get_args
 from .identity import canonical_arxiv_id
 
 __all__ = [
+    "AUTHOR_ID_KINDS",
     "ID_KINDS",
+    "AuthorIdKind",
     "IdKind",
     "arxiv_from_doi",
+    "author_key",
+    "author_merges",
+    "author_rank",
     "contested_ids",
     "id_key",
     "id_merges",
     "key_rank",
+    "normal_author_id",
     "normal_id",
     "parse_id_key",
+    "read_author_id",
     "read_id",
 ]
 
@@ -204,3 +211,100 @@ def contested_ids(papers_by_id: Mapping[str, Iterable[str]]) -> dict[str, list[s
         if len(arxiv) > 1:
             found[key] = arxiv
     return found
+
+
+AuthorIdKind = Literal["orcid", "openalex", "s2"]
+AUTHOR_ID_KINDS: Final[tuple[AuthorIdKind, ...]] = get_args(AuthorIdKind)
+"""The strong ids of an author, in the order an author takes its key by: ORCID, OpenAlex's
+author id, Semantic Scholar's authorId."""
+_ORCID = re.compile(
+    r"^(?:orcid:\s*|https?://(?:www\.)?orcid\.org/)?(\d{4}-\d{4}-\d{4}-\d{3}[\dX])/?$",
+    re.IGNORECASE | re.ASCII,
+)
+_OPENALEX_AUTHOR = re.compile(
+    r"^(?:openalex:\s*|https?://(?:api\.)?openalex\.org/(?:authors/)?)?(a\d+)$",
+    re.IGNORECASE | re.ASCII,
+)
+_S2_AUTHOR = re.compile(
+    r"^(?:s2:\s*|https?://(?:www\.)?semanticscholar\.org/author/(?:[^/]+/)?)?(\d{1,12})/?$",
+    re.IGNORECASE | re.ASCII,
+)
+_AUTHOR_PATTERNS = {"orcid": _ORCID, "openalex": _OPENALEX_AUTHOR, "s2": _S2_AUTHOR}
+
+
+def normal_author_id(kind: AuthorIdKind, value: str | int) -> str | None:
+    """Return the normal form of an author id of ``kind`` in any of its usual spellings, or
+    None: an ORCID as ``0000-0002-1825-0097`` (an ``X`` check digit in upper case, from the
+    bare id or an orcid.org URL), an OpenAlex author id as ``A`` and digits, a Semantic
+    Scholar authorId as digits."""
+    match = _AUTHOR_PATTERNS[kind].match(str(value).strip())
+    if match is None:
+        return None
+    found = match.group(1).upper()
+    return found.lstrip("0") or None if kind == "s2" else found
+
+
+def author_key(ids: Mapping[AuthorIdKind, str], norm_name: str) -> str:
+    """Return an author's node key: its first strong id in ``AUTHOR_ID_KINDS`` order as
+    ``<kind>:<value>`` (``orcid:0000-0002-1825-0097``), else its normalised name."""
+    for kind in AUTHOR_ID_KINDS:
+        if kind in ids:
+            return f"{kind}:{ids[kind]}"
+    return norm_name
+
+
+def read_author_id(text: str) -> str | None:
+    """Return the key form of an author id as users write one (``orcid:…`` or an orcid.org
+    URL, ``openalex:A…`` or its URL, ``s2:…`` or a semanticscholar.org author URL; a bare
+    ORCID or ``A`` and digits too), or None."""
+    stripped = text.strip()
+    for kind in AUTHOR_ID_KINDS:
+        bare_allowed = kind != "s2"  # bare digits name no kind
+        if not bare_allowed and not re.match(r"^(?:s2:|https?://)", stripped, re.IGNORECASE):
+            continue
+        value = normal_author_id(kind, stripped)
+        if value is not None:
+            return f"{kind}:{value}"
+    return None
+
+
+def author_rank(key: str) -> tuple[int, str]:
+    """Which key an author keeps when authors that share an id merge: ORCID first, then
+    OpenAlex's author id, then Semantic Scholar's, then a name; the smallest among equals."""
+    kind = key.split(":", 1)[0] if ":" in key else ""
+    for position, named in enumerate(AUTHOR_ID_KINDS):
+        if kind == named:
+            return position, key
+    return len(AUTHOR_ID_KINDS), key
+
+
+def author_merges(authors_by_id: Mapping[str, Iterable[str]]) -> list[tuple[str, str]]:
+    """Return the merges the rule for authors' strong ids asks for, as (source, target)
+    pairs sorted by target then source: authors an id links are one, transitively, keyed
+    by the first key in ``author_rank``. A name is no id, so an author known by name alone
+    is never linked (no id key names one)."""
+    parent: dict[str, str] = {}
+
+    def root(key: str) -> str:
+        parent.setdefault(key, key)
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    for authors in authors_by_id.values():
+        linked = sorted(set(authors))
+        for key in linked:
+            root(key)
+        for a, b in itertools.pairwise(linked):
+            parent[root(b)] = root(a)
+    groups: dict[str, list[str]] = {}
+    for key in parent:
+        groups.setdefault(root(key), []).append(key)
+    merges = [
+        (key, ranked[0])
+        for members in groups.values()
+        for ranked in [sorted(members, key=author_rank)]
+        for key in ranked[1:]
+    ]
+    return sorted(merges, key=lambda pair: (pair[1], pair[0]))

@@ -27,7 +27,7 @@ from urllib.parse import unquote
 from pydantic import Field, ValidationError
 
 from .identity import canonical_arxiv_id
-from .ids import IdKind, arxiv_from_doi, normal_id
+from .ids import AuthorIdKind, IdKind, arxiv_from_doi, normal_author_id, normal_id
 from .json_records import (
     Input,
     JsonRecord,
@@ -70,7 +70,9 @@ _Count = Annotated[int, Field(ge=0, le=MAX_INT)]
 
 
 class _Author(Input):
+    id: str | None = None
     display_name: str | None = None
+    orcid: str | None = None
 
 
 class _Authorship(Input):
@@ -195,15 +197,25 @@ def _arxiv_from_locations(work: _Work) -> str | None:
     return None
 
 
-def _authors(work: _Work) -> tuple[str, ...]:
-    names = []
+def _authors(work: _Work) -> tuple[tuple[str, ...], tuple[dict[AuthorIdKind, str], ...]]:
+    """The work's author names in order, and each one's ORCID and OpenAlex author id (an id
+    that is no such id is left out; the author stays, by name)."""
+    names: list[str] = []
+    ids: list[dict[AuthorIdKind, str]] = []
     for authorship in work.authorships or ():
-        name = (authorship.author.display_name if authorship.author else None) or (
-            authorship.raw_author_name
-        )
+        author = authorship.author
+        name = (author.display_name if author else None) or authorship.raw_author_name
         if name and (name := collapse_spaces(name)):
             names.append(name)
-    return tuple(names)
+            found: dict[AuthorIdKind, str] = {}
+            orcid = normal_author_id("orcid", author.orcid) if author and author.orcid else None
+            if orcid:
+                found["orcid"] = orcid
+            openalex = normal_author_id("openalex", author.id) if author and author.id else None
+            if openalex:
+                found["openalex"] = openalex
+            ids.append(found)
+    return tuple(names), tuple(ids)
 
 
 def _paper(record: JsonRecord, snapshot: str) -> tuple[PaperRecord, _Work] | Rejected:
@@ -253,7 +265,8 @@ def _paper(record: JsonRecord, snapshot: str) -> tuple[PaperRecord, _Work] | Rej
             year=year,
             published=dates["publication_date"],
             abstract=abstract_from_index(index) if index else None,
-            authors=_authors(work),
+            authors=_authors(work)[0],
+            author_ids=_authors(work)[1],
             stated_cited_by=work.cited_by_count,
             stated_refs_total=(
                 work.referenced_works_count

@@ -21,7 +21,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from .errors import valid_text
 from .identity import canonical_arxiv_id, normalize_title, paper_key
-from .ids import ID_KINDS, IdKind, id_key, normal_id
+from .ids import (
+    AUTHOR_ID_KINDS,
+    ID_KINDS,
+    AuthorIdKind,
+    IdKind,
+    id_key,
+    normal_author_id,
+    normal_id,
+)
 
 __all__ = [
     "MAX_YEAR",
@@ -191,6 +199,11 @@ class PaperRecord(NamedPaper):
     primary_category: str | None = None
     cross_categories: tuple[str, ...] = ()
     authors: tuple[str, ...] = Field(default=(), description="in the order the source gives")
+    author_ids: tuple[dict[AuthorIdKind, str], ...] = Field(
+        default=(),
+        description="each author's strong ids (ORCID, OpenAlex, Semantic Scholar), in the "
+        "order of ``authors`` (``{}`` for an author without); empty when the source gives none",
+    )
     stated_cited_by: int | None = Field(default=None, ge=0, description="cited by, all sources")
     stated_cited_by_in_map: int | None = Field(default=None, ge=0)
     stated_refs_total: int | None = Field(default=None, ge=0)
@@ -204,6 +217,29 @@ class PaperRecord(NamedPaper):
         default_factory=dict,
         description="flat source-specific facts kept on the snapshot link, e.g. integrity",
     )
+
+    @field_validator("author_ids")
+    @classmethod
+    def _normal_author_ids(
+        cls, author_ids: tuple[dict[AuthorIdKind, str], ...]
+    ) -> tuple[dict[AuthorIdKind, str], ...]:
+        normal: list[dict[AuthorIdKind, str]] = []
+        for ids in author_ids:
+            found: dict[AuthorIdKind, str] = {}
+            for kind in AUTHOR_ID_KINDS:
+                if kind in ids:
+                    value = normal_author_id(kind, ids[kind])
+                    if value is None:
+                        raise ValueError(f"not an author's {kind} id: {ids[kind]!r}")
+                    found[kind] = value
+            normal.append(found)
+        return tuple(normal) if any(normal) else ()
+
+    @model_validator(mode="after")
+    def _ids_per_author(self) -> PaperRecord:
+        if self.author_ids and len(self.author_ids) != len(self.authors):
+            raise ValueError(f"{len(self.author_ids)} authors' ids for {len(self.authors)} authors")
+        return self
 
     @model_validator(mode="before")
     @classmethod

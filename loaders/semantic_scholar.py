@@ -40,7 +40,7 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
-from .ids import IdKind, arxiv_from_doi, normal_id
+from .ids import AuthorIdKind, IdKind, arxiv_from_doi, normal_author_id, normal_id
 from .records import (
     CitationRecord,
     NamedPaper,
@@ -95,6 +95,9 @@ class _Input(BaseModel):
 
 class _Author(_Input):
     name: str | None = None
+    author_id: Any = Field(  # a string of digits, or null
+        default=None, validation_alias=AliasChoices("authorId", "authorid")
+    )
 
 
 class _Paper(_Input):
@@ -397,11 +400,8 @@ def _paper(where: _Where, obj: dict[str, Any], raw: object) -> Iterator[ParsedIt
             published=named.published,
             abstract=_abstract(doc.abstract),
             doi=named.doi,
-            authors=tuple(
-                collapse_spaces(author.name)
-                for author in doc.authors or ()
-                if author.name and author.name.strip()
-            ),
+            authors=tuple(collapse_spaces(a.name or "") for a in _named_authors(doc.authors)),
+            author_ids=tuple(_author_ids(a) for a in _named_authors(doc.authors)),
             stated_cited_by=doc.citation_count,
             stated_refs_total=doc.reference_count,
         )
@@ -611,3 +611,14 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
             yield where.reject(f"{_json_error(exc)}: {_FIX}", text)
             continue
         yield from _value(where, text, value)
+
+
+def _named_authors(authors: list[_Author] | None) -> list[_Author]:
+    """The authors with a name, in order."""
+    return [author for author in authors or () if author.name and author.name.strip()]
+
+
+def _author_ids(author: _Author) -> dict[AuthorIdKind, str]:
+    """An author's Semantic Scholar authorId, when it is one."""
+    found = normal_author_id("s2", author.author_id) if author.author_id is not None else None
+    return {"s2": found} if found else {}

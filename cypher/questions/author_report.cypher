@@ -3,8 +3,9 @@
 // One author: their papers (newest first, with their author position and both cited-by
 // counts), their co-authors with how many papers they share, and citation totals within
 // the map: incoming CITES summed over the papers, distinct citing papers, and the stated
-// cited-by-in-map counts summed (null when no source states one). Authors are keyed by
-// their name alone, so the same person may also be under another spelling: `also` lists
+// cited-by-in-map counts summed (null when no source states one); the spellings of the
+// name its sources gave, and its strong ids (an author a source gives ids for is keyed by
+// them). An author known by name alone may be the same person as another spelling: `also` lists
 // the authors with the same surname (last word) and first initial, most papers first.
 // param key: str  author key, the normalised name, e.g. 'ang wang'
 MATCH (a:Author {key: $key})
@@ -18,6 +19,8 @@ WITH a, COLLECT {
   ORDER BY p.year DESC, p.key
 } AS papers
 RETURN a.key AS key, a.name AS name, papers,
+       coalesce(a.names, [a.name]) AS spellings,
+       COLLECT { MATCH (i:AuthorId)-[:IDENTIFIES]->(a) RETURN i.key ORDER BY i.key } AS ids,
        COLLECT {
          MATCH (a)-[:AUTHORED]->(:Paper)<-[:AUTHORED]-(c:Author)
          WHERE c <> a

@@ -449,6 +449,14 @@ class AuthorReport(Model):
 
     key: str
     name: str
+    spellings: list[str] = Field(
+        default_factory=list, description="every spelling of the name its sources gave"
+    )
+    ids: list[str] = Field(
+        default_factory=list,
+        description="its strong ids as '<kind>:<value>' (orcid, openalex, s2), when a source "
+        "gave them; an author with ids is keyed by the first",
+    )
     papers: list[AuthorPaper]
     coauthors: list[CoAuthor]
     citations_in_map: int = Field(description="incoming CITES summed over their papers")

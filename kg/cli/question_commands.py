@@ -455,15 +455,19 @@ def render_text_neighbours(result: TextNeighbours) -> None:
 def author(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
     """An author's papers, co-authors and citation totals within the map.
 
-    NAME is matched on its normalised form, then as words of a name.
+    NAME is matched on its normalised form, then as words of a name; or NAME is an author's
+    id (an ORCID, orcid:…, openalex:A…, s2:…).
     Example: kg author "Juan Maldacena"
     """
     report = open_graph(ctx).author(name)
     if emitted(report, as_json):
         return
+    spellings = [s for s in report.spellings if s != report.name]
     render_mapping(
         {
             "name": report.name,
+            **({"also spelled": "; ".join(spellings)} if spellings else {}),
+            **({"ids": ", ".join(report.ids)} if report.ids else {}),
             "papers": len(report.papers),
             "citations in the graph": report.citations_in_map,
             "distinct citing papers": report.distinct_citers,

@@ -198,7 +198,13 @@ class ImportSink:
             )
             self.db.executemany(
                 "INSERT OR IGNORE INTO names (key, name) VALUES (?, ?)",
-                [(_name_key(n), n) for r in batch.papers for n in r.authors],
+                # an author a source gives ids for is keyed by them, and written online
+                [
+                    (_name_key(n), n)
+                    for r in batch.papers
+                    for n, ids in zip(r.authors, r.author_ids or [{}] * len(r.authors), strict=True)
+                    if not ids
+                ],
             )
         plain: list[tuple[str, str, int, str | None]] = []
         rich: list[CitationRecord] = []
@@ -308,9 +314,15 @@ class ImportSink:
                     continue
                 record: PaperRecord = pickle.loads(blob)
                 authors = [_name_key(name) for name in record.authors]
-                # A record with strong ids besides arXiv's goes online: the rule for strong
-                # ids may merge its paper with another (paper_ids, reconcile_ids)
-                if key.startswith(_TITLE_PREFIX) or record.ids or len(set(authors)) != len(authors):
+                # A record with strong ids besides arXiv's, or its authors', goes online: the
+                # rules for strong ids may merge its paper or its authors with others
+                # (reconcile_ids, reconcile_authors)
+                if (
+                    key.startswith(_TITLE_PREFIX)
+                    or record.ids
+                    or record.author_ids
+                    or len(set(authors)) != len(authors)
+                ):
                     online.add(key)
                     continue
                 self._write_paper(out, key, record, authors, categories)
@@ -412,7 +424,7 @@ class ImportSink:
             "SELECT key, name FROM names WHERE key IN "
             "(SELECT key FROM names GROUP BY key HAVING count(*) > 1) ORDER BY key, name"
         ):
-            rows.append({"key": key, "name": name})
+            rows.append({"key": key, "name": name, "norm_name": key})
             if len(rows) >= chunk:
                 yield rows
                 rows = []

@@ -43,7 +43,15 @@ from kg.loaders.identity import (
     title_lock_stripe,
     title_plan,
 )
-from kg.loaders.ids import id_merges, key_rank, parse_id_key
+from kg.loaders.ids import (
+    AuthorIdKind,
+    author_key,
+    author_merges,
+    author_rank,
+    id_merges,
+    key_rank,
+    parse_id_key,
+)
 from kg.loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
 from kg.loaders.taxonomy import category
 
@@ -52,7 +60,9 @@ __all__ = [
     "GraphWriter",
     "KeyRef",
     "as_of_key",
+    "author_id_rows",
     "author_names",
+    "authors_held",
     "batch_id_keys",
     "batch_statements",
     "candidates_by_title",
@@ -63,6 +73,7 @@ __all__ = [
     "paper_id_rows",
     "paper_row",
     "plan_titles",
+    "record_authors",
     "record_order",
     "redirected",
     "ref_as_of",
@@ -232,11 +243,75 @@ def newest_per_key(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list({row["key"]: row for row in rows}.values())
 
 
+def record_authors(record: PaperRecord) -> list[tuple[str, str, dict[AuthorIdKind, str]]]:
+    """Return a record's authors in order as (node key, name, strong ids): an author the
+    source gives ids for is keyed by its first (``loaders.ids.author_key``), any other by
+    its normalised name."""
+    ids = record.author_ids or tuple({} for _ in record.authors)
+    return [
+        (author_key(found, normalize_name(name)), name, found)
+        for name, found in zip(record.authors, ids, strict=True)
+    ]
+
+
 def author_names(records: Iterable[PaperRecord]) -> list[dict[str, str]]:
     """Return the author_names rows of records: every spelling of each author in them, once,
-    sorted. Which spelling names the author is author_names.cypher's rule alone."""
-    spellings = {(normalize_name(name), name) for r in records for name in r.authors}
-    return [{"key": key, "name": name} for key, name in sorted(spellings)]
+    sorted, with its normalised form. Which spelling names the author is
+    author_names.cypher's rule alone."""
+    spellings = {
+        (key, name, normalize_name(name)) for r in records for key, name, _ids in record_authors(r)
+    }
+    return [{"key": k, "name": n, "norm_name": m} for k, n, m in sorted(spellings)]
+
+
+def author_id_rows(records: Iterable[PaperRecord]) -> list[dict[str, Any]]:
+    """Return the load_author_ids rows of records: each author a source gives strong ids
+    for, by its own key, with every id key any of the records gives it (sorted)."""
+    found: dict[str, set[str]] = {}
+    for record in records:
+        for key, _name, ids in record_authors(record):
+            if ids:
+                found.setdefault(key, set()).update(f"{k}:{v}" for k, v in ids.items())
+    return [{"key": key, "ids": sorted(found[key])} for key in sorted(found)]
+
+
+def authors_held(
+    statements: list[tuple[str, dict[str, Any]]], holders: Mapping[str, str]
+) -> list[tuple[str, dict[str, Any]]]:
+    """Return the statements with each author written to the author that now holds one of
+    its ids (``holders``: id key -> author key; the first in ``author_rank``) where that one
+    ranks before the author's own key, so a record of an author who merged into another
+    writes nothing new."""
+    moved: dict[str, str] = {}
+    for name, params in statements:
+        if name == "load_author_ids":
+            for row in params["rows"]:
+                # the holder only where it ranks first: else the author is written under
+                # its own key, and the reconcile merges the holder into it
+                best = min(
+                    [row["key"], *(holders[i] for i in row["ids"] if i in holders)], key=author_rank
+                )
+                if best != row["key"]:
+                    moved[row["key"]] = best
+    if not moved:
+        return statements
+    result: list[tuple[str, dict[str, Any]]] = []
+    for name, params in statements:
+        rows = params["rows"]
+        if name in ("load_author_names", "load_author_ids"):
+            rows = [{**row, "key": moved.get(row["key"], row["key"])} for row in rows]
+        elif name == "load_authors":
+            rows = [
+                {
+                    **row,
+                    "authors": [
+                        {**a, "key": moved.get(a["key"], a["key"])} for a in row["authors"]
+                    ],
+                }
+                for row in rows
+            ]
+        result.append((name, {"rows": rows}))
+    return result
 
 
 def title_refs(batch: Batch) -> list[dict[str, str]]:
@@ -284,7 +359,7 @@ def batch_statements(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
                 {
                     "key": r.key,
                     "as_of": as_of_key(r.as_of, r.snapshot),
-                    "authors": [{"key": normalize_name(n), "name": n} for n in r.authors],
+                    "authors": [{"key": k, "name": n} for k, n, _ids in record_authors(r)],
                 }
                 for r in full
                 if r.authors
@@ -293,6 +368,9 @@ def batch_statements(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
         if authored:
             statements.append(("load_author_names", {"rows": author_names(full)}))
             statements.append(("load_authors", {"rows": authored}))
+            identified = author_id_rows(full)
+            if identified:
+                statements.append(("load_author_ids", {"rows": identified}))
         every_category: list[dict[str, Any]] = [
             {
                 "key": r.key,
@@ -581,6 +659,7 @@ _STATEMENT_QUERY: dict[str, str] = {
     "load_citations": "load.citations",
     "load_self_citations": "load.self_citations",
     "load_paper_ids": "load.paper_ids",
+    "load_author_ids": "load.author_ids",
 }
 """The query each statement name of ``batch_statements`` runs (the import sink replays the
 same names)."""
@@ -661,6 +740,7 @@ class GraphWriter:
             - {record.key for record in batch.papers}
         )
         full = sorted({record.key for record in batch.papers})
+        author_ids = sorted({i for row in author_id_rows(batch.papers) for i in row["ids"]})
         titled = sorted(
             {
                 (r.key, normalize_title(r.title))
@@ -688,10 +768,17 @@ class GraphWriter:
             if id_refs:
                 # a reference by a strong id that merged into another paper goes to it
                 for row in find_ids.run_in(tx, keys=id_refs):
-                    held = holders.get(row["key"], row["holder"])
-                    holders[row["key"]] = min(row["holder"], held, key=key_rank)
+                    before = holders.get(row["key"], row["holder"])
+                    holders[row["key"]] = min(row["holder"], before, key=key_rank)
             if holders:
                 todo = redirected(statements, holders)
+            if author_ids:
+                # an author a source gives ids for is written to the one that holds them
+                authors: dict[str, str] = {}
+                for row in queries.load.author_holders.run_in(tx, keys=author_ids):
+                    found = authors.get(row["key"], row["holder"])
+                    authors[row["key"]] = min(row["holder"], found, key=author_rank)
+                todo = authors_held(todo, authors)
             counters += [
                 update_counters(queries.get(_STATEMENT_QUERY[name]).run_in(tx, **params).consume())
                 for name, params in todo
@@ -704,6 +791,8 @@ class GraphWriter:
         id_keys = batch_id_keys(batch)
         if id_keys:
             titles += self.reconcile_ids(id_keys)
+        if author_ids:
+            self.reconcile_authors(author_ids)
         every = sorted({*every, *titles})
         if every:
             self.reconcile(every)
@@ -876,6 +965,47 @@ class GraphWriter:
             self.counts.merged += merged
             titles.update(grown)
         return sorted(titles)
+
+    def reconcile_authors(self, id_keys: list[str]) -> int:
+        """Merge the authors that share these strong ids (``kg.loaders.ids.author_merges``);
+        return how many merged away. Round after round, as ``reconcile_ids``: an author
+        that absorbed another holds its ids too."""
+        find = queries.load.author_id_authors
+        merge = queries.load.merge_authors
+
+        def work(
+            tx: ManagedTransaction, todo: list[str]
+        ) -> tuple[int, list[dict[str, int]], list[str]]:
+            rows = find.run_in(tx, keys=todo).data()
+            by_id: dict[str, list[str]] = {}
+            ids_of: dict[str, list[str]] = {}
+            for row in rows:
+                by_id.setdefault(row["key"], []).append(row["author"])
+                ids_of[row["author"]] = row["ids"]
+            merged = 0
+            counters: list[dict[str, int]] = []
+            next_ids: set[str] = set()
+            for source, target in author_merges(by_id):
+                result = merge.run_in(tx, source=source, target=target)
+                done = sum(int(r["merged"]) for r in result)
+                counters.append(update_counters(result.consume()))
+                if done:
+                    merged += done
+                    next_ids.update(ids_of.get(source, ()), ids_of.get(target, ()))
+            return merged, counters, sorted(next_ids)
+
+        total = 0
+        rounds = 0
+        todo = sorted(set(id_keys))
+        while todo:
+            if rounds == RECONCILE_ROUNDS:
+                raise IdentityUnsettled(todo, rounds, "author ids")
+            rounds += 1
+            merged, counters, todo = self._transaction(functools.partial(work, todo=todo))
+            for counter in counters:
+                self.counts.add(counter)
+            total += merged
+        return total
 
     def reconcile(self, norm_titles: list[str]) -> int:
         """Merge the papers the identity rule makes one, among those with these normalised

@@ -9,6 +9,7 @@ from kg.answers import AuthorReport
 from kg.database import Database
 from kg.errors import AmbiguousAuthor, AuthorNotFound, ParameterError
 from kg.loaders.identity import normalize_name
+from kg.loaders.ids import read_author_id
 from kg.questions.bounds import check_text
 
 __all__ = ["author"]
@@ -18,9 +19,21 @@ _AUTHOR_CANDIDATES: Final = 10
 
 def author(graph: Database, name: str) -> AuthorReport:
     """Return the papers, co-authors and in-map citation totals of the author ``name`` names:
-    the one with that normalised name, else the only one whose name holds all its words.
+    the one with that strong id (``orcid:…`` or an orcid.org URL, ``openalex:A…``, ``s2:…``),
+    else the one with that normalised name (among its spellings, for an author keyed by an
+    id; several such are ambiguous), else the only one whose name holds all its words.
     Raises AuthorNotFound, AmbiguousAuthor, or ParameterError for an empty name."""
-    key = normalize_name(check_text("name", name))
+    strong = read_author_id(check_text("name", name))
+    if strong is not None:
+        found = queries.questions.author_by_id.run(graph, id=strong)
+        if not found:
+            raise AuthorNotFound(
+                f"no author has the id {strong!r}",
+                "check the id, or pass the author's name",
+            )
+        row = queries.questions.author_report.run(graph, key=found[0]["key"])[0]
+        return AuthorReport.model_validate(row)
+    key = normalize_name(name)
     if not key:
         raise ParameterError("the author name is empty", "pass a name, e.g. 'Ang Wang'")
     candidates = queries.questions.author_candidates.run(
@@ -31,7 +44,9 @@ def author(graph: Database, name: str) -> AuthorReport:
             f"no author matches {name!r}",
             "check the spelling, or find the paper with `kg search WORDS` and see its authors",
         )
-    if not candidates[0]["exact"] and len(candidates) > 1:
-        raise AmbiguousAuthor(name, candidates)
+    exact = [row for row in candidates if row["exact"]]
+    # several people of one name, each known by a strong id (an ORCID), are not one
+    if len(exact) > 1 or (not exact and len(candidates) > 1):
+        raise AmbiguousAuthor(name, exact or candidates)
     row = queries.questions.author_report.run(graph, key=candidates[0]["key"])[0]
     return AuthorReport.model_validate(row)
