@@ -249,6 +249,8 @@ def render_sources(result: PaperSources) -> None:
     note(
         "stated: what the source's record of the paper says; named: the paper's citations in "
         "the graph that the source asserts (graph: every source's)"
+        if result.results
+        else "No snapshot describes this paper or asserts a citation of or by it."
     )
     out = console()
     lines = [_papers_line(d.sentence(), d.examples, d.count) for d in result.differences]
@@ -631,6 +633,7 @@ def categories(ctx: click.Context, limit: int | None, as_json: bool) -> None:
 def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
     """The snapshots that describe a paper, oldest first, with the counts each one stated.
 
+    kg paper REF --sources sets them beside the citations each source asserts in the graph.
     Example: kg snapshots 1810.04805
     """
     result = open_graph(ctx).snapshots(ref)

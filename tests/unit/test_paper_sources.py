@@ -174,3 +174,18 @@ def test_a_header_of_two_lines_is_as_wide_as_its_longest_line(
     lines = capsys.readouterr().out.splitlines()
     assert lines[1] == "┃      ┃   refs ┃"
     assert lines[2] == "┃ name ┃ stated ┃"
+
+
+def test_a_paper_no_source_speaks_of_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    render_sources(_sources([], builds_on=0, cited_by_in_map=0))
+    out = capsys.readouterr().out
+    rows = [
+        " ".join(line.replace("│", " ").split())
+        for line in out.splitlines()
+        if line.startswith("│")
+    ]
+    assert rows == ["graph every source 0 0"]
+    assert "No snapshot describes this paper or asserts a citation of or by it." in out
