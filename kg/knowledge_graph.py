@@ -223,6 +223,7 @@ class KnowledgeGraph(Database):
     category = _On(questions.category)
     categories = _On(questions.categories)
     snapshots = _On(questions.snapshots)
+    sources = _On(questions.sources)
 
     # The multi-seed questions take the seeds as arguments, graph.recommend(A, B, C), where
     # the functions take a list: written out rather than bound.

@@ -37,6 +37,7 @@ __all__ = [
     "Overlap",
     "PaperReport",
     "PaperSnapshots",
+    "PaperSources",
     "PaperSummary",
     "PathResult",
     "RecommendResult",
@@ -49,10 +50,13 @@ __all__ = [
     "Similarity",
     "SimilarityBasis",
     "SnapshotLink",
+    "SourceDifference",
+    "SourceLink",
     "TextNeighbours",
     "YearCount",
     "short_handle",
     "short_handles",
+    "source_name",
 ]
 
 
@@ -538,6 +542,148 @@ class PaperSnapshots(Model):
 
     paper: PaperSummary
     results: list[SnapshotLink]
+
+
+SOURCE_NAMES: Final = {
+    "map_page": ("map page", "the map pages"),
+    "paper_json": ("paper JSON", "the paper JSON records"),
+    "arxiv_oai": ("arXiv", "arXiv"),
+    "edge_list": ("edge list", "the edge lists"),
+    "hepth_abs": ("hep-th abs", "the hep-th .abs files"),
+    "openalex": ("OpenAlex", "OpenAlex"),
+    "semantic_scholar": ("S2", "S2"),
+    "crossref": ("Crossref", "Crossref"),
+    "unarxive": ("unarXive", "unarXive"),
+}
+"""How a kind of snapshot (the format its file was read as) is named to people: one file of
+it, and all of its files in a sentence (plural where it starts with 'the')."""
+
+
+def source_name(kind: str | None) -> str:
+    """Return the name people know a kind of source by: 'OpenAlex' for ``openalex``, 'S2'
+    for ``semantic_scholar``, 'map page'; an unknown kind as it is."""
+    return SOURCE_NAMES.get(kind or "", (kind or "unknown source",) * 2)[0]
+
+
+def _sources_of(kind: str) -> tuple[str, bool]:
+    """Return a kind's files as a sentence names them, and whether that name is plural."""
+    name = SOURCE_NAMES.get(kind, (kind, kind))[1]
+    return name, name.startswith("the ")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+class SourceLink(SnapshotLink):
+    """A source of a paper: a snapshot that describes it or asserts a citation of or by it.
+    What it states (the SnapshotLink fields, null where it has no record of the paper)
+    stands beside what it asserts in the graph (the CITES edges that list it)."""
+
+    describes: bool = Field(
+        description="it has a DESCRIBED_IN link to the paper: a record of it, or the cited-by "
+        "count a reference list showed for it"
+    )
+    asserted_refs: int = Field(description="outgoing CITES of the paper whose snapshots list it")
+    asserted_citers: int = Field(description="incoming CITES of the paper whose snapshots list it")
+    stub_refs: int = Field(
+        description="of the references it asserts, the stubs: papers known only from "
+        "reference lists, with no record of their own"
+    )
+    stub_examples: list[PaperSummary] = Field(
+        description="the first of those stubs, most cited in the graph first"
+    )
+
+    @property
+    def name(self) -> str:
+        """The name of its kind of source ('OpenAlex', 'S2', 'map page')."""
+        return source_name(self.kind)
+
+    def stubs_sentence(self) -> str | None:
+        """Return 'OpenAlex (works.jsonl) names 3 references known only from reference
+        lists.', or None when it names none."""
+        if not self.stub_refs:
+            return None
+        where = f" ({self.source})" if self.source else ""
+        return (
+            f"{_capital(self.name)}{where} names {_count(self.stub_refs, 'reference')} known "
+            "only from reference lists."
+        )
+
+
+class SourceDifference(Model):
+    """The references of a paper one kind of source names and another does not, where both
+    name some of its references."""
+
+    kind: str = Field(description="the kind of source that names them")
+    lacking: str = Field(description="the kind of source that names others, but not these")
+    count: int
+    stubs: int = Field(
+        description="how many of them are stubs, known only by the ids a reference list gave "
+        "(a work one source names by a DOI and another by an OpenAlex id is two stubs until a "
+        "record gives both ids)"
+    )
+    examples: list[PaperSummary] = Field(
+        description="the first of them, most cited in the graph first"
+    )
+
+    def sentence(self) -> str:
+        """Return 'OpenAlex names 12 references S2 lacks (10 of them stubs).' ('The map
+        pages name 3 references OpenAlex lacks.')"""
+        (naming, many), (lacking, both) = _sources_of(self.kind), _sources_of(self.lacking)
+        stubs = (
+            ""
+            if not self.stubs
+            else " (a stub)"
+            if self.count == 1
+            else " (all stubs)"
+            if self.stubs == self.count
+            else f" ({self.stubs:,} of them stubs)"
+        )
+        return (
+            f"{_capital(naming)} {'name' if many else 'names'} "
+            f"{_count(self.count, 'reference')} {lacking} {'lack' if both else 'lacks'}{stubs}."
+        )
+
+
+class PaperSources(Model):
+    """What each source says of a paper beside what the graph holds, and where the sources
+    differ: the answer to "97 citations in S2 against 39 in OpenAlex"."""
+
+    paper: PaperSummary
+    builds_on: int = Field(description="outgoing CITES in the graph, from every source")
+    cited_by_in_map: int = Field(description="incoming CITES in the graph, from every source")
+    results: list[SourceLink] = Field(description="its sources, oldest data first")
+    reference_kinds: list[str] = Field(
+        description="the kinds of source that name any of its references, sorted"
+    )
+    differences: list[SourceDifference] = Field(
+        description="for each of reference_kinds and each other, the references the one names "
+        "and the other does not (none listed when it names them all)"
+    )
+
+    def stubs_hint(self) -> str | None:
+        """Return why two sources may disagree on references that are one work, when stubs
+        are among the references they disagree on; else None."""
+        if not any(d.stubs for d in self.differences):
+            return None
+        return (
+            "A stub is known only by the ids its reference gave: a work one source names by a "
+            "DOI and another by an OpenAlex id stays two stubs until a record gives both."
+        )
+
+    def agreement_sentence(self) -> str | None:
+        """Return what the reference lists have in common when no difference says it: one
+        kind alone naming them, or every kind naming the same; else None."""
+        names = [_sources_of(kind) for kind in self.reference_kinds]
+        if self.differences or not names:
+            return None
+        if len(names) == 1:
+            name, many = names[0]
+            verb = "name" if many else "names"
+            return f"Only {name} {verb} its references: there is nothing to compare."
+        listed = ", ".join(name for name, _ in names[:-1]) + f" and {names[-1][0]}"
+        return f"{_capital(listed)} name the same {_count(self.builds_on, 'reference')}."
 
 
 class SimilarityBasis(Model):

@@ -78,10 +78,11 @@ def fmt(value: object) -> str:
 
 @dataclass(frozen=True)
 class Column:
-    """One table column. The ``flex`` column (a title) is cut with an ellipsis to fit the
-    terminal; every other column keeps its full width. ``cut_left`` cuts a flex column's
-    cells from the left instead (``…/attention.txt``: a file path keeps its file name);
-    ``wrap`` wraps them whole over as many lines as they need (a merged key, a merge rule)."""
+    """One table column; its header may take two lines (``"refs\\nstated"``). The ``flex``
+    column (a title) is cut with an ellipsis to fit the terminal; every other column keeps
+    its full width. ``cut_left`` cuts a flex column's cells from the left instead
+    (``…/attention.txt``: a file path keeps its file name); ``wrap`` wraps them whole over
+    as many lines as they need (a merged key, a merge rule)."""
 
     header: str
     justify: Justify = "left"
@@ -175,11 +176,16 @@ def _cell(cell: str, column: Column, wrap: bool, width: int) -> _LeftCut | Text:
     return Text(cell, no_wrap=True, overflow="ellipsis")
 
 
+def _header_width(column: Column) -> int:
+    """The width of a column's header: its longest line (a header may take two lines)."""
+    return max(cell_len(line) for line in column.header.split("\n"))
+
+
 def _widths(columns: Sequence[Column], rows: Sequence[Sequence[str]], total: int) -> list[int]:
     """Return each column's width: its widest cell (or header) for the fixed columns, and
     for the flex ones a fair share of what is left (none more than it needs)."""
     natural = [
-        max(cell_len(column.header), *(cell_len(row[i]) for row in rows))
+        max(_header_width(column), *(cell_len(row[i]) for row in rows))
         for i, column in enumerate(columns)
     ]
     room = total - (3 * len(columns) + 1)  # the borders and a space either side of a cell
@@ -187,7 +193,7 @@ def _widths(columns: Sequence[Column], rows: Sequence[Sequence[str]], total: int
     fixed = sum(natural[i] for i in range(len(columns)) if i not in flex)
     widths = list(natural)
     left = room - fixed
-    floor = {i: min(natural[i], max(cell_len(columns[i].header), 4)) for i in flex}
+    floor = {i: min(natural[i], max(_header_width(columns[i]), 4)) for i in flex}
     if left < sum(floor.values()):
         # Even the fixed columns do not fit: every column gives up width, the widest first.
         for i in flex:

@@ -19,6 +19,7 @@ from kg.answers import (
     CitedPaper,
     Overlap,
     PaperReport,
+    PaperSources,
     PaperSummary,
     PathResult,
     Similarity,
@@ -47,6 +48,7 @@ from kg.cli.app import (
 from kg.knowledge_graph import KnowledgeGraph, parse_years
 from kg.questions import DEFAULT_LIMIT, DEFAULT_MAX_HOPS, MAX_HOPS, MAX_NEAR_HOPS
 from kg.questions.find import SearchMode
+from kg.questions.paper import DEFAULT_EXAMPLES, MAX_EXAMPLES
 from kg.questions.seeds import (
     DEFAULT_CONNECT_HOPS,
     DEFAULT_MAX_DEGREE,
@@ -204,21 +206,98 @@ def _render_categories(overview: CategoryOverview, limit: int) -> None:
     )
 
 
+_SOURCE_COLUMNS = (
+    Column("source"),
+    Column("file", flex=True, cut_left=True),
+    Column("data date"),
+    Column("refs\nstated", "right"),
+    Column("cited by\nstated", "right"),
+    Column("refs\nnamed", "right"),
+    Column("citers\nnamed", "right"),
+)
+
+
+def _papers_line(text: str, papers: Sequence[PaperSummary], count: int) -> Text:
+    """Return a sentence with the handles of the first papers it speaks of after it."""
+    handles = ", ".join(short_handles([p.key for p in papers]))
+    more = f" and {count - len(papers):,} more" if 0 < len(papers) < count else ""
+    return Text(clean(f"{text[:-1]}: {handles}{more}." if handles else text))
+
+
+def render_sources(result: PaperSources) -> None:
+    """Print what each source says of a paper beside the graph's own counts, then the
+    references the kinds of source disagree on and the stubs each source names."""
+    print_table(
+        _SOURCE_COLUMNS,
+        [
+            *(
+                [
+                    s.name,
+                    s.source,
+                    s.data_date,
+                    s.stated_refs_total,
+                    s.stated_cited_by,
+                    s.asserted_refs,
+                    s.asserted_citers,
+                ]
+                for s in result.results
+            ),
+            ["graph", "every source", None, None, None, result.builds_on, result.cited_by_in_map],
+        ],
+        title=f"Sources of {result.paper.handle}: {result.paper.label()}",
+    )
+    note(
+        "stated: what the source's record of the paper says; named: the paper's citations in "
+        "the graph that the source asserts (graph: every source's)"
+        if result.results
+        else "No snapshot describes this paper or asserts a citation of or by it."
+    )
+    out = console()
+    lines = [_papers_line(d.sentence(), d.examples, d.count) for d in result.differences]
+    if agreement := result.agreement_sentence():
+        lines.append(Text(clean(agreement)))
+    for source in result.results:
+        if sentence := source.stubs_sentence():
+            lines.append(_papers_line(sentence, source.stub_examples, source.stub_refs))
+    for line in lines:
+        out.print(line)
+    note(result.stubs_hint())
+
+
 @json_command(
     "paper",
     click.argument("ref"),
     click.option(
+        "--sources",
+        "show_sources",
+        is_flag=True,
+        help="What each source states and asserts of the paper, beside the graph's counts; "
+        "the references the sources disagree on, and the stubs each names.",
+    ),
+    click.option(
         "--limit",
         type=count(),
-        help="How many references and citers to list [default: 20; with --json, all].",
+        help="How many references and citers to list [default: 20; with --json, all]; with "
+        f"--sources, how many papers each of its lists shows [default: {DEFAULT_EXAMPLES}; "
+        f"at most {MAX_EXAMPLES:,}].",
     ),
 )
-def paper(ctx: click.Context, ref: str, limit: int | None, as_json: bool) -> None:
+def paper(
+    ctx: click.Context, ref: str, show_sources: bool, limit: int | None, as_json: bool
+) -> None:
     """The map page of a paper rebuilt from the graph: graph counts beside stated ones.
 
     REF is an arXiv id (2110.03888, arXiv:2110.03888v2, hep-th/9901001), a title, a node
-    key or a handle from a list. Example: kg paper hep-th/9711200 --limit 5
+    key or a handle from a list. With --sources, what each source (OpenAlex, S2, Crossref,
+    a map page, ...) states of it and asserts in the graph instead. Example: kg paper
+    hep-th/9711200 --limit 5; kg paper 1706.03762 --sources
     """
+    if show_sources:
+        examples = DEFAULT_EXAMPLES if limit is None else min(limit, MAX_EXAMPLES)
+        result = open_graph(ctx).sources(ref, examples)
+        if not emitted(result, as_json):
+            render_sources(result)
+        return
     report = open_graph(ctx).paper(ref)
     shown = report
     if limit is not None:
@@ -558,6 +637,7 @@ def categories(ctx: click.Context, limit: int | None, as_json: bool) -> None:
 def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
     """The snapshots that describe a paper, oldest first, with the counts each one stated.
 
+    kg paper REF --sources sets them beside the citations each source asserts in the graph.
     Example: kg snapshots 1810.04805
     """
     result = open_graph(ctx).snapshots(ref)

@@ -4,9 +4,9 @@ Every question runs named, read-only queries from ``cypher/`` (the same files ru
 Browser after ``:param``) and returns a model from ``kg.answers``. Papers are named by a REF
 (see ``kg.refs``); a REF that names no paper, or several, raises before any question runs.
 
-The questions live by family: ``paper`` (a paper's page and snapshots), ``neighbours``
-(co-citation, coupling, shared references, common citers), ``paths`` (shortest paths and
-neighbourhoods), ``find`` (search), ``authors``, ``arxiv_categories`` and ``seeds`` (the
+The questions live by family: ``paper`` (a paper's page, its snapshots and its sources),
+``neighbours`` (co-citation, coupling, shared references, common citers), ``paths`` (shortest
+paths and neighbourhoods), ``find`` (search), ``authors``, ``arxiv_categories`` and ``seeds`` (the
 connector and recommendations over a set of papers); ``bounds`` holds the parameters'
 limits. This package re-exports every question but the seed ones.
 """
@@ -17,7 +17,7 @@ from kg.questions.authors import author
 from kg.questions.bounds import DEFAULT_LIMIT, DEFAULT_MAX_HOPS, MAX_HOPS, MAX_NEAR_HOPS
 from kg.questions.find import SEARCH_SCORE_CUTOFF, search
 from kg.questions.neighbours import cocited, common_citers, coupled, shared_references
-from kg.questions.paper import paper_report, snapshots
+from kg.questions.paper import paper_report, snapshots, sources
 from kg.questions.paths import citation_path, neighbourhood
 
 __all__ = [
@@ -41,4 +41,5 @@ __all__ = [
     "search",
     "shared_references",
     "snapshots",
+    "sources",
 ]

@@ -1,16 +1,23 @@
-"""A paper's own facts: its map page rebuilt from the graph, and the snapshots that describe it."""
+"""A paper's own facts: its map page rebuilt from the graph, the snapshots that describe it,
+and what each source says of it beside what the graph holds."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from kg import queries
-from kg.answers import PaperReport, PaperSnapshots, SnapshotLink, YearCount
+from kg.answers import PaperReport, PaperSnapshots, PaperSources, SnapshotLink, YearCount
 from kg.database import Database
 from kg.loaders.ids import parse_id_key
+from kg.questions.bounds import check_range
 from kg.refs import resolve
 
-__all__ = ["paper_report", "snapshots"]
+__all__ = ["DEFAULT_EXAMPLES", "MAX_EXAMPLES", "paper_report", "snapshots", "sources"]
+
+DEFAULT_EXAMPLES = 5
+"""How many papers each list of stubs and of differences shows, by default."""
+MAX_EXAMPLES = 1000
+"""The most papers such a list may show."""
 
 
 def _histogram(stated: Mapping[str, list[int]] | None) -> list[YearCount]:
@@ -71,3 +78,17 @@ def snapshots(graph: Database, ref: str) -> PaperSnapshots:
     paper = resolve(graph, ref)
     rows = queries.questions.paper_snapshots.run(graph, key=paper.key)
     return PaperSnapshots(paper=paper, results=[SnapshotLink.model_validate(r) for r in rows])
+
+
+def sources(graph: Database, ref: str, examples: int = DEFAULT_EXAMPLES) -> PaperSources:
+    """Return what each source says of ``ref``'s paper beside what the graph holds: every
+    snapshot that describes it or asserts a citation of or by it (oldest data first) with
+    the reference and cited-by counts it states and the CITES it asserts, the graph's own
+    counts, the references one kind of source names and another lacks, and the stubs each
+    source names; each list of papers shows its first ``examples`` (0 to 1000), most cited
+    in the graph first. Raises PaperNotFound or AmbiguousPaper for a bad REF and
+    ParameterError for a bad ``examples``."""
+    shown = check_range("examples", examples, 0, MAX_EXAMPLES)
+    paper = resolve(graph, ref)
+    row = queries.questions.paper_source_report.run(graph, key=paper.key, examples=shown)[0]
+    return PaperSources.model_validate({**row, "paper": paper})

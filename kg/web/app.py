@@ -187,6 +187,7 @@ def create_app(
             years=[(y, counted.get(y, 0), stated.get(y)) for y in years],
             peak=peak,
             stated=bool(stated),
+            sources=graph.sources(report.key),
             cocited=graph.cocited(report.key, _SIMILAR),
             coupled=graph.coupled(report.key, _SIMILAR),
             alike=_alike(graph, report.key),

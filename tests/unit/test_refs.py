@@ -223,6 +223,7 @@ def test_question_queries_are_read_only_and_documented() -> None:
         "category_report",
         "cross_listing",
         "paper_snapshots",
+        "paper_source_report",
     ]
     for name in names:
         query = queries.get(name)
