@@ -78,6 +78,7 @@ bench: install
 	$(KG) db start
 	$(BIN)/python -m tests.bench.latency
 	$(BIN)/python -m tests.bench.web
+	$(BIN)/python -m tests.bench.sources --scales 1,10
 
 stop: install
 	$(KG) db stop
