@@ -38,55 +38,16 @@ from typing import IO, Any
 
 from kg.load.neo4j_sink import Batch, as_of_key, category_row, paper_row
 from kg.loaders.identity import canonical_arxiv_id, normalize_name
+from kg.loaders.paper_properties import DESCRIBED_COLUMNS, LINK_PROPERTIES, PAPER_COLUMNS
 from kg.loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
 
 __all__ = ["ImportFiles", "ImportSink"]
 
-# Paper properties a full record sets (cypher/load/papers.cypher's map, in its order) and
-# their import types; authors_as_of, categories_as_of and primary_category come from
-# cypher/load/authors.cypher and categories.cypher.
-_PAPER_COLUMNS = (
-    ("stub", "boolean"),
-    ("arxiv_id", "string"),
-    ("title", "string"),
-    ("norm_title", "string"),
-    ("year", "long"),
-    ("published", "date"),
-    ("abstract", "string"),
-    ("abstract_excerpt", "string"),
-    ("license", "string"),
-    ("version", "long"),
-    ("doi", "string"),
-    ("journal_ref", "string"),
-    ("comments", "string"),
-    ("stated_cited_by", "long"),
-    ("stated_cited_by_in_map", "long"),
-    ("stated_refs_total", "long"),
-    ("stated_refs_in_map", "long"),
-    ("as_of", "string"),
-    ("years", "long[]"),
-    ("authors_as_of", "string"),
-    ("categories_as_of", "string"),
-    ("primary_category", "string"),
-)
-# The DESCRIBED_IN properties papers.cypher sets beside a record's `extra` facts.
-_DESCRIBED_COLUMNS = (
-    ("line", "long"),
-    ("as_of", "date"),
-    ("stated_cited_by", "long"),
-    ("stated_cited_by_in_map", "long"),
-    ("stated_refs_total", "long"),
-    ("stated_refs_in_map", "long"),
-    ("listed_refs", "long"),
-    ("listed_citing", "long"),
-    ("histogram_years", "long[]"),
-    ("histogram_counts", "long[]"),
-)
 _TITLE_PREFIX = "title:"
 # The page cache while splitting (``write_csv``), in MB: see there.
 _SPLIT_CACHE_MB = 16
-# A stub's cells after stub and arxiv_id: no other property.
-_EMPTY_AFTER_ID = [""] * (len(_PAPER_COLUMNS) - 2)
+# A stub's cells after stub and arxiv_id (PAPER_COLUMNS' first two): no other property.
+_EMPTY_AFTER_ID = [""] * (len(PAPER_COLUMNS) - 2)
 
 _SCHEMA = """
 CREATE TABLE records (key TEXT NOT NULL, record BLOB NOT NULL);
@@ -297,7 +258,7 @@ class ImportSink:
         papers, authors and categories.cypher write on a new node, and its links."""
         out.node_file(
             "Paper",
-            ("key:ID(Paper)", *(f"{name}:{kind}" for name, kind in _PAPER_COLUMNS)),
+            ("key:ID(Paper)", *(f"{name}:{kind}" for name, kind in PAPER_COLUMNS)),
             "papers",
         )
         out.relationship_file(
@@ -336,7 +297,7 @@ class ImportSink:
         categories: dict[str, dict[str, Any]],
     ) -> None:
         row = paper_row(record, key)
-        props: dict[str, Any] = {name: row.get(name) for name, _ in _PAPER_COLUMNS}
+        props: dict[str, Any] = {name: row.get(name) for name, _ in PAPER_COLUMNS}
         props["stub"] = False
         props["years"] = [record.year] if record.year is not None else None
         if authors:
@@ -359,13 +320,10 @@ class ImportSink:
                 categories[named["code"]] = named
             for code in codes:
                 out.relationship("CROSS_LISTED", [_string(key), _string(code)])
-        out.node("Paper", [_string(key), *(_cell(props[n], t) for n, t in _PAPER_COLUMNS)])
+        out.node("Paper", [_string(key), *(_cell(props[n], t) for n, t in PAPER_COLUMNS)])
         described = {
             **{name: value for name, value in row["extra"].items() if value is not None},
-            **{
-                name: row["as_of_date"] if name == "as_of" else row[name]
-                for name, _ in _DESCRIBED_COLUMNS
-            },
+            **{link.name: row[link.row] for link in LINK_PROPERTIES},
         }
         out.described(key, record.snapshot, described)
 
@@ -543,13 +501,13 @@ class _Writer:
         self.files.relationship_counts[kind] += len(lines)
 
     def described(self, paper: str, snapshot: str, props: dict[str, Any]) -> None:
-        fixed = {name for name, _ in _DESCRIBED_COLUMNS}
+        fixed = {name for name, _ in DESCRIBED_COLUMNS}
         extras = tuple(sorted((k, _kind(v)) for k, v in props.items() if k not in fixed))
         name = self._described.get(extras)
         if name is None:
             name = f"described_in_{len(self._described)}"
             self._described[extras] = name
-            columns = [*_DESCRIBED_COLUMNS, *extras]
+            columns = [*DESCRIBED_COLUMNS, *extras]
             self._open(
                 name,
                 ":START_ID(Paper),:END_ID(Snapshot)," + ",".join(f"{n}:{t}" for n, t in columns),
@@ -558,7 +516,7 @@ class _Writer:
             self.files.relationships.setdefault("DESCRIBED_IN", []).append(self._handles[name][0])
             self.files.relationship_counts.setdefault("DESCRIBED_IN", 0)
         cells = [_string(paper), _string(snapshot)]
-        cells += [_cell(props.get(n), t) for n, t in (*_DESCRIBED_COLUMNS, *extras)]
+        cells += [_cell(props.get(n), t) for n, t in (*DESCRIBED_COLUMNS, *extras)]
         self._line(name, cells)
         self.files.relationship_counts["DESCRIBED_IN"] += 1
 

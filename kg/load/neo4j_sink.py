@@ -52,6 +52,7 @@ from kg.loaders.ids import (
     key_rank,
     parse_id_key,
 )
+from kg.loaders.paper_properties import LINK_PROPERTIES, ROW_PROPERTIES
 from kg.loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
 from kg.loaders.taxonomy import category
 
@@ -172,32 +173,16 @@ def _named_row(named: PaperRecord | PaperRef, key: str) -> dict[str, Any]:
 
 
 def paper_row(record: PaperRecord, key: str) -> dict[str, Any]:
-    """Return the load_papers row of a full paper record stored under ``key``."""
-    years = sorted(record.histogram)
-    return {
-        **_named_row(record, key),
-        "published": record.published,
-        "abstract": record.abstract,
-        "abstract_excerpt": record.abstract_excerpt,
-        "license": record.license,
-        "version": record.version,
-        "doi": record.doi,
-        "journal_ref": record.journal_ref,
-        "comments": record.comments,
-        "stated_cited_by": record.stated_cited_by,
-        "stated_cited_by_in_map": record.stated_cited_by_in_map,
-        "stated_refs_total": record.stated_refs_total,
-        "stated_refs_in_map": record.stated_refs_in_map,
-        "listed_refs": record.listed_refs,
-        "listed_citing": record.listed_citing,
-        "histogram_years": years or None,
-        "histogram_counts": [record.histogram[y] for y in years] or None,
-        "extra": dict(record.extra),
-        "as_of": as_of_key(record.as_of, record.snapshot),
-        "as_of_date": record.as_of,
-        "snapshot": record.snapshot,
-        "line": record.origin.line,
-    }
+    """Return the load_papers row of a full paper record stored under ``key``: the values
+    ``kg.loaders.paper_properties`` reads from it (the paper's, its link's), its ``extra``
+    facts, its as_of key and date, its snapshot."""
+    row: dict[str, Any] = {"key": key}
+    row.update((p.name, p.read(record)) for p in ROW_PROPERTIES if p.read)
+    row.update((p.row, p.read(record)) for p in LINK_PROPERTIES)
+    row["extra"] = dict(record.extra)
+    row["as_of"] = as_of_key(record.as_of, record.snapshot)
+    row["snapshot"] = record.snapshot
+    return row
 
 
 def record_order(record: PaperRecord) -> tuple[str, int]:
