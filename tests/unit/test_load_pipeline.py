@@ -257,7 +257,10 @@ def test_the_import_takes_only_what_no_rule_touches(tmp_path: Path) -> None:
     assert files.relationship_counts["CITES"] == 1
     assert files.relationship_counts["AUTHORED"] == 3
     assert files.node_counts["Author"] == 3  # ann lee, bo li, al
-    assert spellings == [[{"key": "bo li", "name": "Bo Li"}], [{"key": "bo li", "name": "bo li"}]]
+    assert spellings == [
+        [{"key": "bo li", "name": "Bo Li", "norm_name": "bo li"}],
+        [{"key": "bo li", "name": "bo li", "norm_name": "bo li"}],
+    ]
     assert online == sorted(
         [
             "paper 2101.00002 snap 2",
@@ -281,9 +284,9 @@ def test_the_writer_sends_every_spelling_and_leaves_the_choice_to_the_statement(
         _paper("2101.00002", date(2024, 1, 1), 2, authors=("A. H. Bougourzi", "A.H. Bougourzi")),
     ]
     rows = [
-        {"key": "a. h. bougourzi", "name": "A. H. Bougourzi"},
-        {"key": "a. h. bougourzi", "name": "A.H. Bougourzi"},
-        {"key": "al", "name": "Al"},
+        {"key": "a. h. bougourzi", "name": "A. H. Bougourzi", "norm_name": "a. h. bougourzi"},
+        {"key": "a. h. bougourzi", "name": "A.H. Bougourzi", "norm_name": "a. h. bougourzi"},
+        {"key": "al", "name": "Al", "norm_name": "al"},
     ]
     assert author_names(records) == rows
     assert author_names(reversed(records)) == rows
