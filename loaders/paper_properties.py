@@ -334,6 +334,8 @@ PAPER_LISTS: tuple[PaperList, ...] = (
 OTHER_FIELDS: dict[str, str] = {
     "ids": "a (:PaperId) per strong id, which IDENTIFIES the paper (paper_ids.cypher)",
     "extra": "more DESCRIBED_IN properties, one per fact (papers.cypher's `extra {.*}`)",
+    "author_ids": "each author's (:AuthorId) nodes, which IDENTIFY the author, keyed by its "
+    "first id (author_ids.cypher, authors.cypher)",
 }
 """The ``PaperRecord`` fields no property above comes from, and where they go."""
 
