@@ -450,6 +450,22 @@ def redirected(
         rows = params["rows"]
         if name == "load_stubs":
             rows = sorted_stubs(_held(row, holders) for row in rows)
+            # a paper holding a strong id a reference named keeps its key as a merge would
+            aliased: dict[str, set[str]] = {}
+            for row in rows:
+                if row["named"] is not None and parse_id_key(row["named"]) is not None:
+                    aliased.setdefault(row["key"], set()).add(row["named"])
+            if aliased:
+                result.append(
+                    (
+                        "load_id_aliases",
+                        {
+                            "rows": [
+                                {"key": k, "aliases": sorted(aliased[k])} for k in sorted(aliased)
+                            ]
+                        },
+                    )
+                )
         elif name == "load_paper_ids":
             merged: dict[str, set[str]] = {}
             for row in rows:
@@ -645,6 +661,7 @@ _STATEMENT_QUERY: dict[str, str] = {
     "load_self_citations": "load.self_citations",
     "load_paper_ids": "load.paper_ids",
     "load_author_ids": "load.author_ids",
+    "load_id_aliases": "load.id_aliases",
 }
 """The query each statement name of ``batch_statements`` runs (the import sink replays the
 same names)."""

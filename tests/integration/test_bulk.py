@@ -153,7 +153,68 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "  1. 2017Attention Is All You Needcited by 60,361\n",
         encoding="utf-8",
     )
+    # The same papers as OpenAlex, Semantic Scholar and Crossref name them (made up, in
+    # their shape): strong ids and authors' ids, which go online and merge by the id rules.
+    sources = folder / "openalex.jsonl"
+    sources.write_text(
+        json.dumps(
+            {
+                "id": "https://openalex.org/W900001",
+                "doi": "https://doi.org/10.48550/arXiv.1706.03762",
+                "title": "Attention Is All You Need",
+                "publication_year": 2017,
+                "updated_date": "2024-02-01T00:00:00",
+                "authorships": [
+                    {
+                        "author": {
+                            "id": "https://openalex.org/A900001",
+                            "display_name": "Ada Example",
+                            "orcid": "https://orcid.org/0000-0002-1825-0097",
+                        }
+                    }
+                ],
+                "referenced_works": ["https://openalex.org/W900002"],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    s2 = folder / "s2.jsonl"
+    s2.write_text(
+        json.dumps(
+            {
+                "paperId": "ab" * 20,
+                "externalIds": {"ArXiv": "1810.04805", "DOI": "10.1000/BERT.1"},
+                "title": "BERT",
+                "year": 2018,
+                "authors": [{"authorId": "900003", "name": "Ada Example"}],
+                "references": [{"paperId": "cd" * 20, "externalIds": {"DOI": "10.1000/XYZ.2"}}],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    crossref = folder / "crossref.jsonl"
+    crossref.write_text(
+        json.dumps(
+            {
+                "DOI": "10.1000/other.3",
+                "title": ["A Paper Citing by DOI"],
+                "published": {"date-parts": [[2020, 1, 2]]},
+                "author": [{"given": "Ada", "family": "Example", "ORCID": "0000-0002-1825-0097"}],
+                "reference": [
+                    {"key": "r1", "DOI": "10.1000/bert.1"},
+                    {"key": "r2", "DOI": "10.1000/xyz.2"},
+                ],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     return {
+        "sources": sources,
+        "s2": s2,
+        "crossref": crossref,
         "page": PAGE,
         "page2": page2,
         "record": RECORD,
@@ -167,8 +228,14 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.mark.parametrize(
     ("order", "batch_size"),
     [
-        (["page", "record", "page2", "arxiv", "synthetic_arxiv", "synthetic_edges", "edges"], 2000),
-        (["edges", "synthetic_edges", "arxiv", "synthetic_arxiv", "page2", "record", "page"], 40),
+        (
+            "page record page2 arxiv synthetic_arxiv synthetic_edges edges sources s2 crossref",
+            2000,
+        ),
+        (
+            "crossref edges synthetic_edges s2 arxiv synthetic_arxiv page2 record sources page",
+            40,
+        ),
     ],
     ids=["seeds-first", "seeds-last-small-batches"],
 )
@@ -176,12 +243,12 @@ def test_bulk_gives_the_online_loaders_graph(
     graph: Database,
     bulk_server: LocalServer,
     inputs: dict[str, Path],
-    order: list[str],
+    order: str,
     batch_size: int,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    paths = [inputs[name] for name in order]
+    paths = [inputs[name] for name in order.split()]
     online = load_paths(graph, paths, batch_size=batch_size, rejects_path=tmp_path / "o.jsonl")
     assert online.rejected == 1  # the bad JSON line
     assert online.skipped == {"self-citation": 1}
