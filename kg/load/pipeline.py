@@ -81,7 +81,9 @@ __all__ = [
 
 FormatChoice = FormatName | Literal["auto"]
 DEFAULT_BATCH_SIZE = 2000
-_SKIPPED_NAMES = ("readme", ".")
+_SKIPPED_NAMES = ("readme", ".", "manifest")
+"""The names (their start, in any case) of files a folder's load leaves out: a README, a
+hidden file, and a dump's manifest (OpenAlex's snapshot lists its part files in one)."""
 
 # The arguments as both faces name them, for the hints of the errors about them.
 _REJECTS_ARGUMENT = "rejects_path= in Python, --rejects on the command line"
@@ -129,8 +131,9 @@ def input_files(paths: list[Path]) -> list[InputFile]:
 
     The .abs files of a folder (``.abs``, ``.abs.gz``, in any subfolder) are one input, the
     folder itself, read by the hep-th parser; each other file of the folder is an input of its
-    own. README files, hidden files and rejects files are skipped, and so are FIFOs, sockets
-    and devices. Raises SourceError for a path that does not exist.
+    own. README files, hidden files, manifests (an OpenAlex snapshot's ``manifest``) and
+    rejects files are skipped, and so are FIFOs, sockets and devices. Raises SourceError for
+    a path that does not exist.
     """
     found: list[InputFile] = []
     for path in paths:

@@ -9,7 +9,10 @@ records only share a title.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +24,9 @@ from kg.database import Database
 from kg.load.pipeline import load_paths
 from kg.load.schema import clear_database
 from kg.refs import resolve
+from kg.server.config import Connection
 from tests.data import EXAMPLES, REAL_SOURCES
+from tests.graph_dump import differences, dump_graph
 
 pytestmark = [
     pytest.mark.integration,
@@ -198,3 +203,34 @@ def test_papers_that_only_share_a_title_stay_apart(sources_graph: Database) -> N
     for found in twins:
         keys = {resolve(sources_graph, _ref(sorted(groups[i][1])[0])).key for i in found}
         assert len(keys) == len(found), [sorted(groups[i][1]) for i in found]
+
+
+def test_three_loaders_at_once_give_the_sequential_graph(
+    sources_graph: Database, kg_env: Connection, tmp_path: Path
+) -> None:
+    """The sources' records of one paper, loaded by three loaders at once (one a file, and
+    one all of them the other way round in small batches), make the graph one load makes."""
+    expected = dump_graph(sources_graph)
+    files = [str(EXAMPLES / "map"), *(str(REAL_SOURCES / name) for name in FILES)]
+    kg = str(Path(sys.executable).parent / "kg")
+    plans = [
+        [files[0], files[1]],
+        [files[2], files[3]],
+        [*reversed(files), "--batch-size", "50"],
+    ]
+    clear_database(sources_graph)
+    processes = [
+        subprocess.Popen(
+            [kg, "load", *plan, "--rejects", str(tmp_path / f"r{n}.jsonl")],
+            env=dict(os.environ),  # NEO4J_* point at the test server (kg_env)
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for n, plan in enumerate(plans)
+    ]
+    for process in processes:
+        output, _ = process.communicate(timeout=900)
+        assert process.returncode == 0, output
+    got = dump_graph(sources_graph)
+    assert got == expected, differences(got, expected)

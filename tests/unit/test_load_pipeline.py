@@ -290,3 +290,15 @@ def test_the_writer_sends_every_spelling_and_leaves_the_choice_to_the_statement(
     ]
     assert author_names(records) == rows
     assert author_names(reversed(records)) == rows
+
+
+def test_a_snapshot_folder_loads_its_parts_and_not_its_manifest(tmp_path: Path) -> None:
+    """An OpenAlex snapshot folder: `data/works/manifest` lists the part files and holds no
+    work, so a load of the folder reads the parts and leaves the manifest out."""
+    works = tmp_path / "data" / "works"
+    part = works / "updated_date=2024-01-01" / "part_000.gz"
+    part.parent.mkdir(parents=True)
+    part.write_bytes(b"")
+    (works / "manifest").write_text('{"entries": [], "meta": {"content_length": 0}}\n')
+    (works / "README.txt").write_text("about the snapshot\n")
+    assert [item.path for item in input_files([tmp_path])] == [part]
