@@ -287,10 +287,11 @@ def paper(
 ) -> None:
     """The map page of a paper rebuilt from the graph: graph counts beside stated ones.
 
-    REF is an arXiv id (2110.03888, arXiv:2110.03888v2, hep-th/9901001), a title, a node
-    key or a handle from a list. With --sources, what each source (OpenAlex, S2, Crossref,
-    a map page, ...) states of it and asserts in the graph instead. Example: kg paper
-    hep-th/9711200 --limit 5; kg paper 1706.03762 --sources
+    REF is an arXiv id (2110.03888, arXiv:2110.03888v2, hep-th/9901001), another id (a DOI,
+    an OpenAlex or Semantic Scholar id, in any spelling), a title, a node key or a handle
+    from a list. With --sources, what each source (OpenAlex, S2, Crossref, a map page, ...)
+    states of it and asserts in the graph instead.
+    Example: kg paper hep-th/9711200 --sources
     """
     if show_sources:
         examples = DEFAULT_EXAMPLES if limit is None else min(limit, MAX_EXAMPLES)

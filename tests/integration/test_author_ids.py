@@ -105,7 +105,7 @@ def test_two_people_of_one_name_with_two_orcids_stay_two(graph: Database) -> Non
 
 
 @settings(
-    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(order=st.permutations(range(len(RECORDS))), cut=st.integers(0, len(RECORDS)))
 def test_any_order_and_grouping_gives_one_graph(

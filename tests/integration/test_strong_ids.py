@@ -122,7 +122,7 @@ def test_records_that_share_ids_are_one_paper_holding_every_id(graph: Database) 
 
 
 @settings(
-    max_examples=12,
+    max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
