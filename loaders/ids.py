@@ -158,6 +158,30 @@ def key_rank(key: str) -> tuple[int, str]:
     return 0, key
 
 
+def _linked_groups(links: Iterable[Iterable[str]]) -> list[list[str]]:
+    """The groups of keys the links join, transitively (each link: the keys one id names);
+    a key in no link with another is a group of its own."""
+    parent: dict[str, str] = {}
+
+    def root(key: str) -> str:
+        parent.setdefault(key, key)
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    for keys in links:
+        linked = sorted(set(keys))
+        for key in linked:
+            root(key)
+        for a, b in itertools.pairwise(linked):
+            parent[root(b)] = root(a)
+    groups: dict[str, list[str]] = {}
+    for key in parent:
+        groups.setdefault(root(key), []).append(key)
+    return list(groups.values())
+
+
 def id_merges(
     papers_by_id: Mapping[str, Iterable[str]], kept_apart: Iterable[str] = ()
 ) -> list[tuple[str, str]]:
@@ -174,26 +198,8 @@ def id_merges(
     Otherwise a group's paper is its arXiv paper, else its key first in ``key_rank``.
     """
     apart = set(kept_apart)
-    parent: dict[str, str] = {}
-
-    def root(key: str) -> str:
-        parent.setdefault(key, key)
-        while parent[key] != key:
-            parent[key] = parent[parent[key]]
-            key = parent[key]
-        return key
-
-    for papers in papers_by_id.values():
-        linked = sorted(set(papers) - apart)
-        for key in linked:
-            root(key)
-        for a, b in itertools.pairwise(linked):
-            parent[root(b)] = root(a)
-    groups: dict[str, list[str]] = {}
-    for key in parent:
-        groups.setdefault(root(key), []).append(key)
     merges: list[tuple[str, str]] = []
-    for members in groups.values():
+    for members in _linked_groups(set(keys) - apart for keys in papers_by_id.values()):
         if len(members) < 2:
             continue
         ranked = sorted(members, key=key_rank)
@@ -283,27 +289,9 @@ def author_merges(authors_by_id: Mapping[str, Iterable[str]]) -> list[tuple[str,
     pairs sorted by target then source: authors an id links are one, transitively, keyed
     by the first key in ``author_rank``. A name is no id, so an author known by name alone
     is never linked (no id key names one)."""
-    parent: dict[str, str] = {}
-
-    def root(key: str) -> str:
-        parent.setdefault(key, key)
-        while parent[key] != key:
-            parent[key] = parent[parent[key]]
-            key = parent[key]
-        return key
-
-    for authors in authors_by_id.values():
-        linked = sorted(set(authors))
-        for key in linked:
-            root(key)
-        for a, b in itertools.pairwise(linked):
-            parent[root(b)] = root(a)
-    groups: dict[str, list[str]] = {}
-    for key in parent:
-        groups.setdefault(root(key), []).append(key)
     merges = [
         (key, ranked[0])
-        for members in groups.values()
+        for members in _linked_groups(authors_by_id.values())
         for ranked in [sorted(members, key=author_rank)]
         for key in ranked[1:]
     ]
