@@ -380,7 +380,9 @@ def batch_statements(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
             statements.append(("load_categories", {"rows": categorised}))
     if batch.citations:
         stubs: dict[tuple[str, str | None, int | None], dict[str, Any]] = {}
-        edges: dict[tuple[str, str, str], dict[str, Any]] = {}
+        # the data dates each (citing, cited, snapshot) was stated at: its first and last
+        # become rows, so that the edge keeps them however the records were batched
+        edges: dict[tuple[str, str, str], set[date | None]] = {}
         for citation in batch.citations:
             citing = citation.citing.key
             cited = citation.cited.key
@@ -391,12 +393,21 @@ def batch_statements(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
                 # A page's reference under its own key (a title-only page citing its title
                 # and year) names the page's paper: no citation, in any order of the loads
                 continue
-            # named_citing and named_cited are set by ``redirected`` for a key merged away
-            edges[(citing, cited, citation.snapshot)] = _citation_row(
-                citation.snapshot, citation.as_of, (citing, cited), (citing, cited)
-            )
+            edges.setdefault((citing, cited, citation.snapshot), set()).add(citation.as_of)
         statements.append(("load_stubs", {"rows": sorted_stubs(stubs.values())}))
-        statements.append(("load_citations", {"rows": list(edges.values())}))
+        # named_citing and named_cited are set by ``redirected`` for a key merged away
+        statements.append(
+            (
+                "load_citations",
+                {
+                    "rows": [
+                        _citation_row(snapshot, as_of, (citing, cited), (citing, cited))
+                        for (citing, cited, snapshot), dates in edges.items()
+                        for as_of in _first_and_last(dates)
+                    ]
+                },
+            )
+        )
     identified = paper_id_rows(batch)
     if identified:
         statements.append(("load_paper_ids", {"rows": identified}))
@@ -635,6 +646,15 @@ def split_rows(
         ends = (alias if citing == alias else holder, alias if cited == alias else holder)
         citations.append(_citation_row(snapshot, cite["as_of"], ends, (citing, cited)))
     return sorted_stubs(stubs), citations
+
+
+def _first_and_last(dates: set[date | None]) -> list[date | None]:
+    """The dates an edge's rows carry: its first and last data dates (one when they are
+    the same), or None when no record of it gave a date."""
+    known = sorted(day for day in dates if day is not None)
+    if not known:
+        return [None]
+    return [known[0]] if known[0] == known[-1] else [known[0], known[-1]]
 
 
 def _citation_row(

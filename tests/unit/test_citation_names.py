@@ -3,12 +3,15 @@ separator the CITES ``named`` entries rely on, and how ``kg merges`` counts them
 
 from __future__ import annotations
 
+from datetime import date
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from kg.load.merges import merged_key
-from kg.load.neo4j_sink import redirected, split_rows
+from kg.load.neo4j_sink import Batch, batch_statements, redirected, split_rows
 from kg.loaders.identity import normalize_title, title_key
+from kg.loaders.records import CitationRecord, Origin, PaperRef
 
 
 def _citation(citing: str, cited: str, snapshot: str = "sha256:aa") -> dict[str, object]:
@@ -165,3 +168,33 @@ def test_a_key_refs_entry_reads_back_with_a_bar_in_its_title() -> None:
         "title:a b:2011", "2026-01-01|sha256:aa|A | B|2011", "sha256:aa", "A | B", 2011
     )
     assert KeyRef.parse("k|0000-00-00|sha256:bb|T|").year is None
+
+
+@given(
+    st.lists(st.one_of(st.none(), st.dates(date(1990, 1, 1), date(2030, 1, 1))), min_size=1),
+    st.integers(1, 6),
+)
+def test_a_citation_stated_on_several_dates_keeps_its_first_and_last_in_any_batching(
+    dates: list[date | None], size: int
+) -> None:
+    """Two records of one paper (two OpenAlex works of one arXiv paper, say) that state one
+    citation on different dates: the rows the writer sends carry its first and last date
+    whether the records come in one batch or several (one batch kept only the last row)."""
+    records = [
+        CitationRecord(
+            origin=Origin(path="works.jsonl", line=line),
+            snapshot="sha256:aa",
+            as_of=day,
+            citing=PaperRef(arxiv_id="1304.7300"),
+            cited=PaperRef(arxiv_id="1207.0001"),
+        )
+        for line, day in enumerate(dates, start=1)
+    ]
+    sent: list[date | None] = []
+    for start in range(0, len(records), size):
+        statements = dict(batch_statements(Batch(citations=records[start : start + size])))
+        sent += [row["as_of"] for row in statements["load_citations"]["rows"]]
+    known = sorted(day for day in dates if day is not None)
+    stated = sorted(day for day in sent if day is not None)
+    assert (stated[:1], stated[-1:]) == (known[:1], known[-1:])
+    assert set(stated) <= set(known)
