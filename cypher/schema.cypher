@@ -13,6 +13,7 @@ CREATE INDEX paper_norm_title IF NOT EXISTS FOR (p:Paper) ON (p.norm_title);
 CREATE INDEX paper_arxiv_id IF NOT EXISTS FOR (p:Paper) ON (p.arxiv_id);
 CREATE INDEX paper_year IF NOT EXISTS FOR (p:Paper) ON (p.year);
 CREATE INDEX paper_stub IF NOT EXISTS FOR (p:Paper) ON (p.stub);
+CREATE INDEX paper_changed_at IF NOT EXISTS FOR (p:Paper) ON (p.changed_at);
 CREATE INDEX also_titled_norm_title IF NOT EXISTS FOR ()-[v:ALSO_TITLED]-() ON (v.norm_title);
 CREATE INDEX author_name IF NOT EXISTS FOR (a:Author) ON (a.name);
 CREATE FULLTEXT INDEX paper_title_fulltext IF NOT EXISTS FOR (p:Paper) ON EACH [p.title];

@@ -1,7 +1,7 @@
 // name: similar_cocited_stored
 // mode: read
 // Co-citation read from the CO_CITED relationships `kg similar --write` stores: the same
-// columns and order as cocited.cypher, for a limit up to the run's k. Check similar_fresh
+// columns and order as cocited.cypher, for a limit up to the run's k. Check similar_answer
 // first: the stored lists are only as new as the run.
 // param key: str  node key of the paper
 // param limit: int = 20  how many papers to return

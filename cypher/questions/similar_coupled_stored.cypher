@@ -2,7 +2,7 @@
 // mode: read
 // Bibliographic coupling read from the COUPLED relationships `kg similar --write` stores:
 // the same columns and order as coupled.cypher, for a limit up to the run's k. Check
-// similar_fresh first: the stored lists are only as new as the run.
+// similar_answer first: the stored lists are only as new as the run.
 // param key: str  node key of the paper
 // param limit: int = 20  how many papers to return
 MATCH (:Paper {key: $key})-[s:COUPLED]->(b:Paper)

@@ -25,7 +25,7 @@ transaction, with the clock loads stamp ``changed_at`` with), and whose ``k`` sa
 the lists are. A run that writes reads the graph in a transaction routed to the leader on a
 cluster: the clock is then the writers' own, and the read sees every load committed before
 it, which a follower that has not caught up would not (its lists would count as fresh).
-The questions use the stored lists when ``similar_fresh.cypher`` says they are fresh for
+The questions use the stored lists when ``similar_answer.cypher`` says they are fresh for
 the paper asked about, and compute live otherwise (with a bound on the paths walked; see
 similar_cocited_live.cypher).
 """
@@ -61,9 +61,10 @@ __all__ = [
     "LiveBound",
     "Measure",
     "Neighbour",
-    "freshness",
+    "StoredAnswer",
     "run_similarity",
     "similar_rows",
+    "stored_answer",
     "stored_runs",
     "top_k",
 ]
@@ -75,12 +76,11 @@ RUN_KEYS: Final[dict[Measure, str]] = {"co-citation": "co_cited", "coupling": "c
 
 
 class _Queries(NamedTuple):
-    """The named queries of one measure: a run's write and the lists it stored, and a
-    question's answer from the stored relationships or computed live."""
+    """The named queries of one measure: a run's write, the lists it stored, and a
+    question's answer computed live (similar_answer.cypher reads the stored one)."""
 
     write: str
     stored_lists: str
-    stored: str
     live: str
 
 
@@ -88,13 +88,11 @@ _QUERIES: Final[dict[Measure, _Queries]] = {
     "co-citation": _Queries(
         write="analytics.similar_write_cocited",
         stored_lists="analytics.similar_stored_cocited",
-        stored="questions.similar_cocited_stored",
         live="questions.similar_cocited_live",
     ),
     "coupling": _Queries(
         write="analytics.similar_write_coupled",
         stored_lists="analytics.similar_stored_coupled",
-        stored="questions.similar_coupled_stored",
         live="questions.similar_coupled_live",
     ),
 }
@@ -355,11 +353,8 @@ class Freshness:
     reason: str | None
 
 
-def freshness(graph: Database, key: str, measure: Measure, limit: int) -> Freshness:
-    """Return whether the stored lists of ``measure`` are fresh for the paper ``key`` and a
-    question of ``limit`` papers (see similar_fresh.cypher)."""
-    query = queries.questions.similar_fresh
-    row = query.run(graph, key=key, run=RUN_KEYS[measure], limit=limit)[0]
+def _verdict(row: dict[str, Any], limit: int) -> Freshness:
+    """The freshness verdict of a similar_answer row, with the first reason it is stale."""
     k = row["k"]
     reason = None
     if not row["has_run"]:
@@ -371,6 +366,28 @@ def freshness(graph: Database, key: str, measure: Measure, limit: int) -> Freshn
     elif row["neighbour_changed"]:
         reason = "a load changed a neighbouring paper's citations after the stored run"
     return Freshness(reason is None, bool(row["has_run"]), k, row["computed_at"], reason)
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """The paper a key names, whether the stored lists are fresh for it, and, when they
+    are, its top rows from them: one round trip (similar_answer.cypher)."""
+
+    paper: dict[str, Any]
+    verdict: Freshness
+    rows: list[dict[str, Any]]
+
+
+def stored_answer(graph: Database, key: str, measure: Measure, limit: int) -> StoredAnswer | None:
+    """Return the paper keyed ``key`` with the freshness of the stored lists of ``measure``
+    for a question of ``limit`` papers, and its stored top ``limit`` when they are fresh; None
+    when no paper has that key."""
+    found = queries.questions.similar_answer.run(graph, key=key, run=RUN_KEYS[measure], limit=limit)
+    if not found:
+        return None
+    row = found[0]
+    paper = {name: row[name] for name in ("key", "arxiv_id", "title", "year", "stub")}
+    return StoredAnswer(paper, _verdict(row, limit), list(row["results"]))
 
 
 @dataclass(frozen=True)
@@ -399,16 +416,19 @@ def similar_rows(
     *,
     max_paths: int = DEFAULT_MAX_PATHS,
     prefer_stored: bool = True,
+    stored: StoredAnswer | None = None,
 ) -> tuple[list[dict[str, Any]], Freshness | None, LiveBound | None]:
     """Return the top ``limit`` rows of ``measure`` for the paper ``key``: from the stored
     relationships when they are fresh (and ``prefer_stored``), else from the bounded live
     query. Also returns the freshness verdict (None when not checked) and, for a live
-    answer, how much of the work it did.
+    answer, how much of the work it did. ``stored`` is the paper's ``stored_answer`` when
+    the caller has it already (it is read here otherwise).
     """
-    verdict = freshness(graph, key, measure, limit) if prefer_stored else None
-    if verdict is not None and verdict.fresh:
-        stored = queries.get(_QUERIES[measure].stored).run(graph, key=key, limit=limit)
-        return stored, verdict, None
+    if prefer_stored and stored is None:
+        stored = stored_answer(graph, key, measure, limit)
+    verdict = stored.verdict if prefer_stored and stored is not None else None
+    if stored is not None and verdict is not None and verdict.fresh:
+        return stored.rows, verdict, None
     live = queries.get(_QUERIES[measure].live)
     found = live.run(graph, key=key, limit=limit, max_paths=max_paths)
     if not found:

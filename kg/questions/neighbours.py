@@ -11,7 +11,7 @@ from kg.answers import CitedPaper, Overlap, PaperSummary, Similarity, Similarity
 from kg.database import Database
 from kg.errors import ParameterError
 from kg.questions.bounds import DEFAULT_LIMIT, check_range
-from kg.refs import resolve
+from kg.refs import key_written, parse_ref, resolve
 
 __all__ = ["cocited", "common_citers", "coupled", "shared_references"]
 
@@ -54,17 +54,27 @@ def _similarity(
     graph: Database, ref: str, limit: int, measure: Literal["co-citation", "coupling"]
 ) -> Similarity:
     limit = check_range("limit", limit, 1)
-    paper = resolve(graph, ref)
-    rows, verdict, bound = similarity.similar_rows(graph, paper.key, measure, limit)
+    # One round trip when the REF is written as a key (an arXiv id, a title key, an id key)
+    # and a paper has it: the stored answer finds the paper too. Else the REF is resolved
+    # first, by every tier.
+    parse_ref(ref)  # a ParameterError for a REF that is empty or not valid text
+    key = key_written(ref)
+    stored = similarity.stored_answer(graph, key, measure, limit) if key is not None else None
+    if stored is not None:
+        paper = PaperSummary.model_validate(stored.paper)
+    else:
+        paper = resolve(graph, ref)
+        stored = similarity.stored_answer(graph, paper.key, measure, limit)
+    rows, verdict, bound = similarity.similar_rows(graph, paper.key, measure, limit, stored=stored)
     empty_note = _cocited_note if measure == "co-citation" else _coupled_note
-    stored = verdict is not None and verdict.fresh
+    fresh = verdict is not None and verdict.fresh
     return Similarity(
         paper=paper,
         measure=measure,
         results=[SimilarPaper.model_validate(row) for row in rows],
         note=None if rows else empty_note(graph, paper),
-        source="materialised" if stored else "live",
-        computed_at=_iso(verdict.computed_at) if stored and verdict else None,
+        source="materialised" if fresh else "live",
+        computed_at=_iso(verdict.computed_at) if fresh and verdict else None,
         stale_reason=verdict.reason if verdict is not None else None,
         capped=bound.capped if bound else False,
         counted=bound.counted if bound else None,

@@ -19,7 +19,10 @@ from kg.cli import main
 from kg.database import Database
 from kg.server.config import Connection
 
-MEASURES = {"co-citation": "questions.cocited", "coupling": "questions.coupled"}
+MEASURES: dict[similarity.Measure, str] = {
+    "co-citation": "questions.cocited",
+    "coupling": "questions.coupled",
+}
 STORED = {
     "co-citation": "questions.similar_cocited_stored",
     "coupling": "questions.similar_coupled_stored",
@@ -27,7 +30,9 @@ STORED = {
 COLUMNS = ("key", "together", "size_a", "size_b", "cosine", "jaccard")
 
 
-def _live(graph: Database, measure: str, key: str, limit: int) -> list[dict[str, Any]]:
+def _live(
+    graph: Database, measure: similarity.Measure, key: str, limit: int
+) -> list[dict[str, Any]]:
     rows = queries.get(MEASURES[measure]).run(graph, key=key, limit=limit)
     return [{name: row[name] for name in COLUMNS} for row in rows]
 
@@ -57,6 +62,12 @@ def test_stored_lists_equal_the_live_queries_on_the_seed_graph(small_map: Databa
             for limit in (1, 3):
                 live = _live(small_map, measure, key, limit)
                 assert _stored(small_map, measure, key, limit) == live, (measure, key, limit)
+                # the one-round-trip answer reads the same rows, fresh
+                answer = similarity.stored_answer(small_map, key, measure, limit)
+                assert answer is not None, (measure, key)
+                assert answer.verdict.fresh, (measure, key)
+                rows = [{name: row[name] for name in COLUMNS} for row in answer.rows]
+                assert rows == live, (measure, key, limit)
                 compared += len(live)
     assert compared > 100  # the seed graph has plenty of co-cited and coupled pairs
     stored = small_map.read("MATCH ()-[r:CO_CITED|COUPLED]->() RETURN count(r) AS n")[0]["n"]
@@ -182,7 +193,7 @@ def test_top_k_equals_the_live_queries_on_cit_hepth_for_200_random_papers(
 ) -> None:
     citation = load_projection(hepth_citations)
     assert citation.edge_count > 350_000
-    lists = {m: similarity.top_k(citation, m, 20) for m in MEASURES}  # type: ignore[arg-type]
+    lists = {m: similarity.top_k(citation, m, 20) for m in MEASURES}
     index = {key: i for i, key in enumerate(citation.keys)}
     rng = random.Random(15)
     cited = [k for k in citation.keys if k.startswith("hep-th/")]
