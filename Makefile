@@ -64,8 +64,11 @@ browser:
 # under each other, so with it set the suite runs in one worker.
 TEST_WORKERS ?= $(if $(NEO4J_URI),0,2)
 
+# Files go to the workers in the order tests/conftest.py collects them, the slow integration
+# files first and the many short unit files last to fill the tail (xdist's default reorder
+# by test count sent the few-test, minutes-long files last, one worker idle at the end).
 test: lint browser
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # Benchmarks, never part of make test: each writes its docs/BENCHMARKS-*.md. Ingest measures
 # 1x, 10x and 100x (about 2.8M papers, bulk and import only above 10x): hours in all.
