@@ -73,8 +73,10 @@ FAR = 10  # the second paper of a title comes this many years later
 # that a title key can be nearest either twin, or as near to both. (1,) turns twins off.
 TWINS = (1, 1, 1, 1, 1, 2, 2, 3)
 BUDGET_SECONDS = float(os.environ.get("KG_IDENTITY_BUDGET", "30"))
-ROUNDS = 10
-ROUND_BUDGET_SECONDS = float(os.environ.get("KG_CONCURRENCY_BUDGET", "5"))
+# The four concurrent loaders: at least ROUNDS rounds, more while the budget lasts (a round
+# is about 8 s on this project's 2-core machine)
+ROUNDS = int(os.environ.get("KG_CONCURRENCY_ROUNDS", "3"))
+ROUND_BUDGET_SECONDS = float(os.environ.get("KG_CONCURRENCY_BUDGET", "30"))
 
 
 @dataclass(frozen=True)

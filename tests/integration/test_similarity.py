@@ -74,6 +74,34 @@ def test_stored_lists_equal_the_live_queries_on_the_seed_graph(small_map: Databa
     assert stored == sum(run.pairs.values())
 
 
+def test_a_question_by_key_on_fresh_lists_takes_one_round_trip(
+    small_map: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """kg.cocited by a key or arXiv id reads the paper, the freshness and the stored list
+    in one query (similar_answer.cypher); by a title, the REF is resolved first: two."""
+    similarity.run_similarity(small_map, k=5, write=True)
+    sent: list[str] = []
+    for name in ("read", "write", "records", "read_transaction", "run_autocommit"):
+        real = getattr(small_map, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
+            sent.append(_name)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(small_map, name, counted)
+    for ref, trips in (
+        ("1706.03762", 1),
+        ("arXiv:1706.03762v5", 1),
+        ("Attention Is All You Need", 2),
+    ):
+        sent.clear()
+        answer = questions.cocited(small_map, ref, limit=5)
+        assert answer.source == "materialised", ref
+        assert answer.results, ref
+        assert answer.paper.key == "1706.03762", ref
+        assert len(sent) == trips, (ref, sent)
+
+
 def test_questions_read_the_stored_lists_when_fresh_and_say_so(small_map: Database) -> None:
     key = "1706.03762"
     before = questions.cocited(small_map, key, limit=5)
