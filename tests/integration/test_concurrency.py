@@ -33,7 +33,6 @@ from tests import hepth_like
 from tests.graph_dump import dump_graph
 from tests.integration.test_faults import (
     BAD_LINES,
-    EDGES,
     Held,
     cli_env,
     finish,
@@ -48,6 +47,7 @@ ROUNDS = int(os.environ.get("KG_CONCURRENCY_ROUNDS", "3"))
 BUDGET_SECONDS = float(os.environ.get("KG_CONCURRENCY_BUDGET", "60"))
 ROUND_TIMEOUT = 240.0
 LOAD_BATCH = 100
+GROWING_EDGES = 8_000  # the load ranking runs beside: long enough for several rankings
 Dump = tuple[list[str], list[str]]
 
 
@@ -242,7 +242,7 @@ def growing_load(
     graph: Database, neo4j_connection: Connection, tmp_path: Path
 ) -> Iterator[subprocess.Popen[bytes]]:
     """A `kg load` adding papers and citations, batch by batch, while the test runs."""
-    data = write_edge_slice(tmp_path / "edges.txt", EDGES, BAD_LINES)
+    data = write_edge_slice(tmp_path / "edges.txt", GROWING_EDGES, BAD_LINES)
     loader = _start(
         cli_env(neo4j_connection),
         load_args(data, tmp_path / "r.jsonl", batch=100),
