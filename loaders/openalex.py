@@ -10,9 +10,10 @@ From each work: its title (``title``, else ``display_name``, markup removed), ye
 ``author.display_name``, else ``raw_author_name``), abstract (rebuilt from
 ``abstract_inverted_index``), ids (``id``, the DOI, ``ids.mag``, ``ids.pmid``; an arXiv DOI,
 or an arxiv.org location, gives the arXiv id instead), ``cited_by_count``,
-``referenced_works_count`` and ``updated_date`` (the date the record runs to). Each entry of
-``referenced_works`` becomes a citation of that work by its OpenAlex id. Topics, concepts,
-institutions, venues and the rest are left out.
+``referenced_works_count``, ``updated_date`` (the date the record runs to) and the topics'
+names, most relevant first, as the paper's ``topics`` property (a work without topics gives
+its concepts' names). Each entry of ``referenced_works`` becomes a citation of that work by
+its OpenAlex id. Institutions, venues and the rest are left out.
 """
 
 from __future__ import annotations
@@ -85,6 +86,10 @@ class _Location(Input):
     pdf_url: str | None = None
 
 
+class _Label(Input):
+    display_name: str | None = None
+
+
 class _Work(Input):
     """The parts of an OpenAlex work that load; any may be missing or null."""
 
@@ -104,6 +109,22 @@ class _Work(Input):
     referenced_works_count: _Count | None = None
     referenced_works: list[str] | None = None
     updated_date: str | None = None
+    topics: list[_Label | None] | None = None
+    concepts: list[_Label | None] | None = None
+
+
+def _topics(work: _Work) -> tuple[str, ...] | None:
+    """The work's topic names in the order OpenAlex gives them (most relevant first), else
+    its concepts' (the older labels, on works that have no topics); None when neither."""
+    for labels in (work.topics, work.concepts):
+        names: list[str] = []
+        for label in labels or ():
+            name = plain_text(label.display_name or "") if label is not None else ""
+            if name and name not in names:
+                names.append(name)
+        if names:
+            return tuple(names)
+    return None
 
 
 def abstract_from_index(index: dict[str, list[int]]) -> str | None:
@@ -268,6 +289,7 @@ def _paper(record: JsonRecord, snapshot: str) -> tuple[PaperRecord, _Work] | Rej
             authors=_authors(work)[0],
             author_ids=_authors(work)[1],
             stated_cited_by=work.cited_by_count,
+            topics=_topics(work),
             stated_refs_total=(
                 work.referenced_works_count
                 if work.referenced_works_count is not None or references is None

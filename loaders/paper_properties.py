@@ -225,6 +225,12 @@ PAPER_PROPERTIES: tuple[PaperProperty, ...] = (
     _stated("stated_cited_by_in_map", "long", "cited by papers in the map"),
     _stated("stated_refs_total", "long", "references in all"),
     _stated("stated_refs_in_map", "long", "references in the map"),
+    _stated(
+        "topics",
+        "string[]",
+        "the subject labels of the newest record that gives any (OpenAlex topics, else its "
+        "concepts), most relevant first",
+    ),
     PaperProperty(
         "as_of",
         "string",

@@ -208,6 +208,10 @@ class PaperRecord(NamedPaper):
     stated_cited_by_in_map: int | None = Field(default=None, ge=0)
     stated_refs_total: int | None = Field(default=None, ge=0)
     stated_refs_in_map: int | None = Field(default=None, ge=0)
+    topics: tuple[str, ...] | None = Field(
+        default=None,
+        description="the source's subject labels, most relevant first (OpenAlex topics)",
+    )
     listed_refs: int | None = Field(default=None, ge=0, description="references the page lists")
     listed_citing: int | None = Field(default=None, ge=0, description="citers the page lists")
     histogram: dict[int, int] = Field(

@@ -183,7 +183,7 @@ CALL (s, t, newer_categories) {
 WITH s, t, newer_authors, newer_categories,
      ['title', 'norm_title', 'year', 'published', 'abstract', 'abstract_excerpt', 'license',
       'version', 'doi', 'journal_ref', 'comments', 'stated_cited_by', 'stated_cited_by_in_map',
-      'stated_refs_total', 'stated_refs_in_map'] AS names,
+      'stated_refs_total', 'stated_refs_in_map', 'topics'] AS names,
      coalesce(s.as_of, '') AS s_top, coalesce(t.as_of, '') AS t_top
 WITH s, t, newer_authors, newer_categories, names, s_top, t_top, range(0, size(names) - 1) AS at,
      CASE WHEN s_top > t_top THEN s_top ELSE t_top END AS newest,
@@ -241,6 +241,7 @@ SET t += {
       stated_cited_by_in_map: value[12],
       stated_refs_total: value[13],
       stated_refs_in_map: value[14],
+      topics: value[15],
       filled_as_of: CASE WHEN filled = [] THEN null ELSE filled END
     },
     t.stub = t.stub AND s.stub,

@@ -34,7 +34,7 @@ CALL (p, row) {
   WITH p, row, coalesce(p.as_of, '') AS top,
        ['title', 'norm_title', 'year', 'published', 'abstract', 'abstract_excerpt', 'license',
         'version', 'doi', 'journal_ref', 'comments', 'stated_cited_by', 'stated_cited_by_in_map',
-        'stated_refs_total', 'stated_refs_in_map'] AS names
+        'stated_refs_total', 'stated_refs_in_map', 'topics'] AS names
   // held[i]: the as_of of the record that gave the paper names[i] ('' for a reference)
   WITH p, row, top, names, range(0, size(names) - 1) AS at,
        [k IN names | coalesce(head([f IN coalesce(p.filled_as_of, []) WHERE f STARTS WITH k + '=' | substring(f, size(k) + 1)]), top)] AS held
@@ -65,6 +65,7 @@ CALL (p, row) {
     stated_cited_by_in_map: value[12],
     stated_refs_total: value[13],
     stated_refs_in_map: value[14],
+    topics: value[15],
     as_of: newest,
     filled_as_of: CASE WHEN filled = [] THEN null ELSE filled END,
     // every year a record or a reference stated (sorted), which the identity rule matches

@@ -23,7 +23,7 @@ WITH h, f, before, from_refs,
 SET h += f {
       .stub, .arxiv_id, .published, .abstract, .abstract_excerpt, .license, .version, .doi,
       .journal_ref, .comments, .stated_cited_by, .stated_cited_by_in_map, .stated_refs_total,
-      .stated_refs_in_map, .as_of, .authors_as_of, .categories_as_of, .primary_category,
+      .stated_refs_in_map, .topics, .as_of, .authors_as_of, .categories_as_of, .primary_category,
       title: CASE WHEN 'title' IN from_refs THEN null ELSE f.title END,
       norm_title: CASE WHEN 'norm_title' IN from_refs THEN null ELSE f.norm_title END,
       year: CASE WHEN 'year' IN from_refs THEN null ELSE f.year END,

@@ -157,6 +157,12 @@ class ImportSink:
                 "INSERT INTO records (key, record) VALUES (?, ?)",
                 [(r.key, pickle.dumps(r, pickle.HIGHEST_PROTOCOL)) for r in batch.papers],
             )
+            # neo4j-admin import splits an array cell at ';' (its default array delimiter),
+            # which no escape keeps: a paper with a topic holding one is written online
+            self.db.executemany(
+                "INSERT OR IGNORE INTO rich_keys (key) VALUES (?)",
+                [(r.key,) for r in batch.papers if any(";" in t for t in r.topics or ())],
+            )
             self.db.executemany(
                 "INSERT OR IGNORE INTO names (key, name) VALUES (?, ?)",
                 # an author a source gives ids for is keyed by them, and written online

@@ -174,6 +174,10 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                     }
                 ],
                 "referenced_works": ["https://openalex.org/W900002"],
+                "topics": [
+                    {"display_name": "Attention; Transformers"},
+                    {"display_name": "Machine Translation"},
+                ],
             }
         )
         + "\n",
@@ -283,7 +287,7 @@ def test_bulk_gives_the_online_loaders_graph(
         assert stubs == []
         row = bulk.read(
             "MATCH (p:Paper {key: '1706.03762'}) "
-            "RETURN p.doi AS doi, p.journal_ref AS journal, p.stub AS stub, "
+            "RETURN p.doi AS doi, p.journal_ref AS journal, p.stub AS stub, p.topics AS topics, "
             "[(q:Paper {key: '2110.03888'})-[:CITES]->(p) | q.key] AS citers"
         )
         abstract = bulk.read("MATCH (p:Paper {key: '2101.00009'}) RETURN p.abstract AS a")
@@ -298,6 +302,7 @@ def test_bulk_gives_the_online_loaders_graph(
                 "doi": "10.1/attention",
                 "journal": "NIPS 2017",
                 "stub": False,
+                "topics": ["Attention; Transformers", "Machine Translation"],
                 "citers": ["2110.03888"],
             }
         ]

@@ -167,6 +167,27 @@ def test_a_paper_in_several_sources_is_one_node_that_each_id_finds(
         assert len(keys) == 1, (sorted(ids), keys)
 
 
+def test_each_openalex_paper_holds_the_topics_of_its_newest_work(sources_graph: Database) -> None:
+    """`topics`: the topic names of the newest OpenAlex work of the paper (by updated_date),
+    in the work's order; worked out here from the raw JSON."""
+    newest: dict[str, tuple[str, list[str]]] = {}
+    for work in _lines("openalex_works.jsonl"):
+        names = list(dict.fromkeys(t["display_name"] for t in work.get("topics") or []))
+        if not names:
+            continue
+        key = resolve(sources_graph, work["id"]).key
+        stated = (work["updated_date"], names)
+        newest[key] = max(newest.get(key, stated), stated)
+    assert len(newest) > 150, "most of the 210 works have topics"
+    rows = sources_graph.read(
+        "UNWIND $keys AS key MATCH (p:Paper {key: key}) RETURN p.key AS key, p.topics AS topics",
+        {"keys": sorted(newest)},
+    )
+    assert {row["key"]: row["topics"] for row in rows} == {
+        key: names for key, (_date, names) in newest.items()
+    }
+
+
 def test_the_openalex_references_inside_the_set_are_citations(sources_graph: Database) -> None:
     works = list(_lines("openalex_works.jsonl"))
     inside = {work["id"] for work in works}

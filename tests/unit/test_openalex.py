@@ -297,6 +297,22 @@ def test_title_falls_back_to_display_name_and_loses_its_markup(tmp_path: Path) -
     ]
 
 
+def test_topics_most_relevant_first_else_concepts(tmp_path: Path) -> None:
+    topic = {"id": "https://openalex.org/T1", "display_name": "Gauge <i>Theories</i>"}
+    concept = {"id": "https://openalex.org/C1", "display_name": "Physics", "level": 0}
+    records = [
+        work(1, topics=[topic, {"display_name": "Strings; Branes"}, topic, None]),
+        work(2, topics=[], concepts=[concept, {"display_name": ""}]),
+        work(3, topics=None, concepts=None),
+    ]
+    papers = _papers(list(openalex.parse(_write_lines(tmp_path / "w.jsonl", records))))
+    assert [paper.topics for paper in papers] == [
+        ("Gauge Theories", "Strings; Branes"),
+        ("Physics",),
+        None,
+    ]
+
+
 def test_a_work_without_an_openalex_id_loads_by_its_doi_or_arxiv_id(tmp_path: Path) -> None:
     by_doi = work(1, id=None, ids={"doi": "https://doi.org/10.1234/made.up.1"})
     by_arxiv = work(2, id=None, ids=None, doi="https://doi.org/10.48550/arXiv.2101.00002")
