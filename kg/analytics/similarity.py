@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple
 from kg import queries
 from kg.analytics import Scope
 from kg.analytics.igraph_engine import CitationGraph, chunks
-from kg.answers import AnalyticsRun, SimilarityRun, StoredRun
+from kg.answers import AnalyticsRun, PaperSummary, SimilarityRun, StoredRun
 from kg.database import Database
 from kg.errors import SimilarityError
 from kg.numbers import whole_number
@@ -373,7 +373,7 @@ class StoredAnswer:
     """The paper a key names, whether the stored lists are fresh for it, and, when they
     are, its top rows from them: one round trip (similar_answer.cypher)."""
 
-    paper: dict[str, Any]
+    paper: PaperSummary
     verdict: Freshness
     rows: list[dict[str, Any]]
 
@@ -386,7 +386,9 @@ def stored_answer(graph: Database, key: str, measure: Measure, limit: int) -> St
     if not found:
         return None
     row = found[0]
-    paper = {name: row[name] for name in ("key", "arxiv_id", "title", "year", "stub")}
+    paper = PaperSummary.model_validate(
+        {name: row[name] for name in ("key", "arxiv_id", "title", "year", "stub")}
+    )
     return StoredAnswer(paper, _verdict(row, limit), list(row["results"]))
 
 
@@ -424,10 +426,12 @@ def similar_rows(
     answer, how much of the work it did. ``stored`` is the paper's ``stored_answer`` when
     the caller has it already (it is read here otherwise).
     """
-    if prefer_stored and stored is None:
+    if not prefer_stored:
+        stored = None
+    elif stored is None:
         stored = stored_answer(graph, key, measure, limit)
-    verdict = stored.verdict if prefer_stored and stored is not None else None
-    if stored is not None and verdict is not None and verdict.fresh:
+    verdict = stored.verdict if stored is not None else None
+    if stored is not None and stored.verdict.fresh:
         return stored.rows, verdict, None
     live = queries.get(_QUERIES[measure].live)
     found = live.run(graph, key=key, limit=limit, max_paths=max_paths)

@@ -38,7 +38,12 @@ from typing import IO, Any
 
 from kg.load.neo4j_sink import Batch, as_of_key, category_row, paper_row
 from kg.loaders.identity import canonical_arxiv_id, normalize_name
-from kg.loaders.paper_properties import DESCRIBED_COLUMNS, LINK_PROPERTIES, PAPER_COLUMNS
+from kg.loaders.paper_properties import (
+    DESCRIBED_COLUMNS,
+    LINK_PROPERTIES,
+    PAPER_COLUMNS,
+    ROW_PROPERTIES,
+)
 from kg.loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
 
 __all__ = ["ImportFiles", "ImportSink"]
@@ -157,11 +162,9 @@ class ImportSink:
                 "INSERT INTO records (key, record) VALUES (?, ?)",
                 [(r.key, pickle.dumps(r, pickle.HIGHEST_PROTOCOL)) for r in batch.papers],
             )
-            # neo4j-admin import splits an array cell at ';' (its default array delimiter),
-            # which no escape keeps: a paper with a topic holding one is written online
             self.db.executemany(
                 "INSERT OR IGNORE INTO rich_keys (key) VALUES (?)",
-                [(r.key,) for r in batch.papers if any(";" in t for t in r.topics or ())],
+                [(r.key,) for r in batch.papers if _splits_in_import(r)],
             )
             self.db.executemany(
                 "INSERT OR IGNORE INTO names (key, name) VALUES (?, ?)",
@@ -432,6 +435,23 @@ class ImportSink:
                 batch = Batch()
         if len(batch):
             yield batch
+
+
+# The imported string-array properties a record states, read as its papers.cypher row does
+_STRING_ARRAYS = tuple(
+    p.read for p in ROW_PROPERTIES if p.imported and p.type == "string[]" and p.read is not None
+)
+
+
+def _splits_in_import(record: PaperRecord) -> bool:
+    """Whether a string-array cell of the record would hold ';': neo4j-admin import splits
+    array cells there (its default array delimiter), with no escape, so such a paper is
+    written online."""
+    for read in _STRING_ARRAYS:
+        items = read(record)
+        if isinstance(items, (list, tuple)) and any(";" in str(item) for item in items):
+            return True
+    return False
 
 
 def _plain_key(ref: PaperRef) -> str | None:

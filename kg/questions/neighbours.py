@@ -61,7 +61,7 @@ def _similarity(
     key = key_written(ref)
     stored = similarity.stored_answer(graph, key, measure, limit) if key is not None else None
     if stored is not None:
-        paper = PaperSummary.model_validate(stored.paper)
+        paper = stored.paper
     else:
         paper = resolve(graph, ref)
         stored = similarity.stored_answer(graph, paper.key, measure, limit)
