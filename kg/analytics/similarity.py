@@ -36,6 +36,7 @@ import json
 import math
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple
 
@@ -55,6 +56,7 @@ __all__ = [
     "DEFAULT_BATCH_SIZE",
     "DEFAULT_K",
     "DEFAULT_MAX_PATHS",
+    "DEFAULT_WRITERS",
     "MEASURES",
     "RUN_KEYS",
     "Freshness",
@@ -99,6 +101,8 @@ _QUERIES: Final[dict[Measure, _Queries]] = {
 DEFAULT_K: Final = 20
 DEFAULT_BATCH_SIZE: Final = 1_000
 """Papers per write transaction: with k = 20, up to 20,000 relationships."""
+DEFAULT_WRITERS: Final = 2
+"""Write transactions at once (docs/BENCHMARKS.md, "Stored similarity": measured)."""
 DEFAULT_MAX_PATHS: Final = 250_000
 """The live queries' budget of two-step paths (see similar_cocited_live.cypher): above the
 largest on cit-HepTh (70,541 through hep-th/9711200's 2,414 citers, answered exactly in
@@ -249,18 +253,32 @@ def run_similarity(
     write: bool = False,
     batch_size: int = DEFAULT_BATCH_SIZE,
     measures: Sequence[Measure] = MEASURES,
+    force: bool = False,
+    writers: int = DEFAULT_WRITERS,
 ) -> SimilarityRun:
     """Compute every paper's top ``k`` co-cited and coupled papers over the whole citation
     graph; with ``write`` replace the stored CO_CITED / COUPLED relationships and record
     the run (AnalyticsRun ``co_cited`` and ``coupled``).
 
+    With ``write``, when the stored runs keep ``k`` papers and no load has stamped a paper
+    since they read the graph (similar_unchanged.cypher), the stored lists are what this run
+    would write: nothing is read, computed or written, and the answer says so
+    (``unchanged``). ``force`` computes and compares anyway. ``writers`` transactions write
+    at once, each its own papers' lists.
+
     Raises SimilarityError for a bad option and the graph's errors when Neo4j fails.
     """
     for measure in measures:
         _check(measure, k)
-    if batch_size < 1:
-        raise SimilarityError(f"batch size {batch_size} is too small", "use 1 or more")
+    for name, value in (("batch size", batch_size), ("writers", writers)):
+        whole_number(name, value)
+        if value < 1:
+            raise SimilarityError(f"{name} {value} is too small", "use 1 or more")
     began = time.perf_counter()
+    if write and not force:
+        kept = _unchanged(graph, measures, k, began)
+        if kept is not None:
+            return kept
     citation, computed_at = _read_graph(graph, leader=write)
     timings = {"read": time.perf_counter() - began}
     lists: dict[Measure, list[list[Neighbour]]] = {}
@@ -281,10 +299,9 @@ def run_similarity(
             stored = _stored_lists(graph, measure)
             rows = list(_rows(citation.keys, present, lists[measure], stored))
             rewritten[measure] = len(rows)
-            for batch in chunks(rows, batch_size):
-                query.run_counters(graph, rows=list(batch))
+            _write_lists(graph, query, rows, batch_size, writers)
         timings["write"] = time.perf_counter() - mark
-        runs = _record(graph, measures, k, citation, pairs, computed_at, began)
+        runs = _record(graph, measures, k, citation, pairs, papers_with, computed_at, began)
     timings["total"] = time.perf_counter() - began
     return SimilarityRun(
         k=k,
@@ -299,6 +316,55 @@ def run_similarity(
         left_out=citation.left_out,
         rewritten=rewritten,
     )
+
+
+def _unchanged(
+    graph: Database, measures: Sequence[Measure], k: int, began: float
+) -> SimilarityRun | None:
+    """The answer of a run that would write what is stored, or None when it would not.
+    Asked of the leader on a cluster, which holds every committed load's stamp."""
+    query = queries.analytics.similar_unchanged
+    params = query.bind({"runs": [RUN_KEYS[m] for m in measures], "k": k})
+    row = graph.records(query.cypher, params, write=True)[0]
+    if not row["unchanged"]:
+        return None
+    recorded = {run["key"]: run for run in row["recorded"]}
+    first = recorded[RUN_KEYS[measures[0]]]
+    seconds = time.perf_counter() - began
+    return SimilarityRun(
+        k=k,
+        nodes=first["nodes"],
+        edges=first["edges"],
+        pairs={m: recorded[RUN_KEYS[m]]["relationships"] for m in measures},
+        papers_with={m: recorded[RUN_KEYS[m]]["papers_with"] for m in measures},
+        timings={"check": seconds, "total": seconds},
+        written=True,
+        computed_at=min(run["computed_at"] for run in recorded.values()),
+        rewritten={m: 0 for m in measures},
+        unchanged=True,
+    )
+
+
+def _write_lists(
+    graph: Database,
+    query: queries.Query,
+    rows: Sequence[dict[str, Any]],
+    batch_size: int,
+    writers: int,
+) -> None:
+    """Replace the stored lists of ``rows``, ``batch_size`` papers a transaction, in
+    ``writers`` transactions at once. Each paper's list is in one batch, so no two
+    transactions write the same paper's relationships; they share listed papers, whose
+    locks can deadlock two of them, and the driver runs such a batch again (it deletes the
+    paper's list before writing it, so running it twice gives the same lists)."""
+    batches = [list(batch) for batch in chunks(rows, batch_size)]
+    if writers == 1 or len(batches) < 2:
+        for batch in batches:
+            query.run_counters(graph, rows=batch)
+        return
+    with ThreadPoolExecutor(max_workers=writers, thread_name_prefix="kg-similar") as pool:
+        for _ in pool.map(lambda batch: query.run_counters(graph, rows=batch), batches):
+            pass
 
 
 def _read_graph(graph: Database, *, leader: bool) -> tuple[CitationGraph, str]:
@@ -321,6 +387,7 @@ def _record(
     k: int,
     citation: CitationGraph,
     pairs: dict[str, int],
+    papers_with: dict[str, int],
     computed_at: str,
     began: float,
 ) -> list[AnalyticsRun]:
@@ -335,6 +402,7 @@ def _record(
             "seconds": round(time.perf_counter() - began, 3),
             "k": k,
             "relationships": pairs[measure],
+            "papers_with": papers_with[measure],
         }
         for measure in measures
     ]

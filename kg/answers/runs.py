@@ -243,6 +243,9 @@ class SimilarityRun:
     left_out: int = 0
     rewritten: dict[str, int] = field(default_factory=dict)
     """Papers whose stored list changed and was rewritten, per measure (with write)."""
+    unchanged: bool = False
+    """With write: no paper changed since the stored runs read the graph, so nothing was
+    read, computed or written (the counts are the stored runs')."""
 
     def as_dict(self) -> dict[str, Any]:
         """Return the run as JSON-ready data."""
@@ -257,6 +260,7 @@ class SimilarityRun:
             "computed_at": self.computed_at,
             "left_out": self.left_out,
             "rewritten": self.rewritten,
+            "unchanged": self.unchanged,
         }
 
 

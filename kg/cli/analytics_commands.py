@@ -382,6 +382,12 @@ def _stored_json(runs: list[StoredRun]) -> list[dict[str, object]]:
     number_option(
         "--batch-size", default=SIMILARITY_BATCH_SIZE, help="Papers per write transaction."
     ),
+    click.option(
+        "--force",
+        is_flag=True,
+        help="With --write: compute and compare even when no paper changed since the stored "
+        "run (which is otherwise kept as it is, in a second).",
+    ),
 )
 def similar(
     ctx: click.Context,
@@ -391,6 +397,7 @@ def similar(
     write: bool,
     k: int,
     batch_size: int,
+    force: bool,
     as_json: bool,
 ) -> None:
     """The stored co-citation and coupling lists; with --write, compute and store them.
@@ -414,16 +421,30 @@ def similar(
         return
     if by is not None:
         raise click.UsageError("--by needs a REF: kg similar REF --by text")
+    if force and not write:
+        raise click.UsageError("--force goes with --write: kg similar --write --force")
     graph = open_graph(ctx)
-    run = graph.analytics.similar(k=k, write=True, batch_size=batch_size) if write else None
+    run = (
+        graph.analytics.similar(k=k, write=True, batch_size=batch_size, force=force)
+        if write
+        else None
+    )
     stored = graph.analytics.similarity_runs()
     if emitted({"run": run, "stored": _stored_json(stored)}, as_json):
         return
-    if run is not None:
-        t = run.timings
+    if run is not None and run.unchanged:
         click.echo(
-            f"wrote {run.pairs.get('co-citation', 0):,} CO_CITED and "
-            f"{run.pairs.get('coupling', 0):,} COUPLED relationships (top {run.k}) over "
+            f"kept the stored lists (top {run.k}): no paper changed since the run read the "
+            f"graph at {run.computed_at}, so a new run would write the same "
+            f"({run.timings['total']:.1f}s; --force computes and compares anyway)"
+        )
+    elif run is not None:
+        t = run.timings
+        lists = sum(run.rewritten.values())
+        click.echo(
+            f"stored {run.pairs.get('co-citation', 0):,} CO_CITED and "
+            f"{run.pairs.get('coupling', 0):,} COUPLED relationships (top {run.k}; "
+            f"{lists:,} papers' lists written, the rest unchanged) over "
             f"{run.nodes:,} papers and {run.edges:,} citations in {t['total']:.1f}s "
             f"(read {t['read']:.1f}s, compute {t['compute']:.1f}s, write {t['write']:.1f}s)"
         )

@@ -46,6 +46,15 @@ def _keys(graph: Database) -> list[str]:
     return [row["key"] for row in graph.read("MATCH (p:Paper) RETURN p.key AS key ORDER BY key")]
 
 
+def _relationships(graph: Database) -> list[dict[str, Any]]:
+    """Every stored CO_CITED and COUPLED relationship with its values, in one order."""
+    return graph.read(
+        "MATCH (a:Paper)-[s:CO_CITED|COUPLED]->(b:Paper) "
+        "RETURN type(s) AS type, a.key AS a, b.key AS b, properties(s) AS values "
+        "ORDER BY type, a, b"
+    )
+
+
 def _stamp(graph: Database, key: str) -> None:
     """Do what the loader does when a citation of ``key`` is created."""
     graph.write("MATCH (p:Paper {key: $key}) SET p.changed_at = datetime()", {"key": key})
@@ -56,6 +65,12 @@ def test_stored_lists_equal_the_live_queries_on_the_seed_graph(small_map: Databa
     assert run.written
     assert {r.key for r in run.runs} == {"co_cited", "coupled"}
     keys = _keys(small_map)
+    one_writer = _relationships(small_map)
+    # written again by one transaction at a time: the same lists as by two at once
+    similarity.run_similarity(small_map, k=3, write=True, batch_size=7, force=True, writers=1)
+    small_map.write("MATCH ()-[r:CO_CITED|COUPLED]->() DELETE r")
+    similarity.run_similarity(small_map, k=3, write=True, batch_size=3, force=True, writers=1)
+    assert _relationships(small_map) == one_writer
     compared = 0
     for measure in MEASURES:
         for key in keys:
@@ -384,8 +399,56 @@ def test_lists_are_written_by_key_and_skip_a_paper_removed_after_the_read(
     # The next run sees the graph without the paper and rewrites the lists that changed; the
     # one after finds every stored list equal to its own (compared by key): none rewritten.
     similarity.run_similarity(small_map, k=5, write=True)
-    again = similarity.run_similarity(small_map, k=5, write=True)
+    again = similarity.run_similarity(small_map, k=5, write=True, force=True)
+    assert not again.unchanged
     assert again.rewritten == {"co-citation": 0, "coupling": 0}
     for measure in MEASURES:
         for paper in _keys(small_map):
             assert _stored(small_map, measure, paper, 5) == _live(small_map, measure, paper, 5)
+
+
+def test_a_run_on_an_unchanged_graph_keeps_the_stored_lists(
+    small_map: Database, kg_env: Connection
+) -> None:
+    first = similarity.run_similarity(small_map, k=5, write=True)
+    assert not first.unchanged
+    ids = small_map.read("MATCH ()-[s:CO_CITED|COUPLED]->() RETURN collect(elementId(s)) AS ids")
+    again = similarity.run_similarity(small_map, k=5, write=True)
+    assert again.unchanged
+    assert (again.pairs, again.papers_with, again.nodes, again.edges) == (
+        first.pairs,
+        first.papers_with,
+        first.nodes,
+        first.edges,
+    )
+    assert again.rewritten == {"co-citation": 0, "coupling": 0}
+    # nothing was written: the very same relationships
+    assert (
+        small_map.read("MATCH ()-[s:CO_CITED|COUPLED]->() RETURN collect(elementId(s)) AS ids")
+        == ids
+    )
+    # another k is another run
+    assert not similarity.run_similarity(small_map, k=4, write=True).unchanged
+    assert similarity.run_similarity(small_map, k=4, write=True).unchanged
+    # a load's stamp
+    _stamp(small_map, "1706.03762")
+    assert not similarity.run_similarity(small_map, k=4, write=True).unchanged
+    # lists deleted by hand are written again
+    small_map.write("MATCH (:Paper {key: '1810.04805'})-[s:CO_CITED]->() DELETE s")
+    rerun = similarity.run_similarity(small_map, k=4, write=True)
+    assert not rerun.unchanged
+    assert rerun.rewritten["co-citation"] == 1
+    for paper in _keys(small_map):
+        assert _stored(small_map, "co-citation", paper, 4) == _live(
+            small_map, "co-citation", paper, 4
+        )
+    runner = CliRunner()
+    kept = runner.invoke(main, ["similar", "--write", "--k", "4"])
+    assert kept.exit_code == 0, kept.output
+    assert kept.output.startswith("kept the stored lists (top 4): no paper changed since")
+    forced = runner.invoke(main, ["similar", "--write", "--k", "4", "--force", "--json"])
+    assert forced.exit_code == 0, forced.output
+    assert json.loads(forced.output)["run"]["unchanged"] is False
+    alone = runner.invoke(main, ["similar", "--force"])
+    assert alone.exit_code == 2
+    assert "--force goes with --write" in alone.output
