@@ -2,11 +2,15 @@
 stored lists with the live queries, and co-citation / coupling top-20 latency.
 
 Run: python -m tests.bench.similarity [--papers 1000] [--seed 15] [--scale10]
+     [--compare-writers 1,2]
 
 Uses NEO4J_* when set, else the local server of KG_HOME (start it with `kg db start`), and
 loads cit-HepTh (`kg data get cit-hepth`, as `make run` does) when the graph does not hold it. It:
+- with --compare-writers, times the write step of a first run with each number of writers;
+- times `kg rank pagerank --write` (the goal compares the first run with it);
 - removes any stored lists, then runs `kg similar --write` as a user would (a new
-  process) and times it end to end; then runs it again on the unchanged graph;
+  process) and times it end to end; then runs it again on the unchanged graph (which keeps
+  the stored lists) and again with --force (which reads, computes and compares);
 - checks, for 200 random papers (seed 15), that every stored list equals cocited.cypher /
   coupled.cypher run live (keys, counts, cosine, Jaccard, order);
 - times, for --papers random papers with citations after a warm-up of 50: the stored query
@@ -91,12 +95,43 @@ def _timed(run: Callable[[str], object], keys: list[str], warm: list[str]) -> li
     return samples
 
 
-def _similar_write(kg_command: str) -> tuple[float, dict[str, Any]]:
+def _similar_write(kg_command: str, *options: str) -> tuple[float, dict[str, Any]]:
     began = time.perf_counter()
     done = subprocess.run(
-        [kg_command, "similar", "--write", "--json"], check=True, capture_output=True, text=True
+        [kg_command, "similar", "--write", "--json", *options],
+        check=True,
+        capture_output=True,
+        text=True,
     )
     return time.perf_counter() - began, json.loads(done.stdout)["run"]
+
+
+def _writers_option(counts: list[int]) -> str:
+    return f" --compare-writers {','.join(map(str, counts))}" if counts else ""
+
+
+def _timed_command(*command: str) -> float:
+    began = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True, text=True)
+    return time.perf_counter() - began
+
+
+def _remove_stored(kg: KnowledgeGraph) -> None:
+    kg.run_autocommit(
+        "MATCH ()-[r:CO_CITED|COUPLED]->() CALL (r) { DELETE r } IN TRANSACTIONS OF 50000 ROWS"
+    )
+
+
+def _writers(kg: KnowledgeGraph, counts: list[int]) -> dict[int, float]:
+    """The write step of a first run (empty store) with each number of writers, timed from
+    Python, the stored lists removed before each (not timed)."""
+    seconds = {}
+    for writers in counts:
+        _remove_stored(kg)
+        run = similarity.run_similarity(kg, write=True, writers=writers)
+        seconds[writers] = run.timings["write"]
+        print(f"write step with {writers} writer(s): {seconds[writers]:.1f}s", flush=True)
+    return seconds
 
 
 def _scale10() -> tuple[int, int, dict[str, float], dict[str, int]]:
@@ -154,6 +189,12 @@ def main() -> None:
     )
     parser.add_argument("--scale10-only", action="store_true", help="only the 10x compute")
     parser.add_argument(
+        "--compare-writers",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=[],
+        help="first time the write step with these numbers of writers, e.g. 1,2",
+    )
+    parser.add_argument(
         "--all-pairs-estimate",
         type=int,
         metavar="N",
@@ -177,18 +218,20 @@ def main() -> None:
             rejects=Path("/tmp/kg-similarity.rejects.jsonl"),
         )
         version = kg.read("CALL dbms.components() YIELD versions RETURN versions[0] AS v")[0]["v"]
+        writers = _writers(kg, args.compare_writers) if args.compare_writers else {}
+        pagerank = _timed_command(kg_command, "rank", "pagerank", "--write", "--json")
+        print(f"kg rank pagerank --write: {pagerank:.1f}s", flush=True)
         if not args.keep_stored:
             print("removing stored similarity (not timed) ...", flush=True)
-            kg.run_autocommit(
-                "MATCH ()-[r:CO_CITED|COUPLED]->() CALL (r) { DELETE r } "
-                "IN TRANSACTIONS OF 50000 ROWS"
-            )
+            _remove_stored(kg)
             end_to_end, run = _similar_write(kg_command)
             print(f"kg similar --write, first: {end_to_end:.1f}s {run['timings']}", flush=True)
         again, rerun = _similar_write(kg_command)
         print(f"kg similar --write, again: {again:.1f}s {rerun['timings']}", flush=True)
+        forced, compared = _similar_write(kg_command, "--force")
+        print(f"kg similar --write --force: {forced:.1f}s {compared['timings']}", flush=True)
         if args.keep_stored:
-            end_to_end, run = again, rerun
+            end_to_end, run = forced, compared
         keys = hepth_keys(kg)
         rng = random.Random(args.seed)
         checked = rng.sample(keys, 200)
@@ -232,7 +275,8 @@ def main() -> None:
         f"and {os.getloadavg()[0]:.1f} after.",
         "",
         f"Command: `python -m tests.bench.similarity --papers {args.papers} --seed {args.seed}"
-        f"{' --scale10' if args.scale10 else ''}`",
+        f"{' --scale10' if args.scale10 else ''}"
+        f"{_writers_option(args.compare_writers)}`",
         "",
         f"- `kg similar --write` end to end (new process): **{end_to_end:.1f} s** "
         f"(read {run['timings']['read']:.1f} s, compute {run['timings']['compute']:.1f} s, "
@@ -240,8 +284,20 @@ def main() -> None:
         f"{'(a re-run: --keep-stored)' if args.keep_stored else 'on an empty store'}; "
         f"{run['pairs']['co-citation']:,} CO_CITED and {run['pairs']['coupling']:,} COUPLED "
         f"relationships, k = {run['k']}.",
-        f"- Run again on the unchanged graph: **{again:.1f} s** (write "
-        f"{rerun['timings']['write']:.1f} s; papers rewritten: {rerun['rewritten']}).",
+        f"- `kg rank pagerank --write` in the same run: {pagerank:.1f} s; the first run of "
+        f"`kg similar --write` is **{end_to_end / pagerank:.1f}×** it.",
+        f"- Run again on the unchanged graph: **{again:.1f} s** (kept as stored: "
+        f"{rerun['unchanged']}); with `--force`, which reads, computes and compares: "
+        f"{forced:.1f} s (papers rewritten: {compared['rewritten']}).",
+        *(
+            [
+                "- The write step of a first run from Python, by writers at once: "
+                + ", ".join(f"{n}: {t:.1f} s" for n, t in writers.items())
+                + "."
+            ]
+            if writers
+            else []
+        ),
         f"- Stored lists equal to the live queries for 200 random papers (seed {args.seed}): "
         f"{400 - disagree} of 400 lists (keys, counts, cosine, Jaccard, order).",
         f"- Answers of kg.cocited on the first 100 sampled papers came from: "
