@@ -10,7 +10,7 @@ from typing import SupportsIndex
 
 from kg.errors import ParameterError
 
-__all__ = ["optional_whole_number", "whole_number"]
+__all__ = ["check_range", "optional_whole_number", "whole_number"]
 
 
 def whole_number(name: str, value: object) -> int:
@@ -25,3 +25,14 @@ def whole_number(name: str, value: object) -> int:
 def optional_whole_number(name: str, value: object) -> int | None:
     """Return ``value`` as an int (see ``whole_number``), or None when it is None."""
     return None if value is None else whole_number(name, value)
+
+
+def check_range(name: str, value: object, low: int, high: int | None = None) -> int:
+    """Return ``value`` (the parameter ``name``) as an int; raise ParameterError when it is
+    not a whole number (a float, a str, None, a bool), or is below ``low`` or above ``high``
+    (None: no upper bound)."""
+    number = whole_number(name, value)
+    if number < low or (high is not None and number > high):
+        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise ParameterError(f"{name} is {number}", f"pass a {name} {bound}")
+    return number

@@ -26,8 +26,8 @@ from kg.answers import short_handle
 from kg.errors import ParameterError, PlotError
 from kg.export import ExportedPaper, check_folder_of
 from kg.knowledge_graph import KnowledgeGraph
+from kg.numbers import check_range, whole_number
 from kg.paths import PathArg, as_path
-from kg.questions.bounds import check_range
 
 __all__ = [
     "FORMATS",
@@ -127,6 +127,7 @@ def ego(
     each node of an SVG links to ``link(key)``.
     Raises PaperNotFound, AmbiguousPaper or ParameterError."""
     limit = check_range("limit", limit, 1)
+    seed = whole_number("seed", seed)
     near = graph.near(ref, hops, _NEIGHBOURS)
     around = list(graph.exports.papers(sorted(p.key for p in near.results)))
     around.sort(key=lambda p: (-p.cited_by, p.key))

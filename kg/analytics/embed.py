@@ -34,8 +34,8 @@ import numpy as np
 from kg import queries
 from kg.answers import EmbedReport
 from kg.database import Database
-from kg.errors import EmbeddingUnavailable, ParameterError
-from kg.numbers import whole_number
+from kg.errors import EmbeddingUnavailable
+from kg.numbers import check_range
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -215,9 +215,7 @@ def embed_papers(
     is called after each batch: papers checked of the titled ones, and papers embedded so
     far. Returns an EmbedReport. Raises EmbeddingUnavailable when the model is not
     installed, ParameterError for a bad batch size."""
-    batch_size = whole_number("batch_size", batch_size)
-    if batch_size < 1:
-        raise ParameterError(f"batch size is {batch_size}", "pass a batch size of 1 or more")
+    batch_size = check_range("batch_size", batch_size, 1)
     model = embedder if embedder is not None else default_embedder()
     label = model_label(model)
     started = time.perf_counter()

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from kg.errors import AnalyticsError, ParameterError
-from kg.numbers import optional_whole_number, whole_number
+from kg.numbers import check_range, optional_whole_number, whole_number
 
 if TYPE_CHECKING:
     import igraph
@@ -224,33 +224,25 @@ class RankOptions:
         return cls(**{str(name): value for name, value in options.items()})  # type: ignore[arg-type]
 
     def check(self) -> None:
-        """Raise ParameterError for an option of the wrong type, AnalyticsError for one out
-        of its range."""
+        """Raise ParameterError for an option of the wrong type or out of its range."""
         for name in ("damping", "tolerance"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise ParameterError(
                     f"{name} is {value!r}, not a number", f"pass {name} as a float"
                 )
-        whole_number("max_iterations", self.max_iterations)
+        check_range("max_iterations", self.max_iterations, 1)
         whole_number("seed", self.seed)
-        optional_whole_number("samples", self.samples)
+        if optional_whole_number("samples", self.samples) is not None:
+            check_range("samples", self.samples, 1)
         if not 0.0 < self.damping < 1.0:
-            raise AnalyticsError(
+            raise ParameterError(
                 f"damping {self.damping} is out of range", "use a value between 0 and 1, e.g. 0.85"
             )
         if not 0.0 < self.tolerance < 1.0:
-            raise AnalyticsError(
+            raise ParameterError(
                 f"tolerance {self.tolerance} is out of range",
                 "use a small positive value, e.g. 1e-7",
-            )
-        if self.max_iterations < 1:
-            raise AnalyticsError(
-                f"max iterations {self.max_iterations} is too small", "use 1 or more"
-            )
-        if self.samples is not None and self.samples < 1:
-            raise AnalyticsError(
-                f"{self.samples} samples is too few", "use 1 or more source papers"
             )
 
 
@@ -323,7 +315,7 @@ def kcore(graph: igraph.Graph) -> list[int]:
 
 def compute(graph: igraph.Graph, algorithm: Algorithm, options: RankOptions) -> Values:
     """Return the values of ``algorithm`` on ``graph``, keyed by the property names of
-    PROPERTIES. Raises AnalyticsError for options out of range."""
+    PROPERTIES. Raises ParameterError for options out of range."""
     options.check()
     if algorithm == "pagerank":
         return {"pagerank": pagerank(graph, options.damping)}
@@ -338,7 +330,7 @@ def compute(graph: igraph.Graph, algorithm: Algorithm, options: RankOptions) -> 
         return {"hits_authority": authority, "hits_hub": hub}
     if algorithm == "kcore":
         return {"kcore": kcore(graph)}
-    raise AnalyticsError(f"unknown algorithm {algorithm!r}", f"use one of {', '.join(ALGORITHMS)}")
+    raise ParameterError(f"unknown algorithm {algorithm!r}", f"use one of {', '.join(ALGORITHMS)}")
 
 
 def undirected(graph: igraph.Graph) -> igraph.Graph:
@@ -359,10 +351,10 @@ def communities(
 
     Leiden optimises modularity until the partition no longer changes; Louvain is igraph's
     multilevel method. igraph's random number generator is seeded with ``seed`` for the
-    call and put back afterwards. Raises AnalyticsError for a resolution that is not positive.
+    call and put back afterwards. Raises ParameterError for a resolution that is not positive.
     """
     if resolution <= 0:
-        raise AnalyticsError(f"resolution {resolution} is not positive", "use e.g. 1.0")
+        raise ParameterError(f"resolution {resolution} is not positive", "use e.g. 1.0")
     if graph.vcount() == 0:
         return []
     import igraph
@@ -377,7 +369,7 @@ def communities(
         elif method == "louvain":
             clustering = projection.community_multilevel(resolution=resolution)
         else:
-            raise AnalyticsError(
+            raise ParameterError(
                 f"unknown community method {method!r}",
                 f"use one of {', '.join(COMMUNITY_METHODS)}",
             )

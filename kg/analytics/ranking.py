@@ -49,8 +49,8 @@ from kg.answers import (
     Timings,
 )
 from kg.database import Database
-from kg.errors import AnalyticsError
-from kg.numbers import whole_number
+from kg.errors import AnalyticsError, ParameterError
+from kg.numbers import check_range, whole_number
 
 if TYPE_CHECKING:
     import igraph
@@ -112,10 +112,10 @@ class Scope:
     year_to: int | None = None
 
     def check(self) -> None:
-        """Raise AnalyticsError for a year range that ends before it starts."""
+        """Raise ParameterError for a year range that ends before it starts."""
         first, last = self.year_from, self.year_to
         if first is not None and last is not None and first > last:
-            raise AnalyticsError(
+            raise ParameterError(
                 f"the year range {first}-{last} ends before it starts",
                 "give the earlier year first, e.g. 2019-2023",
             )
@@ -137,17 +137,17 @@ class Scope:
 def parse_years(text: str) -> tuple[int | None, int | None]:
     """Return the (first, last) years of ``2019-2023``, ``2019-``, ``-2023`` or ``2019``.
 
-    Raises AnalyticsError for anything else.
+    Raises ParameterError for anything else.
     """
     raw = text.strip()
     start, sep, end = raw.partition("-")
     parts = (start.strip(), end.strip()) if sep else (raw, raw)
     if not any(parts) or not all(p.isdigit() or p == "" for p in parts):
-        raise AnalyticsError(
+        raise ParameterError(
             f"{text!r} is not a year range", "write it as 2019-2023, 2019-, -2023 or 2019"
         )
     if any(len(p.lstrip("0")) > 4 for p in parts):
-        raise AnalyticsError(
+        raise ParameterError(
             f"{text!r} is not a year range", "give years of at most four digits, e.g. 2019-2023"
         )
     first = int(parts[0]) if parts[0] else None
@@ -186,7 +186,7 @@ def choose_engine(graph: Database, engine: Engine) -> EngineName:
     if engine == "igraph":
         return "igraph"
     if engine not in ENGINES:
-        raise AnalyticsError(f"unknown engine {engine!r}", f"use one of {', '.join(ENGINES)}")
+        raise ParameterError(f"unknown engine {engine!r}", f"use one of {', '.join(ENGINES)}")
     version = analytics_gds.gds_version(graph)
     if engine == "auto":
         return "gds" if version and analytics_gds.client_installed() else "igraph"
@@ -205,12 +205,8 @@ def choose_engine(graph: Database, engine: Engine) -> EngineName:
 
 
 def _check_common(top: int, batch_size: int) -> None:
-    whole_number("top", top)
-    whole_number("batch_size", batch_size)
-    if top < 0:
-        raise AnalyticsError(f"top {top} is negative", "use 0 or more")
-    if batch_size < 1:
-        raise AnalyticsError(f"batch size {batch_size} is too small", "use 1 or more")
+    check_range("top", top, 0)
+    check_range("batch_size", batch_size, 1)
 
 
 def _papers(
@@ -418,12 +414,12 @@ def rank(
     ``options`` are the RankOptions (damping, tolerance, max_iterations, samples, seed), or a
     mapping of some of them, e.g. ``{"damping": 0.5}``; each algorithm reads the ones it has.
 
-    Raises ParameterError for an option that is no RankOptions field or of the wrong type,
-    AnalyticsError for a bad option or a missing engine, and the graph's errors
+    Raises ParameterError for an option that is no RankOptions field, of the wrong type or
+    out of range, AnalyticsError for a missing engine, and the graph's errors
     (ConnectionFailed, QueryFailed) when Neo4j fails.
     """
     if algorithm not in ALGORITHMS:
-        raise AnalyticsError(
+        raise ParameterError(
             f"unknown algorithm {algorithm!r}", f"use one of {', '.join(ALGORITHMS)}"
         )
     chosen_scope = scope or Scope()
@@ -479,22 +475,20 @@ def communities(
     and return the ``top`` largest with their ``papers`` most cited members (in-degree in
     scope); with ``write`` store each paper's community number and record an AnalyticsRun.
 
-    A seed always gives the same partition. Raises AnalyticsError for a bad option or a
-    missing engine, and the graph's errors when Neo4j fails.
+    A seed always gives the same partition. Raises ParameterError for a bad option,
+    AnalyticsError for a missing engine, and the graph's errors when Neo4j fails.
     """
     if method not in COMMUNITY_METHODS:
-        raise AnalyticsError(
+        raise ParameterError(
             f"unknown community method {method!r}", f"use one of {', '.join(COMMUNITY_METHODS)}"
         )
     chosen_scope = scope or Scope()
     chosen_scope.check()
     _check_common(top, batch_size)
-    whole_number("papers", papers)
+    check_range("papers", papers, 0)
     whole_number("seed", seed)
-    if papers < 0:
-        raise AnalyticsError(f"papers {papers} is negative", "use 0 or more")
     if resolution <= 0:
-        raise AnalyticsError(f"resolution {resolution} is not positive", "use e.g. 1.0")
+        raise ParameterError(f"resolution {resolution} is not positive", "use e.g. 1.0")
     began = time.perf_counter()
     used = choose_engine(graph, engine)
     quality: float | None = None

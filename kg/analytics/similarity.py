@@ -45,8 +45,8 @@ from kg.analytics import Scope
 from kg.analytics.igraph_engine import CitationGraph, chunks
 from kg.answers import AnalyticsRun, PaperSummary, SimilarityRun, StoredRun
 from kg.database import Database
-from kg.errors import SimilarityError
-from kg.numbers import whole_number
+from kg.errors import ParameterError
+from kg.numbers import check_range
 
 if TYPE_CHECKING:
     import numpy as np
@@ -180,7 +180,7 @@ def top_k(citation: CitationGraph, measure: Measure, k: int = DEFAULT_K) -> list
     """Return each paper's top ``k`` co-cited (``measure`` "co-citation") or coupled papers,
     in node order, each list best first as cocited.cypher / coupled.cypher order them.
 
-    Raises SimilarityError for an unknown measure or k below 1.
+    Raises ParameterError for an unknown measure or k below 1.
     """
     _check(measure, k)
     adjacency = _matrix(citation)
@@ -202,10 +202,8 @@ def top_k(citation: CitationGraph, measure: Measure, k: int = DEFAULT_K) -> list
 
 def _check(measure: str, k: int) -> None:
     if measure not in MEASURES:
-        raise SimilarityError(f"unknown measure {measure!r}", f"use one of {', '.join(MEASURES)}")
-    whole_number("k", k)
-    if k < 1:
-        raise SimilarityError(f"k is {k}", "keep at least 1 similar paper per paper")
+        raise ParameterError(f"unknown measure {measure!r}", f"use one of {', '.join(MEASURES)}")
+    check_range("k", k, 1)
 
 
 def _stored_lists(graph: Database, measure: Measure) -> dict[str, list[tuple[Any, ...]]]:
@@ -266,14 +264,12 @@ def run_similarity(
     (``unchanged``). ``force`` computes and compares anyway. ``writers`` transactions write
     at once, each its own papers' lists.
 
-    Raises SimilarityError for a bad option and the graph's errors when Neo4j fails.
+    Raises ParameterError for a bad option and the graph's errors when Neo4j fails.
     """
     for measure in measures:
         _check(measure, k)
-    for name, value in (("batch size", batch_size), ("writers", writers)):
-        whole_number(name, value)
-        if value < 1:
-            raise SimilarityError(f"{name} {value} is too small", "use 1 or more")
+    check_range("batch_size", batch_size, 1)
+    check_range("writers", writers, 1)
     began = time.perf_counter()
     if write and not force:
         kept = _unchanged(graph, measures, k, began)

@@ -38,8 +38,8 @@ from kg.answers import (
     TractionResult,
 )
 from kg.database import Database
-from kg.errors import AnalyticsError
-from kg.numbers import optional_whole_number, whole_number
+from kg.errors import ParameterError
+from kg.numbers import check_range, optional_whole_number, whole_number
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -181,7 +181,7 @@ def _bodies(cites: Sequence[Sequence[int]]) -> list[int]:
 
 def load_timeline(graph: Database, scope: Scope | None = None) -> CitationTimeline:
     """Return the papers in ``scope`` (default: all) and the citations among them, read in
-    one query. Raises AnalyticsError for a bad scope and the graph's errors when Neo4j fails."""
+    one query. Raises ParameterError for a bad scope and the graph's errors when Neo4j fails."""
     chosen = scope or Scope()
     chosen.check()
     records = queries.analytics.timeline_projection.run_records(graph, **chosen.params())
@@ -218,12 +218,8 @@ def _begin(
 ) -> tuple[Scope, float, CitationTimeline]:
     """Check the options every time analysis takes, then read the timeline of ``scope``;
     return the scope, when the run began and the timeline."""
-    limit = whole_number("limit", limit)
-    batch_size = whole_number("batch_size", batch_size)
-    if limit < 0:
-        raise AnalyticsError(f"limit {limit} is negative", "use 0 or more")
-    if batch_size < 1:
-        raise AnalyticsError(f"batch size {batch_size} is too small", "use 1 or more")
+    limit = check_range("limit", limit, 0)
+    batch_size = check_range("batch_size", batch_size, 1)
     chosen = scope or Scope()
     began = time.perf_counter()
     return chosen, began, load_timeline(graph, chosen)
@@ -315,15 +311,15 @@ def bursts(
     Each paper's series runs from its year (or its first citation, if earlier) to the last
     year of its body of data (``CitationTimeline``); year ``t`` counts ``r`` citations to it
     of the ``d`` made that year in its body (kg.analytics.time_series explains the model).
-    Raises AnalyticsError for a bad option.
+    Raises ParameterError for a bad option.
     """
     since = optional_whole_number("since", since)
     if s <= 1:
-        raise AnalyticsError(
+        raise ParameterError(
             f"s {s} is not above 1", "the burst state's rate is s times the base rate; use e.g. 2"
         )
     if gamma < 0:
-        raise AnalyticsError(f"gamma {gamma} is negative", "use 0 or more, e.g. 1")
+        raise ParameterError(f"gamma {gamma} is negative", "use 0 or more, e.g. 1")
     chosen, began, data = _begin(graph, scope, limit, batch_size)
     found: list[tuple[float, str, int, int]] = []
     strongest: dict[str, timeline.Burst] = {}
@@ -378,12 +374,10 @@ def sleeping_beauties(
 
     A paper's series starts in its year (citations dated earlier count in that year) and
     ends at the last year of its body of data (``CitationTimeline``); papers of unknown year
-    are not scored. Raises AnalyticsError for a bad option.
+    are not scored. Raises ParameterError for a bad option.
     """
-    min_citations = whole_number("min_citations", min_citations)
+    min_citations = check_range("min_citations", min_citations, 1)
     limit = whole_number("limit", limit)
-    if min_citations < 1:
-        raise AnalyticsError(f"min citations {min_citations} is too small", "use 1 or more")
     chosen, began, data = _begin(graph, scope, limit, batch_size)
     scored: list[tuple[str, timeline.Beauty, int, int]] = []
     for i, key in enumerate(data.keys):
@@ -451,19 +445,13 @@ def traction(
     store traction on every paper scored.
 
     Papers of unknown year or published after ``as_of`` are not scored. Raises
-    AnalyticsError for a bad option.
+    ParameterError for a bad option.
     """
     as_of = optional_whole_number("as_of", as_of)
-    window = whole_number("window", window)
-    min_citations = whole_number("min_citations", min_citations)
-    min_cohort = whole_number("min_cohort", min_cohort)
+    window = check_range("window", window, 1)
+    min_citations = check_range("min_citations", min_citations, 0)
+    min_cohort = check_range("min_cohort", min_cohort, 1)
     limit = whole_number("limit", limit)
-    if window < 1:
-        raise AnalyticsError(f"window {window} is too small", "use 1 or more years")
-    if min_citations < 0 or min_cohort < 1:
-        raise AnalyticsError(
-            "min citations must be 0 or more and min cohort 1 or more", "e.g. 5 and 5"
-        )
     chosen, began, data = _begin(graph, scope, limit, batch_size)
     recent: dict[str, int] = {}
     cohorts: dict[str, tuple[str | None, int]] = {}
@@ -540,12 +528,10 @@ def main_path(
     flag main_path and key_route papers.
 
     Cycles are broken against time inside each strongly connected component (the citations
-    of an earlier paper to a later one are dropped) and reported. Raises AnalyticsError for
+    of an earlier paper to a later one are dropped) and reported. Raises ParameterError for
     a bad option.
     """
-    key_routes = whole_number("key_routes", key_routes)
-    if key_routes < 1:
-        raise AnalyticsError(f"key routes {key_routes} is too small", "use 1 or more")
+    key_routes = check_range("key_routes", key_routes, 1)
     chosen, began, data = _begin(graph, scope, 0, batch_size)
     n = data.node_count
     flow = [(cited, citing) for citing, targets in enumerate(data.cites) for cited in targets]

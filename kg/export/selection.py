@@ -102,8 +102,8 @@ def select_keys(graph: Database, selection: Selection | None) -> list[str] | Non
     ``selection`` of None, as an export takes it).
 
     Raises PaperNotFound or AmbiguousPaper for a bad ``around`` REF, ParameterError for a
-    ``selection`` that is not a Selection, a bad hop count, top count or rank property, and
-    AnalyticsError (as ``kg.Scope`` does) for a year range that ends before it starts.
+    ``selection`` that is not a Selection, a bad hop count, top count or rank property, or a
+    year range that ends before it starts (as ``kg.Scope`` does).
     """
     if selection is None:
         return None

@@ -59,6 +59,7 @@ from kg.loaders.records import (
     Skipped,
     SnapshotRecord,
 )
+from kg.numbers import check_range
 from kg.paths import PathArg, as_path, as_paths, optional_path
 
 __all__ = [
@@ -639,7 +640,7 @@ class StreamOptions(TypedDict, total=False):
 class StreamSettings:
     """How a load reads and batches its files: the options every sink's load shares.
 
-    Raises SourceError for a batch size under 1.
+    Raises ParameterError for a batch size under 1.
     """
 
     batch_size: int = DEFAULT_BATCH_SIZE
@@ -657,8 +658,7 @@ class StreamSettings:
     """An older snapshot's records: those it states as they are are not written."""
 
     def __post_init__(self) -> None:
-        if self.batch_size < 1:
-            raise SourceError(f"batch size {self.batch_size} is too small", "use 1 or more")
+        check_range("batch_size", self.batch_size, 1)
 
 
 def load_files(

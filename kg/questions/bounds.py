@@ -6,7 +6,7 @@ import re
 from typing import Final
 
 from kg.errors import ParameterError
-from kg.numbers import whole_number
+from kg.numbers import check_range
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -22,17 +22,6 @@ DEFAULT_MAX_HOPS: Final = 10
 MAX_HOPS: Final = 30  # the literal bound `*..30` in the shortest-path queries
 MAX_NEAR_HOPS: Final = 3  # the literal bound `*1..3` in neighbourhood.cypher
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def check_range(name: str, value: object, low: int, high: int | None = None) -> int:
-    """Return ``value`` (the parameter ``name``) as an int; raise ParameterError when it is
-    not a whole number (a float, a str, None, a bool), or is below ``low`` or above ``high``
-    (None: no upper bound)."""
-    number = whole_number(name, value)
-    if number < low or (high is not None and number > high):
-        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise ParameterError(f"{name} is {number}", f"pass a {name} {bound}")
-    return number
 
 
 def check_text(name: str, value: object) -> str:

@@ -33,7 +33,7 @@ from kg.answers import (
 )
 from kg.database import Database
 from kg.errors import SimilarityError
-from kg.numbers import whole_number
+from kg.numbers import check_range
 from kg.refs import resolve
 
 __all__ = [
@@ -77,15 +77,12 @@ def connect(
     direction, 2 to ``max_hops`` hops) between every pair of the seeds ``refs``, ranked by
     PageRank in the subgraph of the seeds and those papers, with the paths (at most
     ``paths_per_pair`` per pair). Raises PaperNotFound or AmbiguousPaper for a bad REF,
-    SimilarityError for fewer than two distinct seeds or a bound out of range.
+    SimilarityError for fewer than two distinct seeds, ParameterError for a bound out of
+    range.
     """
-    max_hops = whole_number("max_hops", max_hops)
-    limit = whole_number("limit", limit)
-    paths_per_pair = whole_number("paths_per_pair", paths_per_pair)
-    if not 2 <= max_hops <= MAX_CONNECT_HOPS:
-        raise SimilarityError(f"max hops is {max_hops}", f"pass 2 to {MAX_CONNECT_HOPS}")
-    if limit < 1 or paths_per_pair < 1:
-        raise SimilarityError("limit and paths per pair must be at least 1", "pass 1 or more")
+    max_hops = check_range("max_hops", max_hops, 2, MAX_CONNECT_HOPS)
+    limit = check_range("limit", limit, 1)
+    paths_per_pair = check_range("paths_per_pair", paths_per_pair, 1)
     seeds = _seeds(graph, refs, 2)
     seed_keys = [seed.key for seed in seeds]
     rows = queries.questions.connect_paths.run(
@@ -180,14 +177,10 @@ def recommend(
     reasons per seed, the similarity of the two abstracts among them when both papers have a
     text embedding (`kg embed`). Papers linking through an intermediate with more than
     ``max_degree`` citations are left out (counted in ``hubs_skipped``). Raises PaperNotFound or
-    AmbiguousPaper for a bad REF, SimilarityError for no seed or a bad bound.
+    AmbiguousPaper for a bad REF, SimilarityError for no seed, ParameterError for a bad bound.
     """
-    limit = whole_number("limit", limit)
-    max_degree = whole_number("max_degree", max_degree)
-    if limit < 1:
-        raise SimilarityError(f"limit is {limit}", "pass 1 or more")
-    if max_degree < 2:
-        raise SimilarityError(f"max degree is {max_degree}", "pass 2 or more")
+    limit = check_range("limit", limit, 1)
+    max_degree = check_range("max_degree", max_degree, 2)
     seeds = _seeds(graph, refs, 1)
     rows = queries.questions.recommend.run(
         graph, keys=[s.key for s in seeds], limit=limit, max_degree=max_degree

@@ -22,6 +22,7 @@ from kg.answers import Similarity
 from kg.errors import ParameterError
 from kg.export import ExportedPaper
 from kg.knowledge_graph import KnowledgeGraph
+from kg.numbers import whole_number
 from kg.plots import draw_papers, lay_out, short_title
 
 __all__ = ["LAYERS", "Edge", "Layer", "SimilarityMap", "similarity_map"]
@@ -70,6 +71,7 @@ def similarity_map(
         raise ParameterError(
             f"no similarity layer {layer!r}", f"pass a layer: {' or '.join(_AMONG)}"
         )
+    seed = whole_number("seed", seed)
     similarity = graph.cocited(ref, limit) if layer == "cocited" else graph.coupled(ref, limit)
     keys = sorted({similarity.paper.key, *(p.key for p in similarity.results)})
     edges = [

@@ -3,6 +3,7 @@ a connection as a URI), and answers a wrong one with the project's error, before
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +14,7 @@ from matplotlib.figure import Figure
 import kg
 from kg import KnowledgeGraph
 from kg.database import Database
-from kg.errors import AnalyticsError, ConnectionFailed, KGError, ParameterError, QueryFailed
+from kg.errors import ConnectionFailed, KGError, ParameterError, QueryFailed
 from kg.export import Selection
 from kg.server.config import Connection
 from tests.data import EXAMPLES
@@ -139,13 +140,13 @@ LIBRARY_WORDS: dict[str, tuple[Callable[[KnowledgeGraph], object], type[KGError]
     ),
     "selection years": (
         lambda g: g.exports.select_keys(Selection(year_from=2000, year_to=1990)),
-        AnalyticsError,
+        ParameterError,
         "the year range 2000-1990 ends before it starts",
         "no paper matches",
     ),
     "rank years": (
         lambda g: g.analytics.rank("pagerank", scope=kg.Scope(year_from=2000, year_to=1990)),
-        AnalyticsError,
+        ParameterError,
         "the year range 2000-1990 ends before it starts",
         "--years",
     ),
@@ -164,7 +165,67 @@ def test_the_library_names_arguments_not_cli_flags(graph: Database, name: str) -
 def test_a_reversed_year_range_is_the_same_error_for_an_export(
     graph: Database, tmp_path: Path
 ) -> None:
-    with pytest.raises(AnalyticsError, match="the year range 2000-1990 ends before it starts"):
+    with pytest.raises(ParameterError, match="the year range 2000-1990 ends before it starts"):
         KnowledgeGraph.on(graph).exports.write(
             "gexf", tmp_path / "map.gexf", Selection(year_from=2000, year_to=1990)
         )
+
+
+# The face walked whole: every whole-number argument of every method, given a str or a
+# value below its range, is a ParameterError naming it, before any query (the graph is
+# empty, so a call that queried first would raise UnknownReference or answer instead).
+_REQUIRED: dict[str, object] = {
+    "name": "Vaswani",
+    "code": "cs.CL",
+    "ref": "1706.03762",
+    "a": "1706.03762",
+    "b": "1810.04805",
+    "source": "1706.03762",
+    "target": "1810.04805",
+    "algorithm": "pagerank",
+    "layer": "cocited",
+    "text": "attention",
+}
+_STARRED = {"connector", "recommend"}  # graph.recommend(A, B, ...): the seeds as arguments
+_ANY_WHOLE_NUMBER = {"year_from", "year_to", "as_of", "since", "seed"}  # years and a seed
+_NOT_WALKED = {"bulk_load"}  # builds a database offline, with the server stopped
+
+
+def _whole_number_arguments() -> list[tuple[str, str, str]]:
+    face = KnowledgeGraph(None, "neo4j", "neo4j://127.0.0.1:1")  # type: ignore[arg-type]
+    found = []
+    parts = {"": face, "analytics": face.analytics, "exports": face.exports, "plots": face.plots}
+    for part, owner in parts.items():
+        for name in sorted(dir(owner)):
+            attribute = getattr(owner, name) if not name.startswith("_") else None
+            if not callable(attribute) or isinstance(attribute, type) or name in _NOT_WALKED:
+                continue
+            for parameter in inspect.signature(attribute).parameters.values():
+                kind = str(parameter.annotation)
+                if re.search(r"\bint\b", kind) and "Callable" not in kind and "bool" not in kind:
+                    found.append((part, name, parameter.name))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("part", "method", "argument", "wrong"),
+    [
+        (part, method, argument, wrong)
+        for part, method, argument in _whole_number_arguments()
+        for wrong in ("3", -1)
+        if wrong == "3" or argument not in _ANY_WHOLE_NUMBER
+    ],
+)
+def test_every_whole_number_argument_of_the_face_is_checked(
+    graph: Database, part: str, method: str, argument: str, wrong: object
+) -> None:
+    face = KnowledgeGraph.on(graph)
+    owner = getattr(face, part) if part else face
+    function = getattr(owner, method)
+    parameters = inspect.signature(function).parameters
+    given = {p: _REQUIRED[p] for p in parameters if p in _REQUIRED}
+    args: list[object] = []
+    if method in _STARRED:
+        args = ["1706.03762", "1810.04805"]
+    with pytest.raises(ParameterError, match=re.escape(f"{argument} is {wrong!r}")):
+        function(*args, **given, **{argument: wrong})

@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from kg.analytics import AnalyticsError, Scope, analytics_runs
+from kg.analytics import Scope, analytics_runs
 from kg.analytics import time as timeline_analytics
 from kg.cli import main
 from kg.database import Database
+from kg.errors import ParameterError
 from kg.knowledge_graph import KnowledgeGraph
 from kg.server.config import Connection
 
@@ -258,7 +259,7 @@ def test_the_cli_lists_and_refuses_bad_options(hand: Database, kg_env: Connectio
     assert [p.key for p in facade.main_path(key_routes=1).path] == [HAND[i] for i in (0, 2, 4, 5)]
     assert facade.bursts().run.nodes == facade.beauties().run.nodes == 8
     assert facade.traction(as_of=1995, window=1).as_of == 1995
-    with pytest.raises(AnalyticsError, match="key routes 0"):
+    with pytest.raises(ParameterError, match="key_routes is 0"):
         timeline_analytics.main_path(hand, key_routes=0)
     empty = runner.invoke(main, ["beauties", "--category", "nowhere"])
     assert empty.exit_code == 0
