@@ -36,9 +36,7 @@ from kg.analytics.ranking import parse_years
 from kg.answers import ConnectResult, RecommendResult
 from kg.database import Database
 from kg.export import selection
-from kg.load import bulk, pipeline, schema
-from kg.load import merges as merge_records
-from kg.load.pipeline import expand_paths
+from kg.load import schema
 from kg.questions import retrievers, seeds
 
 
@@ -61,6 +59,11 @@ class _Later:
 
 
 if TYPE_CHECKING:
+    from kg.load.bulk import bulk_load as _bulk_load
+    from kg.load.merges import kept_apart as _kept_apart
+    from kg.load.merges import merges as _merges
+    from kg.load.merges import unmerge as _unmerge
+    from kg.load.pipeline import load_paths as _load_paths
     from kg.plots import ego as _ego
     from kg.plots import rank_distribution as _rank_distribution
     from kg.plots import save as _save
@@ -74,8 +77,15 @@ else:
     _rank_distribution = _Later("kg.plots", "rank_distribution")
     _save = _Later("kg.plots", "save")
     _similarity_map = _Later("kg.web.layers", "similarity_map")
+    # The load wing (its parsers, the import tool's sink, numpy) loads with the first load,
+    # merge or unmerge, not with every question.
+    _load_paths = _Later("kg.load.pipeline", "load_paths")
+    _bulk_load = _Later("kg.load.bulk", "bulk_load")
+    _merges = _Later("kg.load.merges", "merges")
+    _kept_apart = _Later("kg.load.merges", "kept_apart")
+    _unmerge = _Later("kg.load.merges", "unmerge")
 
-__all__ = ["Analytics", "Exports", "KnowledgeGraph", "Plots", "expand_paths", "parse_years"]
+__all__ = ["Analytics", "Exports", "KnowledgeGraph", "Plots", "parse_years"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -118,20 +128,15 @@ class _On(Generic[P, R]):
 
 
 class _Static(Generic[P, R]):
-    """A library function that takes no graph, as an attribute of a part (``graph.plots.save``):
-    the function itself, loaded when first used."""
+    """A library function that takes no graph, as an attribute of the face or a part
+    (``KnowledgeGraph.bulk_load``, ``graph.plots.save``): the function itself, loaded when
+    first looked up."""
 
     def __init__(self, function: Callable[P, R]) -> None:
         self.function = function
         self.__doc__ = function.__doc__
 
-    @overload
-    def __get__(self, owner: None, kind: type) -> Self: ...
-    @overload
-    def __get__(self, owner: object, kind: type) -> Callable[P, R]: ...
-    def __get__(self, owner: object | None, kind: type) -> Self | Callable[P, R]:
-        if owner is None:
-            return self
+    def __get__(self, owner: object | None, kind: type) -> Callable[P, R]:
         return _loaded(self.function)
 
 
@@ -249,13 +254,13 @@ class KnowledgeGraph(Database):
 
     similar = _On(similarity.run_similarity)  # graph.analytics.similar, for cocited/coupled
 
-    load = _On(pipeline.load_paths)
+    load = _On(_load_paths)
     # A bulk load builds an empty local database offline, with the server stopped: it needs
     # the settings, not an open connection.
-    bulk_load = staticmethod(bulk.bulk_load)
-    merges = _On(merge_records.merges)
-    kept_apart = _On(merge_records.kept_apart)
-    unmerge = _On(merge_records.unmerge)
+    bulk_load = _Static(_bulk_load)
+    merges = _On(_merges)
+    kept_apart = _On(_kept_apart)
+    unmerge = _On(_unmerge)
     apply_schema = _On(schema.apply_schema)
     clear = _On(schema.clear_database)
     is_empty = _On(schema.is_empty)

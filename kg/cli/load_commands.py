@@ -36,8 +36,8 @@ from kg.cli.app import (
     plural,
     print_table,
 )
-from kg.knowledge_graph import KnowledgeGraph, expand_paths
-from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice
+from kg.knowledge_graph import KnowledgeGraph
+from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice, expand_paths
 from kg.loaders.formats import FORMATS, IdScheme
 from kg.loaders.hepth_abs import ABS_SUFFIXES
 

@@ -48,6 +48,28 @@ def test_import_kg_imports_no_heavy_module_until_the_face_is_used() -> None:
     assert "neo4j" in _loaded_after("import kg; kg.KnowledgeGraph")
 
 
+def test_a_question_loads_no_part_of_the_load_wing() -> None:
+    """`kg paper` and the other questions start without the loaders' parsers and the import
+    tool's sink: the face loads them with the first load, merge or unmerge. (numpy comes
+    with the driver, whose _optional_deps imports it when it is installed.)"""
+    code = (
+        "from kg.cli import main\n"
+        "from kg.cli import question_commands\n"
+        "import kg\n"
+        "kg.KnowledgeGraph.paper, kg.KnowledgeGraph.merges\n"
+        "print(__import__('json').dumps(sorted(m for m in sys.modules if m.startswith("
+        "('kg.load.pipeline', 'kg.load.bulk', 'kg.load.merges', 'kg.loaders.formats')))))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", "import sys\n" + code],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+    )
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == []
+
+
 def test_the_table_of_commands_is_the_truth() -> None:
     modules = sorted(path.stem for path in (REPO / "kg" / "cli").glob("*_commands.py"))
     for module in modules:
