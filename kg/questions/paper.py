@@ -49,10 +49,24 @@ def _ids(arxiv_id: str | None, id_keys: list[str]) -> tuple[dict[str, str], list
     return ids, others
 
 
-def paper_report(graph: Database, ref: str) -> PaperReport:
+def paper_report(
+    graph: Database,
+    ref: str,
+    *,
+    limit: int | None = None,
+    references_offset: int = 0,
+    citers_offset: int = 0,
+) -> PaperReport:
     """Return the map page of the paper ``ref`` names, rebuilt from the graph: graph counts
     beside stated ones, the citing-papers histogram both ways, references and citers sorted
-    by cited-by. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
+    by cited-by (ties: the most cited in the graph first). Each list holds at most ``limit``
+    papers (None: all) after skipping its first ``references_offset`` or ``citers_offset``;
+    ``builds_on`` and ``cited_by_in_map`` count the whole lists. Raises PaperNotFound or
+    AmbiguousPaper for a bad REF, ParameterError for a limit below 1 or an offset below 0."""
+    if limit is not None:
+        limit = check_range("limit", limit, 1)
+    references_offset = check_range("references_offset", references_offset, 0)
+    citers_offset = check_range("citers_offset", citers_offset, 0)
     key = resolve(graph, ref).key
     row = queries.questions.paper_report.run(graph, key=key)[0]
     abstract, excerpt = row.pop("abstract"), row.pop("abstract_excerpt")
@@ -66,8 +80,14 @@ def paper_report(graph: Database, ref: str) -> PaperReport:
             "abstract": abstract or excerpt,
             "abstract_is_excerpt": not abstract and bool(excerpt),
             "stated_citers_per_year": _histogram(stated),
-            "references": queries.questions.paper_references.run(graph, key=key),
-            "citers": queries.questions.paper_citers.run(graph, key=key),
+            "references": queries.questions.paper_references.run(
+                graph, key=key, offset=references_offset, limit=limit
+            ),
+            "citers": queries.questions.paper_citers.run(
+                graph, key=key, offset=citers_offset, limit=limit
+            ),
+            "references_offset": references_offset,
+            "citers_offset": citers_offset,
         }
     )
 

@@ -58,18 +58,25 @@ def citation_path(
     )
 
 
-def neighbourhood(graph: Database, ref: str, hops: int = 2, limit: int = 50) -> Neighbourhood:
+def neighbourhood(
+    graph: Database, ref: str, hops: int = 2, limit: int = 50, *, offset: int = 0
+) -> Neighbourhood:
     """Return the papers within ``hops`` citation hops of ``ref``'s paper (either direction,
-    1 to 3 hops), nearest first, at most ``limit`` of them. Raises PaperNotFound,
-    AmbiguousPaper or ParameterError."""
+    1 to 3 hops), nearest first and, at one distance, the most cited in the map first (then
+    by key): at most ``limit`` of them after skipping the first ``offset``. Raises
+    PaperNotFound, AmbiguousPaper or ParameterError."""
     hops = check_range("hops", hops, 1, MAX_NEAR_HOPS)
     limit = check_range("limit", limit, 1)
+    offset = check_range("offset", offset, 0)
     paper = resolve(graph, ref)
-    row = queries.questions.neighbourhood.run(graph, key=paper.key, hops=hops, limit=limit)[0]
+    row = queries.questions.neighbourhood.run(
+        graph, key=paper.key, hops=hops, limit=limit, offset=offset
+    )[0]
     return Neighbourhood(
         paper=paper,
         hops=hops,
         limit=limit,
+        offset=offset,
         total=row["total"],
         results=[NearPaper.model_validate(near) for near in row["papers"]],
         note=None if row["total"] else f"{paper.handle} has no citation links in the graph.",
