@@ -487,8 +487,7 @@ def path(
     _offset_option("papers"),
 )
 def near(ctx: click.Context, ref: str, hops: int, limit: int, offset: int, as_json: bool) -> None:
-    """The papers within K citation hops of a paper, nearest first, and at one distance the
-    most cited in the graph first.
+    """The papers within K citation hops of a paper, nearest first, then the most cited.
 
     Example: kg near hep-th/9711200 --hops 1 --limit 20
     """
