@@ -23,7 +23,7 @@ WITH a, COLLECT {
   ORDER BY p.year DESC, graph_cited_by DESC, p.key
 } AS papers
 RETURN a.key AS key, a.name AS name,
-       papers[$offset..coalesce($offset + $limit, size(papers))] AS papers,
+       papers[$offset..][..coalesce($limit, size(papers))] AS papers,
        size(papers) AS paper_count,
        coalesce(a.names, [a.name]) AS spellings,
        COLLECT { MATCH (i:AuthorId)-[:IDENTIFIES]->(a) RETURN i.key ORDER BY i.key } AS ids,

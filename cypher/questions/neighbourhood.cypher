@@ -18,4 +18,4 @@ WITH q, distance, COUNT { (q)<-[:CITES]-() } AS cited_by
 ORDER BY distance, cited_by DESC, q.key
 WITH collect(q {.key, .arxiv_id, .title, .year, stub: coalesce(q.stub, false),
                 distance: distance, cited_by: cited_by}) AS near
-RETURN size(near) AS total, near[$offset..$offset + $limit] AS papers
+RETURN size(near) AS total, near[$offset..][..$limit] AS papers

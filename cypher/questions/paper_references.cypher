@@ -20,4 +20,4 @@ RETURN r.key AS key, r.arxiv_id AS arxiv_id, r.title AS title, r.year AS year,
        coalesce(stated_cited_by, graph_cited_by) AS cited_by
 ORDER BY cited_by DESC, graph_cited_by DESC, year DESC, key
 SKIP $offset
-LIMIT coalesce($limit, 9223372036854775807)
+LIMIT coalesce($limit, 2147483647)

@@ -10,7 +10,7 @@ from kg.answers import CategoryCount, CategoryOverview, CategoryPaper, CategoryR
 from kg.database import Database
 from kg.errors import CategoryNotFound
 from kg.loaders.taxonomy import load_taxonomy
-from kg.questions.bounds import check_range, check_text
+from kg.questions.bounds import LIST_INDEX_MAX, check_range, check_text
 
 __all__ = ["categories", "category"]
 
@@ -29,7 +29,12 @@ def category(graph: Database, code: str, limit: int = 50, *, offset: int = 0) ->
     offset = check_range("offset", offset, 0)
     code = check_text("code", code).strip()
     canonical = _known_codes().get(code.casefold(), code)
-    rows = queries.questions.category_report.run(graph, code=canonical, limit=limit, offset=offset)
+    rows = queries.questions.category_report.run(
+        graph,
+        code=canonical,
+        limit=min(limit, LIST_INDEX_MAX),
+        offset=min(offset, LIST_INDEX_MAX),
+    )
     if not rows:
         raise CategoryNotFound(
             f"no category {canonical!r} in the graph",

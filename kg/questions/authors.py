@@ -10,7 +10,7 @@ from kg.database import Database
 from kg.errors import AmbiguousAuthor, AuthorNotFound, ParameterError
 from kg.loaders.identity import normalize_name
 from kg.loaders.ids import read_author_id
-from kg.questions.bounds import check_range, check_text
+from kg.questions.bounds import LIST_INDEX_MAX, check_range, check_text
 
 __all__ = ["author"]
 
@@ -59,5 +59,10 @@ def author(
 
 
 def _report(graph: Database, key: str, limit: int | None, offset: int) -> AuthorReport:
-    row = queries.questions.author_report.run(graph, key=key, offset=offset, limit=limit)[0]
+    row = queries.questions.author_report.run(
+        graph,
+        key=key,
+        offset=min(offset, LIST_INDEX_MAX),
+        limit=None if limit is None else min(limit, LIST_INDEX_MAX),
+    )[0]
     return AuthorReport.model_validate({**row, "offset": offset})

@@ -11,6 +11,7 @@ from kg.numbers import whole_number
 __all__ = [
     "DEFAULT_LIMIT",
     "DEFAULT_MAX_HOPS",
+    "LIST_INDEX_MAX",
     "MAX_HOPS",
     "MAX_NEAR_HOPS",
     "check_range",
@@ -21,6 +22,9 @@ DEFAULT_LIMIT: Final = 20
 DEFAULT_MAX_HOPS: Final = 10
 MAX_HOPS: Final = 30  # the literal bound `*..30` in the shortest-path queries
 MAX_NEAR_HOPS: Final = 3  # the literal bound `*1..3` in neighbourhood.cypher
+LIST_INDEX_MAX: Final = 2**31 - 1
+"""The largest index Cypher slices a list at: a larger offset or limit of a query that pages
+a list by slicing it (no list is that long) is given as this."""
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 

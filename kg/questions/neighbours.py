@@ -10,7 +10,7 @@ from kg.analytics import similarity
 from kg.answers import CitedPaper, Overlap, PaperSummary, Similarity, SimilarityBasis, SimilarPaper
 from kg.database import Database
 from kg.errors import ParameterError
-from kg.questions.bounds import DEFAULT_LIMIT, check_range
+from kg.questions.bounds import DEFAULT_LIMIT, LIST_INDEX_MAX, check_range
 from kg.refs import key_written, parse_ref, resolve
 
 __all__ = ["cocited", "common_citers", "coupled", "shared_references"]
@@ -60,7 +60,7 @@ def _similarity(
     limit = check_range("limit", limit, 1)
     offset = check_range("offset", offset, 0)
     # A page of a ranked top list: the top offset + limit, less the first offset.
-    limit, asked = offset + limit, limit
+    limit, asked = min(offset + limit, LIST_INDEX_MAX), limit
     # One round trip when the REF is written as a key (an arXiv id, a title key, an id key)
     # and a paper has it: the stored answer finds the paper too. Else the REF is resolved
     # first, by every tier.

@@ -9,7 +9,7 @@ from kg import queries
 from kg.answers import PaperReport, PaperSnapshots, PaperSources, SnapshotLink, YearCount
 from kg.database import Database
 from kg.loaders.ids import parse_id_key
-from kg.questions.bounds import check_range
+from kg.questions.bounds import LIST_INDEX_MAX, check_range
 from kg.refs import resolve
 
 __all__ = ["DEFAULT_EXAMPLES", "MAX_EXAMPLES", "paper_report", "snapshots", "sources"]
@@ -67,6 +67,8 @@ def paper_report(
         limit = check_range("limit", limit, 1)
     references_offset = check_range("references_offset", references_offset, 0)
     citers_offset = check_range("citers_offset", citers_offset, 0)
+    # SKIP and LIMIT add up in 64 bits: no list is longer than the largest list index.
+    page = None if limit is None else min(limit, LIST_INDEX_MAX)
     key = resolve(graph, ref).key
     row = queries.questions.paper_report.run(graph, key=key)[0]
     abstract, excerpt = row.pop("abstract"), row.pop("abstract_excerpt")
@@ -81,10 +83,10 @@ def paper_report(
             "abstract_is_excerpt": not abstract and bool(excerpt),
             "stated_citers_per_year": _histogram(stated),
             "references": queries.questions.paper_references.run(
-                graph, key=key, offset=references_offset, limit=limit
+                graph, key=key, offset=min(references_offset, LIST_INDEX_MAX), limit=page
             ),
             "citers": queries.questions.paper_citers.run(
-                graph, key=key, offset=citers_offset, limit=limit
+                graph, key=key, offset=min(citers_offset, LIST_INDEX_MAX), limit=page
             ),
             "references_offset": references_offset,
             "citers_offset": citers_offset,

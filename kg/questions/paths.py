@@ -8,7 +8,13 @@ from typing import Final
 from kg import queries
 from kg.answers import CitationPath, NearPaper, Neighbourhood, PathResult
 from kg.database import Database
-from kg.questions.bounds import DEFAULT_MAX_HOPS, MAX_HOPS, MAX_NEAR_HOPS, check_range
+from kg.questions.bounds import (
+    DEFAULT_MAX_HOPS,
+    LIST_INDEX_MAX,
+    MAX_HOPS,
+    MAX_NEAR_HOPS,
+    check_range,
+)
 from kg.refs import resolve
 
 __all__ = ["citation_path", "neighbourhood"]
@@ -70,7 +76,11 @@ def neighbourhood(
     offset = check_range("offset", offset, 0)
     paper = resolve(graph, ref)
     row = queries.questions.neighbourhood.run(
-        graph, key=paper.key, hops=hops, limit=limit, offset=offset
+        graph,
+        key=paper.key,
+        hops=hops,
+        limit=min(limit, LIST_INDEX_MAX),
+        offset=min(offset, LIST_INDEX_MAX),
     )[0]
     return Neighbourhood(
         paper=paper,
