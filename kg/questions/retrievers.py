@@ -21,9 +21,9 @@ from kg import queries
 from kg.analytics.embed import Embedder, default_embedder
 from kg.answers import PaperSummary, SearchHit, TextNeighbours
 from kg.database import Database
-from kg.errors import EmbeddingUnavailable, ParameterError, QueryFailed
+from kg.errors import EmbeddingUnavailable, ParameterError
 from kg.questions.bounds import DEFAULT_LIMIT, check_range, check_text
-from kg.refs import MAX_SEARCH_WORDS, escape_lucene, resolve
+from kg.refs import escape_lucene, resolve, too_many_words
 
 __all__ = [
     "CANDIDATES",
@@ -140,7 +140,7 @@ def fulltext(
     lucene = escape_lucene(text)
     if not lucene.strip():
         return []
-    try:
+    with too_many_words():
         rows = queries.search.fulltext.run(
             graph,
             query=lucene,
@@ -148,13 +148,6 @@ def fulltext(
             vector=None if vector is None else list(vector),
             **filters.params(),
         )
-    except QueryFailed as exc:
-        if "TooManyClauses" not in exc.message and "TooManyNestedClauses" not in exc.message:
-            raise
-        raise ParameterError(
-            "the search holds more words than the full-text index takes in one query",
-            f"search with fewer words (at most {MAX_SEARCH_WORDS:,})",
-        ) from exc
     return [SearchHit.model_validate(row) for row in rows]
 
 

@@ -409,8 +409,8 @@ def _guide_preflight() -> Response:
 
 
 def _ticks(peak: int) -> list[int]:
-    """The marks of a count axis running from 0 to at least ``peak``: 0 and four or five
-    more steps of 1, 2 or 5 times a power of ten."""
+    """The marks of a count axis running from 0 to at least ``peak``: 0, then at most five
+    steps of 1, 2 or 5 times a power of ten."""
     step = 1
     while step * 5 < peak:
         for factor in (2, 5 / 2, 2):
