@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from kg.database import INT64_MAX
 from kg.errors import ParameterError
 from kg.numbers import whole_number
 
@@ -14,6 +15,7 @@ __all__ = [
     "LIST_INDEX_MAX",
     "MAX_HOPS",
     "MAX_NEAR_HOPS",
+    "check_count",
     "check_range",
     "check_text",
 ]
@@ -36,6 +38,18 @@ def check_range(name: str, value: object, low: int, high: int | None = None) -> 
     if number < low or (high is not None and number > high):
         bound = f"from {low} to {high}" if high is not None else f"at least {low}"
         raise ParameterError(f"{name} is {number}", f"pass a {name} {bound}")
+    return number
+
+
+def check_count(name: str, value: object, low: int) -> int:
+    """Return ``value`` (the parameter ``name``, a count that may not reach a query whole)
+    as an int; raise ParameterError as check_range does, and when it is beyond Neo4j's
+    64-bit integers, as a query parameter would."""
+    number = check_range(name, value, low)
+    if number > INT64_MAX:
+        raise ParameterError(
+            f"{name} is {number}, too large for Neo4j", f"pass a whole number up to {INT64_MAX:,}"
+        )
     return number
 
 

@@ -23,7 +23,7 @@ from kg.answers import SearchHit, SearchResult
 from kg.database import Database
 from kg.errors import ParameterError
 from kg.questions import retrievers
-from kg.questions.bounds import DEFAULT_LIMIT, check_range, check_text
+from kg.questions.bounds import DEFAULT_LIMIT, check_count, check_text
 from kg.refs import MAX_SEARCH_WORDS, first_words, lookup
 
 __all__ = [
@@ -73,8 +73,8 @@ def search(
     first MAX_SEARCH_WORDS words of ``text`` (the note says so). Raises ParameterError for
     empty text, text that is not valid (a lone surrogate), a bad limit, offset, mode or
     filter; EmbeddingUnavailable when a search by meaning has no model or no vectors."""
-    limit = check_range("limit", limit, 1)
-    offset = check_range("offset", offset, 0)
+    limit = check_count("limit", limit, 1)
+    offset = check_count("offset", offset, 0)
     if not check_text("text", text).strip():
         raise ParameterError("the search text is empty", "pass words of a title or an arXiv id")
     if mode not in get_args(SearchMode):

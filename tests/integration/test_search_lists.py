@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from click.testing import CliRunner
@@ -88,7 +89,7 @@ def _section(page: str, anchor: str) -> str:
 
 
 def _refs(html: str) -> list[str]:
-    return _ROW_REF.findall(html)
+    return [unquote(key) for key in _ROW_REF.findall(html)]
 
 
 def _walk(web: TestClient, url: str, anchor: str | None) -> list[list[str]]:

@@ -404,7 +404,7 @@ def test_coupling_ties_go_to_the_most_cited_live_and_stored(graph: Database) -> 
     assert live.source == "live"
     assert [(r.key, r.together, r.size_b) for r in live.results] == [("C", 2, 2), ("B", 2, 2)]
     similarity.run_similarity(graph, k=5, write=True)
-    stored = questions.coupled(graph, "A")
+    stored = questions.coupled(graph, "A", limit=5)
     assert stored.source == "materialised"
     assert [r.key for r in stored.results] == ["C", "B"]
     assert _stored(graph, "coupling", "A", 5) == _live(graph, "coupling", "A", 5)
