@@ -227,6 +227,7 @@ class KnowledgeGraph(Database):
     author = _On(questions.author)
     category = _On(questions.category)
     categories = _On(questions.categories)
+    overview = _On(questions.overview)
     snapshots = _On(questions.snapshots)
     sources = _On(questions.sources)
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -43,6 +44,7 @@ __all__ = [
     "parse_ref",
     "resolve",
     "search_titles",
+    "too_many_words",
 ]
 
 SUGGESTIONS = 5
@@ -213,8 +215,17 @@ def search_titles(graph: Database, lucene_query: str, limit: int) -> list[Search
     """
     if not lucene_query.strip():
         return []
-    try:
+    with too_many_words():
         rows = queries.questions.search_titles.run(graph, query=lucene_query, limit=limit)
+    return [SearchHit.model_validate(row) for row in rows]
+
+
+@contextlib.contextmanager
+def too_many_words() -> Iterator[None]:
+    """Turn the full-text index's refusal of a query for its number of clauses into a
+    ParameterError that says how many words a search takes; other failures pass."""
+    try:
+        yield
     except QueryFailed as exc:
         if "TooManyClauses" not in exc.message and "TooManyNestedClauses" not in exc.message:
             raise
@@ -222,7 +233,6 @@ def search_titles(graph: Database, lucene_query: str, limit: int) -> list[Search
             "the search holds more words than the full-text index takes in one query",
             f"search with fewer words (at most {MAX_SEARCH_WORDS:,})",
         ) from exc
-    return [SearchHit.model_validate(row) for row in rows]
 
 
 def lookup(graph: Database, ref: str) -> list[PaperSummary]:

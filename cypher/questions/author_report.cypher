@@ -1,24 +1,30 @@
 // name: author_report
 // mode: read
-// One author: their papers (newest first, with their author position and both cited-by
-// counts), their co-authors with how many papers they share, and citation totals within
-// the map: incoming CITES summed over the papers, distinct citing papers, and the stated
+// One author: their papers (newest first, then the most cited in the map, with their author
+// position and both cited-by counts), their co-authors with how many papers they share, and
+// citation totals within the map: incoming CITES summed over the papers, distinct citing papers, and the stated
 // cited-by-in-map counts summed (null when no source states one); the spellings of the
 // name its sources gave, and its strong ids (an author a source gives ids for is keyed by
 // them). An author known by name alone may be the same person as another spelling: `also` lists
 // the authors with the same surname (last word) and first initial, most papers first.
+// papers is the page of the list $offset and $limit ask for (paper_count counts them all).
 // param key: str  author key, the normalised name, e.g. 'ang wang'
+// param offset: int = 0  how many of the author's papers to skip
+// param limit: int = null  how many of the author's papers to return; null for all
 MATCH (a:Author {key: $key})
 WITH a, COLLECT {
   MATCH (a)-[w:AUTHORED]->(p:Paper)
+  WITH p, w, COUNT { (p)<-[:CITES]-() } AS graph_cited_by
   RETURN p {.key, .arxiv_id, .title, .year, stub: coalesce(p.stub, false),
             position: w.position,
             stated_cited_by: p.stated_cited_by,
             stated_cited_by_in_map: p.stated_cited_by_in_map,
-            graph_cited_by: COUNT { (p)<-[:CITES]-() }}
-  ORDER BY p.year DESC, p.key
+            graph_cited_by: graph_cited_by}
+  ORDER BY p.year DESC, graph_cited_by DESC, p.key
 } AS papers
-RETURN a.key AS key, a.name AS name, papers,
+RETURN a.key AS key, a.name AS name,
+       papers[$offset..][..coalesce($limit, size(papers))] AS papers,
+       size(papers) AS paper_count,
        coalesce(a.names, [a.name]) AS spellings,
        COLLECT { MATCH (i:AuthorId)-[:IDENTIFIES]->(a) RETURN i.key ORDER BY i.key } AS ids,
        COLLECT {

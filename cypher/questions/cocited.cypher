@@ -4,6 +4,8 @@
 // paper with it. together is the number of shared citers; cosine (Salton) is
 // together / sqrt(citers(a) * citers(b)); jaccard is together / |citers(a) ∪ citers(b)|.
 // size_a and size_b are the citer counts of the two papers. Stubs take part and are flagged.
+// Papers equal in together and cosine have as many citers, so they are as cited in the map
+// too: the key decides between them.
 // CITES joins papers only, so the counts need no label on the far end: Neo4j then reads
 // them from the node's degree instead of walking every relationship (30x on a hub paper).
 // param key: str  node key of the paper

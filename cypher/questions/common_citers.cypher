@@ -14,4 +14,4 @@ WITH c, COUNT { (c)<-[:CITES]-() } AS graph_cited_by,
 RETURN c.key AS key, c.arxiv_id AS arxiv_id, c.title AS title, c.year AS year,
        coalesce(c.stub, false) AS stub, stated_cited_by, graph_cited_by,
        coalesce(stated_cited_by, graph_cited_by) AS cited_by
-ORDER BY cited_by DESC, year DESC, key
+ORDER BY cited_by DESC, graph_cited_by DESC, year DESC, key

@@ -3,8 +3,11 @@
 // The papers in the map that cite a paper, most cited first. stated_cited_by is the count
 // the newest DESCRIBED_IN link of the citing paper states, else its own stated_cited_by;
 // graph_cited_by counts its incoming CITES; cited_by is the stated count when there is one,
-// else the graph's, and is what the list is sorted by.
+// else the graph's, and is what the list is sorted by; ties go to the most cited in the graph.
+// $offset and $limit page through the list.
 // param key: str  node key of the cited paper
+// param offset: int = 0  how many papers of the list to skip
+// param limit: int = null  how many papers to return; null for all
 MATCH (:Paper {key: $key})<-[:CITES]-(c:Paper)
 WITH c, COUNT { (c)<-[:CITES]-() } AS graph_cited_by,
      coalesce(COLLECT {
@@ -15,4 +18,6 @@ WITH c, COUNT { (c)<-[:CITES]-() } AS graph_cited_by,
 RETURN c.key AS key, c.arxiv_id AS arxiv_id, c.title AS title, c.year AS year,
        coalesce(c.stub, false) AS stub, stated_cited_by, graph_cited_by,
        coalesce(stated_cited_by, graph_cited_by) AS cited_by
-ORDER BY cited_by DESC, year DESC, key
+ORDER BY cited_by DESC, graph_cited_by DESC, year DESC, key
+SKIP $offset
+LIMIT coalesce($limit, 2147483647)

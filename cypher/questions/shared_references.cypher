@@ -14,4 +14,4 @@ WITH r, COUNT { (r)<-[:CITES]-() } AS graph_cited_by,
 RETURN r.key AS key, r.arxiv_id AS arxiv_id, r.title AS title, r.year AS year,
        coalesce(r.stub, false) AS stub, stated_cited_by, graph_cited_by,
        coalesce(stated_cited_by, graph_cited_by) AS cited_by
-ORDER BY cited_by DESC, year DESC, key
+ORDER BY cited_by DESC, graph_cited_by DESC, year DESC, key

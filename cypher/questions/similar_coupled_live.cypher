@@ -38,11 +38,11 @@ CALL (a, counted, size_a) {
   UNWIND found AS hit
   WITH hit WHERE hit.together >= floor
   WITH hit.b AS b, hit.together AS together
-  WITH b, together, COUNT { (b)-[:CITES]->() } AS size_b
-  WITH b, together, size_b,
+  WITH b, together, COUNT { (b)-[:CITES]->() } AS size_b, COUNT { (b)<-[:CITES]-() } AS cited_by
+  WITH b, together, size_b, cited_by,
        toFloat(together) / sqrt(toFloat(size_a) * size_b) AS cosine,
        toFloat(together) / (size_a + size_b - together) AS jaccard
-  ORDER BY together DESC, cosine DESC, b.key
+  ORDER BY together DESC, cosine DESC, cited_by DESC, b.key
   WITH collect({key: b.key, arxiv_id: b.arxiv_id, title: b.title, year: b.year,
                 stub: coalesce(b.stub, false), together: together, size_a: size_a,
                 size_b: size_b, cosine: cosine, jaccard: jaccard}) AS ranked

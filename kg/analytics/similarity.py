@@ -4,11 +4,12 @@ The citation graph is read once (the analytics projection), held as a sparse 0/1
 ``A`` (row: citing paper, column: cited paper), and multiplied in row blocks:
 co-citation counts are ``Aᵀ·A`` (papers citing both), coupling counts ``A·Aᵀ`` (references
 both cite). Each paper keeps its top ``k`` by the live queries' order, ``together`` DESC,
-cosine DESC, key: for one paper cosine falls as the other paper's size grows, so the order
-is (together DESC, size_b ASC, key ASC) in integers, and node order is key order because
-the projection is sorted by key in Cypher. Cosine and Jaccard are computed with the same
-double-precision operations as cocited.cypher and coupled.cypher, so stored and live
-values are equal to the bit.
+cosine DESC, citations in the map DESC, key: for one paper cosine falls as the other
+paper's size grows, so the order is (together DESC, size_b ASC, in-degree DESC, key ASC) in
+integers (for co-citation size_b is the in-degree, so only coupling's ties reach it), and
+node order is key order because the projection is sorted by key in Cypher. Cosine and
+Jaccard are computed with the same double-precision operations as cocited.cypher and
+coupled.cypher, so stored and live values are equal to the bit.
 
 Storage convention: one directed relationship per listed pair, from the paper to each
 paper of its own top-k, ``(a)-[:CO_CITED {together, size_a, size_b, cosine, jaccard,
@@ -149,10 +150,11 @@ def _matrix(citation: CitationGraph) -> csr_matrix:
 
 
 def _top_rows(
-    basis: csr_matrix, k: int, block: int = _BLOCK
+    basis: csr_matrix, k: int, cited: np.ndarray, block: int = _BLOCK
 ) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
     """Yield (row, columns, together, sizes of the columns) of each row's top ``k`` in
-    ``basis · basisᵀ`` without its diagonal, best first."""
+    ``basis · basisᵀ`` without its diagonal, best first: ties in together and size go to
+    the column most ``cited``, then the first."""
     import numpy as np
 
     sizes = np.diff(basis.indptr)
@@ -172,7 +174,7 @@ def _top_rows(
                 above = vals >= floor
                 cols, vals = cols[above], vals[above]
             col_sizes = sizes[cols]
-            order = np.lexsort((cols, col_sizes, -vals))[:k]
+            order = np.lexsort((cols, -cited[cols], col_sizes, -vals))[:k]
             yield row, cols[order], vals[order], col_sizes[order]
 
 
@@ -187,8 +189,10 @@ def top_k(citation: CitationGraph, measure: Measure, k: int = DEFAULT_K) -> list
     # Co-citation: rows of Aᵀ are the citer sets; coupling: rows of A are reference sets.
     basis = adjacency.T.tocsr() if measure == "co-citation" else adjacency
     sizes = [int(s) for s in (basis.indptr[1:] - basis.indptr[:-1])]
+    by_column = adjacency.tocsc().indptr
+    cited = by_column[1:] - by_column[:-1]  # each paper's citations in the map
     lists: list[list[Neighbour]] = [[] for _ in range(citation.node_count)]
-    for row, cols, vals, col_sizes in _top_rows(basis, k):
+    for row, cols, vals, col_sizes in _top_rows(basis, k, cited):
         size_a = sizes[row]
         entries = []
         for col, together, size_b in zip(

@@ -9,7 +9,7 @@ which is also where the CLI's ``--json`` puts it. Dates arrive from the driver a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
@@ -31,10 +31,14 @@ __all__ = [
     "ConnectorPaper",
     "CrossListing",
     "Date",
+    "DateTime",
+    "LoadedSnapshot",
+    "MapOverview",
     "Model",
     "NearPaper",
     "Neighbourhood",
     "Overlap",
+    "OverviewPaper",
     "PaperReport",
     "PaperSnapshots",
     "PaperSources",
@@ -108,6 +112,7 @@ def _count(number: int, one: str, many: str | None = None) -> str:
 
 
 Date = Annotated[date, BeforeValidator(_native_date)]
+DateTime = Annotated[datetime, BeforeValidator(_native_date)]
 Direction = Literal["cites", "cited_by"]
 
 
@@ -210,8 +215,16 @@ class PaperReport(Model):
     data_through: Date | None = Field(description="newest data_date of its snapshots")
     citers_per_year: list[YearCount] = Field(description="citing papers per year, graph")
     stated_citers_per_year: list[YearCount] = Field(description="the newest stated histogram")
-    references: list[CitedPaper]
-    citers: list[CitedPaper]
+    references: list[CitedPaper] = Field(
+        description="its references, most cited first: all of them, or the page asked for "
+        "(builds_on counts them all)"
+    )
+    citers: list[CitedPaper] = Field(
+        description="the papers citing it, most cited first: all of them, or the page asked "
+        "for (cited_by_in_map counts them all)"
+    )
+    references_offset: int = Field(default=0, description="references skipped before the list")
+    citers_offset: int = Field(default=0, description="citers skipped before the list")
 
     @property
     def handle(self) -> str:
@@ -276,6 +289,7 @@ class Similarity(Model):
 
     paper: PaperSummary
     measure: Literal["co-citation", "coupling"]
+    offset: int = Field(default=0, description="papers of the ranking skipped before these")
     results: list[SimilarPaper]
     note: str | None = Field(default=None, description="why there are no results, if none")
     source: Literal["materialised", "live"] = Field(
@@ -371,18 +385,21 @@ class PathResult(Model):
 
 
 class NearPaper(PaperSummary):
-    """A paper near another one, and how many citation hops away it is."""
+    """A paper near another one, how many citation hops away it is, and its citations."""
 
     distance: int
+    cited_by: int = Field(default=0, description="papers in the map citing it")
 
 
 class Neighbourhood(Model):
-    """The papers within ``hops`` citation hops of a paper (either direction), nearest first."""
+    """The papers within ``hops`` citation hops of a paper (either direction), nearest
+    first, then the most cited in the map first."""
 
     paper: PaperSummary
     hops: int
     limit: int
-    total: int = Field(description="papers within the hops before the limit")
+    offset: int = Field(default=0, description="papers of the list skipped before these")
+    total: int = Field(description="papers within the hops before the offset and the limit")
     results: list[NearPaper]
     note: str | None = Field(default=None, description="why there are no results, if none")
 
@@ -397,6 +414,21 @@ class SearchHit(PaperSummary):
         default=None, description="cosine similarity of its text to the query (-1 to 1)"
     )
     cited_by: int | None = Field(default=None, description="papers in the map citing it")
+    text_score: float | None = Field(
+        default=None,
+        description="text mode: the full-text score over the best hit's (0 to 1), before "
+        "the paper's citations weigh in",
+    )
+    authors: list[str] = Field(
+        default_factory=list, description="its first authors, in author order"
+    )
+    author_count: int = Field(default=0, description="how many authors it has in the map")
+
+    def authors_line(self) -> str:
+        """Return its first authors, with 'et al.' when it has more: 'J. Maldacena',
+        'A, B, C et al.'; '' when it has none in the map."""
+        names = ", ".join(self.authors)
+        return f"{names} et al." if self.author_count > len(self.authors) else names
 
 
 class SearchResult(Model):
@@ -406,6 +438,12 @@ class SearchResult(Model):
     text: str
     results: list[SearchHit]
     mode: Literal["text", "semantic", "hybrid"] = "text"
+    offset: int = Field(default=0, description="results of the ranking skipped before these")
+    total: int | None = Field(
+        default=None,
+        description="how many papers the ranking holds in all, when known (a text search "
+        "ranks at most kg.questions.find.TEXT_CANDIDATES full-text hits)",
+    )
     model: str | None = Field(default=None, description="the embedding model, by meaning")
     note: str | None = Field(
         default=None,
@@ -461,7 +499,12 @@ class AuthorReport(Model):
         description="its strong ids as '<kind>:<value>' (orcid, openalex, s2), when a source "
         "gave them; an author with ids is keyed by the first",
     )
-    papers: list[AuthorPaper]
+    papers: list[AuthorPaper] = Field(
+        description="their papers, newest first, then the most cited in the map: all of "
+        "them, or the page asked for (paper_count counts them all)"
+    )
+    paper_count: int = Field(description="how many papers they wrote in the map")
+    offset: int = Field(default=0, description="papers skipped before the list")
     coauthors: list[CoAuthor]
     citations_in_map: int = Field(description="incoming CITES summed over their papers")
     distinct_citers: int = Field(description="distinct papers citing any of their papers")
@@ -516,7 +559,53 @@ class CategoryReport(Model):
     archive: str | None
     primary: int
     cross_listed: int
+    offset: int = Field(default=0, description="papers of the list skipped before these")
     results: list[CategoryPaper]
+
+    @property
+    def total(self) -> int:
+        """How many papers the whole list holds: primary and cross-listed."""
+        return self.primary + self.cross_listed
+
+
+class OverviewPaper(PaperSummary):
+    """A paper of the map's overview: its citations in the map and its stored PageRank."""
+
+    cited_by: int = Field(description="papers in the map citing it")
+    pagerank: float | None = Field(description="stored by `kg rank pagerank --write`, if run")
+
+
+class LoadedSnapshot(Model):
+    """A snapshot (one loaded file's content): its kind, file, data date and loader, and how
+    many papers it describes."""
+
+    key: str
+    kind: str | None
+    source: str | None
+    data_date: Date | None
+    loaded_by: str | None = Field(description="the kg version that loaded it whole, if any")
+    papers: int = Field(description="papers it describes (DESCRIBED_IN)")
+
+
+class MapOverview(Model):
+    """The map at a glance: its size and data date, its most cited and most central
+    papers, its categories and its snapshots with the newest data."""
+
+    papers: int
+    stubs: int = Field(description="papers known only from reference lists")
+    citations: int
+    authors: int
+    snapshots: int
+    data_date: Date | None = Field(description="the newest data date of its snapshots")
+    most_cited: list[OverviewPaper] = Field(description="most cited in the map first")
+    most_central: list[OverviewPaper] = Field(
+        description="highest stored PageRank first; empty before `kg rank pagerank --write`"
+    )
+    pagerank_at: DateTime | None = Field(description="when the stored PageRank was computed")
+    categories: list[CategoryCount] = Field(description="those with papers, most first")
+    loads: list[LoadedSnapshot] = Field(
+        description="the snapshots with the newest data first (the graph keeps no load time)"
+    )
 
 
 class SnapshotLink(Model):

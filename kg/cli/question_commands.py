@@ -73,25 +73,57 @@ def _limit_option(default: int | None = DEFAULT_LIMIT, what: str = "rows") -> Ca
     )
 
 
+def _offset_option(what: str = "rows") -> Callable[[F], F]:
+    """The --offset option of every list cut into pages: how many rows to skip."""
+    return click.option(
+        "--offset",
+        default=0,
+        show_default=True,
+        type=count(0),
+        help=f"How many {what} to skip: --offset 20 --limit 20 shows the second twenty.",
+    )
+
+
+def _window(offset: int, shown: int, total: int | None, noun: str = "") -> str | None:
+    """Return the line under a page of a list: 'showing 21–40 of 2,414; --offset 40 for
+    more', or showing()'s line for a first page."""
+    if offset == 0:
+        return showing(shown, total, noun)
+    more = total is None or offset + shown < total
+    of = f" of {total:,}" if total is not None else ""
+    window = f"{offset + 1:,}–{offset + shown:,}" if shown else "none"
+    hint = f"; --offset {offset + shown} for more" if more and shown else ""
+    return f"showing {window}{of}{noun}{hint}"
+
+
 def _paper_row(paper: PaperSummary, *extra: object) -> list[object]:
     return paper_cells(paper.handle, paper.year, paper.title, *extra)
 
 
-def _print_cited(papers: Sequence[CitedPaper], limit: int, title: str, empty: str) -> None:
-    """Print a reference or citer list; the stated 'cited by' column only when a source
-    stated a count for one of them."""
+def _print_cited(
+    papers: Sequence[CitedPaper],
+    limit: int,
+    title: str,
+    empty: str,
+    *,
+    offset: int = 0,
+    total: int | None = None,
+) -> None:
+    """Print a reference or citer list (a page of ``total`` from ``offset``, or the whole
+    list); the stated 'cited by' column only when a source stated a count for one of them."""
     stated = any(p.stated_cited_by is not None for p in papers)
     columns = (*PAPER_COLUMNS, *(_CITED if stated else _CITED[1:]))
     rows = (
         _paper_row(p, *((p.stated_cited_by,) if stated else ()), p.graph_cited_by)
         for p in papers[:limit]
     )
+    whole = len(papers) + offset if total is None else total
     print_table(
         columns,
         rows,
-        title=f"{title} · {len(papers):,}",
-        footer=showing(min(limit, len(papers)), len(papers)),
-        empty=empty,
+        title=f"{title} · {whole:,}",
+        footer=_window(offset, min(limit, len(papers)), whole),
+        empty=empty if not offset else "no more papers",
     )
 
 
@@ -134,14 +166,30 @@ def _render_report(report: PaperReport, limit: int) -> None:
         out.print(Text(label, style="bold"))
         out.print(Text(clean(" ".join(report.abstract.split()))))  # wrapped to the terminal
         out.print()
-    _print_cited(report.references, limit, "References in the graph", "no references in the graph")
-    _print_cited(report.citers, limit, "Cited by", "no citers in the graph")
+    _print_cited(
+        report.references,
+        limit,
+        "References in the graph",
+        "no references in the graph",
+        offset=report.references_offset,
+        total=report.builds_on,
+    )
+    _print_cited(
+        report.citers,
+        limit,
+        "Cited by",
+        "no citers in the graph",
+        offset=report.citers_offset,
+        total=report.cited_by_in_map,
+    )
 
 
-def _render_overlap(overlap: Overlap, limit: int) -> None:
+def _render_overlap(overlap: Overlap, limit: int, offset: int = 0) -> None:
     what = "Shared references" if overlap.relation == "shared_references" else "Common citers"
     title = f"{what} of {overlap.a.handle} and {overlap.b.handle}"
-    _print_cited(overlap.results, limit, title, overlap.note or "none")
+    total = len(overlap.results)
+    page = overlap.results[offset : offset + limit]
+    _print_cited(page, limit, title, overlap.note or "none", offset=offset, total=total)
 
 
 def _render_similarity(result: Similarity) -> None:
@@ -281,9 +329,15 @@ def render_sources(result: PaperSources) -> None:
         f"--sources, how many papers each of its lists shows [default: {DEFAULT_EXAMPLES}; "
         f"at most {MAX_EXAMPLES:,}].",
     ),
+    _offset_option("references and citers"),
 )
 def paper(
-    ctx: click.Context, ref: str, show_sources: bool, limit: int | None, as_json: bool
+    ctx: click.Context,
+    ref: str,
+    show_sources: bool,
+    limit: int | None,
+    offset: int,
+    as_json: bool,
 ) -> None:
     """The map page of a paper rebuilt from the graph: graph counts beside stated ones.
 
@@ -291,6 +345,8 @@ def paper(
     an OpenAlex or Semantic Scholar id, in any spelling), a title, a node key or a handle
     from a list. With --sources, what each source (OpenAlex, S2, Crossref, a map page, ...)
     states of it and asserts in the graph instead.
+    With --offset, the references and citers from that place in their lists (most cited
+    first): --offset 20 --limit 20 shows the second twenty of each.
     Example: kg paper hep-th/9711200 --sources
     """
     if show_sources:
@@ -299,36 +355,34 @@ def paper(
         if not emitted(result, as_json):
             render_sources(result)
         return
-    report = open_graph(ctx).paper(ref)
-    shown = report
-    if limit is not None:
-        shown = report.model_copy(
-            update={"references": report.references[:limit], "citers": report.citers[:limit]}
-        )
-    if not emitted(shown, as_json):
-        _render_report(report, limit or DEFAULT_LIMIT)
+    shown = limit if limit is not None or as_json else DEFAULT_LIMIT
+    report = open_graph(ctx).paper(ref, limit=shown, references_offset=offset, citers_offset=offset)
+    if not emitted(report, as_json):
+        _render_report(report, shown or DEFAULT_LIMIT)
 
 
 def _similarity_command(
-    name: str, ask: Callable[[KnowledgeGraph, str, int], Similarity], ranked: str, doc: str
+    name: str, ask: Callable[[KnowledgeGraph, str, int, int], Similarity], ranked: str, doc: str
 ) -> click.Command:
     """Make `kg cocited` or `kg coupled`: one question, two measures, ``ranked`` saying
     what the top list is ranked by."""
 
-    def command(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
-        result = ask(open_graph(ctx), ref, limit)
+    def command(ctx: click.Context, ref: str, limit: int, offset: int, as_json: bool) -> None:
+        result = ask(open_graph(ctx), ref, limit, offset)
         if not emitted(result, as_json):
             _render_similarity(result)
-            if len(result.results) == limit:
-                note(showing(limit, None, f" by {ranked}"))
+            if len(result.results) == limit or offset:
+                note(_window(offset, len(result.results), None, f" by {ranked}"))
 
     command.__doc__ = doc
-    return json_command(name, click.argument("ref"), _limit_option(what="papers"))(command)
+    return json_command(
+        name, click.argument("ref"), _limit_option(what="papers"), _offset_option("papers")
+    )(command)
 
 
 cocited = _similarity_command(
     "cocited",
-    lambda graph, ref, limit: graph.cocited(ref, limit),
+    lambda graph, ref, limit, offset: graph.cocited(ref, limit, offset=offset),
     "papers citing both",
     """Papers most often cited together with a paper, with cosine and Jaccard scores.
 
@@ -337,7 +391,7 @@ cocited = _similarity_command(
 )
 coupled = _similarity_command(
     "coupled",
-    lambda graph, ref, limit: graph.coupled(ref, limit),
+    lambda graph, ref, limit, offset: graph.coupled(ref, limit, offset=offset),
     "shared references",
     """Papers sharing the most references with a paper (bibliographic coupling).
 
@@ -351,14 +405,19 @@ def _overlap_command(
 ) -> click.Command:
     """Make `kg shared-refs` or `kg common-citers`: the papers two papers share."""
 
-    def command(ctx: click.Context, a: str, b: str, limit: int, as_json: bool) -> None:
+    def command(ctx: click.Context, a: str, b: str, limit: int, offset: int, as_json: bool) -> None:
         result = ask(open_graph(ctx), a, b)
-        if not emitted(result.model_copy(update={"results": result.results[:limit]}), as_json):
-            _render_overlap(result, limit)
+        page = result.results[offset : offset + limit]
+        if not emitted(result.model_copy(update={"results": page}), as_json):
+            _render_overlap(result, limit, offset)
 
     command.__doc__ = doc
     return json_command(
-        name, click.argument("a"), click.argument("b"), _limit_option(what="papers")
+        name,
+        click.argument("a"),
+        click.argument("b"),
+        _limit_option(what="papers"),
+        _offset_option("papers"),
     )(command)
 
 
@@ -425,22 +484,23 @@ def path(
         help="How many citation hops to go out, either direction.",
     ),
     _limit_option(default=50, what="papers"),
+    _offset_option("papers"),
 )
-def near(ctx: click.Context, ref: str, hops: int, limit: int, as_json: bool) -> None:
-    """The papers within K citation hops of a paper, nearest first.
+def near(ctx: click.Context, ref: str, hops: int, limit: int, offset: int, as_json: bool) -> None:
+    """The papers within K citation hops of a paper, nearest first, then the most cited.
 
     Example: kg near hep-th/9711200 --hops 1 --limit 20
     """
-    result = open_graph(ctx).near(ref, hops, limit)
+    result = open_graph(ctx).near(ref, hops, limit, offset=offset)
     if emitted(result, as_json):
         return
     within = "1 hop" if hops == 1 else f"{hops} hops"
     print_table(
-        (Column("hops", "right"), *PAPER_COLUMNS),
-        ([r.distance, *_paper_row(r)] for r in result.results),
+        (Column("hops", "right"), *PAPER_COLUMNS, Column("cited by", "right")),
+        ([r.distance, *_paper_row(r, r.cited_by)] for r in result.results),
         title=f"Within {within} of {result.paper.handle} · {result.total:,}",
-        footer=showing(len(result.results), result.total),
-        empty=result.note or "none",
+        footer=_window(offset, len(result.results), result.total),
+        empty=(result.note or "none") if not offset else "no more papers",
     )
 
 
@@ -462,6 +522,7 @@ def near(ctx: click.Context, ref: str, hops: int, limit: int, as_json: bool) -> 
     ),
     click.option("--years", metavar="RANGE", help="Only papers of these years: 1998-2000, 1999-."),
     click.option("--category", metavar="CODE", help="Only papers in this category, e.g. hep-th."),
+    _offset_option("papers of the ranking"),
 )
 def search(
     ctx: click.Context,
@@ -470,13 +531,16 @@ def search(
     mode: str | None,
     years: str | None,
     category: str | None,
+    offset: int,
     as_json: bool,
 ) -> None:
     """Find papers by title words (full-text index), arXiv id or node key; by meaning with
     --semantic; by words, meaning and citations together with --hybrid.
 
-    Text hits scoring under half the best hit's score are left out. By meaning, the score
-    is the cosine similarity of the paper's title and abstract to TEXT (`kg embed` first).
+    By title words, the best 200 full-text hits are ranked by how well the title matches
+    times the paper's weight in the map (its citations there); hits scoring under a fifth
+    of the best hit's text score are left out. By meaning, the score is the cosine
+    similarity of the paper's title and abstract to TEXT (`kg embed` first).
     Example: kg search --semantic "gravity localised on a brane" --years 1999- --limit 5
     """
     first, last = parse_years(years) if years is not None else (None, None)
@@ -484,6 +548,7 @@ def search(
         text,
         limit,
         mode=cast(SearchMode, mode or "text"),
+        offset=offset,
         year_from=first,
         year_to=last,
         category=category,
@@ -491,23 +556,29 @@ def search(
     if emitted(result, as_json):
         return
     places = 4 if result.mode == "hybrid" else 2  # a fused score is a sum of 1 / (60 + rank)
+    shown = len(result.results)
+    full = shown == limit and (result.total is None or offset + shown < result.total)
     print_table(
         (
             *PAPER_COLUMNS,
+            Column("authors", flex=True),
+            Column("cited by", "right"),
             Column("score", "right"),
             *((Column("similarity", "right"),) if result.mode == "hybrid" else ()),
         ),
         (
             _paper_row(
                 hit,
+                hit.authors_line(),
+                hit.cited_by,
                 "exact" if hit.score is None else f"{hit.score:.{places}f}",
                 *((_similarity(hit.similarity),) if result.mode == "hybrid" else ()),
             )
             for hit in result.results
         ),
         title=f"Search ({result.mode}): {text}",
-        footer=showing(limit, None) if len(result.results) == limit else None,
-        empty=result.note or "none",
+        footer=_window(offset, shown, result.total) if full or offset else None,
+        empty=(result.note or "none") if not offset else "no more papers",
     )
     if result.results:
         note(result.note)  # the words a long text's title search left out
@@ -531,15 +602,21 @@ def render_text_neighbours(result: TextNeighbours) -> None:
         note(f"by meaning with {result.model}")
 
 
-@json_command("author", click.argument("name"), _limit_option(what="papers and co-authors"))
-def author(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
-    """An author's papers, co-authors and citation totals within the map.
+@json_command(
+    "author",
+    click.argument("name"),
+    _limit_option(what="papers and co-authors"),
+    _offset_option("papers"),
+)
+def author(ctx: click.Context, name: str, limit: int, offset: int, as_json: bool) -> None:
+    """An author's papers (newest first, then the most cited), co-authors and citation
+    totals within the map.
 
     NAME is matched on its normalised form, then as words of a name; or NAME is an author's
     id (an ORCID, orcid:…, openalex:A…, s2:…).
     Example: kg author "Juan Maldacena"
     """
-    report = open_graph(ctx).author(name)
+    report = open_graph(ctx).author(name, limit=limit, offset=offset)
     if emitted(report, as_json):
         return
     spellings = [s for s in report.spellings if s != report.name]
@@ -548,7 +625,7 @@ def author(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
             "name": report.name,
             **({"also spelled": "; ".join(spellings)} if spellings else {}),
             **({"ids": ", ".join(report.ids)} if report.ids else {}),
-            "papers": len(report.papers),
+            "papers": report.paper_count,
             "citations in the graph": report.citations_in_map,
             "distinct citing papers": report.distinct_citers,
             **(
@@ -570,9 +647,10 @@ def author(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
         )
     print_table(
         (Column("#", "right"), *PAPER_COLUMNS, Column("in graph", "right")),
-        ([p.position, *_paper_row(p, p.graph_cited_by)] for p in report.papers[:limit]),
-        title=f"Papers · {len(report.papers):,}",
-        footer=showing(min(limit, len(report.papers)), len(report.papers)),
+        ([p.position, *_paper_row(p, p.graph_cited_by)] for p in report.papers),
+        title=f"Papers · {report.paper_count:,}",
+        footer=_window(offset, len(report.papers), report.paper_count),
+        empty="no more papers",
     )
     print_table(
         (Column("name", flex=True), Column("papers together", "right")),
@@ -583,13 +661,15 @@ def author(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
     )
 
 
-@json_command("category", click.argument("code"), _limit_option(what="papers"))
-def category(ctx: click.Context, code: str, limit: int, as_json: bool) -> None:
+@json_command(
+    "category", click.argument("code"), _limit_option(what="papers"), _offset_option("papers")
+)
+def category(ctx: click.Context, code: str, limit: int, offset: int, as_json: bool) -> None:
     """A category's paper counts and its papers, most cited in the map first.
 
     Example: kg category hep-th --limit 20
     """
-    report = open_graph(ctx).category(code, limit)
+    report = open_graph(ctx).category(code, limit, offset=offset)
     if emitted(report, as_json):
         return
     total = report.primary + report.cross_listed
@@ -600,7 +680,8 @@ def category(ctx: click.Context, code: str, limit: int, as_json: bool) -> None:
             f"{report.code} {report.name or ''}: {report.primary:,} primary, "
             f"{report.cross_listed:,} cross-listed"
         ),
-        footer=showing(len(report.results), total),
+        footer=_window(offset, len(report.results), total),
+        empty="no more papers",
     )
 
 

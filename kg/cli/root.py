@@ -33,7 +33,10 @@ _ERROR_CONTROL = {code: text for code, text in CONTROL.items() if code != ord("\
 COMMANDS: dict[str, tuple[str, str]] = {
     "author": (
         "question_commands",
-        "An author's papers, co-authors and citation totals within the map.",
+        (
+            "An author's papers (newest first, then the most cited), co-authors and citation "
+            "totals within the map."
+        ),
     ),
     "beauties": (
         "timeline_commands",
@@ -135,7 +138,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "near": (
         "question_commands",
-        "The papers within K citation hops of a paper, nearest first.",
+        "The papers within K citation hops of a paper, nearest first, then the most cited.",
     ),
     "paper": (
         "question_commands",

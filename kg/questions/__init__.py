@@ -6,9 +6,10 @@ Browser after ``:param``) and returns a model from ``kg.answers``. Papers are na
 
 The questions live by family: ``paper`` (a paper's page, its snapshots and its sources),
 ``neighbours`` (co-citation, coupling, shared references, common citers), ``paths`` (shortest
-paths and neighbourhoods), ``find`` (search), ``authors``, ``arxiv_categories`` and ``seeds`` (the
-connector and recommendations over a set of papers); ``bounds`` holds the parameters'
-limits. This package re-exports every question but the seed ones.
+paths and neighbourhoods), ``find`` (search), ``authors``, ``arxiv_categories``,
+``overview`` (the map at a glance) and ``seeds`` (the connector and recommendations over a
+set of papers); ``bounds`` holds the parameters' limits. This package re-exports every
+question but the seed ones.
 """
 
 from kg.errors import AmbiguousAuthor, AuthorNotFound, CategoryNotFound
@@ -17,6 +18,7 @@ from kg.questions.authors import author
 from kg.questions.bounds import DEFAULT_LIMIT, DEFAULT_MAX_HOPS, MAX_HOPS, MAX_NEAR_HOPS
 from kg.questions.find import SEARCH_SCORE_CUTOFF, search
 from kg.questions.neighbours import cocited, common_citers, coupled, shared_references
+from kg.questions.overview import overview
 from kg.questions.paper import paper_report, snapshots, sources
 from kg.questions.paths import citation_path, neighbourhood
 
@@ -37,6 +39,7 @@ __all__ = [
     "common_citers",
     "coupled",
     "neighbourhood",
+    "overview",
     "paper_report",
     "search",
     "shared_references",

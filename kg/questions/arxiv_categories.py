@@ -10,7 +10,7 @@ from kg.answers import CategoryCount, CategoryOverview, CategoryPaper, CategoryR
 from kg.database import Database
 from kg.errors import CategoryNotFound
 from kg.loaders.taxonomy import load_taxonomy
-from kg.questions.bounds import check_range, check_text
+from kg.questions.bounds import LIST_INDEX_MAX, check_range, check_text
 
 __all__ = ["categories", "category"]
 
@@ -20,14 +20,21 @@ def _known_codes() -> dict[str, str]:
     return {code.casefold(): code for code in load_taxonomy()}
 
 
-def category(graph: Database, code: str, limit: int = 50) -> CategoryReport:
-    """Return a category's paper counts and its papers, most cited in the map first, at most
-    ``limit``. The code matches case-insensitively for categories the taxonomy knows.
-    Raises CategoryNotFound, or ParameterError for a limit below 1."""
+def category(graph: Database, code: str, limit: int = 50, *, offset: int = 0) -> CategoryReport:
+    """Return a category's paper counts and its papers, most cited in the map first (then
+    by key), at most ``limit`` after skipping the first ``offset``. The code matches
+    case-insensitively for categories the taxonomy knows. Raises CategoryNotFound, or
+    ParameterError for a limit below 1 or an offset below 0."""
     limit = check_range("limit", limit, 1)
+    offset = check_range("offset", offset, 0)
     code = check_text("code", code).strip()
     canonical = _known_codes().get(code.casefold(), code)
-    rows = queries.questions.category_report.run(graph, code=canonical, limit=limit)
+    rows = queries.questions.category_report.run(
+        graph,
+        code=canonical,
+        limit=min(limit, LIST_INDEX_MAX),
+        offset=min(offset, LIST_INDEX_MAX),
+    )
     if not rows:
         raise CategoryNotFound(
             f"no category {canonical!r} in the graph",
@@ -36,7 +43,7 @@ def category(graph: Database, code: str, limit: int = 50) -> CategoryReport:
     row = rows[0]
     papers = row.pop("papers")
     return CategoryReport.model_validate(
-        {**row, "results": [CategoryPaper.model_validate(p) for p in papers]}
+        {**row, "offset": offset, "results": [CategoryPaper.model_validate(p) for p in papers]}
     )
 
 

@@ -10,19 +10,27 @@ from kg.database import Database
 from kg.errors import AmbiguousAuthor, AuthorNotFound, ParameterError
 from kg.loaders.identity import normalize_name
 from kg.loaders.ids import read_author_id
-from kg.questions.bounds import check_text
+from kg.questions.bounds import LIST_INDEX_MAX, check_range, check_text
 
 __all__ = ["author"]
 
 _AUTHOR_CANDIDATES: Final = 10
 
 
-def author(graph: Database, name: str) -> AuthorReport:
+def author(
+    graph: Database, name: str, *, limit: int | None = None, offset: int = 0
+) -> AuthorReport:
     """Return the papers, co-authors and in-map citation totals of the author ``name`` names:
     the one with that strong id (``orcid:…`` or an orcid.org URL, ``openalex:A…``, ``s2:…``),
     else the one with that normalised name (among its spellings, for an author keyed by an
     id; several such are ambiguous), else the only one whose name holds all its words.
-    Raises AuthorNotFound, AmbiguousAuthor, or ParameterError for an empty name."""
+    The papers are newest first, then the most cited in the map: at most ``limit`` (None:
+    all) after skipping the first ``offset`` (``paper_count`` counts them all).
+    Raises AuthorNotFound, AmbiguousAuthor, or ParameterError for an empty name, a limit
+    below 1 or an offset below 0."""
+    if limit is not None:
+        limit = check_range("limit", limit, 1)
+    offset = check_range("offset", offset, 0)
     strong = read_author_id(check_text("name", name))
     if strong is not None:
         found = queries.questions.author_by_id.run(graph, id=strong)
@@ -31,8 +39,7 @@ def author(graph: Database, name: str) -> AuthorReport:
                 f"no author has the id {strong!r}",
                 "check the id, or pass the author's name",
             )
-        row = queries.questions.author_report.run(graph, key=found[0]["key"])[0]
-        return AuthorReport.model_validate(row)
+        return _report(graph, found[0]["key"], limit, offset)
     key = normalize_name(name)
     if not key:
         raise ParameterError("the author name is empty", "pass a name, e.g. 'Ang Wang'")
@@ -48,5 +55,14 @@ def author(graph: Database, name: str) -> AuthorReport:
     # several people of one name, each known by a strong id (an ORCID), are not one
     if len(exact) > 1 or (not exact and len(candidates) > 1):
         raise AmbiguousAuthor(name, exact or candidates)
-    row = queries.questions.author_report.run(graph, key=candidates[0]["key"])[0]
-    return AuthorReport.model_validate(row)
+    return _report(graph, candidates[0]["key"], limit, offset)
+
+
+def _report(graph: Database, key: str, limit: int | None, offset: int) -> AuthorReport:
+    row = queries.questions.author_report.run(
+        graph,
+        key=key,
+        offset=min(offset, LIST_INDEX_MAX),
+        limit=None if limit is None else min(limit, LIST_INDEX_MAX),
+    )[0]
+    return AuthorReport.model_validate({**row, "offset": offset})

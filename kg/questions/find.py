@@ -1,23 +1,49 @@
 """Finding papers by what a user remembers of them: words of the title, an arXiv id, a key,
-or, with text embeddings (`kg embed`), what the paper is about in the user's own words."""
+or, with text embeddings (`kg embed`), what the paper is about in the user's own words.
+
+A search by title words ranks by relevance and importance together. It takes the
+``TEXT_CANDIDATES`` best full-text hits, scales each hit's score by the best one's (the
+relevance, 0 to 1: Lucene scores compare only within one query) and multiplies it by
+``1 + IMPORTANCE_BOOST * importance``, where importance is the hybrid search's prior
+(kg.questions.retrievers.importance: log(1 + citations in the map) over log(1 + 1000),
+capped at 1). A product keeps relevance first, as a sum would not: a paper that matches
+none of the words gains nothing from its citations, and a paper cited 1000 times or more
+weighs up to 1 + IMPORTANCE_BOOST times a paper cited by none, so a title that matches the
+words less closely (a longer title) but is the one everybody cites comes before the short
+titles nobody cites.
+"""
 
 from __future__ import annotations
 
 from typing import Final, Literal, get_args
 
+from kg import queries
 from kg.analytics.embed import Embedder, default_embedder, model_label
 from kg.answers import SearchHit, SearchResult
 from kg.database import Database
 from kg.errors import ParameterError
 from kg.questions import retrievers
-from kg.questions.bounds import DEFAULT_LIMIT, check_range, check_text
-from kg.refs import MAX_SEARCH_WORDS, escape_lucene, first_words, lookup, search_titles
+from kg.questions.bounds import DEFAULT_LIMIT, check_count, check_text
+from kg.refs import MAX_SEARCH_WORDS, first_words, lookup
 
-__all__ = ["SEARCH_SCORE_CUTOFF", "SearchMode", "search"]
+__all__ = [
+    "IMPORTANCE_BOOST",
+    "SEARCH_SCORE_CUTOFF",
+    "SHOWN_AUTHORS",
+    "TEXT_CANDIDATES",
+    "SearchMode",
+    "search",
+]
 
-# Full-text hits scoring under this share of the best hit's score are cut from a search:
-# Lucene scores are only comparable within one query, so the cut is relative.
-SEARCH_SCORE_CUTOFF: Final = 0.5
+TEXT_CANDIDATES: Final = 200
+"""How many full-text hits, best text score first, a search by title words ranks."""
+IMPORTANCE_BOOST: Final = 2.0
+"""How much importance can multiply a text hit's relevance by, less one."""
+SEARCH_SCORE_CUTOFF: Final = 0.2
+"""Full-text hits scoring under this share of the best hit's score are cut from a search:
+they match too few of the words for any number of citations to make them the paper meant."""
+SHOWN_AUTHORS: Final = 3
+"""How many authors a search result lists before 'et al.'."""
 
 SearchMode = Literal["text", "semantic", "hybrid"]
 
@@ -28,23 +54,27 @@ def search(
     limit: int = DEFAULT_LIMIT,
     *,
     mode: SearchMode = "text",
+    offset: int = 0,
     year_from: int | None = None,
     year_to: int | None = None,
     category: str | None = None,
     embedder: Embedder | None = None,
 ) -> SearchResult:
-    """Return the papers ``text`` finds, best first, at most ``limit``, within the years
-    and the category (primary or cross-listed) when given.
+    """Return the papers ``text`` finds, best first, at most ``limit`` after skipping the
+    first ``offset`` of the ranking, within the years and the category (primary or
+    cross-listed) when given; each with its first authors, year and citations in the map.
 
     ``mode="text"`` (the default): the papers the text names exactly (key, arXiv id or
     normalised title; score None; only without a filter) followed by full-text title
-    matches. ``"semantic"``: the papers nearest in meaning (the vector index over `kg embed`'s
-    vectors), scored by cosine similarity. ``"hybrid"``: both rankings fused with an
-    importance prior (kg.questions.retrievers). A search by words uses the first
-    MAX_SEARCH_WORDS words of ``text`` (the note says so). Raises ParameterError for empty
-    text, text that is not valid (a lone surrogate), a bad limit, mode or filter;
-    EmbeddingUnavailable when a search by meaning has no model or no vectors."""
-    limit = check_range("limit", limit, 1)
+    matches ranked by relevance times importance (see the module's docstring; ``total``
+    counts the ranking). ``"semantic"``: the papers nearest in meaning (the vector index
+    over `kg embed`'s vectors), scored by cosine similarity. ``"hybrid"``: both rankings
+    fused with an importance prior (kg.questions.retrievers). A search by words uses the
+    first MAX_SEARCH_WORDS words of ``text`` (the note says so). Raises ParameterError for
+    empty text, text that is not valid (a lone surrogate), a bad limit, offset, mode or
+    filter; EmbeddingUnavailable when a search by meaning has no model or no vectors."""
+    limit = check_count("limit", limit, 1)
+    offset = check_count("offset", offset, 0)
     if not check_text("text", text).strip():
         raise ParameterError("the search text is empty", "pass words of a title or an arXiv id")
     if mode not in get_args(SearchMode):
@@ -56,20 +86,22 @@ def search(
     seen = {hit.key for hit in exact}
     model = None
     words, cut = first_words(text)
+    depth = offset + limit
     if mode == "text":
-        found = _by_words(graph, words, limit + len(exact), filters)
+        found = _by_words(graph, words, filters)
     else:
         model_in_use = embedder if embedder is not None else default_embedder()
         retrievers.check_index(graph, model_in_use)
         model = model_label(model_in_use)
         vector = retrievers.query_vector(model_in_use, text)
         if mode == "semantic":
-            found = retrievers.semantic(graph, vector, limit, filters)
+            found = retrievers.semantic(graph, vector, depth, filters)
         else:
-            found = retrievers.hybrid(graph, words, vector, limit + len(exact), filters)
-    results = (exact + [hit for hit in found if hit.key not in seen])[:limit]
+            found = retrievers.hybrid(graph, words, vector, depth + len(exact), filters)
+    ranking = exact + [hit for hit in found if hit.key not in seen]
+    results = _with_details(graph, ranking[offset:depth])
     note = None
-    if not results:
+    if not ranking:
         note = (
             f"no paper title matches {text!r}; try fewer or other words, or an arXiv id"
             if mode == "text"
@@ -78,20 +110,45 @@ def search(
     if cut and mode != "semantic":
         searched = f"the title search used the first {MAX_SEARCH_WORDS:,} words of the text"
         note = f"{note}; {searched}" if note else searched
-    return SearchResult(text=text, results=results, mode=mode, model=model, note=note)
+    return SearchResult(
+        text=text,
+        results=results,
+        mode=mode,
+        offset=offset,
+        total=len(ranking) if mode == "text" else None,
+        model=model,
+        note=note,
+    )
 
 
 def _exact(graph: Database, text: str) -> list[SearchHit]:
     return [SearchHit.model_validate(p.model_dump()) for p in lookup(graph, text)]
 
 
-def _by_words(
-    graph: Database, text: str, limit: int, filters: retrievers.Filters
-) -> list[SearchHit]:
-    """Full-text title matches scoring at least SEARCH_SCORE_CUTOFF of the best one."""
-    if filters.any:
-        hits = retrievers.fulltext(graph, text, limit, filters)
-    else:
-        hits = search_titles(graph, escape_lucene(text), limit)
+def _by_words(graph: Database, text: str, filters: retrievers.Filters) -> list[SearchHit]:
+    """The TEXT_CANDIDATES best full-text title matches scoring at least SEARCH_SCORE_CUTOFF
+    of the best one, ranked by relevance times importance (the module's docstring)."""
+    hits = retrievers.fulltext(graph, text, TEXT_CANDIDATES, filters)
     best = max((hit.score or 0.0 for hit in hits), default=0.0)
-    return [hit for hit in hits if (hit.score or 0.0) >= SEARCH_SCORE_CUTOFF * best]
+    if best <= 0:
+        return []
+    ranked: list[tuple[float, SearchHit]] = []
+    for hit in hits:
+        relevance = (hit.score or 0.0) / best
+        if relevance < SEARCH_SCORE_CUTOFF:
+            continue
+        score = relevance * (1 + IMPORTANCE_BOOST * retrievers.importance(hit.cited_by))
+        ranked.append((score, hit.model_copy(update={"score": score, "text_score": relevance})))
+    ranked.sort(key=lambda pair: (-pair[0], -(pair[1].cited_by or 0), pair[1].key))
+    return [hit for _, hit in ranked]
+
+
+def _with_details(graph: Database, hits: list[SearchHit]) -> list[SearchHit]:
+    """The hits with their first authors, author count and citations in the map."""
+    if not hits:
+        return []
+    rows = queries.search.hit_details.run(
+        graph, keys=[hit.key for hit in hits], authors=SHOWN_AUTHORS
+    )
+    details = {row.pop("key"): row for row in rows}
+    return [hit.model_copy(update=details.get(hit.key, {})) for hit in hits]

@@ -10,7 +10,7 @@ from kg.analytics import similarity
 from kg.answers import CitedPaper, Overlap, PaperSummary, Similarity, SimilarityBasis, SimilarPaper
 from kg.database import Database
 from kg.errors import ParameterError
-from kg.questions.bounds import DEFAULT_LIMIT, check_range
+from kg.questions.bounds import DEFAULT_LIMIT, LIST_INDEX_MAX, check_range
 from kg.refs import key_written, parse_ref, resolve
 
 __all__ = ["cocited", "common_citers", "coupled", "shared_references"]
@@ -51,9 +51,16 @@ def _coupled_note(graph: Database, paper: PaperSummary) -> str:
 
 
 def _similarity(
-    graph: Database, ref: str, limit: int, measure: Literal["co-citation", "coupling"]
+    graph: Database,
+    ref: str,
+    limit: int,
+    measure: Literal["co-citation", "coupling"],
+    offset: int = 0,
 ) -> Similarity:
     limit = check_range("limit", limit, 1)
+    offset = check_range("offset", offset, 0)
+    # A page of a ranked top list: the top offset + limit, less the first offset.
+    limit, asked = min(offset + limit, LIST_INDEX_MAX), limit
     # One round trip when the REF is written as a key (an arXiv id, a title key, an id key)
     # and a paper has it: the stored answer finds the paper too. Else the REF is resolved
     # first, by every tier.
@@ -71,7 +78,8 @@ def _similarity(
     return Similarity(
         paper=paper,
         measure=measure,
-        results=[SimilarPaper.model_validate(row) for row in rows],
+        offset=offset,
+        results=[SimilarPaper.model_validate(row) for row in rows[offset : offset + asked]],
         note=None if rows else empty_note(graph, paper),
         source="materialised" if fresh else "live",
         computed_at=_iso(verdict.computed_at) if fresh and verdict else None,
@@ -91,21 +99,27 @@ def _iso(value: object) -> str | None:
     return str(isoformat(timespec="seconds")) if callable(isoformat) else str(native)
 
 
-def cocited(graph: Database, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
+def cocited(
+    graph: Database, ref: str, limit: int = DEFAULT_LIMIT, *, offset: int = 0
+) -> Similarity:
     """Return the papers most often cited together with ``ref``'s paper, with the shared
     citer count, cosine (Salton) and Jaccard scores: from the stored CO_CITED relationships
     when they are fresh for the paper, else computed live within a path budget (``source``,
-    ``capped`` say which). Raises PaperNotFound, AmbiguousPaper or ParameterError (limit
-    below 1)."""
-    return _similarity(graph, ref, limit, "co-citation")
+    ``capped`` say which); at most ``limit`` after skipping the first ``offset`` of the
+    ranking. Raises PaperNotFound, AmbiguousPaper or ParameterError (limit below 1, offset
+    below 0)."""
+    return _similarity(graph, ref, limit, "co-citation", offset)
 
 
-def coupled(graph: Database, ref: str, limit: int = DEFAULT_LIMIT) -> Similarity:
+def coupled(
+    graph: Database, ref: str, limit: int = DEFAULT_LIMIT, *, offset: int = 0
+) -> Similarity:
     """Return the papers sharing the most references with ``ref``'s paper (bibliographic
     coupling), with cosine and Jaccard over reference sets: from the stored COUPLED
-    relationships when fresh, else live within a path budget, as ``cocited``. Raises
-    PaperNotFound, AmbiguousPaper or ParameterError (limit below 1)."""
-    return _similarity(graph, ref, limit, "coupling")
+    relationships when fresh, else live within a path budget, as ``cocited``; at most
+    ``limit`` after skipping the first ``offset``. Raises PaperNotFound, AmbiguousPaper or
+    ParameterError (limit below 1, offset below 0)."""
+    return _similarity(graph, ref, limit, "coupling", offset)
 
 
 _OVERLAP_QUERIES: Final = {

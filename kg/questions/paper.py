@@ -9,7 +9,7 @@ from kg import queries
 from kg.answers import PaperReport, PaperSnapshots, PaperSources, SnapshotLink, YearCount
 from kg.database import Database
 from kg.loaders.ids import parse_id_key
-from kg.questions.bounds import check_range
+from kg.questions.bounds import LIST_INDEX_MAX, check_range
 from kg.refs import resolve
 
 __all__ = ["DEFAULT_EXAMPLES", "MAX_EXAMPLES", "paper_report", "snapshots", "sources"]
@@ -49,10 +49,26 @@ def _ids(arxiv_id: str | None, id_keys: list[str]) -> tuple[dict[str, str], list
     return ids, others
 
 
-def paper_report(graph: Database, ref: str) -> PaperReport:
+def paper_report(
+    graph: Database,
+    ref: str,
+    *,
+    limit: int | None = None,
+    references_offset: int = 0,
+    citers_offset: int = 0,
+) -> PaperReport:
     """Return the map page of the paper ``ref`` names, rebuilt from the graph: graph counts
     beside stated ones, the citing-papers histogram both ways, references and citers sorted
-    by cited-by. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
+    by cited-by (ties: the most cited in the graph first). Each list holds at most ``limit``
+    papers (None: all) after skipping its first ``references_offset`` or ``citers_offset``;
+    ``builds_on`` and ``cited_by_in_map`` count the whole lists. Raises PaperNotFound or
+    AmbiguousPaper for a bad REF, ParameterError for a limit below 1 or an offset below 0."""
+    if limit is not None:
+        limit = check_range("limit", limit, 1)
+    references_offset = check_range("references_offset", references_offset, 0)
+    citers_offset = check_range("citers_offset", citers_offset, 0)
+    # SKIP and LIMIT add up in 64 bits: no list is longer than the largest list index.
+    page = None if limit is None else min(limit, LIST_INDEX_MAX)
     key = resolve(graph, ref).key
     row = queries.questions.paper_report.run(graph, key=key)[0]
     abstract, excerpt = row.pop("abstract"), row.pop("abstract_excerpt")
@@ -66,8 +82,14 @@ def paper_report(graph: Database, ref: str) -> PaperReport:
             "abstract": abstract or excerpt,
             "abstract_is_excerpt": not abstract and bool(excerpt),
             "stated_citers_per_year": _histogram(stated),
-            "references": queries.questions.paper_references.run(graph, key=key),
-            "citers": queries.questions.paper_citers.run(graph, key=key),
+            "references": queries.questions.paper_references.run(
+                graph, key=key, offset=min(references_offset, LIST_INDEX_MAX), limit=page
+            ),
+            "citers": queries.questions.paper_citers.run(
+                graph, key=key, offset=min(citers_offset, LIST_INDEX_MAX), limit=page
+            ),
+            "references_offset": references_offset,
+            "citers_offset": citers_offset,
         }
     )
 

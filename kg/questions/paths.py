@@ -8,7 +8,13 @@ from typing import Final
 from kg import queries
 from kg.answers import CitationPath, NearPaper, Neighbourhood, PathResult
 from kg.database import Database
-from kg.questions.bounds import DEFAULT_MAX_HOPS, MAX_HOPS, MAX_NEAR_HOPS, check_range
+from kg.questions.bounds import (
+    DEFAULT_MAX_HOPS,
+    LIST_INDEX_MAX,
+    MAX_HOPS,
+    MAX_NEAR_HOPS,
+    check_range,
+)
 from kg.refs import resolve
 
 __all__ = ["citation_path", "neighbourhood"]
@@ -58,18 +64,29 @@ def citation_path(
     )
 
 
-def neighbourhood(graph: Database, ref: str, hops: int = 2, limit: int = 50) -> Neighbourhood:
+def neighbourhood(
+    graph: Database, ref: str, hops: int = 2, limit: int = 50, *, offset: int = 0
+) -> Neighbourhood:
     """Return the papers within ``hops`` citation hops of ``ref``'s paper (either direction,
-    1 to 3 hops), nearest first, at most ``limit`` of them. Raises PaperNotFound,
-    AmbiguousPaper or ParameterError."""
+    1 to 3 hops), nearest first and, at one distance, the most cited in the map first (then
+    by key): at most ``limit`` of them after skipping the first ``offset``. Raises
+    PaperNotFound, AmbiguousPaper or ParameterError."""
     hops = check_range("hops", hops, 1, MAX_NEAR_HOPS)
     limit = check_range("limit", limit, 1)
+    offset = check_range("offset", offset, 0)
     paper = resolve(graph, ref)
-    row = queries.questions.neighbourhood.run(graph, key=paper.key, hops=hops, limit=limit)[0]
+    row = queries.questions.neighbourhood.run(
+        graph,
+        key=paper.key,
+        hops=hops,
+        limit=min(limit, LIST_INDEX_MAX),
+        offset=min(offset, LIST_INDEX_MAX),
+    )[0]
     return Neighbourhood(
         paper=paper,
         hops=hops,
         limit=limit,
+        offset=offset,
         total=row["total"],
         results=[NearPaper.model_validate(near) for near in row["papers"]],
         note=None if row["total"] else f"{paper.handle} has no citation links in the graph.",

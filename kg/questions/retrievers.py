@@ -23,16 +23,18 @@ from kg.answers import PaperSummary, SearchHit, TextNeighbours
 from kg.database import Database
 from kg.errors import EmbeddingUnavailable, ParameterError
 from kg.questions.bounds import DEFAULT_LIMIT, check_range, check_text
-from kg.refs import escape_lucene, resolve
+from kg.refs import escape_lucene, resolve, too_many_words
 
 __all__ = [
     "CANDIDATES",
+    "IMPORTANCE_CAP",
     "IMPORTANCE_WEIGHT",
     "RRF_K",
     "Filters",
     "check_index",
     "fulltext",
     "hybrid",
+    "importance",
     "like_this",
     "query_vector",
     "semantic",
@@ -138,18 +140,25 @@ def fulltext(
     lucene = escape_lucene(text)
     if not lucene.strip():
         return []
-    rows = queries.search.fulltext.run(
-        graph,
-        query=lucene,
-        limit=limit,
-        vector=None if vector is None else list(vector),
-        **filters.params(),
-    )
+    with too_many_words():
+        rows = queries.search.fulltext.run(
+            graph,
+            query=lucene,
+            limit=limit,
+            vector=None if vector is None else list(vector),
+            **filters.params(),
+        )
     return [SearchHit.model_validate(row) for row in rows]
 
 
-def _importance(cited_by: int | None) -> float:
-    return min(1.0, math.log1p(cited_by or 0) / math.log1p(1000))
+IMPORTANCE_CAP: Final = 1000
+"""The citations in the map at which a paper's importance reaches 1."""
+
+
+def importance(cited_by: int | None) -> float:
+    """Return a paper's importance prior from its citations in the map: log(1 + cited_by)
+    over log(1 + IMPORTANCE_CAP), capped at 1 (0 for none, 0.35 for 10, 0.67 for 100)."""
+    return min(1.0, math.log1p(cited_by or 0) / math.log1p(IMPORTANCE_CAP))
 
 
 def hybrid(
@@ -169,7 +178,7 @@ def hybrid(
             if known is None or known.similarity is None:
                 hits[hit.key] = hit
     for key, hit in hits.items():
-        fused[key] += IMPORTANCE_WEIGHT * _importance(hit.cited_by)
+        fused[key] += IMPORTANCE_WEIGHT * importance(hit.cited_by)
     order = sorted(fused, key=lambda key: (-fused[key], key))[:limit]
     return [hits[key].model_copy(update={"score": fused[key]}) for key in order]
 

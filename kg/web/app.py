@@ -49,6 +49,9 @@ __all__ = ["GUIDE", "create_app", "paper_url"]
 HERE = Path(__file__).resolve().parent
 _LIST = 50
 _SIMILAR = 10
+_SEARCH = 30
+_HOME_TOP = 10
+_MAX_OFFSET = 10**9
 _SUFFIXES = {"graphml": "graphml", "gexf": "gexf", "pajek": "net", "bibtex": "bib", "ris": "ris"}
 _MEDIA = {
     "graphml": "application/xml",
@@ -166,17 +169,54 @@ def create_app(
             return RedirectResponse(
                 "/search?" + urlencode({"q": query, "mode": mode}), status_code=303
             )
-        return render("home.html")
+        return render("home.html", overview=graph.overview(_HOME_TOP, _HOME_TOP))
 
     def search(request: Request, graph: KnowledgeGraph) -> Response:
-        text = request.query_params.get("q", "").strip()
-        mode = request.query_params.get("mode", "text")
-        result = graph.search(text, 30, mode=mode) if text else None  # type: ignore[arg-type]
-        return render("search.html", text=text, mode=mode, result=result)
+        params = request.query_params
+        text = params.get("q", "").strip()
+        mode = params.get("mode", "text")
+        year_from = _year(params, "year_from")
+        year_to = _year(params, "year_to")
+        category = params.get("category", "").strip() or None
+        offset = _int(params.get("offset"), 0, 0, _MAX_OFFSET)
+        result = (
+            graph.search(
+                text,
+                _SEARCH,
+                mode=mode,  # type: ignore[arg-type]
+                offset=offset,
+                year_from=year_from,
+                year_to=year_to,
+                category=category,
+            )
+            if text
+            else None
+        )
+        return render(
+            "search.html",
+            text=text,
+            mode=mode,
+            year_from=year_from,
+            year_to=year_to,
+            category=category or "",
+            result=result,
+            shown=_SEARCH,
+            paged=_paged(request),
+        )
 
     def paper(request: Request, graph: KnowledgeGraph) -> Response:
         ref = request.path_params["ref"]
-        report = graph.paper(ref)
+        params = request.query_params
+        offsets = {
+            name: _int(params.get(f"{name}_offset"), 0, 0, _MAX_OFFSET)
+            for name in ("references", "citers", "cocited", "coupled")
+        }
+        report = graph.paper(
+            ref,
+            limit=_LIST,
+            references_offset=offsets["references"],
+            citers_offset=offsets["citers"],
+        )
         counted = {c.year: c.count for c in report.citers_per_year}
         stated = {c.year: c.count for c in report.stated_citers_per_year}
         years = sorted({y for y in (*counted, *stated) if y is not None})
@@ -185,13 +225,15 @@ def create_app(
             "paper.html",
             report=report,
             years=[(y, counted.get(y, 0), stated.get(y)) for y in years],
-            peak=peak,
+            ticks=_ticks(peak),
             stated=bool(stated),
             sources=graph.sources(report.key),
-            cocited=graph.cocited(report.key, _SIMILAR),
-            coupled=graph.coupled(report.key, _SIMILAR),
+            cocited=graph.cocited(report.key, _SIMILAR, offset=offsets["cocited"]),
+            coupled=graph.coupled(report.key, _SIMILAR, offset=offsets["coupled"]),
             alike=_alike(graph, report.key),
             shown=_LIST,
+            similar=_SIMILAR,
+            paged=_paged(request),
         )
 
     def why(request: Request, graph: KnowledgeGraph) -> Response:
@@ -239,12 +281,14 @@ def create_app(
         )
 
     def author(request: Request, graph: KnowledgeGraph) -> Response:
-        report = graph.author(request.query_params.get("name", ""))
-        return render("author.html", report=report, shown=_LIST)
+        offset = _int(request.query_params.get("offset"), 0, 0, _MAX_OFFSET)
+        report = graph.author(request.query_params.get("name", ""), limit=_LIST, offset=offset)
+        return render("author.html", report=report, shown=_LIST, paged=_paged(request))
 
     def category(request: Request, graph: KnowledgeGraph) -> Response:
-        report = graph.category(request.path_params["code"], _LIST)
-        return render("category.html", report=report)
+        offset = _int(request.query_params.get("offset"), 0, 0, _MAX_OFFSET)
+        report = graph.category(request.path_params["code"], _LIST, offset=offset)
+        return render("category.html", report=report, shown=_LIST, paged=_paged(request))
 
     def guide(request: Request) -> Response:
         if request.method == "OPTIONS":
@@ -362,6 +406,41 @@ def _guide_preflight() -> Response:
             "Access-Control-Max-Age": "600",
         },
     )
+
+
+def _ticks(peak: int) -> list[int]:
+    """The marks of a count axis running from 0 to at least ``peak``: 0, then at most five
+    steps of 1, 2 or 5 times a power of ten."""
+    step = 1
+    while step * 5 < peak:
+        for factor in (2, 5 / 2, 2):
+            step = int(step * factor)
+            if step * 5 >= peak:
+                break
+    return list(range(0, step * (-(-peak // step)) + 1, step))
+
+
+def _paged(request: Request) -> Callable[[str, int], str]:
+    """Return ``url(name, offset)``: this page's URL with its query parameter ``name`` set to
+    ``offset`` (the others kept), for a list's Previous and Next links."""
+
+    def url(name: str, offset: int) -> str:
+        query = {**request.query_params, name: str(offset)}
+        anchor = name.removesuffix("_offset") if name != "offset" else ""
+        return f"{request.url.path}?{urlencode(query)}" + (f"#{anchor}" if anchor else "")
+
+    return url
+
+
+def _year(params: Any, name: str) -> int | None:
+    """The year a search form's field ``name`` holds, None when it is empty."""
+    text = params.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ParameterError(f"{name} is {text!r}", "give a year such as 1998") from None
 
 
 def _int(text: str | None, default: int, low: int, high: int) -> int:

@@ -238,17 +238,22 @@ def test_neighbourhood_distances_and_limit(path_graph: Database) -> None:
     assert {(p.key, p.distance) for p in one.results} == {(A1, 1), (A2, 1), (U, 1), (V, 1)}
     assert one.total == 4
     two = questions.neighbourhood(path_graph, S, hops=2)
-    assert [(p.key, p.distance) for p in two.results] == [
-        (A1, 1),
-        (A2, 1),
-        (U, 1),
-        (V, 1),
-        (M, 2),
-        (T, 2),
+    # Nearest first; at one distance the most cited first (U and V have two citers, A1 and
+    # A2 one; M two, T one), then by key.
+    assert [(p.key, p.distance, p.cited_by) for p in two.results] == [
+        (U, 1, 2),
+        (V, 1, 2),
+        (A1, 1, 1),
+        (A2, 1, 1),
+        (M, 2, 2),
+        (T, 2, 1),
     ]
     capped = questions.neighbourhood(path_graph, S, hops=3, limit=3)
     assert capped.total == 6
-    assert [p.key for p in capped.results] == [A1, A2, U]
+    assert [p.key for p in capped.results] == [U, V, A1]
+    rest = questions.neighbourhood(path_graph, S, hops=3, limit=3, offset=3)
+    assert (rest.total, rest.offset) == (6, 3)
+    assert [p.key for p in rest.results] == [A2, M, T]
     # From T the graph is reached both ways: M and U, V cite or are cited by it.
     assert {(p.key, p.distance) for p in questions.neighbourhood(path_graph, T, 1).results} == {
         (M, 1),

@@ -452,3 +452,24 @@ def test_a_run_on_an_unchanged_graph_keeps_the_stored_lists(
     alone = runner.invoke(main, ["similar", "--force"])
     assert alone.exit_code == 2
     assert "--force goes with --write" in alone.output
+
+
+def test_coupling_ties_go_to_the_most_cited_live_and_stored(graph: Database) -> None:
+    """B and C share both of A's references and have two each: they tie in together and
+    cosine, and C, cited once, comes before B, cited by none, where key order put B first;
+    the stored lists (kg similar --write) order them the same."""
+    from tests.integration.test_questions import add_cites, add_papers, paper
+
+    add_papers(graph, *(paper(key) for key in ("A", "B", "C", "R1", "R2", "Z")))
+    add_cites(graph, ("A", "R1"), ("A", "R2"), ("B", "R1"), ("B", "R2"))
+    add_cites(graph, ("C", "R1"), ("C", "R2"), ("Z", "C"))
+    live = questions.coupled(graph, "A")
+    assert live.source == "live"
+    assert [(r.key, r.together, r.size_b) for r in live.results] == [("C", 2, 2), ("B", 2, 2)]
+    similarity.run_similarity(graph, k=5, write=True)
+    stored = questions.coupled(graph, "A", limit=5)
+    assert stored.source == "materialised"
+    assert [r.key for r in stored.results] == ["C", "B"]
+    assert _stored(graph, "coupling", "A", 5) == _live(graph, "coupling", "A", 5)
+    bounded = queries.questions.similar_coupled_live.run(graph, key="A", limit=5)
+    assert [r["key"] for r in bounded[0]["results"]] == ["C", "B"]

@@ -319,3 +319,24 @@ def test_each_failure_has_its_own_status(client: TestClient, neo4j_connection: C
     assert down.status_code == 503
     assert "cannot reach Neo4j" in down.text
     assert "Traceback" not in down.text
+
+
+def test_home_page_lists_the_most_central_once_pagerank_is_stored(
+    small_map: Database, neo4j_connection: Connection
+) -> None:
+    graph = KnowledgeGraph.on(small_map)
+    graph.analytics.rank("pagerank", write=True)
+    overview = graph.overview(top=5)
+    stored = small_map.read(
+        "MATCH (p:Paper) WHERE p.pagerank IS NOT NULL "
+        "RETURN p.key AS key ORDER BY p.pagerank DESC, p.key LIMIT 5"
+    )
+    assert [p.key for p in overview.most_central] == [row["key"] for row in stored]
+    app = create_app(lambda: KnowledgeGraph.connect(neo4j_connection))
+    with TestClient(app, base_url=LOCAL) as web:
+        page = web.get("/")
+    assert page.status_code == 200
+    central = page.text[page.text.index('<section id="most-central"') :]
+    shown = re.findall(r'<td class="ref"><a href="/paper/([^"]+)"', central)
+    assert [unquote(key) for key in shown[:5]] == [row["key"] for row in stored]
+    assert "PageRank stored" in central
