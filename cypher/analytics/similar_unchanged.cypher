@@ -1,7 +1,8 @@
 // name: similar_unchanged
 // mode: read
-// Whether the stored similarity runs $runs still hold exactly what a new run keeping $k
-// papers per paper would write: each run is recorded with that k (and with its counts), and
+// Whether the stored similarity runs $runs still hold exactly what a new run with these
+// $parameters (k and the lists' order) would write: each run is recorded with them (and
+// with its counts), and
 // no paper has been stamped by a load (Paper.changed_at) at or after the oldest run's read
 // of the graph: one seek of the paper_changed_at index. Loads stamp every paper whose
 // citations, citers or size they change, so an unchanged graph gives unchanged lists (the
@@ -10,7 +11,7 @@
 // count store), so lists deleted by hand are written again. Returns the runs' recorded
 // counts for the answer of a run that writes nothing.
 // param runs: list[str]  the run keys, co_cited and coupled
-// param k: int = 20  how many papers each list would keep
+// param parameters: str  the new run's parameters as it records them (JSON text: k, order)
 OPTIONAL MATCH (r:AnalyticsRun) WHERE r.key IN $runs
 WITH collect(r) AS recorded
 WITH recorded,
@@ -25,7 +26,7 @@ OPTIONAL CALL (since) {
 CALL () { MATCH ()-[s:CO_CITED]->() RETURN count(s) AS co_cited }
 CALL () { MATCH ()-[s:COUPLED]->() RETURN count(s) AS coupled }
 RETURN size(recorded) = size($runs) AND since IS NOT NULL AND any_changed IS NULL
-       AND all(r IN recorded WHERE r.k = $k AND r.papers_with IS NOT NULL
+       AND all(r IN recorded WHERE r.parameters = $parameters AND r.papers_with IS NOT NULL
                AND r.relationships = CASE r.key WHEN 'co_cited' THEN co_cited ELSE coupled END)
        AS unchanged,
        [r IN recorded | r {.key, .nodes, .edges, .relationships, .papers_with,

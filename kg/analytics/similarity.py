@@ -102,6 +102,9 @@ _QUERIES: Final[dict[Measure, _Queries]] = {
 DEFAULT_K: Final = 20
 DEFAULT_BATCH_SIZE: Final = 1_000
 """Papers per write transaction: with k = 20, up to 20,000 relationships."""
+ORDER: Final = "together desc, size_b asc, cited desc, key asc"
+"""The order of each stored list, recorded with the run: a run whose order differs is no
+run whose lists a new one would keep (similar_unchanged.cypher compares the parameters)."""
 DEFAULT_WRITERS: Final = 2
 """Write transactions at once (docs/BENCHMARKS.md, "Stored similarity": measured)."""
 DEFAULT_MAX_PATHS: Final = 250_000
@@ -318,13 +321,18 @@ def run_similarity(
     )
 
 
+def _parameters(k: int) -> str:
+    """The run's parameters as recorded: k and the lists' order."""
+    return json.dumps({"k": k, "order": ORDER}, sort_keys=True)
+
+
 def _unchanged(
     graph: Database, measures: Sequence[Measure], k: int, began: float
 ) -> SimilarityRun | None:
     """The answer of a run that would write what is stored, or None when it would not.
     Asked of the leader on a cluster, which holds every committed load's stamp."""
     query = queries.analytics.similar_unchanged
-    params = query.bind({"runs": [RUN_KEYS[m] for m in measures], "k": k})
+    params = query.bind({"runs": [RUN_KEYS[m] for m in measures], "parameters": _parameters(k)})
     row = graph.records(query.cypher, params, write=True)[0]
     if not row["unchanged"]:
         return None
@@ -395,7 +403,7 @@ def _record(
         {
             "key": RUN_KEYS[measure],
             "algorithm": f"{measure} top-k",
-            "parameters": json.dumps({"k": k}, sort_keys=True),
+            "parameters": _parameters(k),
             "engine": "scipy",
             "nodes": citation.node_count,
             "edges": citation.edge_count,
