@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -361,12 +361,11 @@ def _graph_params(request: Request) -> tuple[GraphLayer, int, int]:
     layer = request.query_params.get("layer", "citations")
     if layer not in GRAPH_LAYERS:
         raise ParameterError(f"no graph layer {layer!r}", "use citations, cocited or coupled")
-    chosen = cast(GraphLayer, layer)
     hops = _int(request.query_params.get("hops"), 1, 1, 3)
     limit = _int(
-        request.query_params.get("limit"), DEFAULT_GRAPH_LIMITS[chosen], 1, _GRAPH_LIMITS[layer]
+        request.query_params.get("limit"), DEFAULT_GRAPH_LIMITS[layer], 1, _GRAPH_LIMITS[layer]
     )
-    return chosen, hops, limit
+    return layer, hops, limit
 
 
 def _int(text: str | None, default: int, low: int, high: int) -> int:

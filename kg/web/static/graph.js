@@ -163,8 +163,7 @@
           "target-arrow-color": "#9aa1ad",
           "arrow-scale": 0.9
         }
-      },
-      { selector: "edge.thinned", style: { display: "none" } }
+      }
     ]
   });
 
@@ -179,12 +178,10 @@
     var shown = Math.max(0, Math.min(all.length, count));
     links.shown = shown;
     links.atMost = shown === all.length;
+    // a display bypass, not a class: cytoscape's :visible reads a class change only
+    // after the next frame is drawn, and the count below must be true at once
     all.forEach(function (edge, i) {
-      if (i < shown) {
-        edge.removeClass("thinned");
-      } else {
-        edge.addClass("thinned");
-      }
+      edge.style("display", i < shown ? "element" : "none");
     });
     slider.max = String(all.length);
     slider.value = String(shown);
