@@ -87,17 +87,18 @@ def export_command(
     limit: int | None,
     as_json: bool,
 ) -> None:
-    """Write papers and their citations as GraphML, GEXF, Pajek, CSV, VOSviewer, BibTeX or RIS,
-    or one layer of a paper's graph as the web view draws it (graph-json).
+    """Write papers and their citations as GraphML, GEXF, Pajek, CSV, VOSviewer, BibTeX,
+    RIS, or a paper's graph as JSON.
 
     FORMAT is one of: graphml, gexf (Gephi), pajek, csv and vosviewer (PATH is a folder),
     bibtex, ris, graph-json. Without a filter the whole graph is written, streamed page by
     page. Filters combine. In csv, a text cell that starts with =, +, -, @, a tab or a
     carriage return (a title, a name) gets a ' before it, so that a spreadsheet shows it and
-    does not run it as a formula; numbers are written as they are. graph-json takes --around
-    REF, --layer (citations, cocited or coupled), --hops (citations) and --limit, and writes
-    what the web view's /graph.json serves for them.
+    does not run it as a formula; numbers are written as they are.
     Example: kg export gexf hepth.gexf --category hep-th --years 1997-1999
+
+    graph-json writes one layer of the --around paper's graph as the web view draws it,
+    what its /graph.json serves: --layer citations (--hops), cocited or coupled, --limit.
     Example: kg export graph-json maldacena.json --around hep-th/9711200 --layer cocited
     """
     graph = open_graph(ctx)

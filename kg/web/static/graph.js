@@ -205,7 +205,10 @@
       fit: true,
       padding: 30,
       nodeDimensionsIncludeLabels: true,
-      nodeRepulsion: function () { return 12000; },
+      // citations: the canvas's own shape, so that a wide screen gets a wide drawing; not
+      // for similarity, where stretching would pull the closest pairs apart
+      boundingBox: similarity ? undefined : { x1: 0, y1: 0, w: box.clientWidth, h: box.clientHeight },
+      nodeRepulsion: function () { return similarity ? 12000 : 40000; },
       idealEdgeLength: function (edge) {
         if (edge.data("kind") === "cites") {
           return 70;
