@@ -293,18 +293,14 @@
     return papers + " papers, " + edges + what;
   }
 
+  // Add the papers and links of ``answer`` not drawn yet, the new papers around ``around``.
   function add(answer, around) {
-    var known = {};
-    cy.nodes().forEach(function (node) { known[node.id()] = true; });
-    var place = around ? cy.getElementById(around).position() : null;
+    var place = cy.getElementById(around).position();
     var fresh = [];
     answer.nodes.forEach(function (node, i) {
-      if (!known[node.key]) {
-        var spot = place ? {
-          x: place.x + 60 * Math.cos(i),
-          y: place.y + 60 * Math.sin(i)
-        } : null;
-        fresh.push(nodeElement(node, false, !around && i < LABELLED, spot));
+      if (cy.getElementById(node.key).empty()) {
+        var spot = { x: place.x + 60 * Math.cos(i), y: place.y + 60 * Math.sin(i) };
+        fresh.push(nodeElement(node, false, false, spot));
       }
     });
     var added = cy.add(fresh);
