@@ -6,6 +6,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import numpy
 import pytest
 from click.testing import CliRunner
 from matplotlib import colormaps
@@ -56,7 +57,8 @@ def test_ego_draws_the_neighbourhood(small_map: Database) -> None:
     first, last = years[0]["first"], years[0]["last"]
     assert (answer.first_year, answer.last_year) == (first, last)
     viridis = colormaps["viridis"]
-    for node, colour in zip(answer.nodes, points.get_facecolor(), strict=True):
+    faces = numpy.asarray(points.get_facecolor())  # an (N, 4) array of RGBA
+    for node, colour in zip(answer.nodes, faces, strict=True):
         if node.year is not None:
             assert tuple(colour) == pytest.approx(viridis((node.year - first) / (last - first)))
     sizes = list(points.get_sizes())

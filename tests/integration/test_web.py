@@ -141,7 +141,9 @@ def test_in_a_browser_from_search_to_graph(
         near = questions.neighbourhood(small_map, "1810.04805", 1, 1000)
         assert driver.execute_script("return kgGraph.cy.nodes().length") == min(30, near.total) + 1
         for layer, expected in (("cocited", cocited), ("coupled", coupled)):
+            before = driver.find_element(By.ID, "graph")
             driver.find_element(By.ID, f"layer-{layer}").click()
+            WebDriverWait(driver, 30).until(expected_conditions.staleness_of(before))
             _drawn(driver)
             keys = driver.execute_script("return kgGraph.cy.nodes().map(n => n.id())")
             assert sorted(keys) == expected.keys
