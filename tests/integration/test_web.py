@@ -183,6 +183,16 @@ def _node_on_screen(driver: Any, key: str) -> tuple[int, int]:
     return round(x - width / 2), round(y - height / 2)
 
 
+# The nodes whose drawn box overlaps no other node's.
+_ALONE = """
+const nodes = kgGraph.cy.nodes();
+const apart = (a, b) => a.x2 < b.x1 || b.x2 < a.x1 || a.y2 < b.y1 || b.y2 < a.y1;
+return nodes.filter(n => nodes.every(m => m.same(n) ||
+    apart(n.renderedBoundingBox({includeLabels: false}),
+          m.renderedBoundingBox({includeLabels: false})))).map(n => n.id());
+"""
+
+
 def test_the_graph_view_in_a_browser(served: str, small_map: Database) -> None:
     """The graph view at 1280×800: it asks nothing of another host, it fits the screen, a
     hovered paper shows its title, the slider sets how many links are drawn, a right-click
@@ -191,7 +201,6 @@ def test_the_graph_view_in_a_browser(served: str, small_map: Database) -> None:
 
     ref = "1810.04805"
     answer = KnowledgeGraph.on(small_map).graph_data(ref, "cocited", limit=20)
-    titled = next(n for n in answer.nodes[1:] if n.title)
     with chromium() as driver:
         driver.execute_cdp_cmd(
             "Emulation.setDeviceMetricsOverride",
@@ -209,6 +218,9 @@ def test_the_graph_view_in_a_browser(served: str, small_map: Database) -> None:
 
         tooltip = driver.find_element("id", "graph-tooltip")
         assert not tooltip.is_displayed()
+        # a titled paper no other node covers, for the pointer to find it alone
+        alone = set(driver.execute_script(_ALONE))
+        titled = next(n for n in answer.nodes[1:] if n.title and n.key in alone)
         dx, dy = _node_on_screen(driver, titled.key)
         graph_box = driver.find_element("id", "graph")
         ActionChains(driver).move_to_element_with_offset(graph_box, dx, dy).perform()
@@ -249,10 +261,12 @@ def test_the_graph_view_in_a_browser(served: str, small_map: Database) -> None:
         _drawn(driver)
         assert driver.execute_script("return kgGraph.cy.nodes().length") == before + len(new)
 
-        dx, dy = _node_on_screen(driver, titled.key)
+        alone = set(driver.execute_script(_ALONE))  # the layout ran again
+        clicked = next(n for n in answer.nodes[1:] if n.title and n.key in alone)
+        dx, dy = _node_on_screen(driver, clicked.key)
         ActionChains(driver).move_to_element_with_offset(graph_box, dx, dy).click().perform()
-        assert driver.find_element("id", "title").text == titled.title
-        assert urlsplit(driver.current_url).path == paper_url(titled.key)
+        assert driver.find_element("id", "title").text == clicked.title
+        assert urlsplit(driver.current_url).path == paper_url(clicked.key)
         urls = requested_urls(driver)
     assert f"{served}/static/vendor/cytoscape.min.js" in urls
     assert any(url.startswith(f"{served}/graph.json?") for url in urls)
