@@ -305,6 +305,29 @@ def test_the_json_the_api_and_the_export_agree(
     )
 
 
+@pytest.mark.parametrize("hops", [1, 2, 3])
+def test_the_citations_layer_is_the_most_cited_within_the_hops(
+    small_map: Database, hops: int
+) -> None:
+    """neighbourhood_top against the neighbourhood question and the exports' papers and
+    citations: the same papers within the hops, the most cited kept, their citations."""
+    graph = KnowledgeGraph.on(small_map)
+    near = graph.near("1810.04805", hops, 100_000)
+    around = sorted(
+        graph.exports.papers(sorted(p.key for p in near.results)),
+        key=lambda p: (-p.cited_by, p.key),
+    )
+    answer = graph.graph_data("1810.04805", "citations", hops, 5)
+    assert answer.total == near.total > 5
+    assert [n.key for n in answer.nodes] == ["1810.04805", *(p.key for p in around[:5])]
+    assert [n.cited_by for n in answer.nodes[1:]] == [p.cited_by for p in around[:5]]
+    keys = sorted(n.key for n in answer.nodes)
+    assert [(e.source, e.target) for e in answer.edges] == list(graph.exports.citations(keys))
+    assert answer.first_year is not None
+    assert answer.last_year is not None
+    assert all(answer.first_year <= n.year <= answer.last_year for n in answer.nodes if n.year)
+
+
 def test_graph_json_refuses_what_it_cannot_answer(
     client: TestClient, kg_env: Connection, tmp_path: Path
 ) -> None:
