@@ -68,7 +68,6 @@ if TYPE_CHECKING:
     from kg.plots import rank_distribution as _rank_distribution
     from kg.plots import save as _save
     from kg.plots import years as _years
-    from kg.web.layers import similarity_map as _similarity_map
 else:
     # matplotlib and igraph load on the first picture, not with the face: at run time each
     # of these imports its module when used (mypy reads the functions themselves).
@@ -76,7 +75,6 @@ else:
     _ego = _Later("kg.plots", "ego")
     _rank_distribution = _Later("kg.plots", "rank_distribution")
     _save = _Later("kg.plots", "save")
-    _similarity_map = _Later("kg.web.layers", "similarity_map")
     # The load wing (its parsers, the import tool's sink, numpy) loads with the first load,
     # merge or unmerge, not with every question.
     _load_paths = _Later("kg.load.pipeline", "load_paths")
@@ -172,17 +170,16 @@ class Exports(_Part):
     select_keys = _On(selection.select_keys)
     papers = _On(selection.papers)
     citations = _On(selection.citations)
+    graph_json = _On(export.export_graph_json)
 
 
 class Plots(_Part):
-    """Pictures of the map as matplotlib figures: ``graph.plots.years(REF)``, ``ego``,
-    ``rank_distribution`` and the web view's ``similarity_map`` (see ``kg.plots`` and
-    ``kg.web.layers``); ``save`` writes one as PNG, SVG or PDF."""
+    """Pictures of the map as matplotlib figures: ``graph.plots.years(REF)``, ``ego`` and
+    ``rank_distribution`` (see ``kg.plots``); ``save`` writes one as PNG, SVG or PDF."""
 
     years = _On(_years)
     ego = _On(_ego)
     rank_distribution = _On(_rank_distribution)
-    similarity_map = _On(_similarity_map)
     save = _Static(_save)
 
 
@@ -221,6 +218,7 @@ class KnowledgeGraph(Database):
     common_citers = _On(questions.common_citers)
     path = _On(questions.citation_path)
     near = _On(questions.neighbourhood)
+    graph_data = _On(questions.graph_data)
     search = _On(questions.search)
     similar_by_text = _On(retrievers.like_this)
     embed = _On(embed.embed_papers)

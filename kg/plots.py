@@ -16,24 +16,23 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 import igraph
+from matplotlib import colormaps
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.lines import Line2D
 
 from kg import queries
 from kg.analytics.igraph_engine import stored_properties, storing_command
 from kg.answers import short_handle
 from kg.errors import ParameterError, PlotError
-from kg.export import ExportedPaper, check_folder_of
+from kg.export import check_folder_of
 from kg.knowledge_graph import KnowledgeGraph
 from kg.numbers import check_range, whole_number
 from kg.paths import PathArg, as_path
 
 __all__ = [
     "FORMATS",
-    "draw_papers",
     "ego",
-    "lay_out",
     "rank_distribution",
     "render",
     "save",
@@ -43,7 +42,8 @@ __all__ = [
 
 FORMATS: Final = (".png", ".svg", ".pdf")
 _LABELLED: Final = 12  # the most cited neighbours get a label; more would not be legible
-_NEIGHBOURS: Final = 20_000  # the neighbours read to choose the most cited among
+_LABEL_WIDTH: Final = 30  # a label's characters: a title cut with an ellipsis
+_UNKNOWN: Final = (0.78, 0.8, 0.83, 1.0)  # the colour of a paper of no known year
 
 
 def save(figure: Figure, path: PathArg) -> Path:
@@ -121,36 +121,67 @@ def ego(
     link: Callable[[str], str] | None = None,
 ) -> Figure:
     """The paper's neighbourhood within ``hops`` citation hops (its ``limit`` most cited
-    papers there), laid out by Fruchterman-Reingold (seeded), sized by PageRank when every
-    paper shown has one (else by in-graph citations), coloured by community when every one
-    has one (else by year); the most cited are labelled with their handles. With ``link``,
-    each node of an SVG links to ``link(key)``.
+    papers there, as the web view's citations layer, ``graph_data``, gives them), laid out
+    by Fruchterman-Reingold (seeded): an arrow points at the cited paper, size is the papers
+    in the graph citing each (log scale), colour its year on the graph's first..last scale,
+    with a legend of both below; the paper and the most cited are labelled with their
+    shortened titles. With ``link``, each node of an SVG links to ``link(key)``.
     Raises PaperNotFound, AmbiguousPaper or ParameterError."""
-    limit = check_range("limit", limit, 1)
     seed = whole_number("seed", seed)
-    near = graph.near(ref, hops, _NEIGHBOURS)
-    around = list(graph.exports.papers(sorted(p.key for p in near.results)))
-    around.sort(key=lambda p: (-p.cited_by, p.key))
-    keys = sorted({near.paper.key, *(p.key for p in around[:limit])})
-    nodes = list(graph.exports.papers(keys))
+    data = graph.graph_data(ref, "citations", hops, check_range("limit", limit, 1))
+    nodes = data.nodes
     index = {paper.key: number for number, paper in enumerate(nodes)}
-    edges = [(index[a], index[b]) for a, b in graph.exports.citations(keys)]
-    xs, ys = lay_out(len(nodes), edges, seed, directed=True)
-    figure = Figure(figsize=(9, 8))
+    edges = [(index[e.source], index[e.target]) for e in data.edges]
+    xs, ys = _lay_out(len(nodes), edges, seed)
+    figure = Figure(figsize=(9, 8.6))
     axes = figure.add_subplot()
+    sizes = [_area(paper.cited_by) for paper in nodes]
     for a, b in edges:
         axes.annotate(
             "",
             xy=(xs[b], ys[b]),
             xytext=(xs[a], ys[a]),
-            arrowprops={"arrowstyle": "-|>", "color": "#9a9a9a", "lw": 0.6, "alpha": 0.7},
+            arrowprops={
+                "arrowstyle": "-|>",
+                "color": "#9a9a9a",
+                "lw": 0.6,
+                "alpha": 0.7,
+                "shrinkA": math.sqrt(sizes[a]) / 2,
+                "shrinkB": math.sqrt(sizes[b]) / 2 + 1,
+            },
+            zorder=1,
         )
-    draw_papers(figure, axes, xs, ys, nodes, near.paper.key, link)
+    years = (data.first_year, data.last_year)
+    scatter = axes.scatter(
+        xs,
+        ys,
+        s=sizes,
+        c=[_colour(paper.year, years) for paper in nodes],
+        edgecolors=["#d62728" if paper.key == data.paper.key else "white" for paper in nodes],
+        linewidths=[2.5 if paper.key == data.paper.key else 0.5 for paper in nodes],
+        zorder=3,
+    )
+    if link is not None:
+        scatter.set_urls([link(paper.key) for paper in nodes])
+    for paper in nodes[: _LABELLED + 1]:  # the paper first, then the most cited
+        axes.annotate(
+            short_title(paper.title or short_handle(paper.key, paper.arxiv_id), _LABEL_WIDTH),
+            (xs[index[paper.key]], ys[index[paper.key]]),
+            textcoords="offset points",
+            xytext=(0, -(math.sqrt(sizes[index[paper.key]]) / 2 + 8)),
+            ha="center",
+            fontsize=7,
+            zorder=4,
+            parse_math=False,
+            annotation_clip=False,
+        )
+    axes.margins(0.08)
     axes.set_axis_off()
-    shown = f"the {len(nodes) - 1:,} most cited of {near.total:,}" if near.total else "no papers"
+    _legend(axes, years, max((paper.cited_by for paper in nodes), default=0))
+    shown = f"the {len(nodes) - 1:,} most cited of {data.total:,}" if data.total else "no papers"
     within = "1 hop" if hops == 1 else f"{hops} hops"
     axes.set_title(
-        short_title(f"Within {within} of {near.paper.handle}: {shown}"), parse_math=False
+        short_title(f"Within {within} of {data.paper.handle}: {shown}"), parse_math=False
     )
     return figure
 
@@ -189,74 +220,78 @@ def rank_distribution(graph: KnowledgeGraph, prop: str = "pagerank", bins: int =
     return figure
 
 
-def lay_out(
-    count: int,
-    edges: list[tuple[int, int]],
-    seed: int,
-    *,
-    directed: bool,
-    weights: list[float] | None = None,
+def _lay_out(
+    count: int, edges: list[tuple[int, int]], seed: int
 ) -> tuple[list[float], list[float]]:
     """Return the x and y of ``count`` nodes joined by ``edges`` (pairs of node numbers),
     laid out by Fruchterman-Reingold; the same seed gives the same picture."""
-    network = igraph.Graph(n=count, edges=edges, directed=directed)
+    network = igraph.Graph(n=count, edges=edges, directed=True)
     random.seed(seed)  # igraph's layouts draw from Python's random module
-    layout = network.layout_fruchterman_reingold(weights=weights, niter=500)
+    layout = network.layout_fruchterman_reingold(niter=500)
     return [c[0] for c in layout.coords], [c[1] for c in layout.coords]
 
 
-def draw_papers(
-    figure: Figure,
-    axes: Axes,
-    xs: list[float],
-    ys: list[float],
-    nodes: list[ExportedPaper],
-    centre: str,
-    link: Callable[[str], str] | None,
-) -> None:
-    """Draw the papers at their places: sized by PageRank when every paper shown has one
-    (else by in-graph citations), coloured by community when every one has one (else by
-    year, with a colour bar), ``centre`` ringed in red, the most cited labelled with their
-    handles; with ``link``, each node of an SVG links to ``link(key)``."""
-    known_years = [p.year for p in nodes if p.year is not None]
-    by_rank = all(p.pagerank is not None for p in nodes)
-    by_community = all(p.community is not None for p in nodes)
-    if by_rank:
-        top = max(p.pagerank or 0.0 for p in nodes) or 1.0
-        sizes = [30 + 900 * math.sqrt((p.pagerank or 0.0) / top) for p in nodes]
-    else:
-        sizes = [30 + 25 * math.sqrt(p.cited_by) for p in nodes]
-    if by_community:
-        colours = [float(p.community or 0) for p in nodes]
-    else:
-        colours = [float(p.year or min(known_years, default=0)) for p in nodes]
-    scatter = axes.scatter(
-        xs,
-        ys,
-        s=sizes,
-        c=colours,
-        cmap="tab20" if by_community else "viridis",
-        edgecolors=["#d62728" if p.key == centre else "white" for p in nodes],
-        linewidths=[2.5 if p.key == centre else 0.5 for p in nodes],
-        zorder=3,
-    )
-    if link is not None:
-        scatter.set_urls([link(p.key) for p in nodes])
-    if known_years and not by_community:
-        bar = figure.colorbar(scatter, ax=axes, label="year")
-        bar.ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    place = {p.key: (x, y) for p, x, y in zip(nodes, xs, ys, strict=True)}
-    labelled = sorted(nodes, key=lambda p: (p.key != centre, -p.cited_by, p.key))
-    for paper in labelled[:_LABELLED]:
-        axes.annotate(
-            short_handle(paper.key, paper.arxiv_id),
-            place[paper.key],
-            textcoords="offset points",
-            xytext=(6, 6),
-            fontsize=8,
-            zorder=4,
-            parse_math=False,
+def _area(cited_by: int) -> float:
+    """A node's marker area (points squared) for the papers citing it: log scale."""
+    return (6 + 6 * math.log10(1 + cited_by)) ** 2
+
+
+def _colour(year: int | None, years: tuple[int | None, int | None]) -> tuple[float, ...]:
+    """A year's colour on the fixed first..last scale of the graph (viridis); grey unknown."""
+    first, last = years
+    if year is None or first is None or last is None:
+        return _UNKNOWN
+    share = (year - first) / (last - first) if last > first else 0.5
+    return tuple(colormaps["viridis"](min(1.0, max(0.0, share))))
+
+
+def _legend(axes: Axes, years: tuple[int | None, int | None], most: int) -> None:
+    """A compact legend below the drawing, two rows: colour is the year (and the paper
+    itself is ringed), size the papers in the graph citing it."""
+    first, last = years
+    steps = sorted({first, (first + last) // 2, last}) if first and last else []
+    colours = [_mark(str(year), _colour(year, years), 8) for year in steps]
+    colours.append(_mark("unknown", _UNKNOWN, 8))
+    colours.append(_mark("the paper", "white", 8, edge="#d62728"))
+    counts = [c for c in (1, 10, 100, 1000, 10000) if c <= max(most, 10)]
+    sizes = [_mark(f"cited by {count:,}", "#9aa4b5", math.sqrt(_area(count))) for count in counts]
+    figure = axes.get_figure()
+    assert isinstance(figure, Figure)
+    figure.subplots_adjust(bottom=0.14)
+    title = "colour: year · size: papers in the graph citing it"
+    rows: list[tuple[str | None, list[Line2D], float, float]] = [
+        (title, colours, 0.065, 1.0),
+        (None, sizes, 0.0, 2.6),
+    ]
+    for heading, handles, height, handle_height in rows:
+        figure.legend(
+            handles=handles,
+            title=heading,
+            loc="lower center",
+            bbox_to_anchor=(0.5, height),
+            ncol=len(handles),
+            fontsize=7,
+            title_fontsize=7,
+            frameon=False,
+            columnspacing=1.4,
+            handleheight=handle_height,
         )
+
+
+def _mark(label: str, colour: Any, size: float, edge: str = "white") -> Line2D:
+    """One entry of the legend: a dot of ``colour`` and ``size`` (points across)."""
+    width = 2.5 if edge != "white" else 0.5
+    return Line2D(
+        [],
+        [],
+        linestyle="",
+        marker="o",
+        color=colour,
+        markeredgecolor=edge,
+        markeredgewidth=width,
+        markersize=size,
+        label=label,
+    )
 
 
 def short_title(text: str, width: int = 80) -> str:

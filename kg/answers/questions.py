@@ -32,6 +32,10 @@ __all__ = [
     "CrossListing",
     "Date",
     "DateTime",
+    "GraphData",
+    "GraphEdge",
+    "GraphLayer",
+    "GraphNode",
     "LoadedSnapshot",
     "MapOverview",
     "Model",
@@ -402,6 +406,50 @@ class Neighbourhood(Model):
     total: int = Field(description="papers within the hops before the offset and the limit")
     results: list[NearPaper]
     note: str | None = Field(default=None, description="why there are no results, if none")
+
+
+GraphLayer = Literal["citations", "cocited", "coupled"]
+
+
+class GraphNode(PaperSummary):
+    """A paper as the graph view draws it."""
+
+    cited_by: int = Field(description="papers in the graph citing it: the node's size")
+
+
+class GraphEdge(Model):
+    """A link the graph view draws: a citation (source cites target) or a similarity."""
+
+    source: str = Field(description="node key; the citing paper of a citation")
+    target: str = Field(description="node key; the cited paper of a citation")
+    kind: Literal["cites", "cocited", "coupled"]
+    weight: float = Field(description="1 for a citation, else the pair's cosine")
+    together: int | None = Field(
+        default=None, description="shared citers (cocited) or references (coupled)"
+    )
+
+
+class GraphData(Model):
+    """One layer of a paper's graph, as nodes and edges: ``citations``, its most cited papers
+    within ``hops`` citation hops and the citations among them; ``cocited`` or ``coupled``,
+    its top papers by co-citation or coupling and a link for every pair of them that is
+    co-cited or coupled too, heaviest first. The same answer feeds the web view's graph,
+    ``kg export graph-json`` and scripts."""
+
+    paper: PaperSummary
+    layer: GraphLayer
+    hops: int | None = Field(description="citation hops (citations layer), else None")
+    limit: int = Field(description="papers asked for besides the paper itself")
+    total: int = Field(
+        description="papers within the hops (citations) or similar papers found, before the limit"
+    )
+    first_year: int | None = Field(description="the graph's first year: the colour scale's start")
+    last_year: int | None = Field(description="the graph's last year: the colour scale's end")
+    nodes: list[GraphNode] = Field(
+        description="the paper first, then the most cited or most similar first"
+    )
+    edges: list[GraphEdge]
+    note: str | None = Field(default=None, description="why there are no links, if none")
 
 
 class SearchHit(PaperSummary):

@@ -413,6 +413,8 @@ class ExportSummary:
     selection: str
     papers: int = 0
     citations: int = 0
+    links: int = 0
+    """Co-citation or coupling links written (graph-json's similarity layers)."""
     skipped: int = 0
     """Citations not written because an end was not among the papers written (a load ran
     between the two passes of a format that numbers its papers)."""
@@ -426,6 +428,7 @@ class ExportSummary:
             "selection": self.selection,
             "papers": self.papers,
             "citations": self.citations,
+            "links": self.links,
             "skipped": self.skipped,
             "files": self.files,
         }

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
+from kg.answers import ExportSummary, GraphLayer
 from kg.cli.app import (
     IDENTIFIER,
     count,
@@ -17,8 +19,12 @@ from kg.cli.app import (
     options_into,
     plural,
 )
+from kg.errors import ParameterError
 from kg.export import FORMATS, Selection
-from kg.knowledge_graph import parse_years
+from kg.knowledge_graph import KnowledgeGraph, parse_years
+from kg.questions.graph_layers import GRAPH_LAYERS
+
+_GRAPH_JSON = "graph-json"
 
 
 def _selection(years: str | None, **chosen: Any) -> Selection:
@@ -56,26 +62,68 @@ _selection_options = options_into(
 
 @json_command(
     "export",
-    click.argument("fmt", metavar="FORMAT", type=click.Choice(list(FORMATS))),
+    click.argument("fmt", metavar="FORMAT", type=click.Choice([*FORMATS, _GRAPH_JSON])),
     click.argument("path", type=click.Path(path_type=Path)),
     _selection_options,
+    click.option(
+        "--layer",
+        type=click.Choice(list(GRAPH_LAYERS)),
+        default="citations",
+        show_default=True,
+        help="graph-json: the layer of the --around paper's graph.",
+    ),
+    click.option(
+        "--limit",
+        type=count(),
+        help="graph-json: papers besides the --around one [default: 30 for citations, else 20].",
+    ),
 )
 def export_command(
-    ctx: click.Context, fmt: str, path: Path, selection: Selection, as_json: bool
+    ctx: click.Context,
+    fmt: str,
+    path: Path,
+    selection: Selection,
+    layer: str,
+    limit: int | None,
+    as_json: bool,
 ) -> None:
-    """Write papers and their citations as GraphML, GEXF, Pajek, CSV, VOSviewer, BibTeX or RIS.
+    """Write papers and their citations as GraphML, GEXF, Pajek, CSV, VOSviewer, BibTeX,
+    RIS, or a paper's graph as JSON.
 
     FORMAT is one of: graphml, gexf (Gephi), pajek, csv and vosviewer (PATH is a folder),
-    bibtex, ris. Without a filter the whole graph is written, streamed page by page. Filters
-    combine. In csv, a text cell that starts with =, +, -, @, a tab or a carriage return
-    (a title, a name) gets a ' before it, so that a spreadsheet shows it and does not run
-    it as a formula; numbers are written as they are.
+    bibtex, ris, graph-json. Without a filter the whole graph is written, streamed page by
+    page. Filters combine. In csv, a text cell that starts with =, +, -, @, a tab or a
+    carriage return (a title, a name) gets a ' before it, so that a spreadsheet shows it and
+    does not run it as a formula; numbers are written as they are.
     Example: kg export gexf hepth.gexf --category hep-th --years 1997-1999
+
+    graph-json writes one layer of the --around paper's graph as the web view draws it,
+    what its /graph.json serves: --layer citations (--hops), cocited or coupled, --limit.
+    Example: kg export graph-json maldacena.json --around hep-th/9711200 --layer cocited
     """
-    summary = open_graph(ctx).exports.write(fmt, path, selection)
+    graph = open_graph(ctx)
+    if fmt == _GRAPH_JSON:
+        summary = _graph_json(graph, path, selection, layer, limit)
+    else:
+        if limit is not None or layer != "citations":
+            raise ParameterError(
+                "--layer and --limit are options of graph-json",
+                f"leave them out of a {fmt} export, or export graph-json",
+            )
+        summary = graph.exports.write(fmt, path, selection)
     if emitted(summary, as_json):
         return
-    network = "" if fmt in ("bibtex", "ris") else f" and {plural(summary.citations, 'citation')}"
+    if fmt == _GRAPH_JSON:
+        links = (
+            plural(summary.citations, "citation")
+            if layer == "citations"
+            else plural(summary.links, "link")
+        )
+        network = f" and {links}"
+    else:
+        network = (
+            "" if fmt in ("bibtex", "ris") else f" and {plural(summary.citations, 'citation')}"
+        )
     click.echo(
         f"wrote {plural(summary.papers, 'paper')}{network} ({summary.selection}) to "
         + ", ".join(summary.files)
@@ -85,3 +133,19 @@ def export_command(
             f"skipped {plural(summary.skipped, 'citation')} to or from papers written after "
             "the papers were read (a load ran during the export): export again for a whole picture"
         )
+
+
+def _graph_json(
+    graph: KnowledgeGraph, path: Path, selection: Selection, layer: str, limit: int | None
+) -> ExportSummary:
+    """graph-json: one layer of the --around paper's graph; the other filters do not apply."""
+    if selection.around is None:
+        raise ParameterError("graph-json needs --around REF", "name the paper at the centre")
+    if not dataclasses.replace(selection, around=None, hops=1).whole_graph:
+        raise ParameterError(
+            "graph-json takes --around, --hops, --layer and --limit only",
+            "leave out --category, --years, --community and --top",
+        )
+    return graph.exports.graph_json(
+        selection.around, path, cast(GraphLayer, layer), selection.hops, limit
+    )

@@ -106,8 +106,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": (
         "export_commands",
         (
-            "Write papers and their citations as GraphML, GEXF, Pajek, CSV, VOSviewer, BibTeX or "
-            "RIS."
+            "Write papers and their citations as GraphML, GEXF, Pajek, CSV, VOSviewer, BibTeX, "
+            "RIS, or a paper's graph as JSON."
         ),
     ),
     "formats": (

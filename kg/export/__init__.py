@@ -2,14 +2,15 @@
 
 ``kg.export.selection`` reads what to write (papers and citations, streamed in pages);
 ``kg.export.writers`` holds one writer per format in ``FORMATS``: GraphML and GEXF (Gephi),
-Pajek, CSV, VOSviewer map and network files, BibTeX and RIS.
+Pajek, CSV, VOSviewer map and network files, BibTeX and RIS. ``export_graph_json`` writes
+one layer of a paper's graph as the web view draws it (``graph_data``'s answer as JSON).
 """
 
 from __future__ import annotations
 
 from kg import queries
 from kg.analytics.igraph_engine import COMMUNITY_PROPERTY
-from kg.answers import ExportSummary
+from kg.answers import ExportSummary, GraphLayer
 from kg.database import Database
 from kg.errors import ParameterError
 from kg.export.selection import (
@@ -21,6 +22,7 @@ from kg.export.selection import (
 )
 from kg.export.writers import FORMATS, Source, check_folder_of
 from kg.paths import PathArg, as_path
+from kg.questions import graph_data
 
 __all__ = [
     "FORMATS",
@@ -29,6 +31,7 @@ __all__ = [
     "check_folder_of",
     "citations",
     "export",
+    "export_graph_json",
     "papers",
     "select_keys",
 ]
@@ -73,3 +76,37 @@ def export(
 def _stored(graph: Database, prop: str) -> bool:
     """Return whether an analytics run stored ``prop`` on the papers."""
     return any(run["property"] == prop for run in queries.analytics.runs.run(graph))
+
+
+def export_graph_json(
+    graph: Database,
+    ref: str,
+    path: PathArg,
+    layer: GraphLayer = "citations",
+    hops: int = 1,
+    limit: int | None = None,
+) -> ExportSummary:
+    """Write one ``layer`` of ``ref``'s paper's graph to ``path`` as JSON: exactly the
+    answer of ``graph_data(ref, layer, hops, limit)``, which the web view's /graph.json
+    serves too. Raises the errors of graph_data, and ParameterError for a path whose
+    folder does not exist or that cannot be written."""
+    target = as_path(path, "path")
+    check_folder_of(target)
+    answer = graph_data(graph, ref, layer, hops, limit)
+    cited = sum(1 for edge in answer.edges if edge.kind == "cites")
+    summary = ExportSummary(
+        format="graph-json",
+        path=str(target),
+        selection=f"the {layer} layer of {answer.paper.handle}",
+        papers=len(answer.nodes),
+        citations=cited,
+        links=len(answer.edges) - cited,
+        files=[str(target)],
+    )
+    try:
+        target.write_text(answer.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise ParameterError(
+            f"cannot write {target} ({exc.strerror})", "name a path in a folder you can write to"
+        ) from exc
+    return summary

@@ -6,10 +6,11 @@ Browser after ``:param``) and returns a model from ``kg.answers``. Papers are na
 
 The questions live by family: ``paper`` (a paper's page, its snapshots and its sources),
 ``neighbours`` (co-citation, coupling, shared references, common citers), ``paths`` (shortest
-paths and neighbourhoods), ``find`` (search), ``authors``, ``arxiv_categories``,
-``overview`` (the map at a glance) and ``seeds`` (the connector and recommendations over a
-set of papers); ``bounds`` holds the parameters' limits. This package re-exports every
-question but the seed ones.
+paths and neighbourhoods), ``graph_layers`` (a paper's graph as nodes and edges, for the
+web view), ``find`` (search), ``authors``, ``arxiv_categories``, ``overview`` (the map at
+a glance) and ``seeds`` (the connector and recommendations over a set of papers);
+``bounds`` holds the parameters' limits. This package re-exports every question but the
+seed ones.
 """
 
 from kg.errors import AmbiguousAuthor, AuthorNotFound, CategoryNotFound
@@ -17,6 +18,7 @@ from kg.questions.arxiv_categories import categories, category
 from kg.questions.authors import author
 from kg.questions.bounds import DEFAULT_LIMIT, DEFAULT_MAX_HOPS, MAX_HOPS, MAX_NEAR_HOPS
 from kg.questions.find import SEARCH_SCORE_CUTOFF, search
+from kg.questions.graph_layers import graph_data
 from kg.questions.neighbours import cocited, common_citers, coupled, shared_references
 from kg.questions.overview import overview
 from kg.questions.paper import paper_report, snapshots, sources
@@ -38,6 +40,7 @@ __all__ = [
     "cocited",
     "common_citers",
     "coupled",
+    "graph_data",
     "neighbourhood",
     "overview",
     "paper_report",

@@ -4,12 +4,13 @@ Every page asks the same KnowledgeGraph the CLI and scripts ask (its questions, 
 plots), and runs no Cypher of its own. The app only reads: every route is a GET and every
 query runs in a READ transaction. It binds to 127.0.0.1 unless told otherwise, answers only
 requests that name it by a local host name or an allowed one (kg.web.hosts), and it needs
-no internet: its one stylesheet is served by the app itself.
+no internet: its stylesheet, the graph view's script and the library that draws the graph
+(Cytoscape.js, in static/vendor) are served by the app itself. The graph view's page is a
+frame; its data comes as JSON from /graph.json, the answer of ``graph.graph_data``.
 """
 
 from __future__ import annotations
 
-import io
 import tempfile
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -18,16 +19,15 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from matplotlib.figure import Figure
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from kg import queries
-from kg.answers import TextNeighbours, short_handle
+from kg.answers import GraphLayer, TextNeighbours, short_handle
 from kg.errors import (
     AnalyticsError,
     ConnectionFailed,
@@ -40,8 +40,7 @@ from kg.errors import (
 )
 from kg.export import Selection
 from kg.knowledge_graph import KnowledgeGraph
-from kg.plots import render
-from kg.web import layers
+from kg.questions.graph_layers import DEFAULT_GRAPH_LIMITS, GRAPH_LAYERS
 from kg.web.hosts import KnownHosts
 
 __all__ = ["GUIDE", "create_app", "paper_url"]
@@ -52,6 +51,8 @@ _SIMILAR = 10
 _SEARCH = 30
 _HOME_TOP = 10
 _MAX_OFFSET = 10**9
+# The most papers a graph layer draws: beyond these a force layout on a screen is a blot.
+_GRAPH_LIMITS: dict[str, int] = {"citations": 200, "cocited": 100, "coupled": 100}
 _SUFFIXES = {"graphml": "graphml", "gexf": "gexf", "pajek": "net", "bibtex": "bib", "ris": "ris"}
 _MEDIA = {
     "graphml": "application/xml",
@@ -162,6 +163,18 @@ def create_app(
 
         return endpoint
 
+    def data(
+        handler: Callable[[Request, KnowledgeGraph], Response],
+    ) -> Callable[[Request], Response]:
+        def endpoint(request: Request) -> Response:
+            try:
+                return handler(request, state["graph"])
+            except KGError as exc:
+                body = {"error": exc.message, "hint": exc.hint}
+                return JSONResponse(body, status_code=_status(exc))
+
+        return endpoint
+
     def home(request: Request, graph: KnowledgeGraph) -> Response:
         query = request.query_params.get("q", "").strip()
         if query:
@@ -248,37 +261,20 @@ def create_app(
         return render("why.html", overlap=overlap, sentence=sentence, shown=_LIST)
 
     def neighbourhood(request: Request, graph: KnowledgeGraph) -> Response:
-        ref = request.query_params.get("ref", "")
-        hops = _int(request.query_params.get("hops"), 1, 1, 3)
-        layer = request.query_params.get("layer", "citations")
-        if layer not in ("citations", *layers.LAYERS):
-            raise ParameterError(f"no graph layer {layer!r}", "use citations, cocited or coupled")
-        paper_ = graph.paper(ref)
-        if layer in layers.LAYERS:
-            limit = _int(request.query_params.get("limit"), 20, 1, 100)
-            measure: layers.Layer = "cocited" if layer == "cocited" else "coupled"
-            drawn = graph.plots.similarity_map(paper_.key, measure, limit, link=paper_url)
-            return render(
-                "graph.html",
-                report=paper_,
-                svg=_inline_svg(drawn.figure),
-                hops=hops,
-                limit=limit,
-                layer=layer,
-                similarity=drawn.similarity,
-                nodes=len(drawn.nodes),
-                edges=drawn.edges,
-            )
-        limit = _int(request.query_params.get("limit"), 30, 1, 200)
-        figure = graph.plots.ego(paper_.key, hops, limit, link=paper_url)
+        layer, hops, limit = _graph_params(request)
         return render(
             "graph.html",
-            report=paper_,
-            svg=_inline_svg(figure),
+            paper=graph.resolve(request.query_params.get("ref", "")),
+            layer=layer,
+            layers=GRAPH_LAYERS,
             hops=hops,
             limit=limit,
-            layer=layer,
         )
+
+    def graph_json(request: Request, graph: KnowledgeGraph) -> Response:
+        layer, hops, limit = _graph_params(request)
+        answer = graph.graph_data(request.query_params.get("ref", ""), layer, hops, limit)
+        return JSONResponse(answer.model_dump(mode="json"))
 
     def author(request: Request, graph: KnowledgeGraph) -> Response:
         offset = _int(request.query_params.get("offset"), 0, 0, _MAX_OFFSET)
@@ -339,6 +335,7 @@ def create_app(
         Route("/paper/{ref:path}", page(paper)),
         Route("/why", page(why)),
         Route("/graph", page(neighbourhood)),
+        Route("/graph.json", data(graph_json)),
         Route("/author", page(author)),
         Route("/category/{code}", page(category)),
         Route("/guide", guide, methods=["GET", "HEAD", "OPTIONS"]),
@@ -385,13 +382,6 @@ def _attachment(name: str) -> dict[str, str]:
     if plain != name:
         value += "; filename*=UTF-8''" + quote(name, safe="")
     return {"Content-Disposition": value}
-
-
-def _inline_svg(figure: Figure) -> str:
-    buffer = io.StringIO()
-    render(figure, buffer, format="svg")
-    svg = buffer.getvalue()
-    return svg[svg.index("<svg") :]  # inline: drop the XML declaration and doctype
 
 
 def _guide_preflight() -> Response:
@@ -441,6 +431,20 @@ def _year(params: Any, name: str) -> int | None:
         return int(text)
     except ValueError:
         raise ParameterError(f"{name} is {text!r}", "give a year such as 1998") from None
+
+
+def _graph_params(request: Request) -> tuple[GraphLayer, int, int]:
+    """The layer, hops and limit a graph page or /graph.json asks for: an unknown layer is a
+    ParameterError; hops (1 to 3) and limit (the layer's default, at most _GRAPH_LIMITS)
+    are brought into range."""
+    layer = request.query_params.get("layer", "citations")
+    if layer not in GRAPH_LAYERS:
+        raise ParameterError(f"no graph layer {layer!r}", "use citations, cocited or coupled")
+    hops = _int(request.query_params.get("hops"), 1, 1, 3)
+    limit = _int(
+        request.query_params.get("limit"), DEFAULT_GRAPH_LIMITS[layer], 1, _GRAPH_LIMITS[layer]
+    )
+    return layer, hops, limit
 
 
 def _int(text: str | None, default: int, low: int, high: int) -> int:

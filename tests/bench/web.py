@@ -43,12 +43,15 @@ def main() -> None:
     searches = [" ".join(chooser.choice(words).split()[:3]) for _ in range(args.papers)]
     pages = {
         "paper page": [f"/paper/{key}" for key in sample],
-        "graph view (30 most cited within 1 hop)": [f"/graph?ref={key}" for key in sample],
-        "graph view, co-citation layer (top 20, links among them)": [
-            f"/graph?ref={key}&layer=cocited" for key in sample
+        "graph view page (the frame the browser draws in)": [f"/graph?ref={key}" for key in sample],
+        "graph data, citations (30 most cited within 1 hop)": [
+            f"/graph.json?ref={key}" for key in sample
         ],
-        "graph view, coupling layer (top 20, links among them)": [
-            f"/graph?ref={key}&layer=coupled" for key in sample
+        "graph data, co-citation layer (top 20, links among them)": [
+            f"/graph.json?ref={key}&layer=cocited" for key in sample
+        ],
+        "graph data, coupling layer (top 20, links among them)": [
+            f"/graph.json?ref={key}&layer=coupled" for key in sample
         ],
         "search (3 title words)": [f"/search?q={text}" for text in searches],
     }

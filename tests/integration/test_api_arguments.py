@@ -81,10 +81,12 @@ BAD_CALLS: dict[str, tuple[Callable[[KnowledgeGraph], object], str]] = {
         lambda g: g.exports.select_keys(Selection(around="1706.03762", hops=1.5)),  # type: ignore[arg-type]
         "hops is 1.5",
     ),
-    "similarity_map layer": (
-        lambda g: g.plots.similarity_map("1706.03762", "bogus"),  # type: ignore[arg-type]
-        "no similarity layer 'bogus'",
+    "graph_data layer": (
+        lambda g: g.graph_data("1706.03762", "bogus"),  # type: ignore[arg-type]
+        "no graph layer 'bogus'",
     ),
+    "graph_data hops": (lambda g: g.graph_data("1706.03762", hops=4), "hops is 4"),
+    "graph_data limit str": (lambda g: g.graph_data("1706.03762", limit="3"), "limit is '3'"),  # type: ignore[arg-type]
     "ego limit str": (lambda g: g.plots.ego("1706.03762", limit="3"), "limit is '3'"),  # type: ignore[arg-type]
     "rank_distribution bins": (lambda g: g.plots.rank_distribution(bins="3"), "bins is '3'"),  # type: ignore[arg-type]
     "rank top str": (lambda g: g.analytics.rank("pagerank", top="3"), "top is '3'"),  # type: ignore[arg-type]

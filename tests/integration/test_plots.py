@@ -6,14 +6,17 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import numpy
 import pytest
 from click.testing import CliRunner
+from matplotlib import colormaps
 from matplotlib.collections import PathCollection
 from matplotlib.patches import Rectangle
 
 from kg import KnowledgeGraph, analytics, questions
 from kg.cli import main
 from kg.database import Database
+from kg.plots import short_title
 from kg.server.config import Connection
 
 
@@ -31,16 +34,39 @@ def test_years_shows_counted_beside_stated(small_map: Database) -> None:
 
 
 def test_ego_draws_the_neighbourhood(small_map: Database) -> None:
+    graph = KnowledgeGraph.on(small_map)
     near = questions.neighbourhood(small_map, "2110.03888", 1, 1000)
-    figure = KnowledgeGraph.on(small_map).plots.ego("2110.03888", hops=1, limit=10)
+    answer = graph.graph_data("2110.03888", "citations", 1, 10)
+    figure = graph.plots.ego("2110.03888", hops=1, limit=10)
+    assert len(figure.axes) == 1  # no colour bar beside the drawing
     axes = figure.axes[0]
     (points,) = [c for c in axes.collections if isinstance(c, PathCollection)]
     # matplotlib annotates get_offsets as any ArrayLike; it returns an (N, 2) ndarray.
     assert len(points.get_offsets()) == min(10, near.total) + 1  # type: ignore[arg-type]
-    labels = {text.get_text() for text in axes.texts if text.get_text()}  # arrows have none
-    assert "2110.03888" in labels
-    assert len(labels) == min(12, len(points.get_offsets()))  # type: ignore[arg-type]
+    labels = [text.get_text() for text in axes.texts if text.get_text()]
+    arrows = [text for text in axes.texts if not text.get_text()]
+    assert len(arrows) == len(answer.edges) > 0
+    report = questions.paper_report(small_map, "2110.03888")
+    assert report.title
+    assert short_title(report.title, 30) in labels  # the paper's title, shortened
+    assert len(labels) == min(13, len(points.get_offsets()))  # type: ignore[arg-type]
+    assert all(len(label) <= 30 for label in labels)
     assert "Within 1 hop of 2110.03888" in axes.get_title()
+    # colour is the year on the whole graph's first..last scale, the same in every picture
+    years = small_map.read("MATCH (p:Paper) RETURN min(p.year) AS first, max(p.year) AS last")
+    first, last = years[0]["first"], years[0]["last"]
+    assert (answer.first_year, answer.last_year) == (first, last)
+    viridis = colormaps["viridis"]
+    faces = numpy.asarray(points.get_facecolor())  # an (N, 4) array of RGBA
+    for node, colour in zip(answer.nodes, faces, strict=True):
+        if node.year is not None:
+            assert tuple(colour) == pytest.approx(viridis((node.year - first) / (last - first)))
+    sizes = list(points.get_sizes())
+    by_citers = sorted(range(len(sizes)), key=lambda n: answer.nodes[n].cited_by)
+    assert [sizes[n] for n in by_citers] == sorted(sizes)
+    legends = [t.get_text() for legend in figure.legends for t in legend.get_texts()]
+    assert "cited by 1" in legends
+    assert "the paper" in legends
 
 
 def test_rank_distribution_counts_every_paper(small_map: Database) -> None:

@@ -8,6 +8,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -16,7 +18,7 @@ from markupsafe import escape as markup_escape
 from starlette.testclient import TestClient
 
 from kg import questions
-from kg.answers import short_handle
+from kg.answers import GraphLayer, short_handle
 from kg.cli import main
 from kg.database import Database
 from kg.knowledge_graph import KnowledgeGraph
@@ -24,9 +26,11 @@ from kg.server.config import Connection
 from kg.web import create_app
 from kg.web.app import paper_url
 from tests.browser import chromium, requested_urls
+from tests.data import HOSTILE_TITLE
 from tests.web_server import Relay, serving
 
 LOCAL = "http://127.0.0.1"  # the app answers only for the names it is reached by locally
+GRAPH_JSON = ("export", "graph-json")
 
 
 @pytest.fixture
@@ -68,10 +72,14 @@ def test_search_why_author_category_and_graph(client: TestClient, small_map: Dat
     assert "cs.LG" in client.get("/category/cs.LG").text
     graph_page = client.get("/graph", params={"ref": "2110.03888", "limit": "10"})
     assert graph_page.status_code == 200
+    assert 'data-ref="2110.03888" data-layer="citations" data-hops="1" data-limit="10"' in (
+        graph_page.text
+    )
+    drawn = client.get("/graph.json", params={"ref": "2110.03888", "limit": "10"}).json()
     near = questions.neighbourhood(small_map, "2110.03888", 1, 1000)
-    links = set(re.findall(r'<a xlink:href="(/paper/[^"]+)"', graph_page.text))
-    assert len(links) == min(10, near.total) + 1
-    assert "/paper/2110.03888" in links
+    assert len(drawn["nodes"]) == min(10, near.total) + 1
+    assert drawn["nodes"][0]["key"] == "2110.03888"
+    assert drawn["total"] == near.total
 
 
 def test_unknown_papers_and_writes_are_refused(client: TestClient) -> None:
@@ -129,22 +137,232 @@ def test_in_a_browser_from_search_to_graph(
         assert driver.current_url == served + "/paper/" + cli["references"][0]["key"]
         driver.get(served + "/paper/1810.04805")
         driver.find_element(By.ID, "graph-link").click()
-        nodes = driver.find_elements(By.CSS_SELECTOR, "#graph svg a")
+        _drawn(driver)
         near = questions.neighbourhood(small_map, "1810.04805", 1, 1000)
-        assert len(nodes) == min(30, near.total) + 1
+        assert driver.execute_script("return kgGraph.cy.nodes().length") == min(30, near.total) + 1
         for layer, expected in (("cocited", cocited), ("coupled", coupled)):
+            before = driver.find_element(By.ID, "graph")
             driver.find_element(By.ID, f"layer-{layer}").click()
-            drawn = driver.find_elements(By.CSS_SELECTOR, "#graph svg a")
-            edges = driver.find_elements(By.CSS_SELECTOR, "#graph svg g[id^='edge-']")
-            assert len(edges) == expected.edges
-            targets = sorted(str(a.get_attribute("xlink:href")) for a in drawn)
-            assert targets == sorted(paper_url(key) for key in expected.keys)
-        driver.get(served + targets[-1])  # each node's link opens that paper's page
-        assert driver.find_element(By.ID, "title").text
-        assert urlsplit(driver.current_url).path == targets[-1]
+            WebDriverWait(driver, 30).until(expected_conditions.staleness_of(before))
+            _drawn(driver)
+            keys = driver.execute_script("return kgGraph.cy.nodes().map(n => n.id())")
+            assert sorted(keys) == expected.keys
+            assert driver.execute_script("return kgGraph.cy.edges().length") == expected.edges
+            shown = driver.execute_script("return kgGraph.cy.edges(':visible').length")
+            assert shown == min(20, expected.edges)
         urls = requested_urls(driver)
     assert urls
     assert {urlsplit(u).hostname for u in urls if u.startswith("http")} == {"127.0.0.1"}
+
+
+def _drawn(driver: Any) -> None:
+    """Wait until the graph view has drawn its layer (#graph's data-state is ready)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 30).until(
+        lambda d: (
+            d.execute_script(
+                "const g = document.getElementById('graph'); return g && g.dataset.state"
+            )
+            in ("ready", "error")
+        )
+    )
+    assert driver.execute_script("return document.getElementById('graph').dataset.state") == (
+        "ready"
+    )
+
+
+def _node_on_screen(driver: Any, key: str) -> tuple[int, int]:
+    """The offset of node ``key`` from the centre of the graph's canvas, in CSS pixels."""
+    x, y, width, height = driver.execute_script(
+        "const p = kgGraph.cy.getElementById(arguments[0]).renderedPosition();"
+        "const box = document.getElementById('graph');"
+        "return [p.x, p.y, box.clientWidth, box.clientHeight];",
+        key,
+    )
+    return round(x - width / 2), round(y - height / 2)
+
+
+# The nodes whose drawn box overlaps no other node's.
+_ALONE = """
+const nodes = kgGraph.cy.nodes();
+const apart = (a, b) => a.x2 < b.x1 || b.x2 < a.x1 || a.y2 < b.y1 || b.y2 < a.y1;
+return nodes.filter(n => nodes.every(m => m.same(n) ||
+    apart(n.renderedBoundingBox({includeLabels: false}),
+          m.renderedBoundingBox({includeLabels: false})))).map(n => n.id());
+"""
+
+
+def test_the_graph_view_in_a_browser(served: str, small_map: Database) -> None:
+    """The graph view at 1280×800: it asks nothing of another host, it fits the screen, a
+    hovered paper shows its title, the slider sets how many links are drawn, a right-click
+    adds a paper's neighbours, and a click opens the paper's page."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ref = "1810.04805"
+    answer = KnowledgeGraph.on(small_map).graph_data(ref, "cocited", limit=20)
+    with chromium() as driver:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False},
+        )
+        driver.get(f"{served}/graph?ref={ref}&layer=cocited")
+        _drawn(driver)
+        bottom, width, inner = driver.execute_script(
+            "const r = document.getElementById('graph').getBoundingClientRect();"
+            "return [r.bottom, r.right, window.innerHeight];"
+        )
+        assert inner == 800
+        assert bottom <= inner
+        assert width <= 1280
+
+        tooltip = driver.find_element("id", "graph-tooltip")
+        assert not tooltip.is_displayed()
+        # a titled paper no other node covers, for the pointer to find it alone
+        alone = set(driver.execute_script(_ALONE))
+        titled = next(n for n in answer.nodes[1:] if n.title and n.key in alone)
+        dx, dy = _node_on_screen(driver, titled.key)
+        graph_box = driver.find_element("id", "graph")
+        ActionChains(driver).move_to_element_with_offset(graph_box, dx, dy).perform()
+        assert tooltip.is_displayed()
+        assert titled.title in tooltip.text
+        assert str(titled.year) in tooltip.text
+        assert driver.find_element("id", "details-title").text == titled.title
+
+        links = len(answer.edges)
+        assert links > 3
+        shown = driver.execute_script("return kgGraph.cy.edges(':visible').length")
+        assert shown == min(20, links)
+        for wanted in (3, links, 0):
+            driver.execute_script(
+                "const s = document.getElementById('links'); s.value = arguments[0];"
+                "s.dispatchEvent(new Event('input'));",
+                wanted,
+            )
+            shown = driver.execute_script("return kgGraph.cy.edges(':visible').length")
+            assert shown == wanted
+            assert driver.find_element("id", "links-count").text.startswith(
+                f"{wanted} of {links} links"
+            )
+        heaviest = driver.execute_script(
+            "const s = document.getElementById('links'); s.value = 1;"
+            "s.dispatchEvent(new Event('input'));"
+            "return kgGraph.cy.edges(':visible').map(e => [e.source().id(), e.target().id()])"
+        )
+        assert heaviest == [[answer.edges[0].source, answer.edges[0].target]]
+
+        before = driver.execute_script("return kgGraph.cy.nodes().length")
+        around = KnowledgeGraph.on(small_map).graph_data(titled.key, "cocited", limit=10)
+        new = {n.key for n in around.nodes} - {n.key for n in answer.nodes}
+        dx, dy = _node_on_screen(driver, titled.key)
+        ActionChains(driver).move_to_element_with_offset(
+            graph_box, dx, dy
+        ).context_click().perform()
+        _drawn(driver)
+        assert driver.execute_script("return kgGraph.cy.nodes().length") == before + len(new)
+
+        alone = set(driver.execute_script(_ALONE))  # the layout ran again
+        clicked = next(n for n in answer.nodes[1:] if n.title and n.key in alone)
+        dx, dy = _node_on_screen(driver, clicked.key)
+        ActionChains(driver).move_to_element_with_offset(graph_box, dx, dy).click().perform()
+        assert driver.find_element("id", "title").text == clicked.title
+        assert urlsplit(driver.current_url).path == paper_url(clicked.key)
+        urls = requested_urls(driver)
+    assert f"{served}/static/vendor/cytoscape.min.js" in urls
+    assert any(url.startswith(f"{served}/graph.json?") for url in urls)
+    assert {urlsplit(u).hostname for u in urls if u.startswith("http")} == {"127.0.0.1"}
+
+
+@pytest.mark.parametrize("layer", ["citations", "cocited", "coupled"])
+def test_the_json_the_api_and_the_export_agree(
+    client: TestClient,
+    small_map: Database,
+    kg_env: Connection,
+    tmp_path: Path,
+    layer: GraphLayer,
+) -> None:
+    params = {"ref": "1810.04805", "layer": layer, "hops": "1", "limit": "12"}
+    served = client.get("/graph.json", params=params)
+    assert served.status_code == 200
+    assert served.headers["content-type"] == "application/json"
+    answer = KnowledgeGraph.on(small_map).graph_data("1810.04805", layer, 1, 12)
+    target = tmp_path / "graph.json"
+    result = CliRunner().invoke(
+        main,
+        [*GRAPH_JSON, str(target), "--around", "1810.04805", "--layer", layer, "--limit", "12"],
+    )
+    assert result.exit_code == 0, result.output
+    written = json.loads(target.read_text(encoding="utf-8"))
+    assert served.json() == answer.model_dump(mode="json") == written
+    assert len(answer.nodes) > 2
+    assert answer.edges
+    kinds = {edge.kind for edge in answer.edges}
+    assert kinds == {"cites" if layer == "citations" else layer}
+    noun = "citation" if layer == "citations" else "link"
+    assert result.output == (
+        f"wrote {len(answer.nodes)} papers and {len(answer.edges)} {noun}s "
+        f"(the {layer} layer of 1810.04805) to {target}\n"
+    )
+
+
+@pytest.mark.parametrize("hops", [1, 2, 3])
+def test_the_citations_layer_is_the_most_cited_within_the_hops(
+    small_map: Database, hops: int
+) -> None:
+    """neighbourhood_top against the neighbourhood question and the exports' papers and
+    citations: the same papers within the hops, the most cited kept, their citations."""
+    graph = KnowledgeGraph.on(small_map)
+    near = graph.near("1810.04805", hops, 100_000)
+    around = sorted(
+        graph.exports.papers(sorted(p.key for p in near.results)),
+        key=lambda p: (-p.cited_by, p.key),
+    )
+    answer = graph.graph_data("1810.04805", "citations", hops, 5)
+    assert answer.total == near.total > 5
+    assert [n.key for n in answer.nodes] == ["1810.04805", *(p.key for p in around[:5])]
+    assert [n.cited_by for n in answer.nodes[1:]] == [p.cited_by for p in around[:5]]
+    keys = sorted(n.key for n in answer.nodes)
+    assert [(e.source, e.target) for e in answer.edges] == list(graph.exports.citations(keys))
+    assert answer.first_year is not None
+    assert answer.last_year is not None
+    assert all(answer.first_year <= n.year <= answer.last_year for n in answer.nodes if n.year)
+
+
+def test_graph_json_refuses_what_it_cannot_answer(
+    client: TestClient, kg_env: Connection, tmp_path: Path
+) -> None:
+    missing = client.get("/graph.json", params={"ref": "no such paper"})
+    assert missing.status_code == 404
+    assert "no paper matches" in missing.json()["error"]
+    layer = client.get("/graph.json", params={"ref": "1810.04805", "layer": "x"})
+    assert layer.status_code == 400
+    assert layer.json() == {
+        "error": "no graph layer 'x'",
+        "hint": "use citations, cocited or coupled",
+    }
+    runner = CliRunner()
+    alone = runner.invoke(main, ["export", "graph-json", str(tmp_path / "g.json")])
+    assert alone.exit_code == 1
+    assert "Error: graph-json needs --around REF" in alone.output
+    filtered = runner.invoke(
+        main,
+        [*GRAPH_JSON, str(tmp_path / "g.json"), "--around", "1810.04805", "--category", "cs.CL"],
+    )
+    assert filtered.exit_code == 1
+    assert "graph-json takes --around, --hops, --layer and --limit only" in filtered.output
+    layered = runner.invoke(main, ["export", "gexf", str(tmp_path / "g.gexf"), "--limit", "3"])
+    assert layered.exit_code == 1
+    assert "--layer and --limit are options of graph-json" in layered.output
+    assert not (tmp_path / "g.json").exists()
+
+
+def test_the_graph_page_escapes_the_paper(client: TestClient) -> None:
+    page = client.get("/graph", params={"ref": "2101.99999"})
+    assert page.status_code == 200
+    assert "<script>alert" not in page.text
+    assert "Less &lt;than&gt; &amp; &#34;quoted&#34; &lt;script&gt;alert(&#39;x&#39;)" in page.text
+    data = client.get("/graph.json", params={"ref": "2101.99999"}).json()
+    assert data["paper"]["title"] == HOSTILE_TITLE
 
 
 def test_browser_guide_lists_every_question_runnable(
@@ -252,23 +470,27 @@ def test_similarity_layer_draws_the_questions_answer(
 ) -> None:
     expected = _expected_layer(small_map, "1810.04805", layer, 8)
     assert _layer_answer(small_map, "1810.04805", layer, 8) == expected
-    page = client.get("/graph", params={"ref": "1810.04805", "layer": layer, "limit": "8"})
-    assert page.status_code == 200
-    links = re.findall(r'<a xlink:href="(/paper/[^"]+)"', page.text)
-    assert sorted(links) == sorted(paper_url(key) for key in expected.keys)
-    assert len(re.findall(r'<g id="edge-\d+"', page.text)) == expected.edges
-    assert f'data-nodes="{len(expected.keys)}" data-edges="{expected.edges}"' in page.text
+    drawn = client.get("/graph.json", params={"ref": "1810.04805", "layer": layer, "limit": "8"})
+    assert drawn.status_code == 200
+    answer = drawn.json()
+    assert sorted(node["key"] for node in answer["nodes"]) == expected.keys
+    assert len(answer["edges"]) == expected.edges
     assert expected.edges > len(expected.keys) - 1  # links among the neighbours, not a star
 
 
-def test_similarity_layer_widths_follow_cosine(small_map: Database) -> None:
-    drawn = KnowledgeGraph.on(small_map).plots.similarity_map("1810.04805", "cocited", 10)
-    lines = {line.get_gid(): line for line in drawn.figure.axes[0].get_lines()}
-    widths = [lines[f"edge-{n}"].get_linewidth() for n in range(len(drawn.edges))]
-    assert len(widths) == len(drawn.edges) > 1
-    by_cosine = sorted(range(len(widths)), key=lambda n: drawn.edges[n].cosine)
-    assert [widths[n] for n in by_cosine] == sorted(widths)
-    assert max(widths) > min(widths)
+def test_similarity_links_are_weighted_by_cosine_heaviest_first(small_map: Database) -> None:
+    from kg import queries
+
+    answer = KnowledgeGraph.on(small_map).graph_data("1810.04805", "cocited", limit=10)
+    keys = sorted(node.key for node in answer.nodes)
+    among = queries.questions.cocitation_among.run(small_map, keys=keys)
+    assert {(e.source, e.target): (e.weight, e.together) for e in answer.edges} == {
+        (row["a"], row["b"]): (row["cosine"], row["together"]) for row in among
+    }
+    weights = [edge.weight for edge in answer.edges]
+    assert len(weights) > 1
+    assert weights == sorted(weights, reverse=True)
+    assert max(weights) > min(weights)
 
 
 def test_unknown_graph_layer_is_refused(client: TestClient) -> None:

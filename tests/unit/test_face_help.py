@@ -11,7 +11,6 @@ import pytest
 
 from kg import KnowledgeGraph, plots, questions
 from kg.analytics import ranking
-from kg.web import layers
 
 
 def _face() -> KnowledgeGraph:
@@ -23,7 +22,7 @@ BOUND: dict[str, tuple[Callable[[KnowledgeGraph], Callable[..., Any]], Callable[
     "near": (lambda g: g.near, questions.neighbourhood),
     "rank": (lambda g: g.analytics.rank, ranking.rank),
     "ego": (lambda g: g.plots.ego, plots.ego),
-    "similarity_map": (lambda g: g.plots.similarity_map, layers.similarity_map),
+    "graph_data": (lambda g: g.graph_data, questions.graph_data),
 }
 
 

@@ -27,6 +27,13 @@ def test_wheel_installs_into_a_fresh_venv_with_its_queries(tmp_path: Path) -> No
     assert len(wheels) == 1
     with zipfile.ZipFile(wheels[0]) as wheel:
         top_level = {name.split("/")[0] for name in wheel.namelist()}
+        shipped = set(wheel.namelist())
+    # The graph view's library is served by the app itself, with its licence beside it.
+    assert {
+        "kg/web/static/graph.js",
+        "kg/web/static/vendor/cytoscape.min.js",
+        "kg/web/static/vendor/cytoscape.LICENSE",
+    } <= shipped
     # The parsers ship inside the project's namespace, never as a bare `loaders` package.
     assert top_level == {"kg", f"kg_map-{kg.__version__}.dist-info"}
     env_dir = tmp_path / "venv"
