@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from kg.load.merges import kept_apart as _kept_apart
     from kg.load.merges import merges as _merges
     from kg.load.merges import unmerge as _unmerge
+    from kg.load.pipeline import expand_paths as _expand_paths
     from kg.load.pipeline import load_paths as _load_paths
     from kg.plots import ego as _ego
     from kg.plots import rank_distribution as _rank_distribution
@@ -78,6 +79,7 @@ else:
     # The load wing (its parsers, the import tool's sink, numpy) loads with the first load,
     # merge or unmerge, not with every question.
     _load_paths = _Later("kg.load.pipeline", "load_paths")
+    _expand_paths = _Later("kg.load.pipeline", "expand_paths")
     _bulk_load = _Later("kg.load.bulk", "bulk_load")
     _merges = _Later("kg.load.merges", "merges")
     _kept_apart = _Later("kg.load.merges", "kept_apart")
@@ -257,6 +259,7 @@ class KnowledgeGraph(Database):
     # A bulk load builds an empty local database offline, with the server stopped: it needs
     # the settings, not an open connection.
     bulk_load = _Static(_bulk_load)
+    expand_paths = _Static(_expand_paths)  # the files a load of these paths reads
     merges = _On(_merges)
     kept_apart = _On(_kept_apart)
     unmerge = _On(_unmerge)

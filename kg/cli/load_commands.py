@@ -37,7 +37,7 @@ from kg.cli.app import (
     print_table,
 )
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice, expand_paths
+from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice
 from kg.loaders.formats import FORMATS, IdScheme
 from kg.loaders.hepth_abs import ABS_SUFFIXES
 
@@ -154,7 +154,7 @@ def load(
             transient=True,
         ) as progress,
     ):
-        total = sum(_size(p) for p in expand_paths(list(paths)))
+        total = sum(_size(p) for p in KnowledgeGraph.expand_paths(list(paths)))
         task = progress.add_task("loading", total=total or None, records=0)
         done_before = 0
 
