@@ -33,8 +33,13 @@ CALL () {
   WHERE $key_prefix IS NOT NULL AND p.key STARTS WITH $key_prefix AND p.key ENDS WITH $key_suffix
   RETURN p, 5 AS tier
   UNION
+  // Aliases are node keys: an arXiv id (tier 2 finds those) or a key with a colon (a title
+  // key, a strong id's key). Only such a reference, or a handle cut short, can name one, and
+  // only then are the papers read (a scan: a reference of plain words reads none).
+  WITH 1 AS aliased
+  WHERE $arxiv_id IS NULL AND ($key CONTAINS ':' OR $key_prefix IS NOT NULL)
   MATCH (p:Paper)
-  WHERE p.aliases IS NOT NULL AND $arxiv_id IS NULL
+  WHERE p.aliases IS NOT NULL
     AND any(alias IN p.aliases
             WHERE alias = $key
                OR ($key_prefix IS NOT NULL AND alias STARTS WITH $key_prefix
