@@ -408,7 +408,7 @@ def test_a_bulk_rebuild_keeps_the_splits_a_file_names(
     """A split made with `kg unmerge` lives in the graph, which a rebuild starts without: the
     file `kg merges --kept-apart --json` prints, given to `kg load --bulk --keep-apart`, is
     recorded before the online writer reconciles titles, so the keys stay two papers."""
-    from tests.integration.test_identity import sparse_coding_pages
+    from tests.titled_works import sparse_coding_pages
 
     _empty(bulk_server)
     one, two, _ = sparse_coding_pages(tmp_path)
