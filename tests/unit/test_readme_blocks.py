@@ -2,7 +2,7 @@
 
 They set the machine up (`make run`), manage the server the tests use (`kg db stop`), block
 (`kg serve`), need a Docker engine, or name files a user downloads (the Kaggle arXiv
-snapshot). tests/integration/test_readme.py runs every ```bash block against the default map;
+snapshot). tests/integration/test_default_map.py runs every ```bash block against the default map;
 this test proves that every line of the other blocks is still valid as written: each `kg`
 command and its options parse, each `make` target exists, and each file named exists.
 """
