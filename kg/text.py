@@ -28,7 +28,11 @@ _SUPERSCRIPTS: Final = dict(
     )
 )
 _SUBSCRIPTS: Final = dict(
-    zip("0123456789+-−=()aehijklmnoprstuvxβγρφχ", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ", strict=True)
+    zip(
+        "0123456789+-−=()aehijklmnoprstuvxβγρφχ",
+        "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ",
+        strict=True,
+    )
 )
 _ALPHABETS: Final = {
     "cal": "SCRIPT",
@@ -62,9 +66,10 @@ their command only ends the command (``\\lambda \\phi`` is λφ)."""
 _RELATIONS: Final = frozenset(
     SYMBOLS[name]
     for name in (
-        "times otimes oplus to rightarrow leftarrow leftrightarrow le leq ge geq neq ne sim "
-        "simeq approx equiv in subset cup cap"
-    ).split()
+        *("times", "otimes", "oplus", "to", "rightarrow", "leftarrow", "leftrightarrow"),
+        *("le", "leq", "ge", "geq", "neq", "ne", "sim", "simeq", "approx", "equiv"),
+        *("in", "subset", "cup", "cap"),
+    )
 )
 """The symbols that stand between two terms (``A \\to B``): in math they get a space either
 side, as LaTeX sets them (``ℝ³ × S¹``)."""
@@ -274,4 +279,4 @@ def _search_forms(word: str) -> str:
     return " ".join(form for form in forms if form)
 
 
-_SCRIPT_CHARACTERS: Final = (frozenset(_SUPERSCRIPTS.values()) | frozenset(_SUBSCRIPTS.values())) - {"*"}
+_SCRIPT_CHARACTERS: Final = frozenset(_SUPERSCRIPTS.values()).union(_SUBSCRIPTS.values()) - {"*"}
