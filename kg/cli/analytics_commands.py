@@ -37,6 +37,7 @@ from kg.cli.app import (
     print_table,
 )
 from kg.knowledge_graph import parse_years
+from kg.text import display
 
 # What every whole-map command shares is declared once: its scope and write options
 # (scope_options), the answer or the no-papers line (answered), a ranked paper's cells.
@@ -319,7 +320,7 @@ def communities(
                     community.size if index == 0 else None,
                     short_handle(member.key),
                     int(member.values["indegree"]),
-                    member.title or "",
+                    display(member.title),
                 ]
             )
     print_table(

@@ -24,6 +24,7 @@ from kg.cli.root import emit_json as emit_json
 from kg.cli.root import main as main
 from kg.knowledge_graph import KnowledgeGraph
 from kg.loaders.errors import CONTROL
+from kg.text import display
 
 F = TypeVar("F", bound=Callable[..., Any])
 Justify = Literal["left", "right"]
@@ -222,8 +223,8 @@ RANKED_COLUMNS = (Column("#", "right"), *PAPER_COLUMNS)
 
 def paper_cells(handle: str, year: int | None, title: str | None, *extra: object) -> list[object]:
     """Return a paper's ref, year and title cells, then ``extra``; the year is text so that
-    it prints as 1998, not 1,998."""
-    return [handle, None if year is None else str(year), title or "", *extra]
+    it prints as 1998, not 1,998, and the title as it prints (kg.text.display: no LaTeX)."""
+    return [handle, None if year is None else str(year), display(title), *extra]
 
 
 def showing(shown: int, total: int | None, noun: str = "") -> str | None:

@@ -55,6 +55,7 @@ from kg.questions.seeds import (
     DEFAULT_PATHS_PER_PAIR,
     MAX_CONNECT_HOPS,
 )
+from kg.text import display, display_key
 
 # Every command has one shape, as sqlite-utils' do: json_command declares it with its
 # arguments and options, the body calls the face, then prints --json (emitted) or a table.
@@ -112,7 +113,7 @@ def _render_report(report: PaperReport, limit: int) -> None:
         "authors": ", ".join(a.name for a in report.authors) or None,
         "journal ref": report.journal_ref,
         "known as": report.identity_sentence(),
-        "also known as": ", ".join(short_handles(report.aliases)) or None,
+        "also known as": "; ".join(report.alias_labels()) or None,
         "ids": ", ".join(
             [f"{kind} {value}" for kind, value in report.ids.items() if kind != "arxiv"]
             + report.other_ids
@@ -126,7 +127,7 @@ def _render_report(report: PaperReport, limit: int) -> None:
     }
     render_mapping(
         {name: value for name, value in facts.items() if value is not None},
-        title=report.title or report.key,
+        title=display(report.title) or display_key(report.key),
     )
     if report.abstract:
         label = "Abstract (excerpt)" if report.abstract_is_excerpt else "Abstract"

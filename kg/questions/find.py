@@ -12,6 +12,7 @@ from kg.errors import ParameterError
 from kg.questions import retrievers
 from kg.questions.bounds import DEFAULT_LIMIT, check_range, check_text
 from kg.refs import MAX_SEARCH_WORDS, escape_lucene, first_words, lookup, search_titles
+from kg.text import search_words
 
 __all__ = ["SEARCH_SCORE_CUTOFF", "SearchMode", "search"]
 
@@ -56,6 +57,7 @@ def search(
     seen = {hit.key for hit in exact}
     model = None
     words, cut = first_words(text)
+    words = search_words(words)  # a title typed as it prints (AdS₅, 𝒩 = 4) finds its LaTeX
     if mode == "text":
         found = _by_words(graph, words, limit + len(exact), filters)
     else:

@@ -41,6 +41,7 @@ from kg.errors import (
 from kg.export import Selection
 from kg.knowledge_graph import KnowledgeGraph
 from kg.plots import render
+from kg.text import display, display_key
 from kg.web import layers
 from kg.web.hosts import KnownHosts
 
@@ -109,7 +110,14 @@ def _environment() -> Environment:
     environment.globals.update(paper_url=paper_url, why_url=_why_url, handle=short_handle)
     environment.filters["number"] = lambda value: "" if value is None else f"{value:,}"
     environment.filters["score"] = lambda value: f"{value:.3f}"
+    environment.filters["display"] = _display
     return environment
+
+
+def _display(text: str | None, key: str | None = None) -> str:
+    """The `display` filter: a title as it prints (``{{ p.title | display(p.key) }}``); with
+    no title, the paper's key as a person reads it (a title key as title and year)."""
+    return display(text) if text else display_key(key) if key else ""
 
 
 def _alike(graph: KnowledgeGraph, key: str) -> TextNeighbours | None:
