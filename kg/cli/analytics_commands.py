@@ -28,6 +28,7 @@ from kg.cli.app import (
     Column,
     F,
     count,
+    display,
     emitted,
     json_command,
     number_option,
@@ -35,9 +36,9 @@ from kg.cli.app import (
     options_into,
     paper_cells,
     print_table,
+    say,
 )
 from kg.knowledge_graph import parse_years
-from kg.text import display
 
 # What every whole-map command shares is declared once: its scope and write options
 # (scope_options), the answer or the no-papers line (answered), a ranked paper's cells.
@@ -112,7 +113,7 @@ def answered(result: Any, nodes: int, as_json: bool) -> bool:
     if emitted(result, as_json):
         return True
     if not nodes:
-        click.echo(NO_PAPERS)
+        say(NO_PAPERS)
         return True
     return False
 
@@ -154,7 +155,8 @@ def _footer(what: str, result: RankResult | CommunityResult) -> str:
 
 
 def _value(value: float) -> str:
-    return f"{value:.6g}" if isinstance(value, float) else str(value)
+    """A score as the rank table shows it: three significant figures (0.00553, 8.72e+07)."""
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
 
 
 _rank_options = options_into(
@@ -224,16 +226,16 @@ def rank(
     if answered(result, result.nodes, as_json):
         return
     print_table(
-        (*RANKED_COLUMNS, *(Column(p, "right") for p in result.properties)),
+        (*RANKED_COLUMNS, *(Column(p.removeprefix("hits_"), "right") for p in result.properties)),
         (
             ranked_cells(paper, *(_value(paper.values[p]) for p in result.properties))
             for paper in result.top
         ),
         title=f"{algorithm}: top {len(result.top)}",
     )
-    click.echo(_footer(algorithm, result))
+    say(_footer(algorithm, result))
     if run["write"]:
-        click.echo(
+        say(
             f"wrote {', '.join(result.properties)} on {result.written:,} papers; "
             f"recorded as AnalyticsRun {', '.join(r.key for r in result.runs)}"
         )
@@ -335,11 +337,9 @@ def communities(
         title=f"{partition['method']}: {result.count:,} communities, top {len(result.communities)}",
     )
     quality = "" if result.modularity is None else f", modularity {result.modularity:.4f}"
-    click.echo(_footer(partition["method"], result) + quality)
+    say(_footer(partition["method"], result) + quality)
     if run["write"]:
-        click.echo(
-            f"wrote community on {result.written:,} papers; recorded as AnalyticsRun community"
-        )
+        say(f"wrote community on {result.written:,} papers; recorded as AnalyticsRun community")
 
 
 def _stored_json(runs: list[StoredRun]) -> list[dict[str, object]]:
@@ -422,15 +422,15 @@ def similar(
         return
     if run is not None:
         t = run.timings
-        click.echo(
+        say(
             f"wrote {run.pairs.get('co-citation', 0):,} CO_CITED and "
             f"{run.pairs.get('coupling', 0):,} COUPLED relationships (top {run.k}) over "
             f"{run.nodes:,} papers and {run.edges:,} citations in {t['total']:.1f}s "
             f"(read {t['read']:.1f}s, compute {t['compute']:.1f}s, write {t['write']:.1f}s)"
         )
     if not stored:
-        click.echo("No similarity run is stored: kg cocited and kg coupled compute live.")
-        click.echo("`kg similar --write` computes every paper's lists and stores them.")
+        say("No similarity run is stored: kg cocited and kg coupled compute live.")
+        say("`kg similar --write` computes every paper's lists and stores them.")
         return
     print_table(
         (

@@ -35,6 +35,8 @@ from kg.cli.app import (
     clean,
     console,
     count,
+    display,
+    display_key,
     emitted,
     json_command,
     note,
@@ -55,7 +57,6 @@ from kg.questions.seeds import (
     DEFAULT_PATHS_PER_PAIR,
     MAX_CONNECT_HOPS,
 )
-from kg.text import display, display_key
 
 # Every command has one shape, as sqlite-utils' do: json_command declares it with its
 # arguments and options, the body calls the face, then prints --json (emitted) or a table.
@@ -525,7 +526,7 @@ def render_text_neighbours(result: TextNeighbours) -> None:
     print_table(
         (*PAPER_COLUMNS, Column("similarity", "right"), Column("cited by", "right")),
         (_paper_row(hit, _similarity(hit.similarity), hit.cited_by) for hit in result.results),
-        title=f"Like {result.paper.handle} by meaning: {result.paper.title or ''}",
+        title=f"Like {result.paper.handle} by meaning: {display(result.paper.title)}",
         empty=result.note or "none",
     )
     if result.model:
