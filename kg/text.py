@@ -152,13 +152,34 @@ def display(text: str | None) -> str:
         return ""
     if not any(ch in text for ch in "\\${}^_~") and "--" not in text:
         return text
-    held = _ESCAPE.sub(lambda m: _HOLD[m.group(1)], text)
+    held = _hold_unbalanced(_ESCAPE.sub(lambda m: _HOLD[m.group(1)], text))
     parts = _MATH_SPLIT.split(held)
     shown = "".join(_read(part, math=i % 2 == 1) for i, part in enumerate(parts))
     shown = latex_to_unicode(shown)
     shown = _OTHER_BACKSLASH.sub(lambda m: _SPACING.get(m.group(1) or "", m.group(1) or ""), shown)
     shown = _SPACES.sub(" ", shown.replace("$", "")).strip()
     return unicodedata.normalize("NFC", shown.translate(_RELEASE))
+
+
+def _hold_unbalanced(text: str) -> str:
+    """Return ``text`` with every brace that has no partner held as itself: it groups
+    nothing, so it is text (``{unbalanced``), not LaTeX."""
+    opened: list[int] = []
+    unpaired: list[int] = []
+    for index, ch in enumerate(text):
+        if ch == "{":
+            opened.append(index)
+        elif ch == "}" and opened:
+            opened.pop()
+        elif ch == "}":
+            unpaired.append(index)
+    unpaired += opened
+    if not unpaired:
+        return text
+    chars = list(text)
+    for index in unpaired:
+        chars[index] = _HOLD[chars[index]]
+    return "".join(chars)
 
 
 def _read(text: str, *, math: bool) -> str:
@@ -275,8 +296,26 @@ def _search_forms(word: str) -> str:
     )
     split = unicodedata.normalize("NFKC", split)
     named = "".join(f" {_GREEK_NAMES[ch]} " if ch in _GREEK_NAMES else ch for ch in split)
-    forms = dict.fromkeys(_SPACES.sub(" ", f).strip() for f in (word, folded, split, named))
+    alphabets = " ".join(dict.fromkeys(_alphabet_commands(ch) for ch in word if ord(ch) > 0x2000))
+    forms = dict.fromkeys(
+        _SPACES.sub(" ", f).strip() for f in (word, folded, split, named, alphabets)
+    )
     return " ".join(form for form in forms if form)
+
+
+def _alphabet_commands(ch: str) -> str:
+    """The commands a math letter is typed with (𝒩: ``cal mathcal``), as the index holds
+    them for a raw title (``{\\cal N}``); '' for any other character."""
+    name = unicodedata.name(ch, "")
+    if not unicodedata.normalize("NFKC", ch).isascii():
+        return ""
+    if "SCRIPT" in name and "SUBSCRIPT" not in name and "SUPERSCRIPT" not in name:
+        return "cal mathcal"
+    if "DOUBLE-STRUCK" in name:
+        return "mathbb"
+    if "FRAKTUR" in name or "BLACK-LETTER" in name:
+        return "mathfrak"
+    return ""
 
 
 _SCRIPT_CHARACTERS: Final = frozenset(_SUPERSCRIPTS.values()).union(_SUBSCRIPTS.values()) - {"*"}

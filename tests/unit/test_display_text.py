@@ -44,6 +44,7 @@ def leftover(raw: str) -> bool:
         (r"$M_{\rm Pl}$ and the $\log N$ term", "M_Pl and the log N term"),
         (r"The $\bar{D}$-brane", "The D\u0304-brane"),
         (r"Percent \% and \_ kept", "Percent % and _ kept"),
+        ("A {lone brace and {\\em one} pair}}", "A lone brace and one pair}"),
         ("file_name and a~tie -- dashed", "file_name and a tie \u2013 dashed"),
         ("Attention Is All You Need", "Attention Is All You Need"),
         ("", ""),
@@ -58,6 +59,10 @@ def test_display_keeps_an_escaped_dollar() -> None:
     assert display(r"\$tring Theory") == "$tring Theory"
     assert not leftover(r"\$tring Theory")
     assert display("$x") == "x"
+
+
+def test_display_keeps_an_unpaired_brace_as_text() -> None:
+    assert display("Less <than> & [bold] {unbalanced") == "Less <than> & [bold] {unbalanced"
 
 
 def test_display_shows_an_unknown_command_by_its_name() -> None:
@@ -80,7 +85,8 @@ def test_display_key_reads_a_title_key_as_title_and_year() -> None:
     ("query", "holds"),
     [
         ("AdS₅", {"AdS5", "AdS", "5"}),
-        ("𝒩 = 4", {"N", "=", "4"}),
+        ("𝒩 = 4", {"N", "=", "4", "cal"}),
+        ("ℝ³", {"R", "3", "mathbb"}),
         ("λφ⁴ theory", {"lambda", "phi", "4", "theory"}),
     ],
 )
