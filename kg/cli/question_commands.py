@@ -221,7 +221,10 @@ _SOURCE_COLUMNS = (
 
 def _papers_line(text: str, papers: Sequence[PaperSummary], count: int) -> Text:
     """Return a sentence with the handles of the first papers it speaks of after it."""
-    handles = ", ".join(short_handles([p.key for p in papers]))
+    shown = short_handles([p.key for p in papers])
+    handles = ", ".join(
+        p.label() if h.startswith("title:") else h for p, h in zip(papers, shown, strict=True)
+    )
     more = f" and {count - len(papers):,} more" if 0 < len(papers) < count else ""
     return Text(clean(f"{text[:-1]}: {handles}{more}." if handles else text))
 
@@ -651,10 +654,10 @@ def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
         (
             Column("data date"),
             Column("kind"),
-            Column("source", flex=True),
-            Column("cited by", "right"),
-            Column("in map", "right"),
-            Column("refs in map", "right"),
+            Column("source", flex=True, cut_left=True),
+            Column("cited\nby", "right"),
+            Column("cited by\nin map", "right"),
+            Column("refs\nin map", "right"),
             Column("refs", "right"),
         ),
         (

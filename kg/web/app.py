@@ -40,6 +40,7 @@ from kg.errors import (
 )
 from kg.export import Selection
 from kg.knowledge_graph import KnowledgeGraph
+from kg.loaders.identity import parse_title_key
 from kg.plots import render
 from kg.text import display, display_key
 from kg.web import layers
@@ -107,11 +108,17 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    environment.globals.update(paper_url=paper_url, why_url=_why_url, handle=short_handle)
+    environment.globals.update(paper_url=paper_url, why_url=_why_url, handle=_handle)
     environment.filters["number"] = lambda value: "" if value is None else f"{value:,}"
     environment.filters["score"] = lambda value: f"{value:.3f}"
     environment.filters["display"] = _display
     return environment
+
+
+def _handle(key: str, arxiv_id: str | None = None) -> str:
+    """The `handle` global: a paper's short handle (short_handle), '' for a paper known by
+    title only, whose title and year the row shows instead of its internal key."""
+    return "" if parse_title_key(key) is not None else short_handle(key, arxiv_id)
 
 
 def _display(text: str | None, key: str | None = None) -> str:
