@@ -75,6 +75,13 @@ def _limit_option(default: int | None = DEFAULT_LIMIT, what: str = "rows") -> Ca
     )
 
 
+def _named(paper: PaperSummary) -> str:
+    """Return a paper as a table's title names it: 'handle: title (year)', or only its title
+    and year when it is known by title only (its handle would be its internal key)."""
+    handle = paper.handle
+    return paper.label() if handle.startswith("title:") else f"{handle}: {paper.label()}"
+
+
 def _paper_row(paper: PaperSummary, *extra: object) -> list[object]:
     return paper_cells(paper.handle, paper.year, paper.title, *extra)
 
@@ -155,7 +162,7 @@ def _render_similarity(result: Similarity) -> None:
             Column("jaccard", "right"),
         ),
         (_paper_row(r, r.together, r.cosine, r.jaccard) for r in result.results),
-        title=f"{result.measure.capitalize()} of {result.paper.handle}: {result.paper.label()}",
+        title=f"{result.measure.capitalize()} of {_named(result.paper)}",
         empty=result.note or "none",
     )
     note(result.source_sentence())
@@ -249,7 +256,7 @@ def render_sources(result: PaperSources) -> None:
             ),
             ["graph", "every source", None, None, None, result.builds_on, result.cited_by_in_map],
         ],
-        title=f"Sources of {result.paper.handle}: {result.paper.label()}",
+        title=f"Sources of {_named(result.paper)}",
     )
     note(
         "stated: what the source's record of the paper says; named: the paper's citations in "
@@ -529,7 +536,7 @@ def render_text_neighbours(result: TextNeighbours) -> None:
     print_table(
         (*PAPER_COLUMNS, Column("similarity", "right"), Column("cited by", "right")),
         (_paper_row(hit, _similarity(hit.similarity), hit.cited_by) for hit in result.results),
-        title=f"Like {result.paper.handle} by meaning: {display(result.paper.title)}",
+        title=f"Like {_named(result.paper)}, by meaning",
         empty=result.note or "none",
     )
     if result.model:
@@ -672,7 +679,7 @@ def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
             ]
             for s in shown
         ),
-        title=f"Snapshots of {result.paper.handle}: {result.paper.label()}",
+        title=f"Snapshots of {_named(result.paper)}",
         footer=showing(len(shown), len(result.results)),
     )
 
