@@ -125,8 +125,8 @@ _FRACTION = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 _COMMAND = re.compile(r"\\([a-zA-Z]+)(\s*)(?=([\\a-zA-Z])?)")
 _SCRIPT = re.compile(r"(?<!\\)([_^])\s*(?:\{([^{}]*)\}|(\S))")
 # Outside math a script is read only where it cannot be a plain underscore (``file_name``):
-# braced, or one digit (``AdS_5``).
-_TEXT_SCRIPT = re.compile(r"(?<!\\)([_^])(?:\{([^{}]*)\}|([0-9]))")
+# braced, or digits (``AdS_5``, ``C_60``).
+_TEXT_SCRIPT = re.compile(r"(?<!\\)([_^])(?:\{([^{}]*)\}|([0-9]+))")
 _OTHER_BACKSLASH = re.compile(r"\\(.)|\\$", re.DOTALL)
 _SPACES = re.compile(r"\s+")
 _GAP_BEFORE_SCRIPT = re.compile(r"\s+(?=[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻₀₁₂₃₄₅₆₇₈₉₊₋′])")

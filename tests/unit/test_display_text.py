@@ -31,6 +31,7 @@ def leftover(raw: str) -> bool:
         (r"${\cal N}=4$ Super Yang-Mills", "𝒩=4 Super Yang-Mills"),
         (r"Strings on AdS$_5$ x S$^5$", "Strings on AdS₅ x S⁵"),
         (r"AdS_5 black holes", "AdS₅ black holes"),
+        (r"C_60 and AdS_5xS^5", "C₆₀ and AdS₅xS⁵"),
         (r"$\lambda\phi^4$ theory", "λφ⁴ theory"),
         ('M\\"uller', "Müller"),
         (r"Ambj\o rn", "Ambjørn"),
