@@ -11,12 +11,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 from rich.cells import cell_len
+from starlette.testclient import TestClient
 
 from kg.cli import main
 from kg.cli.app import clean
 from kg.database import Database
+from kg.knowledge_graph import KnowledgeGraph
 from kg.server.config import Connection
 from kg.text import display
+from kg.web import create_app
 
 WIDTH = 80
 # Papers with LaTeX in their titles, citing the map's papers so that the analytics rank them.
@@ -129,9 +132,23 @@ def test_search_finds_a_paper_in_either_form(latex_map: Database, raw: str, rend
     assert by_raw[0] in LATEX_TITLES
 
 
-def test_json_keeps_the_raw_title_and_the_table_shows_it_rendered(latex_map: Database) -> None:
+def test_json_keeps_the_raw_title_and_the_table_and_pages_show_it_rendered(
+    latex_map: Database, kg_env: Connection
+) -> None:
     paper = _json("paper", "2101.90001")
     assert paper["title"] == LATEX_TITLES["2101.90001"]
+    shown = "Softly-Broken 𝒩 = 4 Supersymmetry and Attention on AdS₅"
     table = CliRunner().invoke(main, ["paper", "2101.90001"], env={"COLUMNS": "200"}).output
-    assert "Softly-Broken 𝒩 = 4 Supersymmetry and Attention on AdS₅" in table
+    assert shown in table
     assert "{\\cal" not in table
+    app = create_app(lambda: KnowledgeGraph.connect(kg_env))
+    with TestClient(app, base_url="http://127.0.0.1") as web:
+        own = web.get("/paper/2101.90001").text
+        cited = web.get("/paper/2110.03888").text  # its citers' table lists both
+        found = web.get("/search", params={"q": "AdS₅"}).text
+    assert shown in own
+    assert "λφ⁴ Transformers at Large N: Müller&#39;s Bound" in cited
+    assert shown in found
+    for page in (own, cited, found):
+        assert "{\\cal" not in page
+        assert "$_" not in page
