@@ -29,6 +29,7 @@ from kg.export import check_folder_of
 from kg.knowledge_graph import KnowledgeGraph
 from kg.numbers import check_range, whole_number
 from kg.paths import PathArg, as_path
+from kg.text import display, display_key
 
 __all__ = [
     "FORMATS",
@@ -107,7 +108,10 @@ def years(graph: KnowledgeGraph, ref: str) -> Figure:
     axes.set_xticks(list(positions), [str(y) for y in all_years], rotation=45)
     axes.set_ylabel("citing papers")
     # Text from the data is drawn as it is: never parsed as mathtext ($\\half$ in a title).
-    axes.set_title(short_title(f"Citers per year: {report.title or report.key}"), parse_math=False)
+    axes.set_title(
+        short_title(f"Citers per year: {display(report.title) or display_key(report.key)}"),
+        parse_math=False,
+    )
     axes.legend()
     return figure
 

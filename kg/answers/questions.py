@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Annotated, Final, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, computed_field
+
+from kg.text import display, display_key
 
 __all__ = [
     "AuthorName",
@@ -136,9 +138,12 @@ class PaperSummary(Model):
     stub: bool = False
 
     def label(self) -> str:
-        """Return a short human label: the title (or the key) and the year."""
-        name = self.title or self.key
-        return f"{name} ({self.year})" if self.year is not None else name
+        """Return a short human label: the title as it prints (kg.text.display) and the year;
+        a paper without a title reads as its title key's title and year, else its key."""
+        if self.title:
+            return display(self.title) if self.title else display_key(self.key)
+        shown = display_key(self.key)
+        return f"{shown} ({self.year})" if shown == self.key and self.year is not None else shown
 
     @property
     def handle(self) -> str:
@@ -234,6 +239,11 @@ class PaperReport(Model):
     def handle(self) -> str:
         """The short handle of the paper (see short_handle)."""
         return short_handle(self.key, self.arxiv_id)
+
+    def alias_labels(self) -> list[str]:
+        """Return the other keys it was known by as a person reads them: a title key as its
+        title and year (``bert pre training… (2018)``), any other key as it is."""
+        return [display_key(alias) for alias in self.aliases]
 
     def cited_by_sentence(self) -> str:
         """Return the cited-by fact as a sentence, counted and stated side by side; a stated
@@ -415,6 +425,12 @@ class GraphNode(PaperSummary):
     """A paper as the graph view draws it."""
 
     cited_by: int = Field(description="papers in the graph citing it: the node's size")
+
+    @computed_field(description="the title as it prints (LaTeX as Unicode), or title (year)")
+    def label(self) -> str:
+        """What the view shows for the paper: its title as it prints; a paper known by
+        title only as 'title (year)'; one without a title by its key."""
+        return display(self.title) if self.title else display_key(self.key)
 
 
 class GraphEdge(Model):

@@ -28,6 +28,7 @@ from kg.cli.app import (
     Column,
     F,
     count,
+    display,
     emitted,
     json_command,
     number_option,
@@ -35,6 +36,7 @@ from kg.cli.app import (
     options_into,
     paper_cells,
     print_table,
+    say,
 )
 from kg.knowledge_graph import parse_years
 
@@ -111,7 +113,7 @@ def answered(result: Any, nodes: int, as_json: bool) -> bool:
     if emitted(result, as_json):
         return True
     if not nodes:
-        click.echo(NO_PAPERS)
+        say(NO_PAPERS)
         return True
     return False
 
@@ -153,7 +155,8 @@ def _footer(what: str, result: RankResult | CommunityResult) -> str:
 
 
 def _value(value: float) -> str:
-    return f"{value:.6g}" if isinstance(value, float) else str(value)
+    """A score as the rank table shows it: three significant figures (0.00553, 8.72e+07)."""
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
 
 
 _rank_options = options_into(
@@ -223,16 +226,16 @@ def rank(
     if answered(result, result.nodes, as_json):
         return
     print_table(
-        (*RANKED_COLUMNS, *(Column(p, "right") for p in result.properties)),
+        (*RANKED_COLUMNS, *(Column(p.removeprefix("hits_"), "right") for p in result.properties)),
         (
             ranked_cells(paper, *(_value(paper.values[p]) for p in result.properties))
             for paper in result.top
         ),
         title=f"{algorithm}: top {len(result.top)}",
     )
-    click.echo(_footer(algorithm, result))
+    say(_footer(algorithm, result))
     if run["write"]:
-        click.echo(
+        say(
             f"wrote {', '.join(result.properties)} on {result.written:,} papers; "
             f"recorded as AnalyticsRun {', '.join(r.key for r in result.runs)}"
         )
@@ -319,7 +322,7 @@ def communities(
                     community.size if index == 0 else None,
                     short_handle(member.key),
                     int(member.values["indegree"]),
-                    member.title or "",
+                    display(member.title),
                 ]
             )
     print_table(
@@ -334,11 +337,9 @@ def communities(
         title=f"{partition['method']}: {result.count:,} communities, top {len(result.communities)}",
     )
     quality = "" if result.modularity is None else f", modularity {result.modularity:.4f}"
-    click.echo(_footer(partition["method"], result) + quality)
+    say(_footer(partition["method"], result) + quality)
     if run["write"]:
-        click.echo(
-            f"wrote community on {result.written:,} papers; recorded as AnalyticsRun community"
-        )
+        say(f"wrote community on {result.written:,} papers; recorded as AnalyticsRun community")
 
 
 def _stored_json(runs: list[StoredRun]) -> list[dict[str, object]]:
@@ -433,7 +434,7 @@ def similar(
     if emitted({"run": run, "stored": _stored_json(stored)}, as_json):
         return
     if run is not None and run.unchanged:
-        click.echo(
+        say(
             f"kept the stored lists (top {run.k}): no paper changed since the run read the "
             f"graph at {run.computed_at}, so a new run would write the same "
             f"({run.timings['total']:.1f}s; --force computes and compares anyway)"
@@ -441,7 +442,7 @@ def similar(
     elif run is not None:
         t = run.timings
         lists = sum(run.rewritten.values())
-        click.echo(
+        say(
             f"stored {run.pairs.get('co-citation', 0):,} CO_CITED and "
             f"{run.pairs.get('coupling', 0):,} COUPLED relationships (top {run.k}; "
             f"{lists:,} papers' lists written, the rest unchanged) over "
@@ -449,8 +450,8 @@ def similar(
             f"(read {t['read']:.1f}s, compute {t['compute']:.1f}s, write {t['write']:.1f}s)"
         )
     if not stored:
-        click.echo("No similarity run is stored: kg cocited and kg coupled compute live.")
-        click.echo("`kg similar --write` computes every paper's lists and stores them.")
+        say("No similarity run is stored: kg cocited and kg coupled compute live.")
+        say("`kg similar --write` computes every paper's lists and stores them.")
         return
     print_table(
         (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from kg.cli.root import emit_json as emit_json
 from kg.cli.root import main as main
 from kg.knowledge_graph import KnowledgeGraph
 from kg.loaders.errors import CONTROL
+from kg.text import display as display
+from kg.text import display_key as display_key
 
 F = TypeVar("F", bound=Callable[..., Any])
 Justify = Literal["left", "right"]
@@ -79,16 +82,20 @@ def fmt(value: object) -> str:
 @dataclass(frozen=True)
 class Column:
     """One table column; its header may take two lines (``"refs\\nstated"``). The ``flex``
-    column (a title) is cut with an ellipsis to fit the terminal; every other column keeps
+    column (a title) wraps at word boundaries to fit the terminal, over at most
+    WRAPPED_LINES lines (then it ends in '…' after a whole word); every other column keeps
     its full width. ``cut_left`` cuts a flex column's cells from the left instead
     (``…/attention.txt``: a file path keeps its file name); ``wrap`` wraps them whole over
-    as many lines as they need (a merged key, a merge rule)."""
+    as many lines as they need (a merged key, a merge rule). ``drop`` marks a column worth
+    less than room for the titles: where the flex columns would get under MIN_TITLE cells,
+    such columns are left out, the highest ``drop`` first."""
 
     header: str
     justify: Justify = "left"
     flex: bool = False
     cut_left: bool = False
     wrap: bool = False
+    drop: int = 0
 
 
 class _LeftCut:
@@ -120,23 +127,20 @@ def print_table(
     """Print a table that fits the terminal, data printed as text.
 
     Every column but the flex ones (titles) keeps its full width, so a key, id or number is
-    never cut; the flex columns share what is left, cut with an ellipsis, or wrapped over a
-    few lines when that is under MIN_FLEX cells. Only when the other columns alone are wider
-    than the terminal are they cut too. ``footer`` is a dim line under the table (e.g.
-    "showing 20 of 2,587"); ``empty`` is printed instead of a table without rows.
+    never cut; the flex columns share what is left, wrapped at word boundaries. Where that
+    leaves them under MIN_TITLE cells, the columns marked ``drop`` are left out first (a
+    note says which). Only when the other columns alone are wider than the terminal are
+    they cut too. ``footer`` is a dim line under the table (e.g. "showing 20 of 2,587"),
+    wrapped to the terminal; ``empty`` is printed instead of a table without rows.
     """
     out = console()
     materialised = [[fmt(cell) for cell in row] for row in rows]
     if not materialised:
         out.print(Text(clean(empty), style="dim"))
         return
+    columns, materialised, dropped = _fit(columns, materialised, out.width)
     widths = _widths(columns, materialised, out.width)
-    narrow = any(w < MIN_FLEX for w, c in zip(widths, columns, strict=True) if c.flex)
-    wrap = {
-        i
-        for i, column in enumerate(columns)
-        if column.flex and not column.cut_left and (narrow or column.wrap)
-    }
+    wrap = {i for i, column in enumerate(columns) if column.flex and not column.cut_left}
     table = Table(title=Text(clean(title)) if title else None, title_justify="left")
     for i, (column, width) in enumerate(zip(columns, widths, strict=True)):
         table.add_column(
@@ -156,12 +160,39 @@ def print_table(
     out.print(table)
     if footer:
         out.print(Text(footer, style="dim"))
+    if dropped:
+        out.print(
+            Text(f"left out for room: {', '.join(dropped)} (wider terminal or --json)", "dim")
+        )
 
 
-MIN_FLEX = 16
-"""Under this many cells, a flex column (a title) wraps over up to WRAPPED_LINES lines
-instead of being cut to a stub."""
+MIN_TITLE = 30
+"""The cells a title column gets before a column marked ``drop`` is left out for it."""
 WRAPPED_LINES = 3
+"""The most lines a title wraps over; past them it ends in '…' after a whole word."""
+
+
+def _fit(
+    columns: Sequence[Column], rows: list[list[str]], total: int
+) -> tuple[Sequence[Column], list[list[str]], list[str]]:
+    """Return the columns and rows with the ``drop`` columns left out, highest first, while
+    the flex columns would get under MIN_TITLE cells each; and the headers left out."""
+    dropped: list[str] = []
+    while any(c.flex for c in columns) and any(c.drop for c in columns):
+        widths = _widths(columns, rows, total)
+        flex = [w for w, c in zip(widths, columns, strict=True) if c.flex]
+        natural = [
+            max(_header_width(c), *(cell_len(row[i]) for row in rows))
+            for i, c in enumerate(columns)
+            if c.flex
+        ]
+        if all(w >= min(MIN_TITLE, n) for w, n in zip(flex, natural, strict=True)):
+            break
+        gone = max(range(len(columns)), key=lambda i: (columns[i].drop, i))
+        dropped.append(columns[gone].header.replace("\n", " "))
+        columns = [c for i, c in enumerate(columns) if i != gone]
+        rows = [[cell for i, cell in enumerate(row) if i != gone] for row in rows]
+    return columns, rows, dropped
 
 
 def _cell(cell: str, column: Column, wrap: bool, width: int) -> _LeftCut | Text:
@@ -170,10 +201,18 @@ def _cell(cell: str, column: Column, wrap: bool, width: int) -> _LeftCut | Text:
     if wrap:
         lines = textwrap.wrap(cell, width, break_on_hyphens=False) or [""]
         if len(lines) > WRAPPED_LINES and not column.wrap:
-            last = lines[WRAPPED_LINES - 1]
-            lines = [*lines[: WRAPPED_LINES - 1], last[: width - 1].rstrip() + ELLIPSIS]
-        return Text("\n".join(lines), overflow="ellipsis")
+            lines = [*lines[: WRAPPED_LINES - 1], _ending(lines[WRAPPED_LINES - 1], width)]
+        return Text("\n".join(lines), overflow="fold")
     return Text(cell, no_wrap=True, overflow="ellipsis")
+
+
+def _ending(line: str, width: int) -> str:
+    """Return the last line a cut title shows: its whole words that fit before a '…'."""
+    words = line.split(" ")
+    while len(words) > 1 and cell_len(" ".join(words)) > width - 1:
+        words.pop()
+    shown = " ".join(words)
+    return (shown if cell_len(shown) <= width - 1 else shown[: width - 1]) + ELLIPSIS
 
 
 def _header_width(column: Column) -> int:
@@ -222,8 +261,13 @@ RANKED_COLUMNS = (Column("#", "right"), *PAPER_COLUMNS)
 
 def paper_cells(handle: str, year: int | None, title: str | None, *extra: object) -> list[object]:
     """Return a paper's ref, year and title cells, then ``extra``; the year is text so that
-    it prints as 1998, not 1,998."""
-    return [handle, None if year is None else str(year), title or "", *extra]
+    it prints as 1998, not 1,998, and the title as it prints (kg.text.display: no LaTeX).
+    A paper known by title only reads as its title and year: its ref cell, which would
+    show its internal title key, is left empty (kg takes the title as a REF)."""
+    shown = display(title)
+    if handle.startswith("title:"):
+        return ["", None if year is None else str(year), shown or display_key(handle), *extra]
+    return [handle, None if year is None else str(year), shown, *extra]
 
 
 def showing(shown: int, total: int | None, noun: str = "") -> str | None:
@@ -234,6 +278,12 @@ def showing(shown: int, total: int | None, noun: str = "") -> str | None:
     if total is None:
         return f"showing the top {shown:,}{noun}; --limit N to see more"
     return f"showing {shown:,} of {total:,}{noun}; --limit N to see more"
+
+
+def say(text: str) -> None:
+    """Print a line of a command's report (the summary under a table), wrapped at word
+    boundaries to the terminal's width."""
+    console().print(Text(clean(text)))
 
 
 def note(text: str | None) -> None:
@@ -301,8 +351,14 @@ def render_mapping(
     table.add_column("field", style="bold", no_wrap=True)
     table.add_column("value", overflow="fold")
     for key, value in values.items():
-        table.add_row(Text(clean(key)), Text(fmt(value)))
+        named = isinstance(value, int) and _IDENTIFIER.search(str(key))
+        table.add_row(Text(clean(key)), Text(str(value) if named else fmt(value)))
     console().print(table)
+
+
+_IDENTIFIER = re.compile(r"(?:^|[ _])(?:pid|port|id|year)$", re.IGNORECASE)
+"""A field holding a number that names something (a pid, a port, a year): it prints without
+thousands separators, as its owner writes it (pid 8387, not 8,387)."""
 
 
 def plural(number: int, one: str, many: str | None = None) -> str:

@@ -14,7 +14,7 @@ from rich.progress import (
 )
 
 from kg.analytics.embed import DEFAULT_EMBED_BATCH
-from kg.cli.app import console, emitted, json_command, number_option, open_graph
+from kg.cli.app import console, emitted, json_command, number_option, open_graph, say
 
 
 @json_command(
@@ -52,7 +52,7 @@ def embed(ctx: click.Context, batch_size: int, as_json: bool) -> None:
     if emitted(report.as_dict(), as_json):
         return
     rate = f" ({report.embedded / report.seconds:,.1f} a second)" if report.embedded else ""
-    click.echo(
+    say(
         f"embedded {report.embedded:,} of {report.papers:,} titled papers in "
         f"{report.seconds:.1f}s{rate}; {report.unchanged:,} unchanged; model {report.model}, "
         f"{report.dimension} dimensions, vector index paper_embedding"

@@ -35,6 +35,7 @@ from kg.cli.app import (
     open_graph,
     plural,
     print_table,
+    say,
 )
 from kg.knowledge_graph import KnowledgeGraph
 from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice
@@ -211,8 +212,8 @@ def load(
         _render_load(summary)
         if bulk_summary:
             stages = ", ".join(f"{k} {v:.1f}s" for k, v in bulk_summary.stages.items())
-            click.echo(f"bulk import: {stages}")
-            click.echo(
+            say(f"bulk import: {stages}")
+            say(
                 f"imported {sum(bulk_summary.nodes.values()):,} nodes and "
                 f"{sum(bulk_summary.relationships.values()):,} relationships; "
                 f"{bulk_summary.online_papers:,} papers and "
@@ -345,7 +346,7 @@ def _render_load(summary: LoadSummary) -> None:
         title=f"loaded in {summary.seconds:.1f}s",
     )
     counts = summary.counts
-    click.echo(
+    say(
         f"created {counts.nodes_created:,} nodes and {counts.relationships_created:,} "
         f"relationships, set {counts.properties_set:,} properties, merged "
         f"{plural(counts.merged, 'duplicate paper')}"
@@ -357,31 +358,29 @@ def _render_load(summary: LoadSummary) -> None:
         )
     )
     if summary.built_by:
-        click.echo(
+        say(
             f"This graph holds files loaded by {', '.join(map(clean, summary.built_by))}, whose "
             "identity rules differ from this version's (kg 0.7 matches titles anew; kg 0.8 "
             "moves a paper's page known by title only to the paper it belongs to). Rebuild it "
             "for the rules to hold: `kg db reset`, then load the files again."
         )
     if skipped := summary.skipped_sentence():
-        click.echo(f"{skipped} (facts of the data the graph does not keep; not errors)")
+        say(f"{skipped} (facts of the data the graph does not keep; not errors)")
     if carried := sum(f.carried for f in summary.files):
-        click.echo(
-            f"{carried:,} records unchanged since the older snapshot (--since), so not written"
-        )
+        say(f"{carried:,} records unchanged since the older snapshot (--since), so not written")
     if unchanged := summary.unchanged:
-        click.echo(
+        say(
             f"{len(unchanged):,} of {len(summary.files):,} files already loaded whole with this "
             "exact content, so skipped (--force loads them again)"
         )
     if summary.rejects_file:
-        click.echo(
+        say(
             f"{summary.rejected:,} records rejected; see {summary.rejects_file}. "
             "Fix them and load the file again: what loaded stays as it is."
         )
     if failed := summary.failed:
         names = "; ".join(clean(line) for line in summary.failed_messages())
-        click.echo(
+        say(
             f"{len(failed):,} of {len(summary.files):,} files failed ({names}). "
             "The other files loaded; fix these and load them again."
         )

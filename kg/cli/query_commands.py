@@ -88,6 +88,7 @@ def list_queries(show_all: bool, as_json: bool) -> None:
     rows = [
         {
             "name": q.full_name,
+            "short_name": q.name,
             "folder": q.namespace,
             "mode": q.mode,
             "params": ", ".join(
@@ -108,19 +109,19 @@ def list_queries(show_all: bool, as_json: bool) -> None:
             (
                 Column("name"),
                 Column("mode"),
-                Column("params", flex=True),
+                Column("params", flex=True, drop=1),
                 Column("what it answers", flex=True),
             ),
             (
-                [r["name"], r["mode"], r["params"], r["doc"].split(". ")[0]]
+                [r["short_name"], r["mode"], r["params"], r["doc"].split(". ")[0]]
                 for r in rows
                 if r["folder"] == folder
             ),
             title=f"cypher/{folder}/" if folder else "cypher/",
             footer=None
             if folder != folders[-1]
-            else "run one: kg query NAME --param key=value (NAME without its folder when no "
-            "other folder has it); in Browser: :param key => 'value', then paste "
+            else "run one: kg query FOLDER.NAME --param key=value (NAME alone when no other "
+            "folder has it); in Browser: :param key => 'value', then paste "
             "cypher/FOLDER/NAME.cypher" + ("" if show_all else "; --all lists every query"),
         )
 

@@ -35,6 +35,8 @@ from kg.cli.app import (
     clean,
     console,
     count,
+    display,
+    display_key,
     emitted,
     json_command,
     note,
@@ -96,6 +98,13 @@ def _window(offset: int, shown: int, total: int | None, noun: str = "") -> str |
     return f"showing {window}{of}{noun}{hint}"
 
 
+def _named(paper: PaperSummary) -> str:
+    """Return a paper as a table's title names it: 'handle: title (year)', or only its title
+    and year when it is known by title only (its handle would be its internal key)."""
+    handle = paper.handle
+    return paper.label() if handle.startswith("title:") else f"{handle}: {paper.label()}"
+
+
 def _paper_row(paper: PaperSummary, *extra: object) -> list[object]:
     return paper_cells(paper.handle, paper.year, paper.title, *extra)
 
@@ -144,7 +153,7 @@ def _render_report(report: PaperReport, limit: int) -> None:
         "authors": ", ".join(a.name for a in report.authors) or None,
         "journal ref": report.journal_ref,
         "known as": report.identity_sentence(),
-        "also known as": ", ".join(short_handles(report.aliases)) or None,
+        "also known as": "; ".join(report.alias_labels()) or None,
         "ids": ", ".join(
             [f"{kind} {value}" for kind, value in report.ids.items() if kind != "arxiv"]
             + report.other_ids
@@ -158,7 +167,7 @@ def _render_report(report: PaperReport, limit: int) -> None:
     }
     render_mapping(
         {name: value for name, value in facts.items() if value is not None},
-        title=report.title or report.key,
+        title=display(report.title) or display_key(report.key),
     )
     if report.abstract:
         label = "Abstract (excerpt)" if report.abstract_is_excerpt else "Abstract"
@@ -201,7 +210,7 @@ def _render_similarity(result: Similarity) -> None:
             Column("jaccard", "right"),
         ),
         (_paper_row(r, r.together, r.cosine, r.jaccard) for r in result.results),
-        title=f"{result.measure.capitalize()} of {result.paper.handle}: {result.paper.label()}",
+        title=f"{result.measure.capitalize()} of {_named(result.paper)}",
         empty=result.note or "none",
     )
     note(result.source_sentence())
@@ -267,7 +276,10 @@ _SOURCE_COLUMNS = (
 
 def _papers_line(text: str, papers: Sequence[PaperSummary], count: int) -> Text:
     """Return a sentence with the handles of the first papers it speaks of after it."""
-    handles = ", ".join(short_handles([p.key for p in papers]))
+    shown = short_handles([p.key for p in papers])
+    handles = ", ".join(
+        p.label() if h.startswith("title:") else h for p, h in zip(papers, shown, strict=True)
+    )
     more = f" and {count - len(papers):,} more" if 0 < len(papers) < count else ""
     return Text(clean(f"{text[:-1]}: {handles}{more}." if handles else text))
 
@@ -292,7 +304,7 @@ def render_sources(result: PaperSources) -> None:
             ),
             ["graph", "every source", None, None, None, result.builds_on, result.cited_by_in_map],
         ],
-        title=f"Sources of {result.paper.handle}: {result.paper.label()}",
+        title=f"Sources of {_named(result.paper)}",
     )
     note(
         "stated: what the source's record of the paper says; named: the paper's citations in "
@@ -595,7 +607,7 @@ def render_text_neighbours(result: TextNeighbours) -> None:
     print_table(
         (*PAPER_COLUMNS, Column("similarity", "right"), Column("cited by", "right")),
         (_paper_row(hit, _similarity(hit.similarity), hit.cited_by) for hit in result.results),
-        title=f"Like {result.paper.handle} by meaning: {result.paper.title or ''}",
+        title=f"Like {_named(result.paper)}, by meaning",
         empty=result.note or "none",
     )
     if result.model:
@@ -730,10 +742,10 @@ def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
         (
             Column("data date"),
             Column("kind"),
-            Column("source", flex=True),
-            Column("cited by", "right"),
-            Column("in map", "right"),
-            Column("refs in map", "right"),
+            Column("source", flex=True, cut_left=True),
+            Column("cited\nby", "right"),
+            Column("cited by\nin map", "right"),
+            Column("refs\nin map", "right"),
             Column("refs", "right"),
         ),
         (
@@ -748,7 +760,7 @@ def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
             ]
             for s in shown
         ),
-        title=f"Snapshots of {result.paper.handle}: {result.paper.label()}",
+        title=f"Snapshots of {_named(result.paper)}",
         footer=showing(len(shown), len(result.results)),
     )
 

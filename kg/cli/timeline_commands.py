@@ -22,6 +22,7 @@ from kg.cli.app import (
     open_graph,
     options_into,
     print_table,
+    say,
     showing,
 )
 
@@ -55,7 +56,7 @@ def _footer(run: Any, noun: str) -> str:
 
 def _wrote(run: Any) -> None:
     if run.runs:
-        click.echo(
+        say(
             f"wrote {run.written:,} rows; recorded as AnalyticsRun "
             f"{', '.join(r.key for r in run.runs)}"
         )
@@ -133,7 +134,7 @@ def bursts(
         + ("" if since is None else f" lasting until {since} or later")
         + ": try an earlier --since or a lower --gamma",
     )
-    click.echo(
+    say(
         _footer(result.run, "bursts")
         + f"; {result.bursts_found:,} bursts in {result.papers_with_bursts:,} papers"
     )
@@ -172,8 +173,8 @@ def beauties(
         (
             *RANKED_COLUMNS,
             Column("B", "right"),
-            Column("awakened", "right"),
-            Column("peak", "right"),
+            Column("awakened", "right", drop=2),
+            Column("peak", "right", drop=1),
             Column("cited", "right"),
         ),
         (
@@ -190,7 +191,7 @@ def beauties(
         footer=showing(len(result.top), result.scored),
         empty=f"no paper in scope is cited {min_citations} times: try a lower --min-citations",
     )
-    click.echo(_footer(result.run, "beauty coefficients") + f"; {result.scored:,} papers scored")
+    say(_footer(result.run, "beauty coefficients") + f"; {result.scored:,} papers scored")
     _wrote(result.run)
 
 
@@ -262,9 +263,9 @@ def traction(
         (
             *RANKED_COLUMNS,
             Column("traction", "right"),
-            Column("recent", "right"),
-            Column("expected", "right"),
-            Column("cohort", "right"),
+            Column("recent", "right", drop=1),
+            Column("expected", "right", drop=2),
+            Column("cohort", "right", drop=3),
         ),
         (
             ranked_cells(
@@ -279,7 +280,7 @@ def traction(
         title=f"traction: citations{span} against the same category and year",
         empty=f"no paper has {min_citations} citations{span}: try --as-of or --min-citations",
     )
-    click.echo(_footer(result.run, "traction") + f"; {result.scored:,} papers scored")
+    say(_footer(result.run, "traction") + f"; {result.scored:,} papers scored")
     _wrote(result.run)
 
 
@@ -343,7 +344,7 @@ def mainpath_command(
         if result.total_flow_log10 is None
         else f"; 10^{result.total_flow_log10:.1f} source-to-sink paths"
     )
-    click.echo(
+    say(
         _footer(result.run, "main path")
         + flow
         + f"; cycles: {result.mutual_pairs:,} mutual pairs, {result.cyclic_components:,} "

@@ -21,6 +21,7 @@ from kg.errors import ParameterError
 from kg.numbers import optional_whole_number
 from kg.questions.bounds import MAX_NEAR_HOPS, check_range, check_text
 from kg.refs import resolve
+from kg.text import display, display_key
 
 __all__ = ["ExportedPaper", "Selection", "citations", "papers", "select_keys"]
 
@@ -93,8 +94,9 @@ class ExportedPaper:
 
     @property
     def label(self) -> str:
-        """The title, else the key."""
-        return self.title or self.key
+        """The title as it prints (kg.text.display), else the key as a person reads it (a
+        title key as its title and year)."""
+        return display(self.title) or display_key(self.key)
 
 
 def select_keys(graph: Database, selection: Selection | None) -> list[str] | None:

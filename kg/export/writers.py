@@ -3,6 +3,13 @@
 ``FORMATS`` maps a format's name to its writer: what it writes (a file or a folder) and the
 function that writes it. Writers stream: they hold no list of papers or citations, only,
 where a format numbers its nodes (Pajek, VOSviewer), the map from key to number.
+
+Titles and names are stored as their sources wrote them, LaTeX and all. Each format writes
+what its readers expect: BibTeX keeps the raw LaTeX (LaTeX is its language: ``{\\cal N}``
+typesets there); GraphML, GEXF, CSV, VOSviewer and RIS are read by tools that show text as
+it is, so their titles, labels and author names are shown as they print
+(``kg.text.display``: ``𝒩 = 4``, ``AdS₅``); Pajek labels each vertex with its node key,
+the id the other files and ``kg`` name it by.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from xml.sax.saxutils import escape, quoteattr
 from kg.answers import ExportSummary
 from kg.errors import ParameterError
 from kg.export.selection import ExportedPaper
+from kg.text import display
 
 __all__ = [
     "FORMATS",
@@ -103,6 +111,8 @@ def _values(paper: ExportedPaper) -> Iterator[tuple[str, str]]:
             continue
         if kind == "boolean":
             yield name, "true" if value else "false"
+        elif name == "title":
+            yield name, display(value)
         else:
             yield name, str(value)
 
@@ -214,7 +224,8 @@ def _between(
 
 
 def write_pajek(source: Source, path: Path, summary: ExportSummary) -> None:
-    """Pajek .net: numbered vertices labelled with the key, then one arc per citation."""
+    """Pajek .net: numbered vertices labelled with the key (the id every other file names
+    the paper by), then one arc per citation."""
     with tempfile.TemporaryFile("w+", encoding="utf-8") as vertices:
         numbers = _numbered(
             source.papers(),
@@ -267,7 +278,8 @@ def csv_cell(value: object) -> object:
 
 
 def write_csv(source: Source, path: Path, summary: ExportSummary) -> None:
-    """A folder with papers.csv (one row per paper; authors joined by '; ') and
+    """A folder with papers.csv (one row per paper, title and names as they print; authors
+    joined by '; ') and
     citations.csv (citing,cited). A text cell that starts with =, +, -, @, a tab or a
     carriage return (a title, a name, a key) gets a single quote before it, so that a
     spreadsheet shows it rather than runs it as a formula (``csv_cell``)."""
@@ -277,7 +289,8 @@ def write_csv(source: Source, path: Path, summary: ExportSummary) -> None:
         rows.writerow(_CSV_PAPER_FIELDS)
         for paper in source.papers():
             values = {name: getattr(paper, name) for name in _CSV_PAPER_FIELDS}
-            values["authors"] = "; ".join(paper.authors)
+            values["title"] = display(paper.title) or None
+            values["authors"] = "; ".join(display(author) for author in paper.authors)
             rows.writerow([csv_cell(values[n]) for n in _CSV_PAPER_FIELDS])
             summary.papers += 1
     with _open(path / "citations.csv") as out:
@@ -355,7 +368,8 @@ def _braced(text: str) -> str:
 
 def write_bibtex(source: Source, path: Path, summary: ExportSummary) -> None:
     """BibTeX: an @misc (or @article with a journal reference) per paper, with the arXiv
-    eprint fields, authors, year, DOI and a URL."""
+    eprint fields, authors, year, DOI and a URL; the title as its source wrote it, LaTeX
+    and all, for LaTeX to typeset."""
     with _open(path) as out:
         for paper in source.papers():
             fields: list[tuple[str, str]] = []
@@ -385,13 +399,14 @@ def write_bibtex(source: Source, path: Path, summary: ExportSummary) -> None:
 
 
 def write_ris(source: Source, path: Path, summary: ExportSummary) -> None:
-    """RIS: a record per paper (JOUR with a journal reference, else UNPB for a preprint)."""
+    """RIS: a record per paper (JOUR with a journal reference, else UNPB for a preprint);
+    title and names as they print (reference managers show RIS text as it is)."""
     with _open(path) as out:
         for paper in source.papers():
             lines = [("TY", "JOUR" if paper.journal_ref else "UNPB")]
-            lines += [("AU", author) for author in paper.authors]
+            lines += [("AU", display(author)) for author in paper.authors]
             if paper.title:
-                lines.append(("TI", paper.title))
+                lines.append(("TI", display(paper.title)))
             if paper.year is not None:
                 lines.append(("PY", str(paper.year)))
             if paper.journal_ref:

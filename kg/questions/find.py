@@ -25,6 +25,7 @@ from kg.errors import ParameterError
 from kg.questions import retrievers
 from kg.questions.bounds import DEFAULT_LIMIT, check_count, check_text
 from kg.refs import MAX_SEARCH_WORDS, first_words, lookup
+from kg.text import search_words
 
 __all__ = [
     "IMPORTANCE_BOOST",
@@ -86,6 +87,7 @@ def search(
     seen = {hit.key for hit in exact}
     model = None
     words, cut = first_words(text)
+    words = search_words(words)  # a title typed as it prints (AdS₅, 𝒩 = 4) finds its LaTeX
     depth = offset + limit
     if mode == "text":
         found = _by_words(graph, words, filters)

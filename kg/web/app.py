@@ -40,7 +40,9 @@ from kg.errors import (
 )
 from kg.export import Selection
 from kg.knowledge_graph import KnowledgeGraph
+from kg.loaders.identity import parse_title_key
 from kg.questions.graph_layers import DEFAULT_GRAPH_LIMITS, GRAPH_LAYERS
+from kg.text import display, display_key
 from kg.web.hosts import KnownHosts
 
 __all__ = ["GUIDE", "create_app", "paper_url"]
@@ -110,10 +112,23 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    environment.globals.update(paper_url=paper_url, why_url=_why_url, handle=short_handle)
+    environment.globals.update(paper_url=paper_url, why_url=_why_url, handle=_handle)
     environment.filters["number"] = lambda value: "" if value is None else f"{value:,}"
     environment.filters["score"] = lambda value: f"{value:.3f}"
+    environment.filters["display"] = _display
     return environment
+
+
+def _handle(key: str, arxiv_id: str | None = None) -> str:
+    """The `handle` global: a paper's short handle (short_handle), '' for a paper known by
+    title only, whose title and year the row shows instead of its internal key."""
+    return "" if parse_title_key(key) is not None else short_handle(key, arxiv_id)
+
+
+def _display(text: str | None, key: str | None = None) -> str:
+    """The `display` filter: a title as it prints (``{{ p.title | display(p.key) }}``); with
+    no title, the paper's key as a person reads it (a title key as title and year)."""
+    return display(text) if text else display_key(key) if key else ""
 
 
 def _alike(graph: KnowledgeGraph, key: str) -> TextNeighbours | None:

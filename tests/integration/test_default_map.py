@@ -273,7 +273,8 @@ def test_every_handle_kg_paper_shows_is_a_ref(
     default_map: Database, neo4j_connection: Connection
 ) -> None:
     shown = _run(neo4j_connection, ["paper", "1706.03762"], 140)
-    assert "title:attention-is…:2017" in shown.output  # the year kept
+    assert "attention is all you need (2017)" in shown.output  # an alias reads as title (year)
+    assert "title:attention" not in shown.output  # no internal key where none was asked for
     for ref in ("title:attention-is…:2017", "title:attention-is-all-you-need:2017"):
         result = _run(neo4j_connection, ["paper", ref, "--json"])
         assert result.exit_code == 0, result.output

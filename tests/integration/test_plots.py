@@ -18,6 +18,7 @@ from kg.cli import main
 from kg.database import Database
 from kg.plots import short_title
 from kg.server.config import Connection
+from kg.text import display
 
 
 def test_years_shows_counted_beside_stated(small_map: Database) -> None:
@@ -113,7 +114,8 @@ def test_titles_with_dollars_are_drawn_as_text(
     small_map: Database, kg_env: Connection, tmp_path: Path
 ) -> None:
     """A title holding $...$ (hep-th/9206086's $N=\\half$, an unknown mathtext symbol) was
-    parsed as mathtext and ended in a ParseFatalException traceback; it is drawn literally."""
+    parsed as mathtext and ended in a ParseFatalException traceback; it is drawn as it prints
+    (kg.text.display: no $, x²), never parsed as mathtext."""
     small_map.write(
         "MATCH (p:Paper {key: '1810.04805'}) SET p.title = $title", {"title": MATH_TITLE}
     )
@@ -122,5 +124,8 @@ def test_titles_with_dollars_are_drawn_as_text(
     )
     assert result.exit_code == 0, result.output
     figure = KnowledgeGraph.on(small_map).plots.years("1810.04805")
-    assert figure.axes[0].get_title() == f"Citers per year: {MATH_TITLE}"
-    assert r"\half" in (tmp_path / "y.svg").read_text()  # drawn as the characters themselves
+    shown = "N=half Superstring in Zero Dimension, with x²"
+    assert display(MATH_TITLE) == shown
+    assert figure.axes[0].get_title() == f"Citers per year: {shown}"
+    assert "$" not in figure.axes[0].get_title()
+    assert "N=half" in (tmp_path / "y.svg").read_text()  # drawn as the characters themselves

@@ -102,3 +102,50 @@ def test_query_rows_too_wide_for_the_terminal_are_listed_field_by_field(
     assert "hep-th/9802150 " in out
     assert "hep-…" not in out
     assert out.count("│ jaccard  │ 0.653") == 2
+
+
+def test_low_value_columns_make_room_for_a_title_before_it_is_squeezed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    title = "Supersymmetric Yang-Mills Theories and Integrable Spin Chains at Strong Coupling"
+    lines = _table(
+        monkeypatch,
+        capsys,
+        80,
+        (
+            Column("#", "right"),
+            Column("ref"),
+            Column("year", "right"),
+            Column("title", flex=True),
+            Column("traction", "right"),
+            Column("recent", "right", drop=1),
+            Column("expected", "right", drop=2),
+            Column("cohort", "right", drop=3),
+        ),
+        [["1", "hep-th/9711200", "1997", title, "194.28", "872", "3.49", "2673"]],
+    )
+    assert all(cell_len(line) <= 80 for line in lines)
+    header = next(line for line in lines if line.startswith("┃"))
+    assert "cohort" not in header
+    assert "expected" not in header
+    assert lines[-1] == "left out for room: cohort, expected, recent (wider terminal or --json)"
+    cells = [line.split("│")[4].strip() for line in lines if line.startswith("│")]
+    assert len(cells[0]) >= 30 - 2
+    assert " ".join(cells) == title  # wrapped at word boundaries: every word whole
+
+
+def test_a_title_past_three_lines_ends_after_a_whole_word(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    title = " ".join(["Holography"] * 20)
+    lines = _table(
+        monkeypatch,
+        capsys,
+        50,
+        (Column("ref"), Column("title", flex=True)),
+        [["hep-th/9711200", title]],
+    )
+    cells = [line.split("│")[2].strip() for line in lines if line.startswith("│")]
+    assert len(cells) == 3
+    assert cells[-1].endswith("Holography…")
+    assert all(word == "Holography" for word in " ".join(cells).rstrip("…").split())

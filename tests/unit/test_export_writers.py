@@ -70,3 +70,22 @@ def test_a_citation_to_a_paper_not_written_is_skipped_and_counted(tmp_path: Path
         assert (drawn.vcount(), drawn.ecount()) == (2, 1)
     else:
         assert (path / "network.txt").read_text(encoding="utf-8") == "1\t2\t1\n"
+
+
+def test_titles_show_as_they_print_in_every_format_but_bibtex(tmp_path: Path) -> None:
+    raw = r"Softly-Broken {\cal N} = 4 Supersymmetry on AdS$_5$"
+    shown = "Softly-Broken 𝒩 = 4 Supersymmetry on AdS₅"
+    papers = [_paper("hep-th/9901001", raw)]
+    _write("bibtex", tmp_path / "m.bib", papers, [])
+    assert raw in (tmp_path / "m.bib").read_text(encoding="utf-8")  # LaTeX typesets it
+    _write("ris", tmp_path / "m.ris", papers, [])
+    assert f"TI  - {shown}\n" in (tmp_path / "m.ris").read_text(encoding="utf-8")
+    _write("csv", tmp_path / "csv", papers, [])
+    assert shown in (tmp_path / "csv" / "papers.csv").read_text(encoding="utf-8")
+    for fmt in ("graphml", "gexf"):
+        _write(fmt, tmp_path / f"m.{fmt}", papers, [])
+        text = (tmp_path / f"m.{fmt}").read_text(encoding="utf-8")
+        assert shown in text
+        assert "cal N" not in text
+    _write("vosviewer", tmp_path / "vos", papers, [])
+    assert shown in (tmp_path / "vos" / "map.txt").read_text(encoding="utf-8")
