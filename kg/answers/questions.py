@@ -141,7 +141,7 @@ class PaperSummary(Model):
         """Return a short human label: the title as it prints (kg.text.display) and the year;
         a paper without a title reads as its title key's title and year, else its key."""
         if self.title:
-            return display(self.title) if self.title else display_key(self.key)
+            return display_key(self.key, self.title, self.year)
         shown = display_key(self.key)
         return f"{shown} ({self.year})" if shown == self.key and self.year is not None else shown
 
@@ -427,7 +427,7 @@ class GraphNode(PaperSummary):
     cited_by: int = Field(description="papers in the graph citing it: the node's size")
 
     @computed_field(description="the title as it prints (LaTeX as Unicode), or title (year)")
-    def label(self) -> str:
+    def printed_title(self) -> str:
         """What the view shows for the paper: its title as it prints; a paper known by
         title only as 'title (year)'; one without a title by its key."""
         return display(self.title) if self.title else display_key(self.key)

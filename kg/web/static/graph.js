@@ -78,7 +78,7 @@
   }
 
   function shortTitle(node) {
-    var text = node.label || handle(node);
+    var text = node.printed_title || handle(node);
     return text.length > 34 ? text.slice(0, 33).trimEnd() + "…" : text;
   }
 
@@ -88,7 +88,7 @@
       data: {
         id: node.key,
         key: node.key,
-        title: node.label,
+        title: node.printed_title,
         year: node.year,
         citedBy: node.cited_by,
         handle: handle(node),
