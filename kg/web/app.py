@@ -273,7 +273,16 @@ def create_app(
         else:
             overlap = graph.common_citers(a, b)
             sentence = "These papers cite both"
-        return render("why.html", overlap=overlap, sentence=sentence, shown=_LIST)
+        offset = _int(request.query_params.get("offset"), 0, 0, _MAX_OFFSET)
+        return render(
+            "why.html",
+            overlap=overlap,
+            page=overlap.results[offset : offset + _LIST],
+            offset=offset,
+            sentence=sentence,
+            shown=_LIST,
+            paged=_paged(request),
+        )
 
     def neighbourhood(request: Request, graph: KnowledgeGraph) -> Response:
         layer, hops, limit = _graph_params(request)
@@ -294,7 +303,15 @@ def create_app(
     def author(request: Request, graph: KnowledgeGraph) -> Response:
         offset = _int(request.query_params.get("offset"), 0, 0, _MAX_OFFSET)
         report = graph.author(request.query_params.get("name", ""), limit=_LIST, offset=offset)
-        return render("author.html", report=report, shown=_LIST, paged=_paged(request))
+        coauthors = _int(request.query_params.get("coauthors_offset"), 0, 0, _MAX_OFFSET)
+        return render(
+            "author.html",
+            report=report,
+            shown=_LIST,
+            paged=_paged(request),
+            coauthors_offset=coauthors,
+            coauthors=report.coauthors[coauthors : coauthors + _LIST],
+        )
 
     def category(request: Request, graph: KnowledgeGraph) -> Response:
         offset = _int(request.query_params.get("offset"), 0, 0, _MAX_OFFSET)

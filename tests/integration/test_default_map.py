@@ -19,6 +19,7 @@ whole cit-HepTh set's counts, search and paging.
 from __future__ import annotations
 
 import gzip
+import html
 import json
 import re
 import shlex
@@ -649,3 +650,31 @@ def test_home_page_shows_the_map(hepth_map: KnowledgeGraph, hepth_web: TestClien
     assert 'form action="/search"' in page.text
     loads = _section(page.text, "loads")
     assert "cit-HepTh-abstracts.tar.gz" in loads
+
+
+def test_the_why_page_and_coauthors_page_through_their_lists(
+    hepth_map: KnowledgeGraph, hepth_web: TestClient
+) -> None:
+    """Two hubs cited together by over a thousand papers: the why page shows them 50 at a
+    time, the pages together the whole list once, in the face's order; an author's
+    co-authors page the same way."""
+    both = [p.key for p in hepth_map.common_citers(MALDACENA, "hep-th/9802150").results]
+    assert len(both) > 100
+    url = f"/why?measure=cocited&a={MALDACENA}&b=hep-th/9802150"
+    pages = _walk(hepth_web, url, None)
+    assert len(pages) == -(-len(both) // 50)
+    _no_overlap_and_whole(pages, both)
+    busiest = hepth_map.read(
+        "MATCH (a:Author)-[:AUTHORED]->()<-[:AUTHORED]-(c:Author) "
+        "WITH a, count(DISTINCT c) AS n ORDER BY n DESC, a.name LIMIT 1 RETURN a.name AS name, n"
+    )[0]
+    assert busiest["n"] > 50
+    names = [c.name for c in hepth_map.author(busiest["name"]).coauthors]
+    first = hepth_web.get("/author", params={"name": busiest["name"]}).text
+    second_url = _NEXT.findall(_section(first, "coauthors"))[0].replace("&amp;", "&")
+    second = hepth_web.get(second_url).text
+    shown = [
+        re.findall(r'<a href="/author\?name=[^"]+">([^<]+)</a>', _section(page, "coauthors"))
+        for page in (first, second)
+    ]
+    assert [html.unescape(name) for page in shown for name in page] == names
