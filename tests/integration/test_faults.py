@@ -357,9 +357,14 @@ def _fault_then_rerun(
     clean_dump: Dump,
     folder: Path,
     fault: Callable[[], None],
+    *,
+    paused: bool = False,
 ) -> None:
     """Load, apply ``fault`` once the graph holds 5 batches, check the loader's last line,
-    start the server again, rerun the same command, and compare with the clean load."""
+    start the server again, rerun the same command, and compare with the clean load. With
+    ``paused`` the loader is stopped (SIGSTOP) while the fault runs to its end and continued
+    after, so that a fault that takes seconds (a clean stop) still comes before the load's
+    last batch, however fast the load has become."""
     with own_server.connect() as graph:
         clear_database(graph)
     rejects = folder / "rejects.jsonl"
@@ -379,7 +384,13 @@ def _fault_then_rerun(
                 time.sleep(0.05)
             seen = citations(graph)
         assert loader.poll() is None, "the load ended before the fault"
-        fault()
+        if paused:
+            os.kill(loader.pid, signal.SIGSTOP)
+        try:
+            fault()
+        finally:
+            if paused:
+                os.kill(loader.pid, signal.SIGCONT)
         faulted = time.monotonic()
         out, err = loader.communicate(timeout=120)
         ended = time.monotonic() - faulted
@@ -436,7 +447,8 @@ def test_kg_db_stop_mid_load_then_rerun_gives_the_clean_graph(
         stopper.release()
         stops.append(stopper.wait(time.monotonic() + 120))
 
-    _fault_then_rerun(own_server, edge_slice, clean_dump, tmp_path, stop_server)
+    # The stop is a clean shutdown of some seconds, which a 4,000-edge load could outrun.
+    _fault_then_rerun(own_server, edge_slice, clean_dump, tmp_path, stop_server, paused=True)
     [stop] = stops
     assert stop.code == 0, stop.err
     assert stop.out.strip() == "Neo4j stopped"
