@@ -169,7 +169,9 @@ def ego(
         scatter.set_urls([link(paper.key) for paper in nodes])
     for paper in nodes[: _LABELLED + 1]:  # the paper first, then the most cited
         axes.annotate(
-            short_title(paper.title or short_handle(paper.key, paper.arxiv_id), _LABEL_WIDTH),
+            short_title(
+                display(paper.title) or short_handle(paper.key, paper.arxiv_id), _LABEL_WIDTH
+            ),
             (xs[index[paper.key]], ys[index[paper.key]]),
             textcoords="offset points",
             xytext=(0, -(math.sqrt(sizes[index[paper.key]]) / 2 + 8)),

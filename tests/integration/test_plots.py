@@ -129,3 +129,10 @@ def test_titles_with_dollars_are_drawn_as_text(
     assert figure.axes[0].get_title() == f"Citers per year: {shown}"
     assert "$" not in figure.axes[0].get_title()
     assert "N=half" in (tmp_path / "y.svg").read_text()  # drawn as the characters themselves
+    # the ego picture labels the paper by its title as it prints too
+    labels = [
+        text.get_text()
+        for text in KnowledgeGraph.on(small_map).plots.ego("1810.04805").axes[0].texts
+    ]
+    assert any(label.startswith("N=half Superstring") for label in labels), labels
+    assert not any("$" in label for label in labels), labels
