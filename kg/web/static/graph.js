@@ -73,8 +73,10 @@
     return 14 + 11 * Math.log10(1 + citedBy);
   }
 
+  // An arXiv id, or another id's key; a paper known by title only has none to show (its
+  // key is internal: the title and year say it).
   function handle(node) {
-    return node.arxiv_id || node.key;
+    return node.arxiv_id || (node.key.indexOf("title:") === 0 ? "" : node.key);
   }
 
   function shortTitle(node) {
@@ -250,7 +252,9 @@
       facts.push(String(node.data("year")));
     }
     facts.push("cited by " + node.data("citedBy").toLocaleString("en") + " in the graph");
-    facts.push(node.data("handle"));
+    if (node.data("handle")) {
+      facts.push(node.data("handle"));
+    }
     return facts.join(" · ");
   }
 
@@ -331,7 +335,7 @@
 
   function expand(key) {
     box.dataset.state = "loading";
-    say("Adding the neighbours of " + (cy.getElementById(key).data("handle") || key) + "…");
+    say("Adding the neighbours of " + (cy.getElementById(key).data("title") || key) + "…");
     var params = { ref: key, layer: settings.layer, hops: 1, limit: EXPAND_LIMIT };
     return fetchJson(dataUrl(params)).then(function (answer) {
       var atMost = links.atMost;
