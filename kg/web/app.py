@@ -167,28 +167,30 @@ def create_app(
         heading = _HEADINGS.get(status, "error")
         return render("error.html", status, heading=heading, message=message, hint=hint)
 
-    def page(
-        handler: Callable[[Request, KnowledgeGraph], Response],
-    ) -> Callable[[Request], Response]:
-        def endpoint(request: Request) -> Response:
-            try:
-                return handler(request, state["graph"])
-            except KGError as exc:
-                return error_page(exc.message, exc.hint, _status(exc))
+    def error_json(message: str, hint: str, status: int) -> JSONResponse:
+        return JSONResponse({"error": message, "hint": hint}, status_code=status)
 
-        return endpoint
+    def answering(
+        refused: Callable[[str, str, int], Response],
+    ) -> Callable[[Callable[[Request, KnowledgeGraph], Response]], Callable[[Request], Response]]:
+        """Wrap a handler of (request, graph): the project's error becomes ``refused``'s
+        answer (an HTML page, or JSON for a data endpoint) with its status."""
 
-    def data(
-        handler: Callable[[Request, KnowledgeGraph], Response],
-    ) -> Callable[[Request], Response]:
-        def endpoint(request: Request) -> Response:
-            try:
-                return handler(request, state["graph"])
-            except KGError as exc:
-                body = {"error": exc.message, "hint": exc.hint}
-                return JSONResponse(body, status_code=_status(exc))
+        def wrap(
+            handler: Callable[[Request, KnowledgeGraph], Response],
+        ) -> Callable[[Request], Response]:
+            def endpoint(request: Request) -> Response:
+                try:
+                    return handler(request, state["graph"])
+                except KGError as exc:
+                    return refused(exc.message, exc.hint, _status(exc))
 
-        return endpoint
+            return endpoint
+
+        return wrap
+
+    page = answering(error_page)
+    data = answering(error_json)
 
     def home(request: Request, graph: KnowledgeGraph) -> Response:
         query = request.query_params.get("q", "").strip()
