@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from kg.errors import DataUnavailable, ParameterError
-from kg.loaders.errors import printable
 from kg.server.config import kg_home
+from loaders.errors import printable
 
 __all__ = [
     "DATA_SETS",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from kg.loaders.errors import KGError, SourceError, printable
+from loaders.errors import KGError, SourceError, printable
 
 if TYPE_CHECKING:
     from kg.answers import PaperSummary

@@ -3,7 +3,7 @@
 A REF is an arXiv id in any common spelling (``2110.03888``, ``arXiv:2110.03888v2``,
 ``hep-th/9901001``), another strong id as users write it (``10.1145/…``, ``doi:10.1145/…``,
 ``https://doi.org/…``, ``W2741809807`` or its openalex.org URL, ``CorpusId:14636783``, a
-40-hex Semantic Scholar paperId or its URL, ``PMID:…``; see ``kg.loaders.ids.read_id``), a
+40-hex Semantic Scholar paperId or its URL, ``PMID:…``; see ``loaders.ids.read_id``), a
 node key (``title:attention is all you need:2017``), a handle as
 lists show it (a key cut short with ``…``, its year kept: ``title:attention-is-a…:2017``)
 or a title, exact
@@ -28,8 +28,8 @@ from kg import queries
 from kg.answers import PaperSummary, SearchHit
 from kg.database import Database
 from kg.errors import AmbiguousReference, ParameterError, QueryFailed, UnknownReference
-from kg.loaders.identity import canonical_arxiv_id, normalize_title
-from kg.loaders.ids import id_key, read_id
+from loaders.identity import canonical_arxiv_id, normalize_title
+from loaders.ids import id_key, read_id
 
 __all__ = [
     "MAX_SEARCH_WORDS",

@@ -15,8 +15,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Final
 
-from kg.loaders.identity import latex_to_unicode, parse_title_key
-from kg.loaders.latex import LETTERS_AND_ACCENTS, STYLE, SYMBOLS
+from loaders.identity import latex_to_unicode, parse_title_key
+from loaders.latex import LETTERS_AND_ACCENTS, STYLE, SYMBOLS
 
 __all__ = ["display", "display_key", "search_words"]
 

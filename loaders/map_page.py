@@ -729,7 +729,7 @@ class _Apart:
     """The keys a page names under each normalised title, gathered item by item: those of
     two items (references or citing papers), or of an item and the page's own paper, are
     separate papers on the page's word, which the identity rule keeps apart
-    (``kg.loaders.identity.title_places``). The snapshot record carries them
+    (``loaders.identity.title_places``). The snapshot record carries them
     (``listed_apart``); the graph keeps them as ListedApart nodes the snapshot LISTS_APART,
     which the rule and ``kg merges`` read."""
 

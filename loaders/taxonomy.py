@@ -33,7 +33,7 @@ class Category:
 @cache
 def load_taxonomy() -> dict[str, Category]:
     """Return every shipped category keyed by code; the dict is shared, so don't mutate it."""
-    text = (files("kg.loaders") / "data" / "arxiv_categories.json").read_text(encoding="utf-8")
+    text = (files("loaders") / "data" / "arxiv_categories.json").read_text(encoding="utf-8")
     rows: list[dict[str, Any]] = json.loads(text)["categories"]
     return {
         row["code"]: Category(

@@ -24,10 +24,10 @@ import pytest
 
 from kg.database import Database
 from kg.load.schema import apply_schema, clear_database
-from kg.loaders import edge_list
-from kg.loaders.records import CitationRecord
 from kg.server.config import Connection, LocalSettings
 from kg.server.local import LocalServer
+from loaders import edge_list
+from loaders.records import CitationRecord
 from tests.data import (
     EXAMPLES,
     HOSTILE_TITLE,

@@ -24,9 +24,9 @@ from kg.cli.root import KGGroup as KGGroup
 from kg.cli.root import emit_json as emit_json
 from kg.cli.root import main as main
 from kg.knowledge_graph import KnowledgeGraph
-from kg.loaders.errors import CONTROL
 from kg.text import display as display
 from kg.text import display_key as display_key
+from loaders.errors import CONTROL
 
 F = TypeVar("F", bound=Callable[..., Any])
 Justify = Literal["left", "right"]

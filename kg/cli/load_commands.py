@@ -39,8 +39,8 @@ from kg.cli.app import (
 )
 from kg.knowledge_graph import KnowledgeGraph
 from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice
-from kg.loaders.formats import FORMATS, IdScheme
-from kg.loaders.hepth_abs import ABS_SUFFIXES
+from loaders.formats import FORMATS, IdScheme
+from loaders.hepth_abs import ABS_SUFFIXES
 
 
 @main.command("load")

@@ -21,7 +21,7 @@ import click
 
 from kg import __version__
 from kg.errors import KGError
-from kg.loaders.errors import CONTROL
+from loaders.errors import CONTROL
 
 F = TypeVar("F", bound=Callable[..., Any])
 JSON_KEY = "kg.json"

@@ -29,9 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from kg.loaders.formats import FORMATS, FormatName, IdScheme, LineFilter, parse_file
-from kg.loaders.records import CitationRecord, PaperRecord, SnapshotRecord
-from kg.loaders.source_file import LongLine, content_sha256, numbered_lines, snapshot_key
+from loaders.formats import FORMATS, FormatName, IdScheme, LineFilter, parse_file
+from loaders.records import CitationRecord, PaperRecord, SnapshotRecord
+from loaders.source_file import LongLine, content_sha256, numbered_lines, snapshot_key
 
 __all__ = ["OlderSnapshot", "line_digest", "record_digest"]
 

@@ -37,14 +37,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from kg.load.neo4j_sink import Batch, as_of_key, category_row, paper_row
-from kg.loaders.identity import canonical_arxiv_id, normalize_name
-from kg.loaders.paper_properties import (
+from loaders.identity import canonical_arxiv_id, normalize_name
+from loaders.paper_properties import (
     DESCRIBED_COLUMNS,
     LINK_PROPERTIES,
     PAPER_COLUMNS,
     ROW_PROPERTIES,
 )
-from kg.loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
+from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
 
 __all__ = ["ImportFiles", "ImportSink"]
 

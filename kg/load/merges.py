@@ -1,6 +1,6 @@
 """Merge records and splitting a wrong merge.
 
-The identity rule (``kg.loaders.identity.title_merges``) folds papers known only by title and year
+The identity rule (``loaders.identity.title_merges``) folds papers known only by title and year
 into one paper; the paper keeps every key it was known by in ``aliases`` (the crosswalk).
 ``merges`` lists those records with the rule that joined each key, derived from the keys
 themselves, so the record is the same whichever order the loads ran in, and what speaks
@@ -36,11 +36,11 @@ from kg.database import Database
 from kg.errors import ParameterError, SourceError
 from kg.load import leases
 from kg.load.neo4j_sink import KeyRef, candidates_by_title
-from kg.loaders.arxiv_oai import validation_reason
-from kg.loaders.identity import normalize_title, parse_title_key, title_groups
-from kg.loaders.ids import parse_id_key
 from kg.numbers import whole_number
 from kg.refs import handle_names, key_written, resolve
+from loaders.arxiv_oai import validation_reason
+from loaders.identity import normalize_title, parse_title_key, title_groups
+from loaders.ids import parse_id_key
 
 __all__ = [
     "json_depth",

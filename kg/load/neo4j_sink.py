@@ -4,7 +4,7 @@ Every statement is a named file in cypher/ (load_*, lock_titles, alias_holders,
 reconcile_titles, merge_papers), run through ``execute_write``: each one MERGEs on a
 constrained key, so a retried or repeated batch leaves the graph as it was.
 
-Identity is a function of the set of records (``kg.loaders.identity.title_plan``). A paper known
+Identity is a function of the set of records (``loaders.identity.title_plan``). A paper known
 only by title is always written under its own title key; a batch's statements run in one
 transaction that first locks the lock stripes of those titles. Once it has committed, a
 second transaction reconciles every title the batch touched (and every title of each paper
@@ -33,7 +33,7 @@ from kg import __version__, queries
 from kg.answers.loads import WriteCounts
 from kg.database import Database, update_counters
 from kg.errors import IdentityUnsettled, OlderGraph
-from kg.loaders.identity import (
+from loaders.identity import (
     TitleCandidate,
     TitlePlan,
     canonical_arxiv_id,
@@ -43,7 +43,7 @@ from kg.loaders.identity import (
     title_lock_stripe,
     title_plan,
 )
-from kg.loaders.ids import (
+from loaders.ids import (
     AuthorIdKind,
     author_key,
     author_merges,
@@ -52,9 +52,9 @@ from kg.loaders.ids import (
     key_rank,
     parse_id_key,
 )
-from kg.loaders.paper_properties import LINK_PROPERTIES, ROW_PROPERTIES
-from kg.loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
-from kg.loaders.taxonomy import category
+from loaders.paper_properties import LINK_PROPERTIES, ROW_PROPERTIES
+from loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
+from loaders.taxonomy import category
 
 __all__ = [
     "Batch",
@@ -174,7 +174,7 @@ def _named_row(named: PaperRecord | PaperRef, key: str) -> dict[str, Any]:
 
 def paper_row(record: PaperRecord, key: str) -> dict[str, Any]:
     """Return the load_papers row of a full paper record stored under ``key``: the values
-    ``kg.loaders.paper_properties`` reads from it (the paper's, its link's), its ``extra``
+    ``loaders.paper_properties`` reads from it (the paper's, its link's), its ``extra``
     facts, its as_of key and date, its snapshot."""
     row: dict[str, Any] = {"key": key}
     row.update((p.name, p.read(record)) for p in ROW_PROPERTIES if p.read)
@@ -925,7 +925,7 @@ class GraphWriter:
 
     def reconcile_ids(self, id_keys: list[str]) -> list[str]:
         """Merge the papers that share these strong ids, as the rule for strong ids says
-        (``kg.loaders.ids.id_merges``); return every title of the papers that grew, which
+        (``loaders.ids.id_merges``); return every title of the papers that grew, which
         the title rule then reconciles.
 
         Each round is one transaction: it reads which papers the ids identify; only when
@@ -989,7 +989,7 @@ class GraphWriter:
         return sorted(titles)
 
     def reconcile_authors(self, id_keys: list[str]) -> int:
-        """Merge the authors that share these strong ids (``kg.loaders.ids.author_merges``);
+        """Merge the authors that share these strong ids (``loaders.ids.author_merges``);
         return how many merged away. Round after round, as ``reconcile_ids``: an author
         that absorbed another holds its ids too."""
         find = queries.load.author_id_authors

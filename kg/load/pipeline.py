@@ -47,11 +47,13 @@ from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import Batch, GraphWriter
 from kg.load.schema import ensure_schema
-from kg.loaders.detect import detect_format
-from kg.loaders.errors import printable, valid_text
-from kg.loaders.formats import FormatName, IdScheme, format_names, parse_file
-from kg.loaders.hepth_abs import ABS_SUFFIXES
-from kg.loaders.records import (
+from kg.numbers import check_range
+from kg.paths import PathArg, as_path, as_paths, optional_path
+from loaders.detect import detect_format
+from loaders.errors import printable, valid_text
+from loaders.formats import FormatName, IdScheme, format_names, parse_file
+from loaders.hepth_abs import ABS_SUFFIXES
+from loaders.records import (
     CitationRecord,
     PaperRecord,
     ParsedItem,
@@ -59,8 +61,6 @@ from kg.loaders.records import (
     Skipped,
     SnapshotRecord,
 )
-from kg.numbers import check_range
-from kg.paths import PathArg, as_path, as_paths, optional_path
 
 __all__ = [
     "InputFile",

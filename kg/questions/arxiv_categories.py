@@ -9,8 +9,8 @@ from kg import queries
 from kg.answers import CategoryCount, CategoryOverview, CategoryPaper, CategoryReport, CrossListing
 from kg.database import Database
 from kg.errors import CategoryNotFound
-from kg.loaders.taxonomy import load_taxonomy
 from kg.questions.bounds import LIST_INDEX_MAX, check_range, check_text
+from loaders.taxonomy import load_taxonomy
 
 __all__ = ["categories", "category"]
 

@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from kg import queries
 from kg.answers import PaperReport, PaperSnapshots, PaperSources, SnapshotLink, YearCount
 from kg.database import Database
-from kg.loaders.ids import parse_id_key
 from kg.questions.bounds import LIST_INDEX_MAX, check_range
 from kg.refs import resolve
+from loaders.ids import parse_id_key
 
 __all__ = ["DEFAULT_EXAMPLES", "MAX_EXAMPLES", "paper_report", "snapshots", "sources"]
 

@@ -169,8 +169,8 @@ def _child(spec: dict[str, Any]) -> None:
         report["import_tool_peak_rss_mb"] = children / 1024
     elif spec["mode"] == "parse":
         from kg.load.pipeline import expand_paths
-        from kg.loaders.detect import detect_format
-        from kg.loaders.formats import parse_file
+        from loaders.detect import detect_format
+        from loaders.formats import parse_file
 
         began = time.monotonic()
         items = 0

@@ -23,7 +23,7 @@ from kg import queries
 from kg.database import Database
 from kg.load import neo4j_sink
 from kg.load.pipeline import load_paths
-from kg.loaders.identity import TitleCandidate
+from loaders.identity import TitleCandidate
 
 TITLES = [f"bench title {i}" for i in range(10)]
 

@@ -28,10 +28,10 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
-from kg.loaders import arxiv_oai
-from kg.loaders import identity as ids
-from kg.loaders.formats import parse_file
-from kg.loaders.records import PaperRecord
+from loaders import arxiv_oai
+from loaders import identity as ids
+from loaders.formats import parse_file
+from loaders.records import PaperRecord
 from tests.bench.common import machine, print_and_write
 from tests.data import REAL_HEPTH_ABSTRACTS
 

@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from kg.loaders.detect import detect_format
-from kg.loaders.formats import IdScheme, parse_file
+from loaders.detect import detect_format
+from loaders.formats import IdScheme, parse_file
 
 
 def _parse_once(path: Path, id_scheme: IdScheme, digest: bool) -> dict[str, Any]:

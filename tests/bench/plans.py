@@ -18,8 +18,8 @@ from kg import queries
 from kg.database import Database
 from kg.load.neo4j_sink import Batch, batch_statements, title_refs
 from kg.load.pipeline import load_paths
-from kg.loaders.formats import parse_file
-from kg.loaders.records import CitationRecord, PaperRecord
+from loaders.formats import parse_file
+from loaders.records import CitationRecord, PaperRecord
 from tests.data import EXAMPLES, FIXTURES
 
 WRITE_STATEMENTS = (

@@ -63,8 +63,8 @@ from functools import cache
 from pathlib import Path
 from typing import IO, Any, cast
 
-from kg.loaders.formats import parse_file
-from kg.loaders.records import FormatName
+from loaders.formats import parse_file
+from loaders.records import FormatName
 from tests.bench.synthetic import generate
 
 REPO = Path(__file__).resolve().parents[2]

@@ -38,7 +38,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--identity", type=Path, help="an identity.py to time instead")
     args = parser.parse_args()
-    rule = _module(args.identity) if args.identity else sys.modules["kg.loaders.identity"]
+    rule = _module(args.identity) if args.identity else sys.modules["loaders.identity"]
     with Database.connect() as graph:
         titles = [
             row["t"]

@@ -18,8 +18,8 @@ from kg.database import Database
 from kg.errors import AmbiguousAuthor
 from kg.load.neo4j_sink import Batch, GraphWriter
 from kg.load.schema import clear_database
-from kg.loaders.records import PaperRecord, SnapshotRecord
 from kg.questions.authors import author
+from loaders.records import PaperRecord, SnapshotRecord
 from tests.graph_dump import differences, dump_graph
 
 pytestmark = pytest.mark.integration

@@ -14,10 +14,10 @@ from click.testing import CliRunner
 from kg.cli import main
 from kg.database import Database
 from kg.errors import SimilarityError
-from kg.loaders.identity import normalize_title
 from kg.questions import seeds as connect
 from kg.refs import resolve
 from kg.server.config import Connection
+from loaders.identity import normalize_title
 
 DIVE = "2207.11912"
 M6 = "2110.03888"

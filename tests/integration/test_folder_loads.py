@@ -30,9 +30,9 @@ from kg.load.pipeline import (
     load_paths,
     load_stream,
 )
-from kg.loaders.formats import parse_file
-from kg.loaders.records import ParsedItem
 from kg.server.config import Connection
+from loaders.formats import parse_file
+from loaders.records import ParsedItem
 
 
 def _arxiv_line(arxiv_id: str, title: str) -> str:

@@ -14,7 +14,7 @@ from kg import KnowledgeGraph
 from kg.database import Database
 from kg.errors import ParameterError
 from kg.load.pipeline import load_paths
-from kg.loaders import source_file
+from loaders import source_file
 from tests.arxiv_lines import arxiv_line
 
 CREATED, UPDATED = "Mon, 6 Jan 2020 00:00:00 GMT", "2020-01-06"

@@ -24,10 +24,10 @@ from click.testing import CliRunner, Result
 
 from kg.cli import main
 from kg.database import Database
-from kg.loaders.formats import parse_file
-from kg.loaders.identity import paper_key
-from kg.loaders.records import CitationRecord, NamedPaper, PaperRecord, Rejected
 from kg.server.config import Connection
+from loaders.formats import parse_file
+from loaders.identity import paper_key
+from loaders.records import CitationRecord, NamedPaper, PaperRecord, Rejected
 from tests.unit.test_hostile_input import CASES, HOSTILE, Case
 
 

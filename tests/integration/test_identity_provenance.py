@@ -269,7 +269,7 @@ def test_a_merged_reference_gives_a_paper_known_from_references_no_year_out_of_t
     from datetime import date
 
     from kg.load.neo4j_sink import Batch
-    from kg.loaders.records import CitationRecord, Origin, PaperRef, SnapshotRecord
+    from loaders.records import CitationRecord, Origin, PaperRef, SnapshotRecord
 
     dated = {"a": date(2019, 1, 1), "c": date(2020, 1, 1), "e": date(2021, 1, 1)}
     snapshots = {

@@ -23,10 +23,10 @@ from kg.database import Database
 from kg.errors import ParameterError
 from kg.knowledge_graph import KnowledgeGraph
 from kg.load.neo4j_sink import Batch, GraphWriter
-from kg.loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
 from kg.questions import sources
 from kg.server.config import Connection
 from kg.web import create_app
+from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
 
 pytestmark = pytest.mark.integration
 

@@ -25,9 +25,9 @@ from kg.errors import (
 )
 from kg.knowledge_graph import KnowledgeGraph
 from kg.load.pipeline import load_paths
-from kg.loaders.identity import normalize_name, normalize_title, title_key
 from kg.refs import resolve
 from kg.server.config import Connection
+from loaders.identity import normalize_name, normalize_title, title_key
 from tests.data import SEED_PAGE, SEED_RECORD
 
 PAGE = SEED_PAGE

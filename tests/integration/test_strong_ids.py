@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from kg.database import Database
 from kg.load.neo4j_sink import Batch, GraphWriter
 from kg.load.schema import clear_database
-from kg.loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
 from kg.questions.paper import paper_report
 from kg.refs import resolve
+from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
 from tests.graph_dump import differences, dump_graph
 
 pytestmark = pytest.mark.integration

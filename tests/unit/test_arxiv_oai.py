@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from kg.errors import SourceError
-from kg.loaders import arxiv_oai
-from kg.loaders.records import PaperRecord, ParsedItem, Rejected, SnapshotRecord
-from kg.loaders.source_file import content_sha256
+from loaders import arxiv_oai
+from loaders.records import PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from loaders.source_file import content_sha256
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "arxiv"
 SAMPLE = FIXTURES / "sample.jsonl"

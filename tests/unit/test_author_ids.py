@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from kg.load.neo4j_sink import author_id_rows, authors_held, record_authors
-from kg.loaders.ids import author_key, author_merges, normal_author_id, read_author_id
-from kg.loaders.records import Origin, PaperRecord
+from loaders.ids import author_key, author_merges, normal_author_id, read_author_id
+from loaders.records import Origin, PaperRecord
 
 ORCID = "0000-0002-1825-0097"
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kg.loaders.detect import detect_format
+from loaders.detect import detect_format
 from tests.bench.sources import INPUTS, Input, make_inputs, parse_once
 
 PAPERS = 80

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from kg.load.merges import merged_key
 from kg.load.neo4j_sink import Batch, batch_statements, redirected, split_rows
-from kg.loaders.identity import normalize_title, title_key
-from kg.loaders.records import CitationRecord, Origin, PaperRef
+from loaders.identity import normalize_title, title_key
+from loaders.records import CitationRecord, Origin, PaperRef
 
 
 def _citation(citing: str, cited: str, snapshot: str = "sha256:aa") -> dict[str, object]:

@@ -21,7 +21,7 @@ LIBRARY = (
     "kg.questions",
     "kg.analytics",
     "kg.load",
-    "kg.loaders",
+    "loaders",
     "kg.export",
     "kg.plots",
     "kg.refs",

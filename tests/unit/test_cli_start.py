@@ -58,7 +58,7 @@ def test_a_question_loads_no_part_of_the_load_wing() -> None:
         "import kg\n"
         "kg.KnowledgeGraph.paper, kg.KnowledgeGraph.merges\n"
         "print(__import__('json').dumps(sorted(m for m in sys.modules if m.startswith("
-        "('kg.load.pipeline', 'kg.load.bulk', 'kg.load.merges', 'kg.loaders.formats')))))"
+        "('kg.load.pipeline', 'kg.load.bulk', 'kg.load.merges', 'loaders.formats')))))"
     )
     result = subprocess.run(
         [sys.executable, "-c", "import sys\n" + code],

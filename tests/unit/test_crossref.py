@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from kg.loaders import crossref
-from kg.loaders.detect import detect_format
-from kg.loaders.records import (
+from loaders import crossref
+from loaders.detect import detect_format
+from loaders.records import (
     CitationRecord,
     PaperRecord,
     ParsedItem,
@@ -23,7 +23,7 @@ from kg.loaders.records import (
     Skipped,
     SnapshotRecord,
 )
-from kg.loaders.source_file import content_sha256
+from loaders.source_file import content_sha256
 from tests.data import REAL_SOURCES
 
 REAL_CROSSREF = REAL_SOURCES / "crossref_works.jsonl"

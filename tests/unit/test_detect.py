@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from kg.errors import SourceError
-from kg.loaders.detect import detect_format
-from kg.loaders.formats import FORMATS
+from loaders.detect import detect_format
+from loaders.formats import FORMATS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -243,7 +243,7 @@ def test_the_format_table_drives_the_cli_detection_and_snapshot_kinds(tmp_path: 
     from click.testing import CliRunner
 
     from kg.cli import main
-    from kg.loaders.records import SnapshotKind
+    from loaders.records import SnapshotKind
 
     assert set(get_args(SnapshotKind)) == set(FORMATS)
     load = main.commands["load"]

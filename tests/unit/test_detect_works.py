@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from kg.errors import SourceError
-from kg.loaders.detect import detect_format
+from loaders.detect import detect_format
 from tests.data import REAL_SOURCES
 from tests.unit.test_crossref import work as crossref_work
 from tests.unit.test_openalex import work as openalex_work

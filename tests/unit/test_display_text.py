@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from kg.loaders import hepth_abs
-from kg.loaders.identity import normalize_title
-from kg.loaders.records import PaperRecord
 from kg.text import display, display_key, search_words
+from loaders import hepth_abs
+from loaders.identity import normalize_title
+from loaders.records import PaperRecord
 from tests.data import REAL_HEPTH_ABSTRACTS
 
 # What no shown title may hold: a math alphabet's command, a raw subscript, any command.

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from kg.errors import SourceError
-from kg.loaders import edge_list
-from kg.loaders.records import CitationRecord, ParsedItem, Rejected, Skipped, SnapshotRecord
-from kg.loaders.source_file import content_sha256
+from loaders import edge_list
+from loaders.records import CitationRecord, ParsedItem, Rejected, Skipped, SnapshotRecord
+from loaders.source_file import content_sha256
 from tests.data import REAL_HEPTH_EDGES
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "edges"
@@ -247,7 +247,7 @@ def test_reading_the_lines_hashes_the_content_in_the_same_read(
     plain or gzipped, whatever the line endings (kg load --since reads the older file once)."""
     import hashlib
 
-    from kg.loaders.source_file import numbered_lines
+    from loaders.source_file import numbered_lines
 
     content = "citing,cited\r\n" + "".join(f"{n:07d},{n + 1:07d}\n" for n in range(70_000))
     # a lone carriage return ends a line too, and an undecodable byte is replaced

@@ -14,11 +14,11 @@ import pytest
 
 from kg.errors import ParameterError, SourceError
 from kg.load.pipeline import as_format
-from kg.loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json, source_file
-from kg.loaders.detect import detect_format
-from kg.loaders.formats import format_names
-from kg.loaders.identity import normalize_title, paper_key
-from kg.loaders.records import CitationRecord, PaperRecord, ParsedItem, Rejected
+from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json, source_file
+from loaders.detect import detect_format
+from loaders.formats import format_names
+from loaders.identity import normalize_title, paper_key
+from loaders.records import CitationRecord, PaperRecord, ParsedItem, Rejected
 from tests.arxiv_lines import arxiv_line
 
 

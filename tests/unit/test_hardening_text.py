@@ -11,8 +11,8 @@ from kg import queries
 from kg.cli import main
 from kg.cli.app import clean
 from kg.errors import ParameterError, UnknownReference
-from kg.loaders.errors import printable
 from kg.refs import fuzzy_title_query, parse_ref
+from loaders.errors import printable
 
 # 11: an int parameter given 1e999
 

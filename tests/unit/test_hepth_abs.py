@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from kg.errors import SourceError
-from kg.loaders import hepth_abs
-from kg.loaders.records import PaperRecord, ParsedItem, Rejected, SnapshotRecord
-from kg.loaders.source_file import content_sha256
+from loaders import hepth_abs
+from loaders.records import PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from loaders.source_file import content_sha256
 from tests.data import REAL_HEPTH_ABSTRACTS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "abs"

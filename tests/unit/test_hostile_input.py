@@ -18,9 +18,9 @@ from typing import NamedTuple
 import pytest
 
 from kg.errors import SourceError
-from kg.loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json
-from kg.loaders.detect import detect_format
-from kg.loaders.records import (
+from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json
+from loaders.detect import detect_format
+from loaders.records import (
     CitationRecord,
     FormatName,
     PaperRecord,

@@ -27,8 +27,8 @@ from kg.load.pipeline import (
     input_format,
     load_files,
 )
-from kg.loaders.detect import detect_format
-from kg.loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
+from loaders.detect import detect_format
+from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_MAP = REPO / "examples" / "map"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from kg.errors import SourceError
-from kg.loaders.map_page import parse, parse_date, parse_item
-from kg.loaders.records import CitationRecord, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from loaders.map_page import parse, parse_date, parse_item
+from loaders.records import CitationRecord, PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from tests.data import REAL_SEED_PAGE, REPO, SEED_ID, SEED_PAGE
 
 PAGES = REPO / "tests" / "fixtures" / "pages"

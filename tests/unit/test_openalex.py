@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from kg.loaders import openalex
-from kg.loaders.detect import detect_format
-from kg.loaders.ids import normal_id
-from kg.loaders.records import (
+from loaders import openalex
+from loaders.detect import detect_format
+from loaders.ids import normal_id
+from loaders.records import (
     CitationRecord,
     PaperRecord,
     ParsedItem,
@@ -26,7 +26,7 @@ from kg.loaders.records import (
     Skipped,
     SnapshotRecord,
 )
-from kg.loaders.source_file import content_sha256
+from loaders.source_file import content_sha256
 from tests.data import REAL_SOURCES
 
 REAL_OPENALEX = REAL_SOURCES / "openalex_works.jsonl"
@@ -386,7 +386,7 @@ def test_json_lines_after_a_first_line_cut_short_still_load(tmp_path: Path) -> N
 def test_a_line_over_the_limit_in_a_document(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("kg.loaders.source_file.line_limit", lambda: 4000)
+    monkeypatch.setattr("loaders.source_file.line_limit", lambda: 4000)
     path = tmp_path / "page.json"
     page = {"meta": {"count": 1}, "results": [work(1, title="T" * 5000)]}
     path.write_text(json.dumps(page, indent=2))

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from kg.errors import SourceError
-from kg.loaders.paper_json import parse, split_authors
-from kg.loaders.records import PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from loaders.paper_json import parse, split_authors
+from loaders.records import PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from tests.data import REAL_SEED_RECORD, REPO, SEED_RECORD
 
 PAGES = REPO / "tests" / "fixtures" / "pages"

@@ -1,4 +1,4 @@
-"""A paper's properties are declared once (``kg.loaders.paper_properties``), and every list
+"""A paper's properties are declared once (``loaders.paper_properties``), and every list
 that spells them out agrees with that table.
 
 The Cypher files stay plain files that run unchanged in Neo4j Browser, so they spell the
@@ -25,7 +25,7 @@ import pytest
 
 from kg.load.import_sink import ImportSink
 from kg.load.neo4j_sink import Batch, paper_row
-from kg.loaders.paper_properties import (
+from loaders.paper_properties import (
     LINK_PROPERTIES,
     OTHER_FIELDS,
     PAPER_LISTS,
@@ -34,7 +34,7 @@ from kg.loaders.paper_properties import (
     REFERENCE_PROPERTIES,
     PaperProperty,
 )
-from kg.loaders.records import Origin, PaperRecord, SnapshotRecord
+from loaders.records import Origin, PaperRecord, SnapshotRecord
 
 REPO = Path(__file__).resolve().parents[2]
 LOAD = REPO / "cypher" / "load"
@@ -307,12 +307,12 @@ def record_field_problems(fields: Mapping[str, object]) -> list[str]:
     read |= {f for lst in PAPER_LISTS for f in lst.fields}
     read |= set(OTHER_FIELDS)
     problems = [
-        f"{file} has the field {name!r}, which no row of kg.loaders.paper_properties reads"
+        f"{file} has the field {name!r}, which no row of loaders.paper_properties reads"
         for name in fields
         if name not in read
     ]
     problems += [
-        f"kg.loaders.paper_properties reads {name!r}, which {file} lacks"
+        f"loaders.paper_properties reads {name!r}, which {file} lacks"
         for name in sorted(read)
         if name not in fields
     ]
@@ -544,5 +544,5 @@ def test_a_property_added_to_the_table_alone_is_reported_in_every_cypher_file() 
     problems = record_field_problems(fields)
     assert problems == [
         "loaders/records.py: PaperRecord has the field 'colour', which no row of "
-        "kg.loaders.paper_properties reads"
+        "loaders.paper_properties reads"
     ]

@@ -19,10 +19,10 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from kg.loaders import arxiv_oai, edge_list, text  # noqa: E402
-from kg.loaders import identity as resolve  # noqa: E402
-from kg.loaders.edge_list import _fields, _Layout  # noqa: E402
-from kg.loaders.source_file import (  # noqa: E402
+from loaders import arxiv_oai, edge_list, text  # noqa: E402
+from loaders import identity as resolve  # noqa: E402
+from loaders.edge_list import _fields, _Layout  # noqa: E402
+from loaders.source_file import (  # noqa: E402
     _ASCII_GROWTH,
     MAX_INDEX_BYTES,
     _name_problem,

@@ -3,7 +3,7 @@
 For any input, a parser yields records and ``Rejected`` items or raises SourceError for the
 file as a whole; nothing else. Each record it yields must also be writable: integers that
 fit Neo4j's INT64, titles and names within their bounds, category codes the writer accepts
-(see ``kg.loaders.source_file.record_problem``). Format detection gives a format or a
+(see ``loaders.source_file.record_problem``). Format detection gives a format or a
 SourceError. Each test is bounded by ``max_examples`` so the file runs in well under a
 minute on two cores; set KG_FUZZ_EXAMPLES for a longer run.
 """
@@ -25,10 +25,10 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from kg.errors import SourceError  # noqa: E402
-from kg.loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json  # noqa: E402
-from kg.loaders.detect import detect_format  # noqa: E402
-from kg.loaders.formats import FORMATS  # noqa: E402
-from kg.loaders.records import (  # noqa: E402
+from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json  # noqa: E402
+from loaders.detect import detect_format  # noqa: E402
+from loaders.formats import FORMATS  # noqa: E402
+from loaders.records import (  # noqa: E402
     CitationRecord,
     PaperRecord,
     ParsedItem,
@@ -36,8 +36,8 @@ from kg.loaders.records import (  # noqa: E402
     Skipped,
     SnapshotRecord,
 )
-from kg.loaders.source_file import record_problem  # noqa: E402
-from kg.loaders.taxonomy import is_category_code  # noqa: E402
+from loaders.source_file import record_problem  # noqa: E402
+from loaders.taxonomy import is_category_code  # noqa: E402
 
 PARSERS: dict[str, Callable[[Path], Iterator[ParsedItem]]] = {
     "page": map_page.parse,

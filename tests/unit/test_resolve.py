@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kg.loaders.identity import (
+from loaders.identity import (
     TitleCandidate,
     TitlePlan,
     canonical_arxiv_id,

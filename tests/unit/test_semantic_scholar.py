@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg.loaders import semantic_scholar, source_file
-from kg.loaders.detect import detect_format
-from kg.loaders.ids import ID_KINDS, normal_id
-from kg.loaders.records import (
+from loaders import semantic_scholar, source_file
+from loaders.detect import detect_format
+from loaders.ids import ID_KINDS, normal_id
+from loaders.records import (
     CitationRecord,
     PaperRecord,
     ParsedItem,
@@ -27,7 +27,7 @@ from kg.loaders.records import (
     Skipped,
     SnapshotRecord,
 )
-from kg.loaders.source_file import content_sha256
+from loaders.source_file import content_sha256
 from tests.data import REAL_SOURCES
 
 REAL_S2 = REAL_SOURCES / "s2_papers.jsonl"

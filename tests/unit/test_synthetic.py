@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from kg.loaders.detect import detect_format
-from kg.loaders.formats import parse_file
-from kg.loaders.records import CitationRecord, PaperRecord, Rejected
+from loaders.detect import detect_format
+from loaders.formats import parse_file
+from loaders.records import CitationRecord, PaperRecord, Rejected
 from tests.bench.synthetic import CATEGORIES, MEAN_REFERENCES, generate, main, paper_id
 
 

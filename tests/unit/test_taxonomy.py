@@ -7,17 +7,17 @@ from importlib.resources import files
 
 import pytest
 
-from kg.loaders.taxonomy import Category, category, is_category_code, load_taxonomy
+from loaders.taxonomy import Category, category, is_category_code, load_taxonomy
 
 
 def _rows() -> list[dict[str, object]]:
-    text = (files("kg.loaders") / "data" / "arxiv_categories.json").read_text(encoding="utf-8")
+    text = (files("loaders") / "data" / "arxiv_categories.json").read_text(encoding="utf-8")
     rows: list[dict[str, object]] = json.loads(text)["categories"]
     return rows
 
 
 def test_json_ships_inside_the_kg_package() -> None:
-    assert files("kg.loaders").joinpath("data/arxiv_categories.json").is_file()
+    assert files("loaders").joinpath("data/arxiv_categories.json").is_file()
 
 
 def test_taxonomy_has_a_sane_number_of_categories() -> None:
@@ -33,7 +33,7 @@ def test_every_code_is_unique_and_well_formed() -> None:
 
 
 def test_every_category_names_its_archive_and_group() -> None:
-    archives = json.loads((files("kg.loaders") / "data" / "arxiv_categories.json").read_text())[
+    archives = json.loads((files("loaders") / "data" / "arxiv_categories.json").read_text())[
         "archives"
     ]
     for cat in load_taxonomy().values():

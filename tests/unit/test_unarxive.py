@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg.loaders import source_file, unarxive
-from kg.loaders.detect import detect_format
-from kg.loaders.records import (
+from loaders import source_file, unarxive
+from loaders.detect import detect_format
+from loaders.records import (
     CitationRecord,
     PaperRecord,
     ParsedItem,
@@ -25,7 +25,7 @@ from kg.loaders.records import (
     Skipped,
     SnapshotRecord,
 )
-from kg.loaders.source_file import content_sha256
+from loaders.source_file import content_sha256
 
 T = TypeVar("T")
 EMPTY_IDS = {

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from kg.errors import SourceError
-from kg.loaders import map_page, paper_json
-from kg.loaders.detect import detect_format
-from kg.loaders.formats import parse_file
-from kg.loaders.records import FormatName, ParsedItem
-from kg.loaders.source_file import content_sha256, numbered_lines, read_head
+from loaders import map_page, paper_json
+from loaders.detect import detect_format
+from loaders.formats import parse_file
+from loaders.records import FormatName, ParsedItem
+from loaders.source_file import content_sha256, numbered_lines, read_head
 
 PARSERS: dict[str, Callable[[Path], Iterator[ParsedItem]]] = {
     "page": map_page.parse,
