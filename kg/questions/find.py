@@ -21,9 +21,9 @@ from kg import queries
 from kg.analytics.embed import Embedder, default_embedder, model_label
 from kg.answers import SearchHit, SearchResult
 from kg.database import Database
-from kg.errors import ParameterError
+from kg.errors import ParameterError, QueryFailed
 from kg.questions import retrievers
-from kg.questions.bounds import DEFAULT_LIMIT, check_count, check_text
+from kg.questions.bounds import DEFAULT_LIMIT, SHOWN_AUTHORS, check_count, check_text
 from kg.refs import MAX_SEARCH_WORDS, first_words, lookup
 from kg.text import search_words
 
@@ -43,7 +43,6 @@ IMPORTANCE_BOOST: Final = 2.0
 SEARCH_SCORE_CUTOFF: Final = 0.2
 """Full-text hits scoring under this share of the best hit's score are cut from a search:
 they match too few of the words for any number of citations to make them the paper meant."""
-SHOWN_AUTHORS: Final = 3
 """How many authors a search result lists before 'et al.'."""
 
 SearchMode = Literal["text", "semantic", "hybrid"]
@@ -93,15 +92,22 @@ def search(
         found = _by_words(graph, words, filters)
     else:
         model_in_use = embedder if embedder is not None else default_embedder()
-        retrievers.check_index(graph, model_in_use)
         model = model_label(model_in_use)
         vector = retrievers.query_vector(model_in_use, text)
-        if mode == "semantic":
-            found = retrievers.semantic(graph, vector, depth, filters)
-        else:
-            found = retrievers.hybrid(graph, words, vector, depth + len(exact), filters)
+        try:
+            if mode == "semantic":
+                found = retrievers.semantic(graph, vector, depth, filters)
+            else:
+                found = retrievers.hybrid(graph, words, vector, depth + len(exact), filters)
+        except QueryFailed:
+            # Asked only now, not before every search: a missing index or one of another
+            # dimension is what makes the query fail, and this names it.
+            retrievers.check_index(graph, model_in_use)
+            raise
     ranking = exact + [hit for hit in found if hit.key not in seen]
-    results = _with_details(graph, ranking[offset:depth])
+    page = ranking[offset:depth]
+    # A search by meaning brings each paper's details in its one query.
+    results = page if mode == "semantic" else _with_details(graph, page)
     note = None
     if not ranking:
         note = (

@@ -22,7 +22,7 @@ from kg.analytics.embed import Embedder, default_embedder
 from kg.answers import PaperSummary, SearchHit, TextNeighbours
 from kg.database import Database
 from kg.errors import EmbeddingUnavailable, ParameterError
-from kg.questions.bounds import DEFAULT_LIMIT, check_range, check_text
+from kg.questions.bounds import DEFAULT_LIMIT, SHOWN_AUTHORS, check_range, check_text
 from kg.refs import escape_lucene, resolve, too_many_words
 
 __all__ = [
@@ -112,7 +112,8 @@ def semantic(
     exclude: Sequence[str] = (),
 ) -> list[SearchHit]:
     """Return the papers nearest to ``vector`` in the vector index, best first, scored by
-    cosine similarity."""
+    cosine similarity, each with its first authors and citations in the map. Raises
+    QueryFailed when there is no vector index of the vector's dimension."""
     candidates = limit + len(exclude)
     if filters.any:
         candidates *= _FILTERED_DEPTH
@@ -123,6 +124,7 @@ def semantic(
         candidates=min(candidates, _MAX_CANDIDATES),
         limit=limit,
         exclude=list(exclude),
+        authors=SHOWN_AUTHORS,
         **filters.params(),
     )
     return [SearchHit.model_validate({**row, "score": row["similarity"]}) for row in rows]

@@ -360,6 +360,8 @@ def test_bad_input_and_no_index_are_clear_errors(face: KnowledgeGraph) -> None:
     with pytest.raises(EmbeddingUnavailable, match="no paper has a text embedding") as caught:
         face.search("branes", mode="semantic")
     assert "kg embed" in str(caught.value)
+    with pytest.raises(EmbeddingUnavailable, match="no paper has a text embedding"):
+        face.search("branes", mode="hybrid")
     with pytest.raises(ParameterError, match="search mode"):
         face.search("branes", mode="vibes")  # type: ignore[arg-type]
     with pytest.raises(ParameterError, match="years run from 2000 to 1990"):
