@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Self, Ty
 from kg import analytics, export, questions
 from kg import read_only as user_cypher
 from kg import refs as user_refs
-from kg.analytics import embed, similarity
+from kg.analytics import embed, similarity, vector_file
 from kg.analytics import time as time_analytics
 from kg.analytics.ranking import parse_years
 from kg.answers import ConnectResult, RecommendResult
@@ -224,6 +224,7 @@ class KnowledgeGraph(Database):
     search = _On(questions.search)
     similar_by_text = _On(retrievers.like_this)
     embed = _On(embed.embed_papers)
+    load_vectors = _On(vector_file.load_vectors)
     author = _On(questions.author)
     category = _On(questions.category)
     categories = _On(questions.categories)

@@ -220,6 +220,13 @@ def embed_papers(
     label = model_label(model)
     started = time.perf_counter()
     total = int(queries.analytics.embed_count.run(graph)[0]["papers"])
+    state = queries.search.embedding_state.run(graph)
+    if state and state[0]["dimension"] != model.dimension:
+        raise EmbeddingUnavailable(
+            f"the vector index holds {state[0]['dimension']}-dimension vectors (brought "
+            f"from a file?) and {model.name} makes {model.dimension}",
+            "remove them first: kg query drop_embeddings, then kg query drop_vector_index",
+        )
     ensure_vector_index(graph, model.dimension)
     papers = embedded = 0
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kg-embed-write") as writer:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kg import queries
-from kg.analytics.embed import Embedder, default_embedder
+from kg.analytics.embed import Embedder
 from kg.answers import PaperSummary, SearchHit, TextNeighbours
 from kg.database import Database
 from kg.errors import EmbeddingUnavailable, ParameterError
@@ -81,19 +81,22 @@ class Filters:
         return {"year_from": self.year_from, "year_to": self.year_to, "category": self.category}
 
 
-def check_index(graph: Database, embedder: Embedder) -> None:
+def check_index(graph: Database, embedder: Embedder | None) -> None:
     """Raise EmbeddingUnavailable unless the vector index is there, online, and of the
-    model's dimension."""
+    model's dimension (any dimension when ``embedder`` is None: the stored vectors are
+    compared among themselves)."""
     rows = queries.search.embedding_state.run(graph)
     if not rows:
         raise EmbeddingUnavailable(
             "no paper has a text embedding yet", "run `kg embed` first, then search by meaning"
         )
-    if rows[0]["dimension"] != embedder.dimension:
+    if embedder is not None and rows[0]["dimension"] != embedder.dimension:
         raise EmbeddingUnavailable(
             f"the vector index holds {rows[0]['dimension']}-dimension vectors and "
-            f"{embedder.name} makes {embedder.dimension}",
-            "embed again with the same model (`kg embed`)",
+            f"{embedder.name} makes {embedder.dimension}: a search by meaning needs vectors "
+            "of the model that embeds the query",
+            "remove them (kg query drop_embeddings, then kg query drop_vector_index) and run "
+            "kg embed",
         )
 
 
@@ -185,15 +188,14 @@ def hybrid(
     return [hits[key].model_copy(update={"score": fused[key]}) for key in order]
 
 
-def like_this(
-    graph: Database, ref: str, limit: int = DEFAULT_LIMIT, *, embedder: Embedder | None = None
-) -> TextNeighbours:
+def like_this(graph: Database, ref: str, limit: int = DEFAULT_LIMIT) -> TextNeighbours:
     """Return the papers nearest in meaning to the paper ``ref`` names, by the vectors
-    `kg embed` stored, best first. Raises PaperNotFound or AmbiguousPaper for a bad REF,
-    ParameterError for a limit below 1, EmbeddingUnavailable when there is no index."""
+    stored (by `kg embed`, or brought from a file), best first. Raises PaperNotFound or
+    AmbiguousPaper for a bad REF, ParameterError for a limit below 1, EmbeddingUnavailable
+    when there is no index."""
     limit = check_range("limit", limit, 1)
     paper = resolve(graph, ref)
-    check_index(graph, embedder if embedder is not None else default_embedder())
+    check_index(graph, None)  # the paper's own stored vector is the query: no model runs
     summary = PaperSummary.model_validate(paper.model_dump())
     stored = queries.search.paper_vector.run(graph, key=paper.key)
     if not stored:
