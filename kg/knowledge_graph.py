@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, LiteralString, Self, Unpack
 
 from kg import export, questions, refs
 from kg.analytics import ranking, similarity, time, time_series
-from kg.analytics.embed import DEFAULT_EMBED_BATCH, embed_papers
+from kg.analytics.embed import EMBED_MODEL_BATCH, embed_papers
 from kg.analytics.ranking import parse_years
 from kg.answers import ConnectResult, RecommendResult
 from kg.database import Database, Row
@@ -175,7 +175,7 @@ class Analytics(_Part):
         *,
         k: int = similarity.DEFAULT_K,
         write: bool = False,
-        batch_size: int = similarity.DEFAULT_BATCH_SIZE,
+        batch_size: int = similarity.SIMILARITY_WRITE_BATCH,
         measures: Sequence[Measure] = similarity.MEASURES,
         force: bool = False,
         writers: int = similarity.DEFAULT_WRITERS,
@@ -596,7 +596,7 @@ class KnowledgeGraph(Database):
         self,
         *,
         embedder: Embedder | None = None,
-        batch_size: int = DEFAULT_EMBED_BATCH,
+        batch_size: int = EMBED_MODEL_BATCH,
         on_progress: Callable[[int, int, int], None] | None = None,
     ) -> EmbedReport:
         """Embed every titled paper whose text (or model) changed since its vector was stored,
@@ -680,7 +680,7 @@ class KnowledgeGraph(Database):
         *,
         k: int = similarity.DEFAULT_K,
         write: bool = False,
-        batch_size: int = similarity.DEFAULT_BATCH_SIZE,
+        batch_size: int = similarity.SIMILARITY_WRITE_BATCH,
         measures: Sequence[Measure] = similarity.MEASURES,
         force: bool = False,
         writers: int = similarity.DEFAULT_WRITERS,

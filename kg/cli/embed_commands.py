@@ -13,14 +13,14 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from kg.analytics.embed import DEFAULT_EMBED_BATCH
+from kg.analytics.embed import EMBED_MODEL_BATCH
 from kg.cli.app import console, emitted, json_command, number_option, open_graph, say
 
 
 @json_command(
     "embed",
     number_option(
-        "--batch-size", default=DEFAULT_EMBED_BATCH, help="Papers the model embeds at once."
+        "--batch-size", default=EMBED_MODEL_BATCH, help="Papers the model embeds at once."
     ),
 )
 def embed(ctx: click.Context, batch_size: int, as_json: bool) -> None:
