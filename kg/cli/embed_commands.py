@@ -14,7 +14,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from kg.analytics.embed import DEFAULT_EMBED_BATCH
+from kg.analytics.embed import EMBED_MODEL_BATCH
 from kg.answers import VectorFileReport
 from kg.cli.app import clean, console, emitted, json_command, number_option, open_graph, say
 
@@ -22,7 +22,7 @@ from kg.cli.app import clean, console, emitted, json_command, number_option, ope
 @json_command(
     "embed",
     number_option(
-        "--batch-size", default=DEFAULT_EMBED_BATCH, help="Papers the model embeds at once."
+        "--batch-size", default=EMBED_MODEL_BATCH, help="Papers the model embeds at once."
     ),
     click.option(
         "--from",
