@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -68,6 +68,7 @@ __all__ = [
     "parse_records",
     "plain_text",
     "stated_date",
+    "validated",
 ]
 
 RAW_LIMIT = 2000
@@ -93,6 +94,9 @@ class Input(BaseModel):
     """Part of an input record: unknown keys are ignored, known ones are type-checked."""
 
     model_config = ConfigDict(extra="ignore", strict=True, frozen=True, populate_by_name=True)
+
+
+_Model = TypeVar("_Model", bound=Input)
 
 
 @dataclass(frozen=True)
@@ -137,8 +141,9 @@ def elements(value: list[Any], where: Where = ()) -> list[tuple[Where, Any]]:
     return [((*where, place), item) for place, item in enumerate(value)]
 
 
-def describe(exc: ValidationError) -> str:
-    """Return a record's validation errors as ``where: what, got …`` phrases."""
+def describe(exc: ValidationError, width: int = 60) -> str:
+    """Return a record's validation errors as ``where: what, got …`` phrases, each value
+    shown in at most ``width`` characters."""
     phrases = []
     for error in exc.errors()[:3]:
         where = ".".join(str(part) for part in error["loc"]) or "the object"
@@ -147,9 +152,20 @@ def describe(exc: ValidationError) -> str:
             what = "should be a JSON object"
         else:
             what = error["msg"][0].lower() + error["msg"][1:]
-        shown = json.dumps(got, ensure_ascii=False, default=str)[:60]
+        shown = json.dumps(got, ensure_ascii=False, default=str)[:width]
         phrases.append(f"{where} {what}, got {json_kind(got)} {shown}")
     return "; ".join(phrases)
+
+
+def validated(record: JsonRecord, model: type[_Model]) -> _Model | str:
+    """Return a record's value read as ``model`` (a work object), or why it is none: not
+    an object, or its validation errors (``describe``)."""
+    if not isinstance(record.value, dict):
+        return f"a JSON {json_kind(record.value)} where a work object should be"
+    try:
+        return model.model_validate(record.value)
+    except ValidationError as exc:
+        return describe(exc)
 
 
 _INLINE_TAGS = (
@@ -444,9 +460,7 @@ def cited_items(
     """Yield a CitationRecord from a paper to each paper it cites, once each; a paper that
     cites itself (one of its ids) a Skipped; a reference that cannot be one its Rejected.
     ``what`` names the references in the Skipped's detail (``referenced_works``)."""
-    citing = PaperRef(
-        arxiv_id=record.arxiv_id, ids=record.ids, title=record.title, year=record.year
-    )
+    citing = record.ref()
     own = set(citing.id_keys)
     if citing.arxiv_id is not None:
         own.add(citing.arxiv_id)

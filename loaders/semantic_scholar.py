@@ -41,6 +41,7 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
 from .ids import AuthorIdKind, IdKind, arxiv_from_doi, normal_author_id, normal_id
+from .json_records import describe, json_kind
 from .records import (
     CitationRecord,
     NamedPaper,
@@ -147,27 +148,8 @@ class _Bad(Exception):
     """A value that cannot be read; its message is the reject's reason (without the fix)."""
 
 
-def _json_kind(value: object) -> str:
-    kinds = {list: "array", dict: "object", str: "string", bool: "boolean", int: "number"}
-    return "null" if value is None else kinds.get(type(value), "number")
-
-
 def _shown(value: object) -> str:
     return json.dumps(value)[:80]
-
-
-def _describe(exc: ValidationError) -> str:
-    """Return the validation errors as ``where: what`` phrases, for a rejection reason."""
-    phrases = []
-    for error in exc.errors()[:3]:
-        where = ".".join(str(part) for part in error["loc"]) or "the object"
-        got = error.get("input")
-        if error["type"] in ("model_type", "dict_type"):
-            what = "should be a JSON object"
-        else:
-            what = error["msg"][0].lower() + error["msg"][1:]
-        phrases.append(f"{where} {what}, got {_json_kind(got)} {_shown(got)}")
-    return "; ".join(phrases)
 
 
 def _json_error(exc: ValueError | RecursionError) -> str:
@@ -192,7 +174,7 @@ def _id_text(value: object, where: str) -> str | None:
         return None
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise _Bad(
-            f"{where} should be a string or a whole number, got {_json_kind(value)} {_shown(value)}"
+            f"{where} should be a string or a whole number, got {json_kind(value)} {_shown(value)}"
         )
     return str(value).strip() or None
 
@@ -311,7 +293,7 @@ def _nested_ref(item: object, wrapper: str) -> PaperRef | None:
     if item is None:
         return None
     if not isinstance(item, dict):
-        raise _Bad(f"a JSON {_json_kind(item)} where a paper object should be")
+        raise _Bad(f"a JSON {json_kind(item)} where a paper object should be")
     try:
         doc = _Paper.model_validate(_unwrapped(item, wrapper))
         named = _named(doc, dataset=False)
@@ -325,7 +307,7 @@ def _nested_ref(item: object, wrapper: str) -> PaperRef | None:
             stated_cited_by=doc.citation_count,
         )
     except ValidationError as exc:
-        raise _Bad(_describe(exc)) from None
+        raise _Bad(describe(exc, width=80)) from None
     if problem := record_problem(ref):
         raise _Bad(problem)
     return ref
@@ -337,13 +319,7 @@ def _citations(
     """Yield the CitationRecords of a paper's nested ``citations`` (``cited_by``: each item
     cites the paper) or ``references`` (the paper cites each item)."""
     name, wrapper = ("citations", "citingPaper") if cited_by else ("references", "citedPaper")
-    paper = PaperRef(
-        arxiv_id=record.arxiv_id,
-        ids=record.ids,
-        title=record.title,
-        year=record.year,
-        stated_cited_by=record.stated_cited_by,
-    )
+    paper = record.ref(stated_cited_by=record.stated_cited_by)
     for index, item in enumerate(items):
         entry = f"{name}[{index}]"
         try:
@@ -373,7 +349,7 @@ def _paper(where: _Where, obj: dict[str, Any], raw: object) -> Iterator[ParsedIt
         doc = _Paper.model_validate(obj)
         named = _named(doc, dataset)
     except ValidationError as exc:
-        yield where.reject(f"{_describe(exc)}: {_FIX}", raw)
+        yield where.reject(f"{describe(exc, width=80)}: {_FIX}", raw)
         return
     except _Bad as exc:
         yield where.reject(f"{exc}: {_FIX}", raw)
@@ -406,7 +382,7 @@ def _paper(where: _Where, obj: dict[str, Any], raw: object) -> Iterator[ParsedIt
             stated_refs_total=doc.reference_count,
         )
     except ValidationError as exc:
-        yield where.reject(f"{_describe(exc)}: {_FIX}", raw)
+        yield where.reject(f"{describe(exc, width=80)}: {_FIX}", raw)
         return
     if problem := record_problem(record):
         yield where.reject(f"{problem}: {_FIX}", raw)
@@ -499,7 +475,7 @@ def _value(where: _Where, text: str, value: object) -> Iterator[ParsedItem]:
         return
     if not isinstance(value, dict | list):
         yield where.reject(
-            f"a JSON {_json_kind(value)} where a Semantic Scholar paper object should be: {_FIX}",
+            f"a JSON {json_kind(value)} where a Semantic Scholar paper object should be: {_FIX}",
             text,
         )
         return
@@ -520,7 +496,7 @@ def _value(where: _Where, text: str, value: object) -> Iterator[ParsedItem]:
                 " (the batch endpoint's answer for an id it does not know)" if item is None else ""
             )
             yield here.reject(
-                f"{where_in} is a JSON {_json_kind(item)}{answer}, not a paper object: "
+                f"{where_in} is a JSON {json_kind(item)}{answer}, not a paper object: "
                 "nothing to load; remove it",
                 raw,
             )
