@@ -42,19 +42,9 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
 from .ids import AuthorIdKind, IdKind, arxiv_from_doi, normal_author_id, normal_id
 from .json_records import describe, json_kind
-from .records import (
-    CitationRecord,
-    NamedPaper,
-    Origin,
-    PaperRecord,
-    PaperRef,
-    ParsedItem,
-    Rejected,
-    SkipKind,
-    Skipped,
-    SnapshotRecord,
-)
+from .records import CitationRecord, NamedPaper, PaperRecord, PaperRef, ParsedItem, SnapshotRecord
 from .source_file import (
+    LinePlace,
     LongLine,
     arxiv_id_and_version,
     content_sha256,
@@ -69,8 +59,6 @@ from .text import collapse_spaces
 
 __all__ = ["line_context", "parse"]
 
-RAW_LIMIT = 1000
-"""How much of a rejected record's text its reject keeps."""
 _FIX = "fix or remove this record"
 _FIX_NESTED = "the citation was not loaded: fix or remove the entry"
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
@@ -268,26 +256,6 @@ def _unwrapped(item: dict[str, Any], wrapper: str) -> dict[str, Any]:
     return item
 
 
-@dataclass(frozen=True)
-class _Where:
-    """Where a record is read from, and the snapshot it belongs to."""
-
-    path: str
-    line: int
-    snapshot: str
-
-    @property
-    def origin(self) -> Origin:
-        return Origin(path=self.path, line=self.line)
-
-    def reject(self, reason: str, raw: object) -> Rejected:
-        text = raw if isinstance(raw, str) else json.dumps(raw)
-        return Rejected(origin=self.origin, reason=reason, raw=text[:RAW_LIMIT])
-
-    def skip(self, kind: SkipKind, detail: str) -> Skipped:
-        return Skipped(origin=self.origin, kind=kind, detail=detail)
-
-
 def _nested_ref(item: object, wrapper: str) -> PaperRef | None:
     """Return the PaperRef of a nested paper, None when it names no paper; raises _Bad."""
     if item is None:
@@ -314,7 +282,7 @@ def _nested_ref(item: object, wrapper: str) -> PaperRef | None:
 
 
 def _citations(
-    where: _Where, record: PaperRecord, items: list[Any], cited_by: bool
+    where: LinePlace, record: PaperRecord, items: list[Any], cited_by: bool
 ) -> Iterator[ParsedItem]:
     """Yield the CitationRecords of a paper's nested ``citations`` (``cited_by``: each item
     cites the paper) or ``references`` (the paper cites each item)."""
@@ -341,7 +309,7 @@ def _citations(
         )
 
 
-def _paper(where: _Where, obj: dict[str, Any], raw: object) -> Iterator[ParsedItem]:
+def _paper(where: LinePlace, obj: dict[str, Any], raw: object) -> Iterator[ParsedItem]:
     """Yield the PaperRecord of a paper object or dataset line, then its nested citations;
     or why it cannot be one."""
     dataset = "corpusid" in obj or "externalids" in obj
@@ -392,7 +360,7 @@ def _paper(where: _Where, obj: dict[str, Any], raw: object) -> Iterator[ParsedIt
     yield from _citations(where, record, doc.references or [], cited_by=False)
 
 
-def _corpus_citation(where: _Where, obj: dict[str, Any], raw: object) -> ParsedItem:
+def _corpus_citation(where: LinePlace, obj: dict[str, Any], raw: object) -> ParsedItem:
     """Return the CitationRecord of a line of the citations dataset, or why there is none."""
     found: dict[str, str | None] = {}
     for name in ("citingcorpusid", "citedcorpusid"):
@@ -416,7 +384,7 @@ def _corpus_citation(where: _Where, obj: dict[str, Any], raw: object) -> ParsedI
     )
 
 
-def _object(where: _Where, obj: dict[str, Any], raw: object) -> Iterator[ParsedItem]:
+def _object(where: LinePlace, obj: dict[str, Any], raw: object) -> Iterator[ParsedItem]:
     """Yield the records of one JSON object: a dataset citation, or a paper."""
     if "citingcorpusid" in obj or "citedcorpusid" in obj:
         yield _corpus_citation(where, obj, raw)
@@ -466,7 +434,7 @@ def _element_spans(text: str, page: bool) -> list[tuple[int, int]] | None:
         return None
 
 
-def _value(where: _Where, text: str, value: object) -> Iterator[ParsedItem]:
+def _value(where: LinePlace, text: str, value: object) -> Iterator[ParsedItem]:
     """Yield the records of one decoded JSON text: an object, a page or an array of them."""
     if isinstance(value, dict) and not (
         isinstance(value.get("data"), list) and not _PAPER_KEYS & value.keys()
@@ -486,7 +454,7 @@ def _value(where: _Where, text: str, value: object) -> Iterator[ParsedItem]:
         spans = None
     for index, item in enumerate(items):
         at, end = spans[index] if spans else (0, 0)
-        here = _Where(where.path, where.line + text.count("\n", 0, at), where.snapshot)
+        here = LinePlace(where.path, where.line + text.count("\n", 0, at), where.snapshot)
         raw = text[at:end] if spans else item
         if isinstance(item, dict):
             yield from _object(here, item, raw)
@@ -577,7 +545,7 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
     key = snapshot_key(sha256)
     yield SnapshotRecord(key=key, kind="semantic_scholar", source=path.name, sha256=sha256)
     for number, text in _texts(path, unchanged):
-        where = _Where(str(path), number, key)
+        where = LinePlace(str(path), number, key)
         if isinstance(text, LongLine):
             yield where.reject(text.reason(), text.head)
             continue

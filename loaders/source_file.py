@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import json
 import re
 import zlib
 from collections.abc import Iterable, Iterator
@@ -23,11 +24,12 @@ from typing import IO, cast
 
 from .errors import SourceError
 from .identity import normalize_name, normalize_title, parse_arxiv_id
-from .records import MAX_YEAR, MIN_YEAR, PaperRecord, PaperRef
+from .records import MAX_YEAR, MIN_YEAR, Origin, PaperRecord, PaperRef, Rejected, SkipKind, Skipped
 
 __all__ = [
     "MAX_LINE_LENGTH",
     "READ_ERRORS",
+    "LinePlace",
     "LongLine",
     "arxiv_id_and_version",
     "bounded_int",
@@ -54,6 +56,35 @@ __all__ = [
 
 GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1 << 20
+
+LINE_RAW_LIMIT = 1000
+"""How much of a rejected JSON line its reject keeps (a line may hold a paper's full text)."""
+
+
+@dataclass(frozen=True)
+class LinePlace:
+    """Where a record of a JSON-lines file is read from, and the snapshot it belongs to:
+    what its items' origin, rejects and skips say."""
+
+    path: str
+    line: int
+    snapshot: str
+
+    @property
+    def origin(self) -> Origin:
+        """The file and line, as the items say it."""
+        return Origin(path=self.path, line=self.line)
+
+    def reject(self, reason: str, raw: object) -> Rejected:
+        """Return a Rejected here, keeping ``raw`` (text, or a value written out as JSON)
+        cut at LINE_RAW_LIMIT."""
+        text = raw if isinstance(raw, str) else json.dumps(raw)
+        return Rejected(origin=self.origin, reason=reason, raw=text[:LINE_RAW_LIMIT])
+
+    def skip(self, kind: SkipKind, detail: str) -> Skipped:
+        """Return a Skipped here."""
+        return Skipped(origin=self.origin, kind=kind, detail=detail)
+
 
 MAX_LINE_LENGTH = 64 * 2**20
 """The longest line a parser reads, 64 MiB: 67,108,864 characters of a text file read as
