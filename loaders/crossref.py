@@ -38,10 +38,10 @@ from .json_records import Input
 from .json_records import JsonRecord
 from .json_records import Unwrapped
 from .json_records import checked_ref
-from .json_records import cited_items
 from .json_records import describe
 from .json_records import elements
 from .json_records import json_kind
+from .json_records import paper_items
 from .json_records import parse_records
 from .json_records import plain_text
 from .json_records import stated_date
@@ -305,14 +305,8 @@ def _paper(
 
 
 def _items(record: JsonRecord, snapshot: str) -> Iterator[ParsedItem]:
-    """Yield the PaperRecord of one work and its citations, or its Rejected."""
-    found = _paper(record, snapshot)
-    if isinstance(found, Rejected):
-        yield found
-        return
-    paper, cited = found
-    yield paper
-    yield from cited_items(paper, cited, "references")
+    """Return the items of one work: its PaperRecord and its citations, or its Rejected."""
+    return paper_items(_paper(record, snapshot), "references")
 
 
 def parse(path: Path) -> Iterator[ParsedItem]:

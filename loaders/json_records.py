@@ -69,6 +69,8 @@ __all__ = [
     "input_files",
     "json_kind",
     "json_records",
+    "not_json",
+    "paper_items",
     "parse_records",
     "plain_text",
     "stated_date",
@@ -280,10 +282,11 @@ def _opens_document(line: str) -> bool:
     return line[0] in "{[" and (len(line) == 1 or line.endswith(_OPENS_DOCUMENT))
 
 
-def _not_json(exc: ValueError | RecursionError) -> str:
-    """Return why a text is not loadable JSON, for a reject."""
+def not_json(exc: ValueError | RecursionError, truncated: str = "") -> str:
+    """Return why a text is not loadable JSON, for a reject; ``truncated`` follows the
+    place of a decoding error (``; the record may be truncated``)."""
     if isinstance(exc, json.JSONDecodeError):
-        return f"not valid JSON ({exc.msg} at column {exc.colno})"
+        return f"not valid JSON ({exc.msg} at column {exc.colno}){truncated}"
     if isinstance(exc, RecursionError):
         return "the JSON is nested too deep to read"
     return f"not loadable JSON ({exc})"  # e.g. an integer of more than 4,300 digits
@@ -347,7 +350,7 @@ def _document_values(path: Path, first: int, text: str) -> Iterator[_Value | Rej
             where = f" on line {line(exc.pos)}" if isinstance(exc, json.JSONDecodeError) else ""
             yield Rejected(
                 origin=Origin(path=str(path), line=line(at)),
-                reason=f"{_not_json(exc)}{where}; the file was not read past it: fix the "
+                reason=f"{not_json(exc)}{where}; the file was not read past it: fix the "
                 "JSON (a truncated download?) and load the file again",
                 raw=text[at : at + RAW_LIMIT],
             )
@@ -435,7 +438,7 @@ def _line_value(source: str, number: int, text: str) -> _Value | Rejected:
     except (ValueError, RecursionError) as exc:
         return Rejected(
             origin=Origin(path=source, line=number),
-            reason=f"{_not_json(exc)}; each line must be one JSON object: fix or remove the "
+            reason=f"{not_json(exc)}; each line must be one JSON object: fix or remove the "
             "line (a truncated download?)",
             raw=text[:RAW_LIMIT],
         )
@@ -490,6 +493,19 @@ def cited_items(
             citing=citing,
             cited=ref,
         )
+
+
+def paper_items(
+    found: tuple[PaperRecord, Iterable[PaperRef | Rejected]] | Rejected, what: str
+) -> Iterator[ParsedItem]:
+    """Yield a work's Rejected, or its PaperRecord and then a CitationRecord to each paper
+    it cites (``cited_items``; ``what`` names its references)."""
+    if isinstance(found, Rejected):
+        yield found
+        return
+    paper, cited = found
+    yield paper
+    yield from cited_items(paper, cited, what)
 
 
 def checked_ref(ref: PaperRef, origin: Origin, what: str, raw: str) -> PaperRef | Rejected:

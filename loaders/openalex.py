@@ -38,10 +38,10 @@ from .ids import normal_id
 from .json_records import Input
 from .json_records import JsonRecord
 from .json_records import Unwrapped
-from .json_records import cited_items
 from .json_records import describe
 from .json_records import elements
 from .json_records import json_kind
+from .json_records import paper_items
 from .json_records import parse_records
 from .json_records import plain_text
 from .json_records import stated_date
@@ -250,8 +250,11 @@ def _authors(work: _Work) -> tuple[tuple[str, ...], tuple[dict[AuthorIdKind, str
     return tuple(names), tuple(ids)
 
 
-def _paper(record: JsonRecord, snapshot: str) -> tuple[PaperRecord, _Work] | Rejected:
-    """Return the PaperRecord of one work object, with the object, or why it is none."""
+def _paper(
+    record: JsonRecord, snapshot: str
+) -> tuple[PaperRecord, Iterator[PaperRef | Rejected]] | Rejected:
+    """Return the PaperRecord of one work object and the papers it cites, or why it is
+    none."""
 
     def reject(reason: str) -> Rejected:
         return Rejected(origin=record.origin, reason=f"{reason}: {_FIX}", raw=record.raw())
@@ -308,7 +311,7 @@ def _paper(record: JsonRecord, snapshot: str) -> tuple[PaperRecord, _Work] | Rej
         return reject(describe(exc))
     if problem := record_problem(paper):
         return reject(problem)
-    return paper, work
+    return paper, _cited(record, work)
 
 
 def _cited(record: JsonRecord, work: _Work) -> Iterator[PaperRef | Rejected]:
@@ -329,14 +332,8 @@ def _cited(record: JsonRecord, work: _Work) -> Iterator[PaperRef | Rejected]:
 
 
 def _items(record: JsonRecord, snapshot: str) -> Iterator[ParsedItem]:
-    """Yield the PaperRecord of one work and its citations, or its Rejected."""
-    found = _paper(record, snapshot)
-    if isinstance(found, Rejected):
-        yield found
-        return
-    paper, work = found
-    yield paper
-    yield from cited_items(paper, _cited(record, work), "referenced_works")
+    """Return the items of one work: its PaperRecord and its citations, or its Rejected."""
+    return paper_items(_paper(record, snapshot), "referenced_works")
 
 
 def parse(path: Path) -> Iterator[ParsedItem]:

@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from .errors import SourceError
 from .json_records import describe
 from .json_records import json_kind
+from .json_records import not_json
 from .records import Origin
 from .records import PaperRecord
 from .records import ParsedItem
@@ -224,15 +225,6 @@ def _texts(path: Path) -> Iterator[tuple[int, str | LongLine]]:
             yield number, line
 
 
-def _json_error(exc: ValueError | RecursionError) -> str:
-    """Return why a text is not loadable JSON, for a rejection reason."""
-    if isinstance(exc, json.JSONDecodeError):
-        return f"not valid JSON ({exc.msg} at column {exc.colno}); the object may be truncated"
-    if isinstance(exc, RecursionError):
-        return "the JSON is nested too deep to read"
-    return f"not loadable JSON ({exc})"  # e.g. an integer of more than 4,300 digits
-
-
 def _entries(path: Path) -> Iterator[_Entry | Rejected]:
     """Yield each JSON object, type-checked, or why it was rejected.
 
@@ -258,7 +250,7 @@ def _entries(path: Path) -> Iterator[_Entry | Rejected]:
             yield refused[1]
             refused = None
         if error is not None:
-            what = _json_error(error)
+            what = not_json(error, "; the object may be truncated")
             reject = Rejected(origin=origin, reason=f"{what}: {_FIX}", raw=text[:_RAW_LIMIT])
             if first and not text.lstrip().startswith("{"):
                 refused = (

@@ -53,6 +53,7 @@ from .ids import normal_author_id
 from .ids import normal_id
 from .json_records import describe
 from .json_records import json_kind
+from .json_records import not_json
 from .records import CitationRecord
 from .records import NamedPaper
 from .records import PaperRecord
@@ -152,14 +153,6 @@ class _Bad(Exception):
 
 def _shown(value: object) -> str:
     return json.dumps(value)[:80]
-
-
-def _json_error(exc: ValueError | RecursionError) -> str:
-    if isinstance(exc, json.JSONDecodeError):
-        return f"not valid JSON ({exc.msg} at column {exc.colno}); the record may be truncated"
-    if isinstance(exc, RecursionError):
-        return "the JSON is nested too deep to read"
-    return f"not loadable JSON ({exc})"
 
 
 def _decodes(text: str) -> object:
@@ -566,7 +559,8 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
         try:
             value = json.loads(text)
         except (ValueError, RecursionError) as exc:
-            yield where.reject(f"{_json_error(exc)}: {_FIX}", text)
+            reason = not_json(exc, "; the record may be truncated")
+            yield where.reject(f"{reason}: {_FIX}", text)
             continue
         yield from _value(where, text, value)
 
