@@ -15,7 +15,6 @@ bad value becomes a ``Rejected`` saying where and why.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import html
 import json
 import os
@@ -52,6 +51,7 @@ from .records import SnapshotRecord
 from .source_file import LongLine
 from .source_file import content_sha256
 from .source_file import date_problem
+from .source_file import folder_sha256
 from .source_file import numbered_lines
 from .source_file import record_problem
 from .source_file import snapshot_key
@@ -262,18 +262,6 @@ def input_files(path: Path) -> list[Path]:
             "pass a JSON file, or a folder of them (an OpenAlex snapshot's data/works)",
         )
     return found
-
-
-def _folder_sha256(root: Path, files: list[Path]) -> str:
-    """Return a sha256 over each file's path in the folder and content digest."""
-    digest = hashlib.sha256()
-    for file in files:
-        digest.update(file.relative_to(root).as_posix().encode() + b"\0")
-        try:
-            digest.update(content_sha256(file).encode() + b"\n")
-        except SourceError:
-            digest.update(b"unreadable\n")
-    return digest.hexdigest()
 
 
 def _opens_document(line: str) -> bool:
@@ -533,7 +521,7 @@ def parse_records(
     Raises SourceError when the path cannot be read, or is a folder without JSON files.
     """
     files = input_files(path)
-    sha256 = _folder_sha256(path, files) if path.is_dir() else content_sha256(path)
+    sha256 = folder_sha256(path, files) if path.is_dir() else content_sha256(path)
     snapshot = SnapshotRecord(key=snapshot_key(sha256), kind=kind, source=path.name, sha256=sha256)
     yield snapshot
     newest: date | None = None

@@ -253,8 +253,8 @@ def _authors(work: _Work) -> tuple[tuple[str, ...], tuple[dict[AuthorIdKind, str
 def _paper(
     record: JsonRecord, snapshot: str
 ) -> tuple[PaperRecord, Iterator[PaperRef | Rejected]] | Rejected:
-    """Return the PaperRecord of one work object and the papers it cites, or why it is
-    none."""
+    """Return the PaperRecord of one work object and the works its ``referenced_works``
+    name (read as they are taken), or why it is none."""
 
     def reject(reason: str) -> Rejected:
         return Rejected(origin=record.origin, reason=f"{reason}: {_FIX}", raw=record.raw())

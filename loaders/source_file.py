@@ -46,6 +46,7 @@ __all__ = [
     "bounded_int",
     "content_sha256",
     "date_problem",
+    "folder_sha256",
     "int_problem",
     "is_gzip",
     "latin1_line",
@@ -325,6 +326,19 @@ def _hash_into(path: Path, digest: hashlib._Hash) -> None:
                 digest.update(chunk)
     except READ_ERRORS as exc:
         raise read_error(path, exc) from exc
+
+
+def folder_sha256(root: Path, files: Iterable[Path]) -> str:
+    """Return a sha256 over each file's path in the folder ``root`` and content digest (a
+    file that cannot be read counts by its name: reading its records rejects it)."""
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.relative_to(root).as_posix().encode() + b"\0")
+        try:
+            digest.update(content_sha256(file).encode() + b"\n")
+        except SourceError:
+            digest.update(b"unreadable\n")
+    return digest.hexdigest()
 
 
 def snapshot_key(sha256: str, reading: str | None = None) -> str:
