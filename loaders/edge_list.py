@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Callable
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal

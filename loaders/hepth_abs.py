@@ -17,8 +17,7 @@ import os
 import re
 import stat
 import tarfile
-from collections.abc import Iterable
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import date
 from functools import cache
 from pathlib import Path

@@ -34,8 +34,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
