@@ -28,22 +28,31 @@ from typing import Annotated, Any
 from pydantic import Field, ValidationError
 
 from .identity import normalize_title
-from .ids import AuthorIdKind, arxiv_from_doi, normal_author_id, normal_id
-from .json_records import (
-    Input,
-    JsonRecord,
-    Unwrapped,
-    checked_ref,
-    cited_items,
-    describe,
-    elements,
-    json_kind,
-    parse_records,
-    plain_text,
-    stated_date,
-)
-from .records import MAX_YEAR, MIN_YEAR, PaperRecord, PaperRef, ParsedItem, Rejected
-from .source_file import MAX_INT, record_problem, year_problem
+from .ids import AuthorIdKind
+from .ids import arxiv_from_doi
+from .ids import normal_author_id
+from .ids import normal_id
+from .json_records import Input
+from .json_records import JsonRecord
+from .json_records import Unwrapped
+from .json_records import checked_ref
+from .json_records import describe
+from .json_records import elements
+from .json_records import json_kind
+from .json_records import paper_items
+from .json_records import parse_records
+from .json_records import plain_text
+from .json_records import stated_date
+from .json_records import validated
+from .records import MAX_YEAR
+from .records import MIN_YEAR
+from .records import PaperRecord
+from .records import PaperRef
+from .records import ParsedItem
+from .records import Rejected
+from .source_file import MAX_INT
+from .source_file import record_problem
+from .source_file import year_problem
 from .text import collapse_spaces
 
 __all__ = ["parse"]
@@ -241,12 +250,9 @@ def _paper(
     def reject(reason: str) -> Rejected:
         return Rejected(origin=record.origin, reason=f"{reason}: {_FIX}", raw=record.raw())
 
-    if not isinstance(record.value, dict):
-        return reject(f"a JSON {json_kind(record.value)} where a work object should be")
-    try:
-        work = _Work.model_validate(record.value)
-    except ValidationError as exc:
-        return reject(describe(exc))
+    work = validated(record, _Work)
+    if isinstance(work, str):
+        return reject(work)
     stated_doi = (work.doi or "").strip()
     if not stated_doi:
         return reject(
@@ -297,14 +303,8 @@ def _paper(
 
 
 def _items(record: JsonRecord, snapshot: str) -> Iterator[ParsedItem]:
-    """Yield the PaperRecord of one work and its citations, or its Rejected."""
-    found = _paper(record, snapshot)
-    if isinstance(found, Rejected):
-        yield found
-        return
-    paper, cited = found
-    yield paper
-    yield from cited_items(paper, cited, "references")
+    """Return the items of one work: its PaperRecord and its citations, or its Rejected."""
+    return paper_items(_paper(record, snapshot), "references")
 
 
 def parse(path: Path) -> Iterator[ParsedItem]:

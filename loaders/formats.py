@@ -12,18 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
-from . import (
-    arxiv_oai,
-    crossref,
-    edge_list,
-    hepth_abs,
-    map_page,
-    openalex,
-    paper_json,
-    semantic_scholar,
-    unarxive,
-)
-from .records import FormatName, ParsedItem
+from . import arxiv_oai
+from . import crossref
+from . import edge_list
+from . import hepth_abs
+from . import map_page
+from . import openalex
+from . import paper_json
+from . import semantic_scholar
+from . import unarxive
+from .records import FormatName
+from .records import ParsedItem
 
 __all__ = [
     "FORMATS",

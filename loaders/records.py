@@ -20,16 +20,16 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .errors import valid_text
-from .identity import canonical_arxiv_id, normalize_title, paper_key
-from .ids import (
-    AUTHOR_ID_KINDS,
-    ID_KINDS,
-    AuthorIdKind,
-    IdKind,
-    id_key,
-    normal_author_id,
-    normal_id,
-)
+from .identity import canonical_arxiv_id
+from .identity import normalize_title
+from .identity import paper_key
+from .ids import AUTHOR_ID_KINDS
+from .ids import ID_KINDS
+from .ids import AuthorIdKind
+from .ids import IdKind
+from .ids import id_key
+from .ids import normal_author_id
+from .ids import normal_id
 
 __all__ = [
     "MAX_YEAR",
@@ -170,6 +170,17 @@ class NamedPaper(Record):
     def id_keys(self) -> list[str]:
         """Every strong id key the record states but its arXiv id, sorted."""
         return sorted(id_key(kind, value) for kind, value in self.ids.items())
+
+    def ref(self, stated_cited_by: int | None = None) -> PaperRef:
+        """Return a PaperRef naming this paper as it names itself (arXiv id, ids, title
+        and year), with ``stated_cited_by``."""
+        return PaperRef(
+            arxiv_id=self.arxiv_id,
+            ids=self.ids,
+            title=self.title,
+            year=self.year,
+            stated_cited_by=stated_cited_by,
+        )
 
 
 class PaperRef(NamedPaper):
