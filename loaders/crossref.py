@@ -23,9 +23,11 @@ import re
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
-from pydantic import Field, ValidationError
+from pydantic import Field
+from pydantic import ValidationError
 
 from .identity import normalize_title
 from .ids import AuthorIdKind

@@ -7,7 +7,8 @@ snapshot kinds all read this table, so adding a format is a parser module plus o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args

@@ -17,7 +17,8 @@ import os
 import re
 import stat
 import tarfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from collections.abc import Iterator
 from datetime import date
 from functools import cache
 from pathlib import Path

@@ -21,14 +21,22 @@ import os
 import re
 import stat
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from dataclasses import dataclass
+from dataclasses import field
+from datetime import UTC
+from datetime import date
+from datetime import datetime
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
+from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import ValidationError
 
 from .errors import SourceError
 from .records import CitationRecord

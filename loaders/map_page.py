@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from datetime import date
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Literal
+from typing import NamedTuple
 
 from pydantic import ValidationError
 

@@ -22,10 +22,12 @@ import re
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 from urllib.parse import unquote
 
-from pydantic import Field, ValidationError
+from pydantic import Field
+from pydantic import ValidationError
 
 from .identity import canonical_arxiv_id
 from .ids import AuthorIdKind

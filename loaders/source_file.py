@@ -15,12 +15,14 @@ import io
 import json
 import re
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, cast
+from typing import IO
+from typing import cast
 
 from .errors import SourceError
 from .identity import normalize_name
