@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date
 from email.utils import parsedate_to_datetime
 from pathlib import Path
@@ -19,31 +18,26 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .records import MAX_YEAR
-from .records import MIN_YEAR
-from .records import Origin
-from .records import PaperRecord
-from .records import ParsedItem
-from .records import Rejected
-from .records import SnapshotRecord
-from .source_file import MAX_CATEGORY_CHARS
-from .source_file import MAX_INT
-from .source_file import LongLine
-from .source_file import arxiv_id_and_version
-from .source_file import bounded_int
-from .source_file import content_sha256
-from .source_file import date_problem
-from .source_file import latin1_line
-from .source_file import numbered_lines
-from .source_file import record_problem
-from .source_file import replaced
-from .source_file import snapshot_key
-from .source_file import undecodable
-from .source_file import version_problem
-from .source_file import year_problem
+from .records import MAX_YEAR, MIN_YEAR, Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from .source_file import (
+    MAX_CATEGORY_CHARS,
+    MAX_INT,
+    LongLine,
+    arxiv_id_and_version,
+    bounded_int,
+    content_sha256,
+    date_problem,
+    latin1_line,
+    numbered_lines,
+    record_problem,
+    replaced,
+    snapshot_key,
+    undecodable,
+    version_problem,
+    year_problem,
+)
 from .taxonomy import is_category_code
-from .text import collapse_spaces
-from .text import latex_to_unicode
+from .text import collapse_spaces, latex_to_unicode
 
 __all__ = [
     "id_year_month",

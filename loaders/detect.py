@@ -11,15 +11,10 @@ from typing import Any
 from .edge_list import COLUMN_PAIRS
 from .errors import SourceError
 from .formats import format_names
-from .hepth_abs import ABS_SUFFIXES
-from .hepth_abs import is_tar
+from .hepth_abs import ABS_SUFFIXES, is_tar
 from .ids import normal_id
 from .records import FormatName
-from .source_file import READ_ERRORS
-from .source_file import arxiv_id_and_version
-from .source_file import open_binary
-from .source_file import read_error
-from .source_file import read_head
+from .source_file import READ_ERRORS, arxiv_id_and_version, open_binary, read_error, read_head
 
 __all__ = ["detect_format"]
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Callable
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -22,20 +21,15 @@ from pydantic import ValidationError
 
 from .arxiv_oai import validation_reason
 from .errors import SourceError
-from .identity import canonical_arxiv_id
-from .identity import snap_arxiv_id
-from .records import CitationRecord
-from .records import Origin
-from .records import PaperRef
-from .records import ParsedItem
-from .records import Rejected
-from .records import Skipped
-from .records import SnapshotRecord
-from .source_file import LongLine
-from .source_file import arxiv_id_and_version
-from .source_file import content_sha256
-from .source_file import numbered_lines
-from .source_file import snapshot_key
+from .identity import canonical_arxiv_id, snap_arxiv_id
+from .records import CitationRecord, Origin, PaperRef, ParsedItem, Rejected, Skipped, SnapshotRecord
+from .source_file import (
+    LongLine,
+    arxiv_id_and_version,
+    content_sha256,
+    numbered_lines,
+    snapshot_key,
+)
 
 __all__ = ["COLUMN_PAIRS", "SNAP_ARCHIVES", "IdScheme", "layout", "parse", "reading"]
 

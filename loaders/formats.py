@@ -7,23 +7,23 @@ snapshot kinds all read this table, so adding a format is a parser module plus o
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
-from . import arxiv_oai
-from . import crossref
-from . import edge_list
-from . import hepth_abs
-from . import map_page
-from . import openalex
-from . import paper_json
-from . import semantic_scholar
-from . import unarxive
-from .records import FormatName
-from .records import ParsedItem
+from . import (
+    arxiv_oai,
+    crossref,
+    edge_list,
+    hepth_abs,
+    map_page,
+    openalex,
+    paper_json,
+    semantic_scholar,
+    unarxive,
+)
+from .records import FormatName, ParsedItem
 
 __all__ = [
     "FORMATS",

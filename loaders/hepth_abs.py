@@ -17,8 +17,7 @@ import os
 import re
 import stat
 import tarfile
-from collections.abc import Iterable
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import date
 from functools import cache
 from pathlib import Path
@@ -26,24 +25,20 @@ from typing import Protocol
 
 from pydantic import ValidationError
 
-from .arxiv_oai import id_year_month
-from .arxiv_oai import split_authors
-from .arxiv_oai import validation_reason
+from .arxiv_oai import id_year_month, split_authors, validation_reason
 from .errors import SourceError
-from .records import Origin
-from .records import PaperRecord
-from .records import ParsedItem
-from .records import Rejected
-from .records import SnapshotRecord
-from .source_file import READ_ERRORS
-from .source_file import LongLine
-from .source_file import arxiv_id_and_version
-from .source_file import content_sha256
-from .source_file import line_limit
-from .source_file import open_binary
-from .source_file import read_error
-from .source_file import record_problem
-from .source_file import snapshot_key
+from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from .source_file import (
+    READ_ERRORS,
+    LongLine,
+    arxiv_id_and_version,
+    content_sha256,
+    line_limit,
+    open_binary,
+    read_error,
+    record_problem,
+    snapshot_key,
+)
 from .taxonomy import load_taxonomy
 from .text import collapse_spaces
 

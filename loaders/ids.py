@@ -21,11 +21,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
-from collections.abc import Mapping
-from typing import Final
-from typing import Literal
-from typing import get_args
+from collections.abc import Iterable, Mapping
+from typing import Final, Literal, get_args
 
 from .identity import canonical_arxiv_id
 

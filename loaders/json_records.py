@@ -21,40 +21,36 @@ import os
 import re
 import stat
 from bisect import bisect_right
-from collections.abc import Callable
-from collections.abc import Iterable
-from collections.abc import Iterator
-from dataclasses import dataclass
-from dataclasses import field
-from datetime import UTC
-from datetime import date
-from datetime import datetime
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
-from typing import Any
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from pydantic import BaseModel
-from pydantic import ConfigDict
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .errors import SourceError
-from .records import CitationRecord
-from .records import FormatName
-from .records import Origin
-from .records import PaperRecord
-from .records import PaperRef
-from .records import ParsedItem
-from .records import Rejected
-from .records import Skipped
-from .records import SnapshotRecord
-from .source_file import LongLine
-from .source_file import content_sha256
-from .source_file import date_problem
-from .source_file import folder_sha256
-from .source_file import numbered_lines
-from .source_file import record_problem
-from .source_file import snapshot_key
+from .records import (
+    CitationRecord,
+    FormatName,
+    Origin,
+    PaperRecord,
+    PaperRef,
+    ParsedItem,
+    Rejected,
+    Skipped,
+    SnapshotRecord,
+)
+from .source_file import (
+    LongLine,
+    content_sha256,
+    date_problem,
+    folder_sha256,
+    numbered_lines,
+    record_problem,
+    snapshot_key,
+)
 from .text import collapse_spaces
 
 __all__ = [

@@ -17,38 +17,39 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from dataclasses import field
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Literal
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from pydantic import ValidationError
 
 from .errors import SourceError
-from .identity import normalize_title
-from .identity import parse_title_key
-from .records import MAX_YEAR
-from .records import MIN_YEAR
-from .records import CitationRecord
-from .records import Origin
-from .records import PaperRecord
-from .records import PaperRef
-from .records import ParsedItem
-from .records import Rejected
-from .records import SnapshotRecord
-from .source_file import MAX_CATEGORY_CHARS
-from .source_file import MAX_INT
-from .source_file import LongLine
-from .source_file import arxiv_id_and_version
-from .source_file import bounded_int
-from .source_file import content_sha256
-from .source_file import numbered_lines
-from .source_file import read_head
-from .source_file import record_problem
-from .source_file import snapshot_key
-from .source_file import version_problem
+from .identity import normalize_title, parse_title_key
+from .records import (
+    MAX_YEAR,
+    MIN_YEAR,
+    CitationRecord,
+    Origin,
+    PaperRecord,
+    PaperRef,
+    ParsedItem,
+    Rejected,
+    SnapshotRecord,
+)
+from .source_file import (
+    MAX_CATEGORY_CHARS,
+    MAX_INT,
+    LongLine,
+    arxiv_id_and_version,
+    bounded_int,
+    content_sha256,
+    numbered_lines,
+    read_head,
+    record_problem,
+    snapshot_key,
+    version_problem,
+)
 from .text import collapse_spaces
 
 __all__ = ["parse", "parse_date", "parse_item"]

@@ -22,38 +22,28 @@ import re
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
-from typing import Annotated
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import unquote
 
-from pydantic import Field
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from .identity import canonical_arxiv_id
-from .ids import AuthorIdKind
-from .ids import IdKind
-from .ids import arxiv_from_doi
-from .ids import normal_author_id
-from .ids import normal_id
-from .json_records import Input
-from .json_records import JsonRecord
-from .json_records import Unwrapped
-from .json_records import describe
-from .json_records import elements
-from .json_records import json_kind
-from .json_records import paper_items
-from .json_records import parse_records
-from .json_records import plain_text
-from .json_records import stated_date
-from .json_records import validated
-from .records import PaperRecord
-from .records import PaperRef
-from .records import ParsedItem
-from .records import Rejected
-from .source_file import MAX_ID_CHARS
-from .source_file import MAX_INT
-from .source_file import record_problem
-from .source_file import year_problem
+from .ids import AuthorIdKind, IdKind, arxiv_from_doi, normal_author_id, normal_id
+from .json_records import (
+    Input,
+    JsonRecord,
+    Unwrapped,
+    describe,
+    elements,
+    json_kind,
+    paper_items,
+    parse_records,
+    plain_text,
+    stated_date,
+    validated,
+)
+from .records import PaperRecord, PaperRef, ParsedItem, Rejected
+from .source_file import MAX_ID_CHARS, MAX_INT, record_problem, year_problem
 from .text import collapse_spaces
 
 __all__ = ["abstract_from_index", "arxiv_from_url", "parse"]

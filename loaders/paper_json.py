@@ -10,38 +10,29 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from datetime import UTC
-from datetime import date
-from datetime import datetime
+from datetime import UTC, date, datetime
 from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
-from pydantic import BaseModel
-from pydantic import ConfigDict
-from pydantic import Field
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import SourceError
-from .json_records import describe
-from .json_records import json_kind
-from .json_records import not_json
-from .records import Origin
-from .records import PaperRecord
-from .records import ParsedItem
-from .records import Rejected
-from .records import SnapshotRecord
-from .source_file import MAX_CATEGORY_CHARS
-from .source_file import MAX_INT
-from .source_file import LongLine
-from .source_file import arxiv_id_and_version
-from .source_file import content_sha256
-from .source_file import date_problem
-from .source_file import numbered_lines
-from .source_file import record_problem
-from .source_file import snapshot_key
-from .source_file import version_problem
-from .source_file import year_problem
+from .json_records import describe, json_kind, not_json
+from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from .source_file import (
+    MAX_CATEGORY_CHARS,
+    MAX_INT,
+    LongLine,
+    arxiv_id_and_version,
+    content_sha256,
+    date_problem,
+    numbered_lines,
+    record_problem,
+    snapshot_key,
+    version_problem,
+    year_problem,
+)
 from .taxonomy import is_category_code
 from .text import collapse_spaces
 

@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Literal
 
-from .identity import canonical_arxiv_id
-from .identity import normalize_title
+from .identity import canonical_arxiv_id, normalize_title
 from .records import PaperRecord
 
 __all__ = [

@@ -17,23 +17,19 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel
-from pydantic import ConfigDict
-from pydantic import Field
-from pydantic import field_validator
-from pydantic import model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .errors import valid_text
-from .identity import canonical_arxiv_id
-from .identity import normalize_title
-from .identity import paper_key
-from .ids import AUTHOR_ID_KINDS
-from .ids import ID_KINDS
-from .ids import AuthorIdKind
-from .ids import IdKind
-from .ids import id_key
-from .ids import normal_author_id
-from .ids import normal_id
+from .identity import canonical_arxiv_id, normalize_title, paper_key
+from .ids import (
+    AUTHOR_ID_KINDS,
+    ID_KINDS,
+    AuthorIdKind,
+    IdKind,
+    id_key,
+    normal_author_id,
+    normal_id,
+)
 
 __all__ = [
     "MAX_YEAR",

@@ -32,44 +32,29 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from collections.abc import Iterator
-from dataclasses import dataclass
-from dataclasses import field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from pydantic import AliasChoices
-from pydantic import BaseModel
-from pydantic import ConfigDict
-from pydantic import Field
-from pydantic import ValidationError
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
-from .ids import AuthorIdKind
-from .ids import IdKind
-from .ids import arxiv_from_doi
-from .ids import normal_author_id
-from .ids import normal_id
-from .json_records import describe
-from .json_records import json_kind
-from .json_records import not_json
-from .records import CitationRecord
-from .records import NamedPaper
-from .records import PaperRecord
-from .records import PaperRef
-from .records import ParsedItem
-from .records import SnapshotRecord
-from .source_file import LinePlace
-from .source_file import LongLine
-from .source_file import arxiv_id_and_version
-from .source_file import content_sha256
-from .source_file import date_problem
-from .source_file import numbered_lines
-from .source_file import record_problem
-from .source_file import snapshot_key
-from .source_file import version_problem
-from .source_file import year_problem
+from .ids import AuthorIdKind, IdKind, arxiv_from_doi, normal_author_id, normal_id
+from .json_records import describe, json_kind, not_json
+from .records import CitationRecord, NamedPaper, PaperRecord, PaperRef, ParsedItem, SnapshotRecord
+from .source_file import (
+    LinePlace,
+    LongLine,
+    arxiv_id_and_version,
+    content_sha256,
+    date_problem,
+    numbered_lines,
+    record_problem,
+    snapshot_key,
+    version_problem,
+    year_problem,
+)
 from .text import collapse_spaces
 
 __all__ = ["line_context", "parse"]

@@ -15,27 +15,16 @@ import io
 import json
 import re
 import zlib
-from collections.abc import Iterable
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import IO
-from typing import cast
+from typing import IO, cast
 
 from .errors import SourceError
-from .identity import normalize_name
-from .identity import normalize_title
-from .identity import parse_arxiv_id
-from .records import MAX_YEAR
-from .records import MIN_YEAR
-from .records import Origin
-from .records import PaperRecord
-from .records import PaperRef
-from .records import Rejected
-from .records import SkipKind
-from .records import Skipped
+from .identity import normalize_name, normalize_title, parse_arxiv_id
+from .records import MAX_YEAR, MIN_YEAR, Origin, PaperRecord, PaperRef, Rejected, SkipKind, Skipped
 
 __all__ = [
     "MAX_LINE_LENGTH",

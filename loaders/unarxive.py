@@ -34,31 +34,25 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from .arxiv_oai import metadata_record
-from .arxiv_oai import validation_reason
-from .ids import IdKind
-from .ids import arxiv_from_doi
-from .ids import normal_id
-from .records import CitationRecord
-from .records import PaperRecord
-from .records import PaperRef
-from .records import ParsedItem
-from .records import SnapshotRecord
-from .source_file import LinePlace
-from .source_file import LongLine
-from .source_file import arxiv_id_and_version
-from .source_file import content_sha256
-from .source_file import numbered_lines
-from .source_file import record_problem
-from .source_file import snapshot_key
-from .source_file import version_problem
+from .arxiv_oai import metadata_record, validation_reason
+from .ids import IdKind, arxiv_from_doi, normal_id
+from .records import CitationRecord, PaperRecord, PaperRef, ParsedItem, SnapshotRecord
+from .source_file import (
+    LinePlace,
+    LongLine,
+    arxiv_id_and_version,
+    content_sha256,
+    numbered_lines,
+    record_problem,
+    snapshot_key,
+    version_problem,
+)
 
 __all__ = ["parse"]
 
