@@ -2,11 +2,16 @@
 
 ``semantic`` embeds the query text with the model `kg embed` used (kg.analytics.embed) and
 asks the vector index for the nearest papers (cypher/search/semantic.cypher), the vector
-going in as a parameter. ``hybrid`` fuses the full-text ranking and the semantic ranking
-with reciprocal rank fusion (each list adds 1 / (60 + rank), as Cormack et al. do) and
-adds a small importance prior: ``IMPORTANCE_WEIGHT`` times log(1 + citations in the map)
-over log(1 + 1000), capped at 1, so a paper cited 1000 times gains what moving up from
-about rank 25 to rank 1 in one list gives, and never outranks a paper both lists put first.
+going in as a parameter. ``hybrid`` ranks by meaning, title words and importance together:
+it takes the CANDIDATES nearest papers by meaning and the CANDIDATES best title matches
+(each with its similarity to the query); those whose similarity is at least
+``HYBRID_WINDOW`` of the best one's compete, scored (similarity / best similarity +
+``TEXT_WEIGHT`` × title relevance) × (1 + ``IMPORTANCE_WEIGHT`` × importance), where title
+relevance is the full-text score over the best title match's and importance is log(1 +
+citations in the map) over log(1 + 1000), capped at 1; the others follow by similarity.
+So among papers about as close in meaning, the one the field cites wins, and a paper much
+closer in meaning than the rest keeps its place (docs/BENCHMARKS.md measures the choice
+against each part alone).
 ``like_this`` is "more like this": the nearest papers to one paper's own vector.
 """
 
@@ -27,9 +32,10 @@ from kg.refs import escape_lucene, resolve, too_many_words
 
 __all__ = [
     "CANDIDATES",
+    "HYBRID_WINDOW",
     "IMPORTANCE_CAP",
     "IMPORTANCE_WEIGHT",
-    "RRF_K",
+    "TEXT_WEIGHT",
     "Filters",
     "check_index",
     "fulltext",
@@ -40,9 +46,10 @@ __all__ = [
     "semantic",
 ]
 
-RRF_K: Final = 60
-IMPORTANCE_WEIGHT: Final = 0.005
-CANDIDATES: Final = 50  # how deep each list of a hybrid search goes
+HYBRID_WINDOW: Final = 0.8
+TEXT_WEIGHT: Final = 0.1
+IMPORTANCE_WEIGHT: Final = 1.0
+CANDIDATES: Final = 200  # how deep each list of a hybrid search goes
 # The index searches its HNSW graph as widely as the papers asked of it: asked for few, it
 # may miss the nearest, so it is always asked for at least this many.
 _LEAST_CANDIDATES: Final = 100
@@ -169,23 +176,32 @@ def importance(cited_by: int | None) -> float:
 def hybrid(
     graph: Database, text: str, vector: Sequence[float], limit: int, filters: Filters
 ) -> list[SearchHit]:
-    """Return the papers ranked by reciprocal rank fusion of the full-text and the semantic
-    rankings plus a small importance prior (see the module's docstring), best first."""
+    """Return the papers ranked by meaning, title words and importance together (see the
+    module's docstring), best first."""
     depth = max(CANDIDATES, limit)
-    by_words = fulltext(graph, text, depth, filters, vector)
     by_meaning = semantic(graph, vector, depth, filters)
-    fused: dict[str, float] = {}
+    by_words = fulltext(graph, text, depth, filters, vector)
+    best_words = max((hit.score or 0.0 for hit in by_words), default=0.0)
+    relevance = {hit.key: (hit.score or 0.0) / best_words for hit in by_words if best_words}
     hits: dict[str, SearchHit] = {}
-    for ranking in (by_words, by_meaning):
-        for rank, hit in enumerate(ranking, start=1):
-            fused[hit.key] = fused.get(hit.key, 0.0) + 1.0 / (RRF_K + rank)
-            known = hits.get(hit.key)
-            if known is None or known.similarity is None:
-                hits[hit.key] = hit
+    for hit in (*by_meaning, *by_words):
+        if hit.similarity is not None and hit.key not in hits:
+            hits[hit.key] = hit
+    if not hits:
+        return []
+    best = max(hit.similarity or 0.0 for hit in hits.values())
+    scores: dict[str, float] = {}
     for key, hit in hits.items():
-        fused[key] += IMPORTANCE_WEIGHT * importance(hit.cited_by)
-    order = sorted(fused, key=lambda key: (-fused[key], key))[:limit]
-    return [hits[key].model_copy(update={"score": fused[key]}) for key in order]
+        closeness = (hit.similarity or 0.0) / best if best > 0 else 0.0
+        if closeness >= HYBRID_WINDOW:
+            boost = 1 + IMPORTANCE_WEIGHT * importance(hit.cited_by)
+            scores[key] = (closeness + TEXT_WEIGHT * relevance.get(key, 0.0)) * boost
+    competing = sorted(scores, key=lambda key: (-scores[key], key))
+    rest = sorted(hits.keys() - scores.keys(), key=lambda key: (-(hits[key].similarity or 0), key))
+    return [
+        hits[key].model_copy(update={"score": scores.get(key, hits[key].similarity)})
+        for key in (competing + rest)[:limit]
+    ]
 
 
 def like_this(graph: Database, ref: str, limit: int = DEFAULT_LIMIT) -> TextNeighbours:
