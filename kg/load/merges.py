@@ -35,12 +35,14 @@ from kg.answers.loads import (
 from kg.database import Database
 from kg.errors import ParameterError, SourceError
 from kg.load import leases
-from kg.load.neo4j_sink import KeyRef, candidates_by_title
+from kg.load.reconcile import candidates_by_title
+from kg.load.rows import KeyRef
 from kg.numbers import whole_number
 from kg.refs import handle_names, key_written, resolve
 from loaders.arxiv_oai import validation_reason
-from loaders.identity import normalize_title, parse_title_key, title_groups
+from loaders.identity import title_groups
 from loaders.ids import parse_id_key
+from loaders.titles import normalize_title, parse_title_key
 
 __all__ = [
     "json_depth",

@@ -45,7 +45,8 @@ from kg.load import leases
 from kg.load.changes import OlderSnapshot
 from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.merges import read_kept_apart
-from kg.load.neo4j_sink import Batch, GraphWriter
+from kg.load.neo4j_sink import GraphWriter
+from kg.load.rows import Batch
 from kg.load.schema import ensure_schema
 from kg.numbers import check_range
 from kg.paths import PathArg, as_path, as_paths, optional_path

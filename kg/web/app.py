@@ -43,7 +43,7 @@ from kg.knowledge_graph import KnowledgeGraph
 from kg.questions.graph_layers import DEFAULT_GRAPH_LIMITS, GRAPH_LAYERS
 from kg.text import display, display_key
 from kg.web.hosts import KnownHosts
-from loaders.identity import parse_title_key
+from loaders.titles import parse_title_key
 
 __all__ = ["GUIDE", "create_app", "paper_url"]
 
