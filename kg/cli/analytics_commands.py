@@ -23,21 +23,16 @@ from kg.analytics.similarity import DEFAULT_K
 from kg.answers import CommunityResult, RankedPaper, RankResult, StoredRun, short_handle
 from kg.cli import question_commands
 from kg.cli.app import (
-    RANKED_COLUMNS,
     SEED,
-    Column,
     F,
     count,
-    display,
     emitted,
     json_command,
     number_option,
     open_graph,
     options_into,
-    paper_cells,
-    print_table,
-    say,
 )
+from kg.cli.tables import RANKED_COLUMNS, Column, display, paper_cells, print_table, say
 from kg.knowledge_graph import parse_years
 
 # What every whole-map command shares is declared once: its scope and write options

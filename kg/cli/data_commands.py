@@ -17,7 +17,8 @@ from rich.progress import (
 )
 
 from kg import data
-from kg.cli.app import Column, KGGroup, clean, console, emit_json, json_option, main, print_table
+from kg.cli.app import KGGroup, emit_json, json_option, main
+from kg.cli.tables import Column, clean, console, print_table
 
 
 @main.group("data", cls=KGGroup)

@@ -14,7 +14,8 @@ from rich.progress import (
 )
 
 from kg.analytics.embed import DEFAULT_EMBED_BATCH
-from kg.cli.app import console, emitted, json_command, number_option, open_graph, say
+from kg.cli.app import emitted, json_command, number_option, open_graph
+from kg.cli.tables import console, say
 
 
 @json_command(

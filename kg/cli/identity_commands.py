@@ -7,18 +7,8 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from kg.answers import MergeRecord
-from kg.cli.app import (
-    Column,
-    clean,
-    console,
-    count,
-    emit_json,
-    json_option,
-    main,
-    open_graph,
-    print_table,
-    render_mapping,
-)
+from kg.cli.app import count, emit_json, json_option, main, open_graph
+from kg.cli.tables import Column, clean, console, print_table, render_mapping
 from kg.errors import ParameterError
 
 

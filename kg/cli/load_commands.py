@@ -24,19 +24,8 @@ from rich.progress import (
 )
 
 from kg.answers import BulkSummary, LoadSummary
-from kg.cli.app import (
-    Column,
-    clean,
-    console,
-    count,
-    emit_json,
-    json_option,
-    main,
-    open_graph,
-    plural,
-    print_table,
-    say,
-)
+from kg.cli.app import count, emit_json, json_option, main, open_graph
+from kg.cli.tables import Column, clean, console, plural, print_table, say
 from kg.knowledge_graph import KnowledgeGraph
 from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice
 from loaders.formats import FORMATS, IdScheme
