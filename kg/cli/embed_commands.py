@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 from rich.progress import (
     BarColumn,
-    Progress,
     TaskProgressColumn,
     TextColumn,
     TimeRemainingColumn,
@@ -15,7 +12,7 @@ from rich.progress import (
 
 from kg.analytics.embed import DEFAULT_EMBED_BATCH
 from kg.cli.app import emitted, json_command, number_option, open_graph
-from kg.cli.tables import console, say
+from kg.cli.tables import progress_bar, say
 
 
 @json_command(
@@ -34,15 +31,13 @@ def embed(ctx: click.Context, batch_size: int, as_json: bool) -> None:
     Example: kg embed
     """
     graph = open_graph(ctx)
-    with Progress(
+    with progress_bar(
         TextColumn("embedding"),
         BarColumn(),
         TaskProgressColumn(),
         TimeRemainingColumn(),
         TextColumn("{task.fields[embedded]:,} embedded"),
-        console=console(stderr=True),
-        disable=as_json or not sys.stderr.isatty(),
-        transient=True,
+        as_json=as_json,
     ) as progress:
         task = progress.add_task("embedding", total=None, embedded=0)
 

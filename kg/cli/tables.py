@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from typing import Any, Literal
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
+from rich.progress import Progress, ProgressColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -42,6 +44,17 @@ class _Console(Console):
 def console(stderr: bool = False) -> Console:
     """Return a console sized now: the terminal's width, or $COLUMNS, or 80 when piped."""
     return _Console(stderr=stderr, highlight=False)
+
+
+def progress_bar(*columns: str | ProgressColumn, as_json: bool) -> Progress:
+    """Return a progress display of ``columns`` on stderr, gone when it ends, and off with
+    --json or when stderr is no terminal."""
+    return Progress(
+        *columns,
+        console=console(stderr=True),
+        disable=as_json or not sys.stderr.isatty(),
+        transient=True,
+    )
 
 
 def clean(value: object) -> str:
