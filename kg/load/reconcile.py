@@ -96,6 +96,19 @@ def plan_titles(
     }
 
 
+def _holders_by_id(
+    rows: Iterable[Mapping[str, Any]], holder: str
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Return, from rows of an id key, its ``holder`` (a paper or an author) and every id
+    of that holder: the holders of each id key, and the ids of each holder."""
+    by_id: dict[str, list[str]] = {}
+    ids_of: dict[str, list[str]] = {}
+    for row in rows:
+        by_id.setdefault(row["key"], []).append(row[holder])
+        ids_of[row[holder]] = row["ids"]
+    return by_id, ids_of
+
+
 @dataclass
 class _Round:
     """What one reconcile round did: how many papers merged away and keys moved, the write
@@ -273,11 +286,7 @@ class Reconciler:
         """Return the merges the rule for strong ids asks for among the papers holding
         these id keys (source, target), and every id of each of those papers."""
         rows = queries.load.paper_id_papers.run_in(tx, keys=todo).data()
-        by_id: dict[str, list[str]] = {}
-        ids_of: dict[str, list[str]] = {}
-        for row in rows:
-            by_id.setdefault(row["key"], []).append(row["paper"])
-            ids_of[row["paper"]] = row["ids"]
+        by_id, ids_of = _holders_by_id(rows, "paper")
         if not any(len(papers) > 1 for papers in by_id.values()):
             return [], ids_of
         kept = [k for row in queries.load.kept_apart_all.run_in(tx) for k in row["keys"]]
@@ -324,11 +333,7 @@ class Reconciler:
         """One round of ``reconcile_authors``: its next todo is every id of the authors
         that merged."""
         rows = queries.load.author_id_authors.run_in(tx, keys=todo).data()
-        by_id: dict[str, list[str]] = {}
-        ids_of: dict[str, list[str]] = {}
-        for row in rows:
-            by_id.setdefault(row["key"], []).append(row["author"])
-            ids_of[row["author"]] = row["ids"]
+        by_id, ids_of = _holders_by_id(rows, "author")
         done = _Round()
         next_ids: set[str] = set()
         for source, target in author_merges(by_id):
