@@ -52,7 +52,7 @@ class TitleCandidate:
     recorded: tuple[str, ...] = ()
     """Its title keys that a full record was written under (its ``recorded``). The rule
     places them as it places any title key; the loader takes the paper apart to move one
-    (``kg.load.neo4j_sink.GraphWriter``), since their values fold into the paper."""
+    (``kg.load.reconcile.Reconciler.take_apart``), since their values fold into the paper."""
 
     def own_years(self) -> set[int]:
         """The years stated under its own key (``years``): what the rule measures an arXiv
@@ -325,7 +325,7 @@ def title_splits(
     apart from a key of its paper, and one whose chain to its paper ran through a key that
     has since moved are taken out and go where the rule places them, so the result is the
     same in any order. A key with a full record of its own (``TitleCandidate.recorded``)
-    moves too: the loader takes the paper apart (``kg.load.neo4j_sink.GraphWriter``).
+    moves too: the loader takes the paper apart (``kg.load.reconcile.Reconciler.take_apart``).
 
     The target is the paper the key is placed in, or the key itself when it is to be a paper
     of its own, or when the paper it goes to is still to be formed (a later round merges

@@ -24,6 +24,7 @@ from kg.answers.loads import WriteCounts
 from kg.database import Database, update_counters
 from kg.errors import IdentityUnsettled, OlderGraph
 from kg.load.rows import STATEMENT_QUERY, reference_row, split_rows
+from kg.queries import Query
 from loaders.identity import TitleCandidate, TitlePlan, title_lock_stripe, title_plan
 from loaders.ids import author_merges, id_merges
 
@@ -312,7 +313,7 @@ class Reconciler:
         return done
 
     @staticmethod
-    def _merge(tx: ManagedTransaction, merge: Any, source: str, target: str, done: _Round) -> int:
+    def _merge(tx: ManagedTransaction, merge: Query, source: str, target: str, done: _Round) -> int:
         """Merge ``source`` into ``target`` with ``merge`` (merge_papers or merge_authors),
         counting the merge in ``done``; return how many merged away (0 when one is gone)."""
         result = merge.run_in(tx, source=source, target=target)
