@@ -20,7 +20,6 @@ in seconds rather than after a minute of retries.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -38,18 +37,18 @@ from neo4j.exceptions import (
     SessionExpired,
 )
 
+from kg.answers.loads import GRAPH_COUNTERS
 from kg.errors import ConnectionFailed, ParameterError, QueryFailed
 from kg.server import config
+from kg.server.config import quiet_driver_logs
 
 __all__ = [
     "COUNTER_NAMES",
-    "GRAPH_COUNTERS",
     "INT64_MAX",
     "INT64_MIN",
     "MAX_RETRY_SECONDS",
     "Database",
     "Row",
-    "quiet_driver_logs",
     "translated_errors",
     "update_counters",
 ]
@@ -59,18 +58,6 @@ T = TypeVar("T")
 
 MAX_RETRY_SECONDS = 15.0
 """How long ``execute_read``/``execute_write`` retry transient failures (driver default: 30 s)."""
-
-
-def quiet_driver_logs() -> None:
-    """Keep the driver's log records off the terminal (idempotent).
-
-    With no handler anywhere, Python prints WARNING and above through its last-resort handler
-    on stderr; a NullHandler on the ``neo4j`` logger stops that without muting applications
-    that configure logging themselves.
-    """
-    driver_log = logging.getLogger("neo4j")
-    if not any(isinstance(h, logging.NullHandler) for h in driver_log.handlers):
-        driver_log.addHandler(logging.NullHandler())
 
 
 INT64_MIN: Final = -(2**63)
@@ -146,14 +133,6 @@ def _is_local(uri: str) -> bool:
     return urlsplit(uri).hostname in ("localhost", "127.0.0.1", "::1", None)
 
 
-GRAPH_COUNTERS: Final = (
-    "nodes_created",
-    "nodes_deleted",
-    "relationships_created",
-    "relationships_deleted",
-    "properties_set",
-)
-"""The update counters of changes to the graph itself, which loads sum."""
 COUNTER_NAMES: Final = (*GRAPH_COUNTERS, "constraints_added", "indexes_added")
 """The server's update counters the project reads, in one place."""
 

@@ -2,9 +2,10 @@
 
 Each function returns a matplotlib ``Figure`` (drawn without pyplot, so no global state and
 no display is needed); ``save`` writes it as PNG, SVG or PDF by the file's suffix. The data
-behind each picture comes from the same KnowledgeGraph the CLI and the web view ask
+behind each picture comes from the same questions the CLI and the web view ask
 (``graph.plots.years(REF)`` is the way in; this module loads matplotlib and igraph, so the
-face imports it only when a picture is drawn).
+face imports it only when a picture is drawn). It sits below the face: each function takes
+the connection (a ``Database``) and asks ``kg.questions`` itself.
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from matplotlib.lines import Line2D
 from kg import queries
 from kg.analytics.igraph_engine import stored_properties, storing_command
 from kg.answers import short_handle
+from kg.database import Database
 from kg.errors import ParameterError, PlotError
 from kg.export import check_folder_of
-from kg.knowledge_graph import KnowledgeGraph
 from kg.numbers import check_range, whole_number
 from kg.paths import PathArg, as_path
+from kg.questions import graph_data, paper_report
 from kg.text import display, display_key
 
 __all__ = [
@@ -81,10 +83,10 @@ def render(figure: Figure, target: Path | IO[Any], **options: Any) -> None:
         ) from exc
 
 
-def years(graph: KnowledgeGraph, ref: str) -> Figure:
+def years(graph: Database, ref: str) -> Figure:
     """Bars of the papers citing ``ref``'s paper per year: counted in the graph beside what
     the newest source stated. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
-    report = graph.paper(ref)
+    report = paper_report(graph, ref)
     counted = {c.year: c.count for c in report.citers_per_year if c.year is not None}
     stated = {c.year: c.count for c in report.stated_citers_per_year if c.year is not None}
     all_years = sorted(set(counted) | set(stated))
@@ -117,7 +119,7 @@ def years(graph: KnowledgeGraph, ref: str) -> Figure:
 
 
 def ego(
-    graph: KnowledgeGraph,
+    graph: Database,
     ref: str,
     hops: int = 1,
     limit: int = 40,
@@ -132,7 +134,7 @@ def ego(
     shortened titles. With ``link``, each node of an SVG links to ``link(key)``.
     Raises PaperNotFound, AmbiguousPaper or ParameterError."""
     seed = whole_number("seed", seed)
-    data = graph.graph_data(ref, "citations", hops, check_range("limit", limit, 1))
+    data = graph_data(graph, ref, "citations", hops, check_range("limit", limit, 1))
     nodes = data.nodes
     index = {paper.key: number for number, paper in enumerate(nodes)}
     edges = [(index[e.source], index[e.target]) for e in data.edges]
@@ -192,7 +194,7 @@ def ego(
     return figure
 
 
-def rank_distribution(graph: KnowledgeGraph, prop: str = "pagerank", bins: int = 50) -> Figure:
+def rank_distribution(graph: Database, prop: str = "pagerank", bins: int = 50) -> Figure:
     """A histogram (log-log) of one value `kg rank --write` stored on the papers.
     Raises ParameterError when no paper holds it, or for fewer than 1 bin."""
     bins = check_range("bins", bins, 1)

@@ -18,15 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .records import (
-    MAX_YEAR,
-    MIN_YEAR,
-    Origin,
-    PaperRecord,
-    ParsedItem,
-    Rejected,
-    SnapshotRecord,
-)
+from .records import MAX_YEAR, MIN_YEAR, Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from .source_file import (
     MAX_CATEGORY_CHARS,
     MAX_INT,

@@ -33,13 +33,14 @@ from .json_records import (
     JsonRecord,
     Unwrapped,
     checked_ref,
-    cited_items,
     describe,
     elements,
     json_kind,
+    paper_items,
     parse_records,
     plain_text,
     stated_date,
+    validated,
 )
 from .records import MAX_YEAR, MIN_YEAR, PaperRecord, PaperRef, ParsedItem, Rejected
 from .source_file import MAX_INT, record_problem, year_problem
@@ -241,12 +242,9 @@ def _paper(
     def reject(reason: str) -> Rejected:
         return Rejected(origin=record.origin, reason=f"{reason}: {_FIX}", raw=record.raw())
 
-    if not isinstance(record.value, dict):
-        return reject(f"a JSON {json_kind(record.value)} where a work object should be")
-    try:
-        work = _Work.model_validate(record.value)
-    except ValidationError as exc:
-        return reject(describe(exc))
+    work = validated(record, _Work)
+    if isinstance(work, str):
+        return reject(work)
     stated_doi = (work.doi or "").strip()
     if not stated_doi:
         return reject(
@@ -297,14 +295,8 @@ def _paper(
 
 
 def _items(record: JsonRecord, snapshot: str) -> Iterator[ParsedItem]:
-    """Yield the PaperRecord of one work and its citations, or its Rejected."""
-    found = _paper(record, snapshot)
-    if isinstance(found, Rejected):
-        yield found
-        return
-    paper, cited = found
-    yield paper
-    yield from cited_items(paper, cited, "references")
+    """Return the items of one work: its PaperRecord and its citations, or its Rejected."""
+    return paper_items(_paper(record, snapshot), "references")
 
 
 def parse(path: Path) -> Iterator[ParsedItem]:

@@ -21,15 +21,7 @@ from pydantic import ValidationError
 
 from .arxiv_oai import validation_reason
 from .errors import SourceError
-from .records import (
-    CitationRecord,
-    Origin,
-    PaperRef,
-    ParsedItem,
-    Rejected,
-    Skipped,
-    SnapshotRecord,
-)
+from .records import CitationRecord, Origin, PaperRef, ParsedItem, Rejected, Skipped, SnapshotRecord
 from .source_file import (
     LongLine,
     arxiv_id_and_version,

@@ -15,7 +15,6 @@ bad value becomes a ``Rejected`` saying where and why.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import html
 import json
 import os
@@ -27,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -47,6 +46,7 @@ from .source_file import (
     LongLine,
     content_sha256,
     date_problem,
+    folder_sha256,
     numbered_lines,
     record_problem,
     snapshot_key,
@@ -65,9 +65,12 @@ __all__ = [
     "input_files",
     "json_kind",
     "json_records",
+    "not_json",
+    "paper_items",
     "parse_records",
     "plain_text",
     "stated_date",
+    "validated",
 ]
 
 RAW_LIMIT = 2000
@@ -93,6 +96,9 @@ class Input(BaseModel):
     """Part of an input record: unknown keys are ignored, known ones are type-checked."""
 
     model_config = ConfigDict(extra="ignore", strict=True, frozen=True, populate_by_name=True)
+
+
+_Model = TypeVar("_Model", bound=Input)
 
 
 @dataclass(frozen=True)
@@ -137,8 +143,9 @@ def elements(value: list[Any], where: Where = ()) -> list[tuple[Where, Any]]:
     return [((*where, place), item) for place, item in enumerate(value)]
 
 
-def describe(exc: ValidationError) -> str:
-    """Return a record's validation errors as ``where: what, got …`` phrases."""
+def describe(exc: ValidationError, width: int = 60) -> str:
+    """Return a record's validation errors as ``where: what, got …`` phrases, each value
+    shown in at most ``width`` characters."""
     phrases = []
     for error in exc.errors()[:3]:
         where = ".".join(str(part) for part in error["loc"]) or "the object"
@@ -147,9 +154,20 @@ def describe(exc: ValidationError) -> str:
             what = "should be a JSON object"
         else:
             what = error["msg"][0].lower() + error["msg"][1:]
-        shown = json.dumps(got, ensure_ascii=False, default=str)[:60]
+        shown = json.dumps(got, ensure_ascii=False, default=str)[:width]
         phrases.append(f"{where} {what}, got {json_kind(got)} {shown}")
     return "; ".join(phrases)
+
+
+def validated(record: JsonRecord, model: type[_Model]) -> _Model | str:
+    """Return a record's value read as ``model`` (a work object), or why it is none: not
+    an object, or its validation errors (``describe``)."""
+    if not isinstance(record.value, dict):
+        return f"a JSON {json_kind(record.value)} where a work object should be"
+    try:
+        return model.model_validate(record.value)
+    except ValidationError as exc:
+        return describe(exc)
 
 
 _INLINE_TAGS = (
@@ -242,28 +260,17 @@ def input_files(path: Path) -> list[Path]:
     return found
 
 
-def _folder_sha256(root: Path, files: list[Path]) -> str:
-    """Return a sha256 over each file's path in the folder and content digest."""
-    digest = hashlib.sha256()
-    for file in files:
-        digest.update(file.relative_to(root).as_posix().encode() + b"\0")
-        try:
-            digest.update(content_sha256(file).encode() + b"\n")
-        except SourceError:
-            digest.update(b"unreadable\n")
-    return digest.hexdigest()
-
-
 def _opens_document(line: str) -> bool:
     """Return True when a file's first line opens a pretty-printed document (``{``, or
     ``{"meta": {``): it ends where no JSON line ends."""
     return line[0] in "{[" and (len(line) == 1 or line.endswith(_OPENS_DOCUMENT))
 
 
-def _not_json(exc: ValueError | RecursionError) -> str:
-    """Return why a text is not loadable JSON, for a reject."""
+def not_json(exc: ValueError | RecursionError, truncated: str = "") -> str:
+    """Return why a text is not loadable JSON, for a reject; ``truncated`` follows the
+    place of a decoding error (``; the record may be truncated``)."""
     if isinstance(exc, json.JSONDecodeError):
-        return f"not valid JSON ({exc.msg} at column {exc.colno})"
+        return f"not valid JSON ({exc.msg} at column {exc.colno}){truncated}"
     if isinstance(exc, RecursionError):
         return "the JSON is nested too deep to read"
     return f"not loadable JSON ({exc})"  # e.g. an integer of more than 4,300 digits
@@ -327,7 +334,7 @@ def _document_values(path: Path, first: int, text: str) -> Iterator[_Value | Rej
             where = f" on line {line(exc.pos)}" if isinstance(exc, json.JSONDecodeError) else ""
             yield Rejected(
                 origin=Origin(path=str(path), line=line(at)),
-                reason=f"{_not_json(exc)}{where}; the file was not read past it: fix the "
+                reason=f"{not_json(exc)}{where}; the file was not read past it: fix the "
                 "JSON (a truncated download?) and load the file again",
                 raw=text[at : at + RAW_LIMIT],
             )
@@ -415,7 +422,7 @@ def _line_value(source: str, number: int, text: str) -> _Value | Rejected:
     except (ValueError, RecursionError) as exc:
         return Rejected(
             origin=Origin(path=source, line=number),
-            reason=f"{_not_json(exc)}; each line must be one JSON object: fix or remove the "
+            reason=f"{not_json(exc)}; each line must be one JSON object: fix or remove the "
             "line (a truncated download?)",
             raw=text[:RAW_LIMIT],
         )
@@ -444,9 +451,7 @@ def cited_items(
     """Yield a CitationRecord from a paper to each paper it cites, once each; a paper that
     cites itself (one of its ids) a Skipped; a reference that cannot be one its Rejected.
     ``what`` names the references in the Skipped's detail (``referenced_works``)."""
-    citing = PaperRef(
-        arxiv_id=record.arxiv_id, ids=record.ids, title=record.title, year=record.year
-    )
+    citing = record.ref()
     own = set(citing.id_keys)
     if citing.arxiv_id is not None:
         own.add(citing.arxiv_id)
@@ -474,6 +479,19 @@ def cited_items(
         )
 
 
+def paper_items(
+    found: tuple[PaperRecord, Iterable[PaperRef | Rejected]] | Rejected, what: str
+) -> Iterator[ParsedItem]:
+    """Yield a work's Rejected, or its PaperRecord and then a CitationRecord to each paper
+    it cites (``cited_items``; ``what`` names its references)."""
+    if isinstance(found, Rejected):
+        yield found
+        return
+    paper, cited = found
+    yield paper
+    yield from cited_items(paper, cited, what)
+
+
 def checked_ref(ref: PaperRef, origin: Origin, what: str, raw: str) -> PaperRef | Rejected:
     """Return a reference, or a Rejected when it cannot be written (a title too long)."""
     if problem := record_problem(ref):
@@ -499,7 +517,7 @@ def parse_records(
     Raises SourceError when the path cannot be read, or is a folder without JSON files.
     """
     files = input_files(path)
-    sha256 = _folder_sha256(path, files) if path.is_dir() else content_sha256(path)
+    sha256 = folder_sha256(path, files) if path.is_dir() else content_sha256(path)
     snapshot = SnapshotRecord(key=snapshot_key(sha256), kind=kind, source=path.name, sha256=sha256)
     yield snapshot
     newest: date | None = None

@@ -36,8 +36,6 @@ from .records import (
     Rejected,
     SnapshotRecord,
 )
-
-# The same source_file helpers as the other line parsers (arxiv_oai): a list of names.
 from .source_file import (
     MAX_CATEGORY_CHARS,
     MAX_INT,

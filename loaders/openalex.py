@@ -32,13 +32,14 @@ from .json_records import (
     Input,
     JsonRecord,
     Unwrapped,
-    cited_items,
     describe,
     elements,
     json_kind,
+    paper_items,
     parse_records,
     plain_text,
     stated_date,
+    validated,
 )
 from .records import PaperRecord, PaperRef, ParsedItem, Rejected
 from .source_file import MAX_ID_CHARS, MAX_INT, record_problem, year_problem
@@ -239,18 +240,18 @@ def _authors(work: _Work) -> tuple[tuple[str, ...], tuple[dict[AuthorIdKind, str
     return tuple(names), tuple(ids)
 
 
-def _paper(record: JsonRecord, snapshot: str) -> tuple[PaperRecord, _Work] | Rejected:
-    """Return the PaperRecord of one work object, with the object, or why it is none."""
+def _paper(
+    record: JsonRecord, snapshot: str
+) -> tuple[PaperRecord, Iterator[PaperRef | Rejected]] | Rejected:
+    """Return the PaperRecord of one work object and the works its ``referenced_works``
+    name (read as they are taken), or why it is none."""
 
     def reject(reason: str) -> Rejected:
         return Rejected(origin=record.origin, reason=f"{reason}: {_FIX}", raw=record.raw())
 
-    if not isinstance(record.value, dict):
-        return reject(f"a JSON {json_kind(record.value)} where a work object should be")
-    try:
-        work = _Work.model_validate(record.value)
-    except ValidationError as exc:
-        return reject(describe(exc))
+    work = validated(record, _Work)
+    if isinstance(work, str):
+        return reject(work)
     found = _ids(work)
     if isinstance(found, str):
         return reject(found)
@@ -300,7 +301,7 @@ def _paper(record: JsonRecord, snapshot: str) -> tuple[PaperRecord, _Work] | Rej
         return reject(describe(exc))
     if problem := record_problem(paper):
         return reject(problem)
-    return paper, work
+    return paper, _cited(record, work)
 
 
 def _cited(record: JsonRecord, work: _Work) -> Iterator[PaperRef | Rejected]:
@@ -321,14 +322,8 @@ def _cited(record: JsonRecord, work: _Work) -> Iterator[PaperRef | Rejected]:
 
 
 def _items(record: JsonRecord, snapshot: str) -> Iterator[ParsedItem]:
-    """Yield the PaperRecord of one work and its citations, or its Rejected."""
-    found = _paper(record, snapshot)
-    if isinstance(found, Rejected):
-        yield found
-        return
-    paper, work = found
-    yield paper
-    yield from cited_items(paper, _cited(record, work), "referenced_works")
+    """Return the items of one work: its PaperRecord and its citations, or its Rejected."""
+    return paper_items(_paper(record, snapshot), "referenced_works")
 
 
 def parse(path: Path) -> Iterator[ParsedItem]:

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import SourceError
+from .json_records import describe, json_kind, not_json
 from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from .source_file import (
     MAX_CATEGORY_CHARS,
@@ -215,35 +216,6 @@ def _texts(path: Path) -> Iterator[tuple[int, str | LongLine]]:
             yield number, line
 
 
-def _json_kind(value: object) -> str:
-    kinds = {list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
-    return "null" if value is None else kinds.get(type(value), type(value).__name__)
-
-
-def _describe(exc: ValidationError) -> str:
-    """Return the validation errors as ``where: what`` phrases, for a rejection reason."""
-    phrases = []
-    for error in exc.errors()[:3]:
-        where = ".".join(str(part) for part in error["loc"]) or "the object"
-        got = error.get("input")
-        if error["type"] in ("model_type", "dict_type"):
-            what = "should be a JSON object"
-        else:
-            what = error["msg"][0].lower() + error["msg"][1:]
-        shown = json.dumps(got)[:60] if got is not None else "null"
-        phrases.append(f"{where} {what}, got {_json_kind(got)} {shown}")
-    return "; ".join(phrases)
-
-
-def _json_error(exc: ValueError | RecursionError) -> str:
-    """Return why a text is not loadable JSON, for a rejection reason."""
-    if isinstance(exc, json.JSONDecodeError):
-        return f"not valid JSON ({exc.msg} at column {exc.colno}); the object may be truncated"
-    if isinstance(exc, RecursionError):
-        return "the JSON is nested too deep to read"
-    return f"not loadable JSON ({exc})"  # e.g. an integer of more than 4,300 digits
-
-
 def _entries(path: Path) -> Iterator[_Entry | Rejected]:
     """Yield each JSON object, type-checked, or why it was rejected.
 
@@ -269,7 +241,7 @@ def _entries(path: Path) -> Iterator[_Entry | Rejected]:
             yield refused[1]
             refused = None
         if error is not None:
-            what = _json_error(error)
+            what = not_json(error, "; the object may be truncated")
             reject = Rejected(origin=origin, reason=f"{what}: {_FIX}", raw=text[:_RAW_LIMIT])
             if first and not text.lstrip().startswith("{"):
                 refused = (
@@ -287,13 +259,13 @@ def _entries(path: Path) -> Iterator[_Entry | Rejected]:
         if not isinstance(value, dict):
             reject = Rejected(
                 origin=origin,
-                reason=f"a JSON {_json_kind(value)} where a paper object should be: {_FIX}",
+                reason=f"a JSON {json_kind(value)} where a paper object should be: {_FIX}",
                 raw=text[:_RAW_LIMIT],
             )
             if first:
                 refused = (
                     SourceError(
-                        f"{path}: the file holds a JSON {_json_kind(value)}, not an object",
+                        f"{path}: the file holds a JSON {json_kind(value)}, not an object",
                         "give a paper record: one JSON object, or one object per line",
                     ),
                     reject,
@@ -306,7 +278,7 @@ def _entries(path: Path) -> Iterator[_Entry | Rejected]:
         try:
             yield _Entry(number, text, _PaperJson.model_validate(value))
         except ValidationError as exc:
-            yield Rejected(origin=origin, reason=f"{_describe(exc)}: {_FIX}", raw=text)
+            yield Rejected(origin=origin, reason=f"{describe(exc)}: {_FIX}", raw=text)
     if refused is not None:
         raise refused[0]
 
@@ -447,7 +419,7 @@ def _record(path: Path, entry: _Entry, snapshot: str, in_lines: bool) -> PaperRe
             extra=_extra(doc, in_lines, _has_et_al(authors_text)),
         )
     except ValidationError as exc:
-        return reject(f"{_describe(exc)}: {_FIX}")
+        return reject(f"{describe(exc)}: {_FIX}")
     if problem := record_problem(record):
         return reject(f"{problem}: {_FIX}")
     return record

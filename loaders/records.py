@@ -171,6 +171,17 @@ class NamedPaper(Record):
         """Every strong id key the record states but its arXiv id, sorted."""
         return sorted(id_key(kind, value) for kind, value in self.ids.items())
 
+    def ref(self, stated_cited_by: int | None = None) -> PaperRef:
+        """Return a PaperRef naming this paper as it names itself (arXiv id, ids, title
+        and year), with ``stated_cited_by``."""
+        return PaperRef(
+            arxiv_id=self.arxiv_id,
+            ids=self.ids,
+            title=self.title,
+            year=self.year,
+            stated_cited_by=stated_cited_by,
+        )
+
 
 class PaperRef(NamedPaper):
     """A paper as another record names it, with the cited-by count that record shows."""

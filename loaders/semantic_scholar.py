@@ -41,19 +41,10 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
 from .ids import AuthorIdKind, IdKind, arxiv_from_doi, normal_author_id, normal_id
-from .records import (
-    CitationRecord,
-    NamedPaper,
-    Origin,
-    PaperRecord,
-    PaperRef,
-    ParsedItem,
-    Rejected,
-    SkipKind,
-    Skipped,
-    SnapshotRecord,
-)
+from .json_records import describe, json_kind, not_json
+from .records import CitationRecord, NamedPaper, PaperRecord, PaperRef, ParsedItem, SnapshotRecord
 from .source_file import (
+    LinePlace,
     LongLine,
     arxiv_id_and_version,
     content_sha256,
@@ -68,8 +59,6 @@ from .text import collapse_spaces
 
 __all__ = ["line_context", "parse"]
 
-RAW_LIMIT = 1000
-"""How much of a rejected record's text its reject keeps."""
 _FIX = "fix or remove this record"
 _FIX_NESTED = "the citation was not loaded: fix or remove the entry"
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
@@ -147,35 +136,8 @@ class _Bad(Exception):
     """A value that cannot be read; its message is the reject's reason (without the fix)."""
 
 
-def _json_kind(value: object) -> str:
-    kinds = {list: "array", dict: "object", str: "string", bool: "boolean", int: "number"}
-    return "null" if value is None else kinds.get(type(value), "number")
-
-
 def _shown(value: object) -> str:
     return json.dumps(value)[:80]
-
-
-def _describe(exc: ValidationError) -> str:
-    """Return the validation errors as ``where: what`` phrases, for a rejection reason."""
-    phrases = []
-    for error in exc.errors()[:3]:
-        where = ".".join(str(part) for part in error["loc"]) or "the object"
-        got = error.get("input")
-        if error["type"] in ("model_type", "dict_type"):
-            what = "should be a JSON object"
-        else:
-            what = error["msg"][0].lower() + error["msg"][1:]
-        phrases.append(f"{where} {what}, got {_json_kind(got)} {_shown(got)}")
-    return "; ".join(phrases)
-
-
-def _json_error(exc: ValueError | RecursionError) -> str:
-    if isinstance(exc, json.JSONDecodeError):
-        return f"not valid JSON ({exc.msg} at column {exc.colno}); the record may be truncated"
-    if isinstance(exc, RecursionError):
-        return "the JSON is nested too deep to read"
-    return f"not loadable JSON ({exc})"
 
 
 def _decodes(text: str) -> object:
@@ -192,7 +154,7 @@ def _id_text(value: object, where: str) -> str | None:
         return None
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise _Bad(
-            f"{where} should be a string or a whole number, got {_json_kind(value)} {_shown(value)}"
+            f"{where} should be a string or a whole number, got {json_kind(value)} {_shown(value)}"
         )
     return str(value).strip() or None
 
@@ -286,32 +248,12 @@ def _unwrapped(item: dict[str, Any], wrapper: str) -> dict[str, Any]:
     return item
 
 
-@dataclass(frozen=True)
-class _Where:
-    """Where a record is read from, and the snapshot it belongs to."""
-
-    path: str
-    line: int
-    snapshot: str
-
-    @property
-    def origin(self) -> Origin:
-        return Origin(path=self.path, line=self.line)
-
-    def reject(self, reason: str, raw: object) -> Rejected:
-        text = raw if isinstance(raw, str) else json.dumps(raw)
-        return Rejected(origin=self.origin, reason=reason, raw=text[:RAW_LIMIT])
-
-    def skip(self, kind: SkipKind, detail: str) -> Skipped:
-        return Skipped(origin=self.origin, kind=kind, detail=detail)
-
-
 def _nested_ref(item: object, wrapper: str) -> PaperRef | None:
     """Return the PaperRef of a nested paper, None when it names no paper; raises _Bad."""
     if item is None:
         return None
     if not isinstance(item, dict):
-        raise _Bad(f"a JSON {_json_kind(item)} where a paper object should be")
+        raise _Bad(f"a JSON {json_kind(item)} where a paper object should be")
     try:
         doc = _Paper.model_validate(_unwrapped(item, wrapper))
         named = _named(doc, dataset=False)
@@ -325,25 +267,19 @@ def _nested_ref(item: object, wrapper: str) -> PaperRef | None:
             stated_cited_by=doc.citation_count,
         )
     except ValidationError as exc:
-        raise _Bad(_describe(exc)) from None
+        raise _Bad(describe(exc, width=80)) from None
     if problem := record_problem(ref):
         raise _Bad(problem)
     return ref
 
 
 def _citations(
-    where: _Where, record: PaperRecord, items: list[Any], cited_by: bool
+    where: LinePlace, record: PaperRecord, items: list[Any], cited_by: bool
 ) -> Iterator[ParsedItem]:
     """Yield the CitationRecords of a paper's nested ``citations`` (``cited_by``: each item
     cites the paper) or ``references`` (the paper cites each item)."""
     name, wrapper = ("citations", "citingPaper") if cited_by else ("references", "citedPaper")
-    paper = PaperRef(
-        arxiv_id=record.arxiv_id,
-        ids=record.ids,
-        title=record.title,
-        year=record.year,
-        stated_cited_by=record.stated_cited_by,
-    )
+    paper = record.ref(stated_cited_by=record.stated_cited_by)
     for index, item in enumerate(items):
         entry = f"{name}[{index}]"
         try:
@@ -365,7 +301,7 @@ def _citations(
         )
 
 
-def _paper(where: _Where, obj: dict[str, Any], raw: object) -> Iterator[ParsedItem]:
+def _paper(where: LinePlace, obj: dict[str, Any], raw: object) -> Iterator[ParsedItem]:
     """Yield the PaperRecord of a paper object or dataset line, then its nested citations;
     or why it cannot be one."""
     dataset = "corpusid" in obj or "externalids" in obj
@@ -373,7 +309,7 @@ def _paper(where: _Where, obj: dict[str, Any], raw: object) -> Iterator[ParsedIt
         doc = _Paper.model_validate(obj)
         named = _named(doc, dataset)
     except ValidationError as exc:
-        yield where.reject(f"{_describe(exc)}: {_FIX}", raw)
+        yield where.reject(f"{describe(exc, width=80)}: {_FIX}", raw)
         return
     except _Bad as exc:
         yield where.reject(f"{exc}: {_FIX}", raw)
@@ -406,7 +342,7 @@ def _paper(where: _Where, obj: dict[str, Any], raw: object) -> Iterator[ParsedIt
             stated_refs_total=doc.reference_count,
         )
     except ValidationError as exc:
-        yield where.reject(f"{_describe(exc)}: {_FIX}", raw)
+        yield where.reject(f"{describe(exc, width=80)}: {_FIX}", raw)
         return
     if problem := record_problem(record):
         yield where.reject(f"{problem}: {_FIX}", raw)
@@ -416,7 +352,7 @@ def _paper(where: _Where, obj: dict[str, Any], raw: object) -> Iterator[ParsedIt
     yield from _citations(where, record, doc.references or [], cited_by=False)
 
 
-def _corpus_citation(where: _Where, obj: dict[str, Any], raw: object) -> ParsedItem:
+def _corpus_citation(where: LinePlace, obj: dict[str, Any], raw: object) -> ParsedItem:
     """Return the CitationRecord of a line of the citations dataset, or why there is none."""
     found: dict[str, str | None] = {}
     for name in ("citingcorpusid", "citedcorpusid"):
@@ -440,7 +376,7 @@ def _corpus_citation(where: _Where, obj: dict[str, Any], raw: object) -> ParsedI
     )
 
 
-def _object(where: _Where, obj: dict[str, Any], raw: object) -> Iterator[ParsedItem]:
+def _object(where: LinePlace, obj: dict[str, Any], raw: object) -> Iterator[ParsedItem]:
     """Yield the records of one JSON object: a dataset citation, or a paper."""
     if "citingcorpusid" in obj or "citedcorpusid" in obj:
         yield _corpus_citation(where, obj, raw)
@@ -490,7 +426,7 @@ def _element_spans(text: str, page: bool) -> list[tuple[int, int]] | None:
         return None
 
 
-def _value(where: _Where, text: str, value: object) -> Iterator[ParsedItem]:
+def _value(where: LinePlace, text: str, value: object) -> Iterator[ParsedItem]:
     """Yield the records of one decoded JSON text: an object, a page or an array of them."""
     if isinstance(value, dict) and not (
         isinstance(value.get("data"), list) and not _PAPER_KEYS & value.keys()
@@ -499,7 +435,7 @@ def _value(where: _Where, text: str, value: object) -> Iterator[ParsedItem]:
         return
     if not isinstance(value, dict | list):
         yield where.reject(
-            f"a JSON {_json_kind(value)} where a Semantic Scholar paper object should be: {_FIX}",
+            f"a JSON {json_kind(value)} where a Semantic Scholar paper object should be: {_FIX}",
             text,
         )
         return
@@ -510,7 +446,7 @@ def _value(where: _Where, text: str, value: object) -> Iterator[ParsedItem]:
         spans = None
     for index, item in enumerate(items):
         at, end = spans[index] if spans else (0, 0)
-        here = _Where(where.path, where.line + text.count("\n", 0, at), where.snapshot)
+        here = LinePlace(where.path, where.line + text.count("\n", 0, at), where.snapshot)
         raw = text[at:end] if spans else item
         if isinstance(item, dict):
             yield from _object(here, item, raw)
@@ -520,7 +456,7 @@ def _value(where: _Where, text: str, value: object) -> Iterator[ParsedItem]:
                 " (the batch endpoint's answer for an id it does not know)" if item is None else ""
             )
             yield here.reject(
-                f"{where_in} is a JSON {_json_kind(item)}{answer}, not a paper object: "
+                f"{where_in} is a JSON {json_kind(item)}{answer}, not a paper object: "
                 "nothing to load; remove it",
                 raw,
             )
@@ -601,14 +537,15 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
     key = snapshot_key(sha256)
     yield SnapshotRecord(key=key, kind="semantic_scholar", source=path.name, sha256=sha256)
     for number, text in _texts(path, unchanged):
-        where = _Where(str(path), number, key)
+        where = LinePlace(str(path), number, key)
         if isinstance(text, LongLine):
             yield where.reject(text.reason(), text.head)
             continue
         try:
             value = json.loads(text)
         except (ValueError, RecursionError) as exc:
-            yield where.reject(f"{_json_error(exc)}: {_FIX}", text)
+            reason = not_json(exc, "; the record may be truncated")
+            yield where.reject(f"{reason}: {_FIX}", text)
             continue
         yield from _value(where, text, value)
 

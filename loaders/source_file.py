@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import json
 import re
 import zlib
 from collections.abc import Iterable, Iterator
@@ -22,17 +23,19 @@ from pathlib import Path
 from typing import IO, cast
 
 from .errors import SourceError
-from .records import MAX_YEAR, MIN_YEAR, PaperRecord, PaperRef
+from .records import MAX_YEAR, MIN_YEAR, Origin, PaperRecord, PaperRef, Rejected, SkipKind, Skipped
 from .titles import normalize_name, normalize_title, parse_arxiv_id
 
 __all__ = [
     "MAX_LINE_LENGTH",
     "READ_ERRORS",
+    "LinePlace",
     "LongLine",
     "arxiv_id_and_version",
     "bounded_int",
     "content_sha256",
     "date_problem",
+    "folder_sha256",
     "int_problem",
     "is_gzip",
     "latin1_line",
@@ -54,6 +57,35 @@ __all__ = [
 
 GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1 << 20
+
+LINE_RAW_LIMIT = 1000
+"""How much of a rejected JSON line its reject keeps (a line may hold a paper's full text)."""
+
+
+@dataclass(frozen=True)
+class LinePlace:
+    """Where a record of a JSON-lines file is read from, and the snapshot it belongs to:
+    what its items' origin, rejects and skips say."""
+
+    path: str
+    line: int
+    snapshot: str
+
+    @property
+    def origin(self) -> Origin:
+        """The file and line, as the items say it."""
+        return Origin(path=self.path, line=self.line)
+
+    def reject(self, reason: str, raw: object) -> Rejected:
+        """Return a Rejected here, keeping ``raw`` (text, or a value written out as JSON)
+        cut at LINE_RAW_LIMIT."""
+        text = raw if isinstance(raw, str) else json.dumps(raw)
+        return Rejected(origin=self.origin, reason=reason, raw=text[:LINE_RAW_LIMIT])
+
+    def skip(self, kind: SkipKind, detail: str) -> Skipped:
+        """Return a Skipped here."""
+        return Skipped(origin=self.origin, kind=kind, detail=detail)
+
 
 MAX_LINE_LENGTH = 64 * 2**20
 """The longest line a parser reads, 64 MiB: 67,108,864 characters of a text file read as
@@ -283,6 +315,19 @@ def _hash_into(path: Path, digest: hashlib._Hash) -> None:
                 digest.update(chunk)
     except READ_ERRORS as exc:
         raise read_error(path, exc) from exc
+
+
+def folder_sha256(root: Path, files: Iterable[Path]) -> str:
+    """Return a sha256 over each file's path in the folder ``root`` and content digest (a
+    file that cannot be read counts by its name: reading its records rejects it)."""
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.relative_to(root).as_posix().encode() + b"\0")
+        try:
+            digest.update(content_sha256(file).encode() + b"\n")
+        except SourceError:
+            digest.update(b"unreadable\n")
+    return digest.hexdigest()
 
 
 def snapshot_key(sha256: str, reading: str | None = None) -> str:

@@ -1,4 +1,4 @@
-"""Text clean-up the parsers run on every field: the same results as ``loaders.identity``'s
+"""Text clean-up the parsers run on every field: the same results as ``loaders.titles``'s
 functions, computed without a regex pass when the text cannot need one.
 
 Parsing a large dump calls these millions of times, and most fields are plain text with no

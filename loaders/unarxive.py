@@ -35,7 +35,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,18 +42,9 @@ from pydantic import ValidationError
 
 from .arxiv_oai import metadata_record, validation_reason
 from .ids import IdKind, arxiv_from_doi, normal_id
-from .records import (
-    CitationRecord,
-    Origin,
-    PaperRecord,
-    PaperRef,
-    ParsedItem,
-    Rejected,
-    SkipKind,
-    Skipped,
-    SnapshotRecord,
-)
+from .records import CitationRecord, PaperRecord, PaperRef, ParsedItem, SnapshotRecord
 from .source_file import (
+    LinePlace,
     LongLine,
     arxiv_id_and_version,
     content_sha256,
@@ -66,8 +56,6 @@ from .source_file import (
 
 __all__ = ["parse"]
 
-RAW_LIMIT = 1000
-"""How much of a rejected line its reject keeps (a line holds a paper's full text)."""
 _FIX_LINE = "fix or remove this line"
 _FIX_ENTRY = "its citation was not loaded: fix or remove the id"
 _WHAT: dict[IdKind, str] = {
@@ -170,24 +158,7 @@ def _cited(entry: object, where: str) -> list[PaperRef]:
     return refs
 
 
-@dataclass(frozen=True)
-class _Where:
-    path: str
-    line: int
-    snapshot: str
-
-    @property
-    def origin(self) -> Origin:
-        return Origin(path=self.path, line=self.line)
-
-    def reject(self, reason: str, raw: str) -> Rejected:
-        return Rejected(origin=self.origin, reason=reason, raw=raw[:RAW_LIMIT])
-
-    def skip(self, kind: SkipKind, detail: str) -> Skipped:
-        return Skipped(origin=self.origin, kind=kind, detail=detail)
-
-
-def _record(where: _Where, arxiv_id: str, metadata: object) -> PaperRecord | str:
+def _record(where: LinePlace, arxiv_id: str, metadata: object) -> PaperRecord | str:
     """Return the paper's record from its metadata, or why the metadata cannot be one."""
     if metadata is None or metadata == {}:
         metadata = {"id": arxiv_id}  # unarXive found no metadata: the id alone
@@ -215,7 +186,7 @@ def _entries(value: object) -> list[tuple[str, object]] | None:
     return None
 
 
-def _paper(where: _Where, obj: object, raw: str) -> Iterator[ParsedItem]:
+def _paper(where: LinePlace, obj: object, raw: str) -> Iterator[ParsedItem]:
     """Yield the PaperRecord of one decoded line and its citations, or why it has none."""
     if not isinstance(obj, dict):
         yield where.reject(
@@ -263,7 +234,7 @@ def _paper(where: _Where, obj: object, raw: str) -> Iterator[ParsedItem]:
         except ValidationError as exc:
             problem = validation_reason(exc)
         if problem is not None:
-            yield where.reject(f"{problem}; {_FIX_ENTRY}", json.dumps(entry)[:RAW_LIMIT])
+            yield where.reject(f"{problem}; {_FIX_ENTRY}", json.dumps(entry))
             continue
         if not cited:
             yield where.skip("unresolved citation", f"{name} of {arxiv_id} names no paper by id")
@@ -287,7 +258,7 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
     key = snapshot_key(sha256)
     yield SnapshotRecord(key=key, kind="unarxive", source=path.name, sha256=sha256)
     for number, line in numbered_lines(path):
-        where = _Where(str(path), number, key)
+        where = LinePlace(str(path), number, key)
         if isinstance(line, LongLine):
             yield where.reject(line.reason(), line.head)
             continue

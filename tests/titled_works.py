@@ -466,6 +466,23 @@ def load_all(
     return summary
 
 
+def cli_load_moves_a_key(graph: Database, first: list[Path], last: Path, rejects: Path) -> None:
+    """Clear the graph, `kg load` the files of ``first`` in one run and then ``last`` in
+    another, and assert that both succeed and the second says it moved one title key."""
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    clear_database(graph)
+    said = CliRunner().invoke(main, ["load", "--rejects", str(rejects), *map(str, first)])
+    assert said.exit_code == 0, said.output
+    said = CliRunner().invoke(main, ["load", "--rejects", str(rejects), str(last)])
+    assert said.exit_code == 0, said.output
+    assert "moved 1 title key to the paper the identity rule now gives it" in " ".join(
+        said.output.split()
+    )
+
+
 def sparse_coding_pages(folder: Path) -> tuple[Path, Path, Path]:
     """Three pages citing "Sparse Coding" by title only: as 2010, as 2011, and as 2011 again
     (the rule makes the first two one paper: their years are one apart)."""

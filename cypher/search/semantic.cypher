@@ -2,7 +2,8 @@
 // mode: read
 // Papers nearest in meaning to a query vector (an embedding by the model `kg embed` used)
 // through the vector index paper_embedding, best first, each with its cosine similarity
-// (-1 to 1; the index scores (1 + cosine) / 2) and its citations in the map. The filters
+// (-1 to 1; the index scores (1 + cosine) / 2), its citations in the map and its first
+// authors (what a search shows beside each title: one round trip answers it). The filters
 // apply to the $candidates nearest papers the index returns, so ask for more candidates
 // than $limit when a filter is set; the index also searches its graph only as widely as
 // $candidates, so ask for well above $limit always (asked for 2, it may miss the nearest). In Browser, set $vector from a paper's own:
@@ -14,6 +15,7 @@
 // param category: str = null  a category code, primary or cross-listed, e.g. 'hep-th'; null for all
 // param year_from: int = null  first year; null for no lower bound
 // param year_to: int = null  last year; null for no upper bound
+// param authors: int = 3  how many of each paper's authors to return
 CALL db.index.vector.queryNodes('paper_embedding', $candidates, $vector)
 YIELD node AS p, score
 WHERE NOT p.key IN $exclude
@@ -21,8 +23,15 @@ WHERE NOT p.key IN $exclude
   AND ($year_to IS NULL OR p.year <= $year_to)
   AND ($category IS NULL OR p.primary_category = $category
        OR EXISTS { (p)-[:CROSS_LISTED]->(:Category {code: $category}) })
-RETURN p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
-       coalesce(p.stub, false) AS stub, 2 * score - 1 AS similarity,
-       COUNT { (p)<-[:CITES]-() } AS cited_by
-ORDER BY similarity DESC, key
+WITH p, 2 * score - 1 AS similarity
+ORDER BY similarity DESC, p.key
 LIMIT $limit
+RETURN p.key AS key, p.arxiv_id AS arxiv_id, p.title AS title, p.year AS year,
+       coalesce(p.stub, false) AS stub, similarity,
+       COUNT { (p)<-[:CITES]-() } AS cited_by,
+       COLLECT {
+         MATCH (a:Author)-[w:AUTHORED]->(p)
+         RETURN a.name ORDER BY w.position, a.key LIMIT $authors
+       } AS authors,
+       COUNT { (:Author)-[:AUTHORED]->(p) } AS author_count
+ORDER BY similarity DESC, key

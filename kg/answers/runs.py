@@ -36,6 +36,7 @@ __all__ = [
     "TimeRun",
     "Timings",
     "TractionResult",
+    "VectorFileReport",
 ]
 
 
@@ -461,4 +462,37 @@ class EmbedReport:
             "unchanged": self.unchanged,
             "seconds": round(self.seconds, 3),
             "model_load_seconds": self.model_load_seconds,
+        }
+
+
+@dataclass(frozen=True)
+class VectorFileReport:
+    """What one `kg embed --from FILE` did: the file, the model its vectors are from, their
+    dimension, how many rows it read, how many papers got a vector, how many rows named no
+    paper of the map, and the rows rejected (the first of them as ``file:line: reason``)."""
+
+    path: str
+    model: str
+    dimension: int | None
+    rows: int
+    written: int
+    not_in_map: int
+    rejected: int
+    rejects: list[str]
+    replaced: int
+    seconds: float
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the report as the JSON of ``kg embed --from FILE --json``."""
+        return {
+            "path": self.path,
+            "model": self.model,
+            "dimension": self.dimension,
+            "rows": self.rows,
+            "written": self.written,
+            "not_in_map": self.not_in_map,
+            "rejected": self.rejected,
+            "rejects": self.rejects,
+            "replaced": self.replaced,
+            "seconds": round(self.seconds, 3),
         }

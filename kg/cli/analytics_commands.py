@@ -18,8 +18,7 @@ from kg.analytics import (
     RankOptions,
     Scope,
 )
-from kg.analytics.similarity import DEFAULT_BATCH_SIZE as SIMILARITY_BATCH_SIZE
-from kg.analytics.similarity import DEFAULT_K
+from kg.analytics.similarity import DEFAULT_K, SIMILARITY_WRITE_BATCH
 from kg.answers import (
     CommunityResult,
     RankedPaper,
@@ -383,7 +382,7 @@ def _stored_json(runs: list[StoredRun]) -> list[dict[str, object]]:
         help="How many similar papers each paper keeps; questions asking for more run live.",
     ),
     number_option(
-        "--batch-size", default=SIMILARITY_BATCH_SIZE, help="Papers per write transaction."
+        "--batch-size", default=SIMILARITY_WRITE_BATCH, help="Papers per write transaction."
     ),
     click.option(
         "--force",

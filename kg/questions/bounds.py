@@ -21,6 +21,7 @@ __all__ = [
 ]
 
 DEFAULT_LIMIT: Final = 20
+SHOWN_AUTHORS: Final = 3  # the first authors a search shows beside each title
 DEFAULT_MAX_HOPS: Final = 10
 MAX_HOPS: Final = 30  # the literal bound `*..30` in the shortest-path queries
 MAX_NEAR_HOPS: Final = 3  # the literal bound `*1..3` in neighbourhood.cypher

@@ -21,9 +21,9 @@ from kg import queries
 from kg.analytics.embed import Embedder, default_embedder, model_label
 from kg.answers import SearchHit, SearchResult
 from kg.database import Database
-from kg.errors import ParameterError
+from kg.errors import ParameterError, QueryFailed
 from kg.questions import retrievers
-from kg.questions.bounds import DEFAULT_LIMIT, check_count, check_text
+from kg.questions.bounds import DEFAULT_LIMIT, SHOWN_AUTHORS, check_count, check_text
 from kg.refs import MAX_SEARCH_WORDS, first_words, lookup
 from kg.text import search_words
 
@@ -43,7 +43,6 @@ IMPORTANCE_BOOST: Final = 2.0
 SEARCH_SCORE_CUTOFF: Final = 0.2
 """Full-text hits scoring under this share of the best hit's score are cut from a search:
 they match too few of the words for any number of citations to make them the paper meant."""
-SHOWN_AUTHORS: Final = 3
 """How many authors a search result lists before 'et al.'."""
 
 SearchMode = Literal["text", "semantic", "hybrid"]
@@ -92,10 +91,12 @@ def search(
         found, model = _by_words(graph, words, filters), None
     else:
         model_in_use = embedder if embedder is not None else default_embedder()
-        found = _by_meaning(graph, mode, text, words, depth + len(exact), filters, model_in_use)
         model = model_label(model_in_use)
+        found = _by_meaning(graph, mode, text, words, depth + len(exact), filters, model_in_use)
     ranking = exact + [hit for hit in found if hit.key not in seen]
-    results = _with_details(graph, ranking[offset:depth])
+    page = ranking[offset:depth]
+    # A search by meaning brings each paper's details in its one query.
+    results = page if mode == "semantic" else _with_details(graph, page)
     return SearchResult(
         text=text,
         results=results,
@@ -105,22 +106,6 @@ def search(
         model=model,
         note=_search_note(text, mode, found=bool(ranking), cut=cut),
     )
-
-
-def _search_note(text: str, mode: SearchMode, *, found: bool, cut: bool) -> str | None:
-    """Return what a search says under its results: that nothing matched, and that it used
-    only the first words of a long text; None when neither."""
-    note = None
-    if not found:
-        note = (
-            f"no paper title matches {text!r}; try fewer or other words, or an arXiv id"
-            if mode == "text"
-            else f"no paper with a text embedding matches {text!r} within the filters"
-        )
-    if cut and mode != "semantic":
-        searched = f"the title search used the first {MAX_SEARCH_WORDS:,} words of the text"
-        note = f"{note}; {searched}" if note else searched
-    return note
 
 
 def _by_meaning(
@@ -137,11 +122,32 @@ def _by_meaning(
 
     Raises EmbeddingUnavailable when ``model`` has no vectors in the graph.
     """
-    retrievers.check_index(graph, model)
     vector = retrievers.query_vector(model, text)
-    if mode == "semantic":
-        return retrievers.semantic(graph, vector, depth, filters)
-    return retrievers.hybrid(graph, words, vector, depth, filters)
+    try:
+        if mode == "semantic":
+            return retrievers.semantic(graph, vector, depth, filters)
+        return retrievers.hybrid(graph, words, vector, depth, filters)
+    except QueryFailed:
+        # Asked only now, not before every search: a missing index or one of another
+        # dimension is what makes the query fail, and this names it.
+        retrievers.check_index(graph, model)
+        raise
+
+
+def _search_note(text: str, mode: SearchMode, *, found: bool, cut: bool) -> str | None:
+    """Return what a search says under its results: that nothing matched, and that it used
+    only the first words of a long text; None when neither."""
+    note = None
+    if not found:
+        note = (
+            f"no paper title matches {text!r}; try fewer or other words, or an arXiv id"
+            if mode == "text"
+            else f"no paper with a text embedding matches {text!r} within the filters"
+        )
+    if cut and mode != "semantic":
+        searched = f"the title search used the first {MAX_SEARCH_WORDS:,} words of the text"
+        note = f"{note}; {searched}" if note else searched
+    return note
 
 
 def _exact(graph: Database, text: str) -> list[SearchHit]:

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kg import queries
-from kg.analytics.embed import Embedder, default_embedder
+from kg.analytics.embed import Embedder
 from kg.answers import PaperSummary, SearchHit, TextNeighbours
 from kg.database import Database
 from kg.errors import EmbeddingUnavailable, ParameterError
-from kg.questions.bounds import DEFAULT_LIMIT, check_range, check_text
+from kg.questions.bounds import DEFAULT_LIMIT, SHOWN_AUTHORS, check_range, check_text
 from kg.refs import escape_lucene, resolve, too_many_words
 
 __all__ = [
@@ -81,19 +81,22 @@ class Filters:
         return {"year_from": self.year_from, "year_to": self.year_to, "category": self.category}
 
 
-def check_index(graph: Database, embedder: Embedder) -> None:
+def check_index(graph: Database, embedder: Embedder | None) -> None:
     """Raise EmbeddingUnavailable unless the vector index is there, online, and of the
-    model's dimension."""
+    model's dimension (any dimension when ``embedder`` is None: the stored vectors are
+    compared among themselves)."""
     rows = queries.search.embedding_state.run(graph)
     if not rows:
         raise EmbeddingUnavailable(
             "no paper has a text embedding yet", "run `kg embed` first, then search by meaning"
         )
-    if rows[0]["dimension"] != embedder.dimension:
+    if embedder is not None and rows[0]["dimension"] != embedder.dimension:
         raise EmbeddingUnavailable(
             f"the vector index holds {rows[0]['dimension']}-dimension vectors and "
-            f"{embedder.name} makes {embedder.dimension}",
-            "embed again with the same model (`kg embed`)",
+            f"{embedder.name} makes {embedder.dimension}: a search by meaning needs vectors "
+            "of the model that embeds the query",
+            "remove them (kg query drop_embeddings, then kg query drop_vector_index) and run "
+            "kg embed",
         )
 
 
@@ -112,7 +115,8 @@ def semantic(
     exclude: Sequence[str] = (),
 ) -> list[SearchHit]:
     """Return the papers nearest to ``vector`` in the vector index, best first, scored by
-    cosine similarity."""
+    cosine similarity, each with its first authors and citations in the map. Raises
+    QueryFailed when there is no vector index of the vector's dimension."""
     candidates = limit + len(exclude)
     if filters.any:
         candidates *= _FILTERED_DEPTH
@@ -123,6 +127,7 @@ def semantic(
         candidates=min(candidates, _MAX_CANDIDATES),
         limit=limit,
         exclude=list(exclude),
+        authors=SHOWN_AUTHORS,
         **filters.params(),
     )
     return [SearchHit.model_validate({**row, "score": row["similarity"]}) for row in rows]
@@ -183,15 +188,14 @@ def hybrid(
     return [hits[key].model_copy(update={"score": fused[key]}) for key in order]
 
 
-def like_this(
-    graph: Database, ref: str, limit: int = DEFAULT_LIMIT, *, embedder: Embedder | None = None
-) -> TextNeighbours:
+def like_this(graph: Database, ref: str, limit: int = DEFAULT_LIMIT) -> TextNeighbours:
     """Return the papers nearest in meaning to the paper ``ref`` names, by the vectors
-    `kg embed` stored, best first. Raises PaperNotFound or AmbiguousPaper for a bad REF,
-    ParameterError for a limit below 1, EmbeddingUnavailable when there is no index."""
+    stored (by `kg embed`, or brought from a file), best first. Raises PaperNotFound or
+    AmbiguousPaper for a bad REF, ParameterError for a limit below 1, EmbeddingUnavailable
+    when there is no index."""
     limit = check_range("limit", limit, 1)
     paper = resolve(graph, ref)
-    check_index(graph, embedder if embedder is not None else default_embedder())
+    check_index(graph, None)  # the paper's own stored vector is the query: no model runs
     summary = PaperSummary.model_validate(paper.model_dump())
     stored = queries.search.paper_vector.run(graph, key=paper.key)
     if not stored:

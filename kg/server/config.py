@@ -1,7 +1,10 @@
-"""Settings from the environment: where KG_HOME is, which ports, which server to talk to."""
+"""Settings from the environment: where KG_HOME is, which ports, which server to talk to; and
+the driver's log kept off the terminal (``quiet_driver_logs``), which the connection
+(``kg.database``) and the local server's start (``kg.server.local``) both need."""
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import stat
@@ -17,6 +20,7 @@ __all__ = [
     "connection",
     "kg_home",
     "local_settings",
+    "quiet_driver_logs",
     "read_password",
     "write_new_password",
 ]
@@ -35,6 +39,18 @@ def kg_home() -> Path:
         return Path(explicit).expanduser().resolve()
     data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return (Path(data_home) / "kg").resolve()
+
+
+def quiet_driver_logs() -> None:
+    """Keep the driver's log records off the terminal (idempotent).
+
+    With no handler anywhere, Python prints WARNING and above through its last-resort handler
+    on stderr; a NullHandler on the ``neo4j`` logger stops that without muting applications
+    that configure logging themselves.
+    """
+    driver_log = logging.getLogger("neo4j")
+    if not any(isinstance(h, logging.NullHandler) for h in driver_log.handlers):
+        driver_log.addHandler(logging.NullHandler())
 
 
 def _port(name: str, default: int) -> int:

@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from kg.errors import PortInUseError, ServerError
-from kg.server.config import LocalSettings, read_password, write_new_password
+from kg.server.config import LocalSettings, quiet_driver_logs, read_password, write_new_password
 from kg.server.install import (
     NEO4J_VERSION,
     Java,
@@ -426,8 +426,6 @@ class LocalServer:
     def _wait_for_bolt(self, pid: int, password: str, timeout: float) -> None:
         from neo4j import GraphDatabase
         from neo4j.exceptions import AuthError, ServiceUnavailable
-
-        from kg.database import quiet_driver_logs
 
         quiet_driver_logs()
 

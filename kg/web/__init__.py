@@ -19,6 +19,6 @@ DEFAULT_PORT = 8765
 
 def create_app(*args: Any, **kwargs: Any) -> Starlette:
     """Return the web app (see kg.web.app.create_app)."""
-    from kg.web.app import create_app as create
+    from kg.web import app
 
-    return create(*args, **kwargs)
+    return app.create_app(*args, **kwargs)

@@ -2,6 +2,7 @@
 and retrieval quality, against whatever `kg embed` has stored so far.
 
 Run: python -m tests.bench.embed [--queries 200] [--quality 200] [--seed 37]
+       [--paraphrases tests/bench/paraphrases.tsv] [--only-paraphrases]
 
 Uses NEO4J_* when set, else the local server of KG_HOME, holding cit-HepTh with abstracts
 (`kg load --id-scheme snap-hepth $(kg data get cit-hepth)`) and embedded by `kg embed`
@@ -15,22 +16,30 @@ It prints a Markdown report:
 - recall@10 of a paper from its own abstract minus the first sentence, by meaning, hybrid,
   and the full-text title index (restricted to the embedded papers, so all three rank
   the same papers), and the mean overlap of a paper's top 20 by meaning with its top 20
-  by co-citation, beside the full-text search's top 20 from its title.
+  by co-citation, beside the full-text search's top 20 from its title;
+- the held-out paraphrases (tests/bench/paraphrases.tsv: a paper described in other words
+  than its own, written apart from the project): in how many of them the paper described
+  is in the top 10 of each mode, and its rank in each.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import os
 import random
 import re
 import time
+from pathlib import Path
 
 from kg import questions
 from kg.analytics.embed import MiniLM, _stale, default_embedder, model_label
 from kg.knowledge_graph import KnowledgeGraph
 from kg.questions import retrievers
 from tests.bench.common import percentiles
+
+PARAPHRASES = Path(__file__).with_name("paraphrases.tsv")
+MODES = ("text", "semantic", "hybrid")
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
@@ -40,16 +49,58 @@ def _split(abstract: str) -> tuple[str, str]:
     return (parts[0], parts[1]) if len(parts) == 2 else (parts[0], "")
 
 
+def paraphrase_report(kg: KnowledgeGraph, path: Path) -> list[str]:
+    """Return the report's lines for the held-out paraphrases: per query, the rank of the
+    paper it describes in each mode's top 10 (- when it is not there), then the counts."""
+    with path.open(encoding="utf-8") as handle:
+        rows = list(
+            csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t")
+        )
+    ids = [row["arxiv_id"] for row in rows]
+    keys = {
+        row["arxiv_id"]: row["key"]
+        for row in kg.read(
+            "UNWIND $ids AS id MATCH (p:Paper {arxiv_id: id}) RETURN id AS arxiv_id, p.key AS key",
+            {"ids": ids},
+        )
+    }
+    lines = ["", "| paper | query | " + " | ".join(MODES) + " |", "| --- | --- |" + " ---: |" * 3]
+    found = dict.fromkeys(MODES, 0)
+    for row in rows:
+        key = keys.get(row["arxiv_id"])
+        ranks = []
+        for mode in MODES:
+            hits = [hit.key for hit in kg.search(row["query"], 10, mode=mode).results]  # type: ignore[arg-type]
+            rank = hits.index(key) + 1 if key in hits else None
+            found[mode] += rank is not None
+            ranks.append("-" if rank is None else str(rank))
+        lines.append(f"| {row['arxiv_id']} | {row['query']} | " + " | ".join(ranks) + " |")
+    lines.append("")
+    lines.extend(
+        f"paraphrases with the paper in the top 10, {mode}: {count}/{len(rows)}"
+        for mode, count in found.items()
+    )
+    return lines
+
+
 def main() -> None:
     """Measure and print the report."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--quality", type=int, default=200)
     parser.add_argument("--seed", type=int, default=37)
+    parser.add_argument("--paraphrases", type=Path, default=PARAPHRASES)
+    parser.add_argument("--only-paraphrases", action="store_true")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     lines = [f"load average at the start: {os.getloadavg()}"]
     with KnowledgeGraph.connect() as kg:
+        if args.only_paraphrases:
+            default_embedder().embed(["warm up"])
+            lines.extend(paraphrase_report(kg, args.paraphrases))
+            lines.append(f"load average at the end: {os.getloadavg()}")
+            print("\n".join(lines))
+            return
         fresh = MiniLM()
         started = time.perf_counter()
         fresh.embed(["the model's first query"])
@@ -126,6 +177,7 @@ def main() -> None:
                 f"top-20 overlap with co-citation's top 20, by {name}: {mean:.3f} "
                 f"over {len(values)} papers with co-citations"
             )
+        lines.extend(paraphrase_report(kg, args.paraphrases))
     lines.append(f"load average at the end: {os.getloadavg()}")
     print("\n".join(lines))
 

@@ -360,6 +360,8 @@ def test_bad_input_and_no_index_are_clear_errors(face: KnowledgeGraph) -> None:
     with pytest.raises(EmbeddingUnavailable, match="no paper has a text embedding") as caught:
         face.search("branes", mode="semantic")
     assert "kg embed" in str(caught.value)
+    with pytest.raises(EmbeddingUnavailable, match="no paper has a text embedding"):
+        face.search("branes", mode="hybrid")
     with pytest.raises(ParameterError, match="search mode"):
         face.search("branes", mode="vibes")  # type: ignore[arg-type]
     with pytest.raises(ParameterError, match="years run from 2000 to 1990"):
@@ -500,3 +502,155 @@ def test_the_browser_guide_runs_the_vector_recipes(embedded: KnowledgeGraph) -> 
     )
     assert citing
     assert {row["key"] for row in citing} <= {row["key"] for row in citers} - {"hep-th/9906064"}
+
+
+def _toy_vectors() -> dict[str, list[float]]:
+    """Four-dimension vectors of a toy model for four papers of the map: the two physics
+    papers point one way, the two machine-learning papers another."""
+    return {
+        "hep-th/9906064": [1.0, 0.1, 0.0, 0.0],
+        "hep-th/9711200": [0.9, 0.3, 0.0, 0.1],
+        "1706.03762": [0.0, 0.0, 1.0, 0.2],
+        "1810.04805": [0.1, 0.0, 0.9, 0.3],
+    }
+
+
+def _vector_file(path: Path, toy: dict[str, list[float]]) -> Path:
+    """Write a vector file that names its papers in each way a dump does, with a row for a
+    paper not in the map and four bad rows."""
+    lines = [
+        json.dumps({"arxiv_id": "arXiv:hep-th/9906064v3", "vector": toy["hep-th/9906064"]}),
+        json.dumps({"id": "hep-th/9711200", "vector": json.dumps(toy["hep-th/9711200"])}),
+        json.dumps({"doi": "https://doi.org/10.5555/ATTENTION", "vector": toy["1706.03762"]}),
+        json.dumps({"corpusid": 52967399, "vector": toy["1810.04805"], "model": "toy-4"}),
+        json.dumps({"corpusid": 1, "vector": [0.5, 0.5, 0.5, 0.5]}),  # no such paper here
+        "{not json",
+        json.dumps({"title": "no id", "vector": [1, 2, 3, 4]}),
+        json.dumps({"arxiv_id": "1512.03385", "vector": [1, 2, 3]}),  # another length
+        json.dumps({"arxiv_id": "1512.03385", "vector": [1, "NaN", 3, 4]}),
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _with_ids(face: KnowledgeGraph) -> None:
+    """Give the map's arXiv papers their arXiv id, one a DOI and one a corpus id."""
+    face.write("MATCH (p:Paper) WHERE p.key <> 'stub/1' SET p.arxiv_id = p.key")
+    for key, id_key in (("1706.03762", "doi:10.5555/attention"), ("1810.04805", "corpus:52967399")):
+        face.write(
+            "MATCH (p:Paper {key: $key}) MERGE (i:PaperId {key: $id}) MERGE (i)-[:IDENTIFIES]->(p)",
+            {"key": key, "id": id_key},
+        )
+
+
+def _brought(graph: Database) -> dict[str, tuple[list[float], object, object]]:
+    rows = graph.read(
+        "MATCH (p:Paper) WHERE p.embedding IS NOT NULL "
+        "RETURN p.key AS key, p.embedding AS vector, p.embedding_model AS model, "
+        "p.embedding_hash AS hash"
+    )
+    return {row["key"]: (row["vector"], row["model"], row["hash"]) for row in rows}
+
+
+def test_vectors_from_a_file_replace_the_models_and_answer_more_like_this(
+    embedded: KnowledgeGraph, tmp_path: Path
+) -> None:
+    _with_ids(embedded)
+    toy = _toy_vectors()
+    path = _vector_file(tmp_path / "toy.jsonl", toy)
+    with pytest.raises(ParameterError, match="another model") as refused:
+        embedded.load_vectors(path, model="toy-4")
+    assert "--replace" in str(refused.value)
+    assert len(_brought(embedded)) == len(_rows())  # refused: nothing was touched
+
+    report = embedded.load_vectors(path, model="toy-4", replace=True)
+    assert (report.rows, report.written, report.not_in_map, report.rejected) == (9, 4, 1, 4)
+    assert report.replaced == len(_rows())
+    assert report.dimension == 4
+    assert [line.split(": ", 1)[0] for line in report.rejects] == [
+        f"{path}:{n}" for n in (6, 7, 8, 9)
+    ]
+    stored = _brought(embedded)
+    assert sorted(stored) == sorted(toy)
+    for key, (vector, model, digest) in stored.items():
+        assert model == "toy-4"
+        assert digest is None
+        assert np.allclose(vector, toy[key])
+
+    # "More like this" ranks by the brought vectors: cosine, as a brute force computes it.
+    like = embedded.similar_by_text("hep-th/9906064", 3)
+    keys = [hit.key for hit in like.results]
+    start = np.asarray(toy["hep-th/9906064"])
+    cosine = {
+        k: float(np.dot(start, v) / np.linalg.norm(start) / np.linalg.norm(v))
+        for k, v in toy.items()
+        if k != "hep-th/9906064"
+    }
+    assert keys == sorted(cosine, key=lambda k: -cosine[k])
+    for hit in like.results:
+        assert hit.similarity == pytest.approx(cosine[hit.key], abs=1e-5)
+
+    # Loaded again, in another order and other batches: the same vectors.
+    lines = path.read_text(encoding="utf-8").splitlines()
+    again = _vector_file(tmp_path / "again.jsonl", toy)
+    again.write_text("\n".join(reversed(lines)) + "\n", encoding="utf-8")
+    embedded.load_vectors(again, model="toy-4", batch_size=2)
+    assert _brought(embedded).keys() == stored.keys()
+    assert all(np.allclose(_brought(embedded)[k][0], v[0]) for k, v in stored.items())
+
+    # The local model refuses an index of another dimension, and says how to clear it.
+    with pytest.raises(EmbeddingUnavailable, match="4-dimension vectors") as caught:
+        embedded.embed()
+    assert "drop_embeddings" in str(caught.value)
+
+
+def test_two_rows_for_one_paper_keep_one_vector_in_any_order(
+    face: KnowledgeGraph, tmp_path: Path
+) -> None:
+    _write_map(face)
+    _with_ids(face)
+    rows = [
+        {"arxiv_id": "hep-th/9906064", "vector": [1.0, 0.0]},
+        {"arxiv_id": "hep-th/9906064", "vector": [0.0, 1.0]},
+        {"arxiv_id": "hep-th/9906064", "vector": [0.6, 0.8]},
+        {"arxiv_id": "hep-th/9711200", "vector": [0.6, 0.8]},
+        {"arxiv_id": "hep-th/9711200", "vector": [0.6, 0.8]},  # the same again: no conflict
+    ]
+    seen = []
+    for order, size in (((0, 1, 2, 3, 4), 500), ((2, 1, 0, 4, 3), 1), ((1, 2, 0, 3, 4), 2)):
+        path = tmp_path / f"order-{size}.jsonl"
+        path.write_text("".join(json.dumps(rows[i]) + "\n" for i in order), encoding="utf-8")
+        report = face.load_vectors(path, model="toy-2", batch_size=size)
+        assert (report.written, report.rejected) == (2, 2)
+        assert all("which wins" in line for line in report.rejects)
+        seen.append({k: v[0] for k, v in _brought(face).items()})
+    assert seen[0] == seen[1] == seen[2]
+
+
+def test_the_cli_stores_a_vector_file_and_names_its_bad_rows(
+    face: KnowledgeGraph, kg_env: Connection, tmp_path: Path
+) -> None:
+    _write_map(face)
+    _with_ids(face)
+    path = _vector_file(tmp_path / "toy.jsonl", _toy_vectors())
+    runner = CliRunner()
+    done = runner.invoke(main, ["embed", "--from", str(path), "--model", "toy-4"])
+    assert done.exit_code == 1, done.output  # rows were rejected
+    assert f"{path}:6: the line is not JSON" in done.output
+    assert f"{path}:8: its vector has 3 numbers where the file's have 4" in done.output
+    assert "stored 4 vectors of 9 rows" in done.output
+    # Without --model, the file's first good row names none: the file's name stands for it,
+    # another model than the one stored, so the load is refused until --replace.
+    refused = runner.invoke(main, ["embed", "--from", str(path), "--json"])
+    assert refused.exit_code == 1
+    assert "vectors of toy.jsonl" in json.loads(refused.stdout)["error"]["message"]
+    replaced = runner.invoke(main, ["embed", "--from", str(path), "--replace", "--json"])
+    answer = json.loads(replaced.stdout)
+    assert (answer["model"], answer["written"], answer["replaced"]) == (
+        "vectors of toy.jsonl",
+        4,
+        4,
+    )
+    misuse = runner.invoke(main, ["embed", "--replace"])
+    assert misuse.exit_code == 2
+    assert "--model and --replace go with --from FILE" in misuse.output

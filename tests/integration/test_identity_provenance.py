@@ -24,6 +24,7 @@ from tests.map_pages import map_page
 from tests.titled_works import (
     arxiv_record,
     chained_work_pages,
+    cli_load_moves_a_key,
     load_all,
     sparse_coding_pages,
 )
@@ -131,16 +132,7 @@ def test_merges_name_what_speaks_against_them(
         assert [r.key for r in kg.merges(contested=True)] == ["1706.00001"]
         dumps.append(dump_graph(graph))
     assert dumps[0] == dumps[1], differences(dumps[0], dumps[1])
-    clear_database(graph)
-    said = CliRunner().invoke(
-        main, ["load", "--rejects", str(tmp_path / "r.jsonl"), str(newer), str(page)]
-    )
-    assert said.exit_code == 0, said.output
-    said = CliRunner().invoke(main, ["load", "--rejects", str(tmp_path / "r.jsonl"), str(older)])
-    assert said.exit_code == 0, said.output
-    assert "moved 1 title key to the paper the identity rule now gives it" in " ".join(
-        said.output.split()
-    )
+    cli_load_moves_a_key(graph, [newer, page], older, tmp_path / "r.jsonl")
 
     # A page of the paper itself, without an arXiv id: a record under the title key, whose
     # values fold into the arXiv paper it joins. It joins the 2017 paper in any order: when
@@ -174,16 +166,7 @@ def test_merges_name_what_speaks_against_them(
     assert not graph.read(
         "MATCH (f:Folded) WHERE NOT f.key IN ['1706.00001', $k] RETURN f", {"k": twin}
     )
-    clear_database(graph)
-    said = CliRunner().invoke(
-        main, ["load", "--rejects", str(tmp_path / "r.jsonl"), str(newer), str(own)]
-    )
-    assert said.exit_code == 0, said.output
-    said = CliRunner().invoke(main, ["load", "--rejects", str(tmp_path / "r.jsonl"), str(older)])
-    assert said.exit_code == 0, said.output
-    assert "moved 1 title key to the paper the identity rule now gives it" in " ".join(
-        said.output.split()
-    )
+    cli_load_moves_a_key(graph, [newer, own], older, tmp_path / "r.jsonl")
 
     # A page that lists "Sparse Coding" 2010 and 2011 apart keeps them two papers, which the
     # rule would make one (years one apart): loaded last, it takes the 2011 key back out of

@@ -15,7 +15,6 @@ PENDING = {
     "kg/export/selection.py:select_keys",
     "kg/plots.py:ego",
     "loaders/arxiv_oai.py:parse",
-    "loaders/crossref.py:_paper",
     "loaders/edge_list.py:parse",
     "loaders/map_page.py:parse",
     "loaders/openalex.py:_paper",
