@@ -28,8 +28,8 @@ from kg import queries
 from kg.answers import PaperSummary, SearchHit
 from kg.database import Database
 from kg.errors import AmbiguousReference, ParameterError, QueryFailed, UnknownReference
-from loaders.identity import canonical_arxiv_id, normalize_title
 from loaders.ids import id_key, read_id
+from loaders.titles import canonical_arxiv_id, normalize_title
 
 __all__ = [
     "MAX_SEARCH_WORDS",

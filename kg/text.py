@@ -3,7 +3,7 @@ it prints as, for every table, page, picture and export; and a search's words fo
 tokens the full-text index holds for the raw LaTeX.
 
 The graph stores titles raw, as their sources wrote them (``Softly-Broken {\\cal N} = 4``):
-matching reads them through ``loaders.identity.normalize_title``, and only presentation uses
+matching reads them through ``loaders.titles.normalize_title``, and only presentation uses
 ``display`` (``Softly-Broken 𝒩 = 4``). Both read LaTeX through one set of tables,
 ``loaders.latex``.
 """
@@ -15,8 +15,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Final
 
-from loaders.identity import latex_to_unicode, parse_title_key
 from loaders.latex import LETTERS_AND_ACCENTS, STYLE, SYMBOLS
+from loaders.titles import latex_to_unicode, parse_title_key
 
 __all__ = ["display", "display_key", "search_words"]
 

@@ -27,7 +27,6 @@ from typing import Annotated, Any
 
 from pydantic import Field, ValidationError
 
-from .identity import normalize_title
 from .ids import AuthorIdKind, arxiv_from_doi, normal_author_id, normal_id
 from .json_records import (
     Input,
@@ -46,6 +45,7 @@ from .json_records import (
 from .records import MAX_YEAR, MIN_YEAR, PaperRecord, PaperRef, ParsedItem, Rejected
 from .source_file import MAX_INT, record_problem, year_problem
 from .text import collapse_spaces
+from .titles import normalize_title
 
 __all__ = ["parse"]
 

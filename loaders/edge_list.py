@@ -21,7 +21,6 @@ from pydantic import ValidationError
 
 from .arxiv_oai import validation_reason
 from .errors import SourceError
-from .identity import canonical_arxiv_id, snap_arxiv_id
 from .records import CitationRecord, Origin, PaperRef, ParsedItem, Rejected, Skipped, SnapshotRecord
 from .source_file import (
     LongLine,
@@ -30,6 +29,7 @@ from .source_file import (
     numbered_lines,
     snapshot_key,
 )
+from .titles import canonical_arxiv_id, snap_arxiv_id
 
 __all__ = ["COLUMN_PAIRS", "SNAP_ARCHIVES", "IdScheme", "layout", "parse", "reading"]
 

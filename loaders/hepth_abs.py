@@ -18,6 +18,7 @@ import re
 import stat
 import tarfile
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
 from pathlib import Path
@@ -337,18 +338,54 @@ def _record_items(
 ) -> list[PaperRecord | Rejected]:
     """``_abs_items`` of one record's numbered lines, with its lines over the limit."""
     first_line = numbered[0][0] if numbered else 1
-    fields: dict[str, str] = {}
-    field_lines: dict[str, int] = {}
-    dates: list[str] = []
+    read = _read_record(numbered, long_lines)
+    if long_lines:
+        paper = read.fields.get("paper", "").strip()
+        described = f"'Paper: {paper[:60]}', from line {first_line}" if paper else None
+        found: list[PaperRecord | Rejected] = [
+            _long_reject(
+                path,
+                number,
+                line,
+                (described or f"from line {first_line}") if number == read.spoiled else None,
+            )
+            for number, line in long_lines.items()
+        ]
+        if read.spoiled is not None:
+            return found
+        if not any(line.strip() and not _is_preamble(line) for _, line in numbered):
+            return found  # nothing but the lines over the limit
+        return [*_record_items(numbered, path, snapshot, {}), *found]
+    named = _named(read, numbered, path, first_line)
+    if isinstance(named, Rejected):
+        return [named]
+    return _paper_items(read, numbered, path, snapshot, named)
+
+
+@dataclass
+class _ReadRecord:
+    """The fields of one .abs record as read: each header field's first value (lower-case
+    name) and its line, every Date line, the abstract's lines, and the first line over the
+    limit in the header or abstract (``spoiled``), if any."""
+
+    fields: dict[str, str] = field(default_factory=dict)
+    field_lines: dict[str, int] = field(default_factory=dict)
+    dates: list[str] = field(default_factory=list)
+    abstract: list[str] = field(default_factory=list)
+    spoiled: int | None = None
+
+
+def _read_record(numbered: list[tuple[int, str]], long_lines: dict[int, LongLine]) -> _ReadRecord:
+    """Read one record's numbered lines into its fields (``long_lines`` stand in them as
+    blank lines); reading stops at a line over the limit past the preamble."""
+    read = _ReadRecord()
     current: str | None = None
     # The record is a preamble (separator, "\\"), the header, "\\", the abstract, "\\".
     phase = "preamble"
-    abstract: list[str] = []
-    spoiled: int | None = None  # a line over the limit in the header or abstract
     for number, line in numbered:
         if number in long_lines:
             if phase != "preamble":
-                spoiled = number
+                read.spoiled = number
                 break
             continue
         stripped = line.strip()
@@ -359,7 +396,7 @@ def _record_items(
                 break
             continue
         if phase == "abstract":
-            abstract.append(line)
+            read.abstract.append(line)
             continue
         if not stripped or (phase == "preamble" and _SEPARATOR.match(stripped)):
             current = None
@@ -369,64 +406,62 @@ def _record_items(
             phase = "header"
             name = match.group(1).lower()
             if name.startswith("date"):
-                dates.append(match.group(2))
-            if name not in fields:
-                fields[name] = match.group(2)
-                field_lines[name] = number
+                read.dates.append(match.group(2))
+            if name not in read.fields:
+                read.fields[name] = match.group(2)
+                read.field_lines[name] = number
                 current = name
             else:
                 current = None
         elif current is not None:
-            fields[current] = f"{fields[current]} {stripped}"
-    if long_lines:
-        paper = fields.get("paper", "").strip()
-        described = f"'Paper: {paper[:60]}', from line {first_line}" if paper else None
-        found: list[PaperRecord | Rejected] = [
-            _long_reject(
-                path,
-                number,
-                line,
-                (described or f"from line {first_line}") if number == spoiled else None,
-            )
-            for number, line in long_lines.items()
-        ]
-        if spoiled is not None:
-            return found
-        if not any(line.strip() and not _is_preamble(line) for _, line in numbered):
-            return found  # nothing but the lines over the limit
-        return [*_record_items(numbered, path, snapshot, {}), *found]
-    if "paper" not in fields:
-        return [
-            _reject(
-                path,
-                first_line,
-                "no 'Paper:' line; an .abs record must name its paper as 'Paper: hep-th/NNNNNNN'",
-                _raw(numbered),
-            )
-        ]
-    paper_line = field_lines["paper"]
-    paper = fields["paper"].strip()
+            read.fields[current] = f"{read.fields[current]} {stripped}"
+    return read
+
+
+def _named(
+    read: _ReadRecord, numbered: list[tuple[int, str]], path: str, first_line: int
+) -> tuple[str, str] | Rejected:
+    """Return a record's arXiv id and title, or the Rejected of a record without them."""
+    if "paper" not in read.fields:
+        return _reject(
+            path,
+            first_line,
+            "no 'Paper:' line; an .abs record must name its paper as 'Paper: hep-th/NNNNNNN'",
+            _raw(numbered),
+        )
+    paper_line = read.field_lines["paper"]
+    paper = read.fields["paper"].strip()
     parsed = arxiv_id_and_version(paper.split()[0]) if paper else None
     if parsed is None:
-        return [
-            _reject(
-                path,
-                paper_line,
-                f"'Paper: {paper[:60]}' is not an arXiv id; expected e.g. 'Paper: hep-th/9201001'",
-                _raw(numbered),
-            )
-        ]
+        return _reject(
+            path,
+            paper_line,
+            f"'Paper: {paper[:60]}' is not an arXiv id; expected e.g. 'Paper: hep-th/9201001'",
+            _raw(numbered),
+        )
     arxiv_id = parsed[0]
-    title = collapse_spaces(fields.get("title", ""))
+    title = collapse_spaces(read.fields.get("title", ""))
     if not title:
-        return [
-            _reject(
-                path,
-                field_lines.get("title", paper_line),
-                f"{arxiv_id} has no title; add a 'Title:' line to the header",
-                _raw(numbered),
-            )
-        ]
+        return _reject(
+            path,
+            read.field_lines.get("title", paper_line),
+            f"{arxiv_id} has no title; add a 'Title:' line to the header",
+            _raw(numbered),
+        )
+    return arxiv_id, title
+
+
+def _paper_items(
+    read: _ReadRecord,
+    numbered: list[tuple[int, str]],
+    path: str,
+    snapshot: str,
+    named: tuple[str, str],
+) -> list[PaperRecord | Rejected]:
+    """Return the PaperRecord of a record with its arXiv id and title (``named``), then the
+    Rejected of its Subj-class entries that name no category; or the record's Rejected."""
+    arxiv_id, title = named
+    fields, paper_line = read.fields, read.field_lines["paper"]
     published, from_id = _published(arxiv_id, fields.get("date"))
     primary, cross, unknown = _categories(arxiv_id, fields.get("subj-class"))
     author_text = fields.get("authors", fields.get("author"))
@@ -441,11 +476,11 @@ def _record_items(
             snapshot=snapshot,
             as_of=published,
             arxiv_id=arxiv_id,
-            version=max(len(dates), 1),
+            version=max(len(read.dates), 1),
             title=title,
             year=published.year if published else None,
             published=published,
-            abstract=_without_trailing_mark(collapse_spaces("\n".join(abstract))) or None,
+            abstract=_without_trailing_mark(collapse_spaces("\n".join(read.abstract))) or None,
             journal_ref=collapse_spaces(fields.get("journal-ref", "")) or None,
             comments=collapse_spaces(fields.get("comments", "")) or None,
             primary_category=primary,
@@ -465,7 +500,7 @@ def _record_items(
         items.append(
             _reject(
                 path,
-                field_lines["subj-class"],
+                read.field_lines["subj-class"],
                 f"Subj-class: {shown} names no arXiv category (e.g. 'Quantum Algebra' or "
                 f"'math.QA'); {arxiv_id} loaded without it",
                 _raw(numbered),

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Final, Literal, get_args
 
-from .identity import canonical_arxiv_id
+from .titles import canonical_arxiv_id
 
 __all__ = [
     "AUTHOR_ID_KINDS",

@@ -178,7 +178,7 @@ STYLE = frozenset(
     ]
 )
 # The command names that are a letter or an accent written with letters (``\o``, ``\v c``):
-# ``loaders.identity.latex_to_unicode`` reads them, so a reader of commands leaves them be.
+# ``loaders.titles.latex_to_unicode`` reads them, so a reader of commands leaves them be.
 LETTERS_AND_ACCENTS = frozenset(
     [
         "aa",

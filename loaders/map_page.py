@@ -25,7 +25,6 @@ from typing import Literal, NamedTuple
 from pydantic import ValidationError
 
 from .errors import SourceError
-from .identity import normalize_title, parse_title_key
 from .records import (
     MAX_YEAR,
     MIN_YEAR,
@@ -51,6 +50,7 @@ from .source_file import (
     version_problem,
 )
 from .text import collapse_spaces
+from .titles import normalize_title, parse_title_key
 
 __all__ = ["parse", "parse_date", "parse_item"]
 

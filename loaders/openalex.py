@@ -27,7 +27,6 @@ from urllib.parse import unquote
 
 from pydantic import Field, ValidationError
 
-from .identity import canonical_arxiv_id
 from .ids import AuthorIdKind, IdKind, arxiv_from_doi, normal_author_id, normal_id
 from .json_records import (
     Input,
@@ -45,6 +44,7 @@ from .json_records import (
 from .records import PaperRecord, PaperRef, ParsedItem, Rejected
 from .source_file import MAX_ID_CHARS, MAX_INT, record_problem, year_problem
 from .text import collapse_spaces
+from .titles import canonical_arxiv_id
 
 __all__ = ["abstract_from_index", "arxiv_from_url", "parse"]
 

@@ -8,7 +8,7 @@ comes from. ``PAPER_LISTS`` are the author list and the categories, replaced as 
 ``LINK_PROPERTIES`` are the counts a record states for its snapshot, kept on its
 ``DESCRIBED_IN`` link. ``OTHER_FIELDS`` says where the rest of a ``PaperRecord`` goes.
 
-What reads this table: ``kg.load.neo4j_sink.paper_row`` (the ``papers.cypher`` row of a
+What reads this table: ``kg.load.rows.paper_row`` (the ``papers.cypher`` row of a
 record), ``kg.load.import_sink`` (the columns of the import CSVs). The Cypher files stay
 plain files that run as they are in Neo4j Browser, so they spell the lists out;
 ``tests/unit/test_paper_properties.py`` reads each list from them and fails, naming the file
@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Literal
 
-from .identity import canonical_arxiv_id, normalize_title
 from .records import PaperRecord
+from .titles import canonical_arxiv_id, normalize_title
 
 __all__ = [
     "DESCRIBED_COLUMNS",
@@ -118,7 +118,7 @@ class PaperProperty:
     """The ``PaperRecord`` fields it comes from (none: no record states it as such)."""
     doc: str
     read: Reader | None = None
-    """Its value in a record's ``papers.cypher`` row (``kg.load.neo4j_sink.paper_row``), under
+    """Its value in a record's ``papers.cypher`` row (``kg.load.rows.paper_row``), under
     its own name; None when the row does not carry it so (the statements work it out)."""
     imported: bool = False
     """A column of the paper import CSV (``kg.load.import_sink``): a property a paper with
@@ -203,7 +203,7 @@ PAPER_PROPERTIES: tuple[PaperProperty, ...] = (
         "string",
         "newest_or_reference",
         ("title",),
-        "the title's matching form (loaders.identity.normalize_title)",
+        "the title's matching form (loaders.titles.normalize_title)",
         read=_norm_title,
         imported=True,
     ),

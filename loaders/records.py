@@ -20,7 +20,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .errors import valid_text
-from .identity import canonical_arxiv_id, normalize_title, paper_key
 from .ids import (
     AUTHOR_ID_KINDS,
     ID_KINDS,
@@ -30,6 +29,7 @@ from .ids import (
     normal_author_id,
     normal_id,
 )
+from .titles import canonical_arxiv_id, normalize_title, paper_key
 
 __all__ = [
     "MAX_YEAR",
@@ -159,7 +159,7 @@ class NamedPaper(Record):
     def key(self) -> str:
         """The paper's node key: its canonical arXiv id, else its first strong id in
         ``loaders.ids.ID_KINDS`` order (``doi:10.1145/…``), else its title key (see
-        loaders.identity.paper_key)."""
+        loaders.titles.paper_key)."""
         if self.arxiv_id is None:
             for kind in ID_KINDS:
                 if kind in self.ids:

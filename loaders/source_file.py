@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import IO, cast
 
 from .errors import SourceError
-from .identity import normalize_name, normalize_title, parse_arxiv_id
 from .records import MAX_YEAR, MIN_YEAR, Origin, PaperRecord, PaperRef, Rejected, SkipKind, Skipped
+from .titles import normalize_name, normalize_title, parse_arxiv_id
 
 __all__ = [
     "MAX_LINE_LENGTH",
@@ -350,7 +350,7 @@ def bounded_int(digits: str) -> int | None:
 
 
 def arxiv_id_and_version(text: str) -> tuple[str, int | None] | None:
-    """Return (canonical arXiv id, version or None) like ``loaders.identity.parse_arxiv_id``.
+    """Return (canonical arXiv id, version or None) like ``loaders.titles.parse_arxiv_id``.
 
     Returns None for text that is not an id or is longer than MAX_ID_CHARS. A version over
     MAX_INT is given as None (``version_problem`` says why). Never raises.

@@ -1,4 +1,4 @@
-"""Text clean-up the parsers run on every field: the same results as ``loaders.identity``'s
+"""Text clean-up the parsers run on every field: the same results as ``loaders.titles``'s
 functions, computed without a regex pass when the text cannot need one.
 
 Parsing a large dump calls these millions of times, and most fields are plain text with no
@@ -8,7 +8,7 @@ checks each against the function it stands in for.
 
 from __future__ import annotations
 
-from .identity import latex_to_unicode as _latex_to_unicode
+from .titles import latex_to_unicode as _latex_to_unicode
 
 __all__ = ["collapse_spaces", "has_latex", "latex_to_unicode"]
 
@@ -16,7 +16,7 @@ __all__ = ["collapse_spaces", "has_latex", "latex_to_unicode"]
 def collapse_spaces(text: str) -> str:
     """Return ``text`` with every run of white space folded to one space, ends stripped.
 
-    Equal to ``loaders.identity.collapse_spaces``: ``str.split()`` and the regex ``\\s`` agree on
+    Equal to ``loaders.titles.collapse_spaces``: ``str.split()`` and the regex ``\\s`` agree on
     what white space is, for every code point.
     """
     return " ".join(text.split())
@@ -24,10 +24,10 @@ def collapse_spaces(text: str) -> str:
 
 def has_latex(text: str) -> bool:
     """Return True when ``text`` holds a backslash, a brace, a tie (``~``) or a double dash,
-    the only things ``loaders.identity.latex_to_unicode`` changes or reads."""
+    the only things ``loaders.titles.latex_to_unicode`` changes or reads."""
     return "\\" in text or "{" in text or "}" in text or "~" in text or "--" in text
 
 
 def latex_to_unicode(text: str) -> str:
-    """Return ``identity.latex_to_unicode(text)``; text without LaTeX comes back as it is."""
+    """Return ``titles.latex_to_unicode(text)``; text without LaTeX comes back as it is."""
     return _latex_to_unicode(text) if has_latex(text) else text

@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from .errors import SourceError
-from .identity import canonical_arxiv_id
 from .ids import IdKind, id_key, normal_id, read_id
 from .records import Origin, Rejected
 from .source_file import LongLine, numbered_lines
+from .titles import canonical_arxiv_id
 
 __all__ = ["DIMENSION_SAMPLE", "MAX_DIMENSION", "VectorRow", "read_vectors"]
 

@@ -27,7 +27,7 @@ from kg.load.pipeline import (
     load_paths,
 )
 from kg.load.schema import clear_database
-from loaders.identity import paper_key
+from loaders.titles import paper_key
 from tests.graph_dump import create_from_import_files, dump_graph
 from tests.map_pages import map_page
 

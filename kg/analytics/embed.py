@@ -203,6 +203,18 @@ def _stale(graph: Database, label: str) -> Iterator[tuple[int, list[tuple[str, s
         yield len(rows), stale
 
 
+def _check_dimension(graph: Database, model: Embedder) -> None:
+    """Raise EmbeddingUnavailable when the vector index holds vectors of another dimension
+    than ``model`` makes."""
+    state = queries.search.embedding_state.run(graph)
+    if state and state[0]["dimension"] != model.dimension:
+        raise EmbeddingUnavailable(
+            f"the vector index holds {state[0]['dimension']}-dimension vectors (brought "
+            f"from a file?) and {model.name} makes {model.dimension}",
+            "remove them first: kg query drop_embeddings, then kg query drop_vector_index",
+        )
+
+
 def embed_papers(
     graph: Database,
     *,
@@ -220,13 +232,7 @@ def embed_papers(
     label = model_label(model)
     started = time.perf_counter()
     total = int(queries.analytics.embed_count.run(graph)[0]["papers"])
-    state = queries.search.embedding_state.run(graph)
-    if state and state[0]["dimension"] != model.dimension:
-        raise EmbeddingUnavailable(
-            f"the vector index holds {state[0]['dimension']}-dimension vectors (brought "
-            f"from a file?) and {model.name} makes {model.dimension}",
-            "remove them first: kg query drop_embeddings, then kg query drop_vector_index",
-        )
+    _check_dimension(graph, model)
     ensure_vector_index(graph, model.dimension)
     papers = embedded = 0
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kg-embed-write") as writer:

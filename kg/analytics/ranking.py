@@ -478,17 +478,8 @@ def communities(
     A seed always gives the same partition. Raises ParameterError for a bad option,
     AnalyticsError for a missing engine, and the graph's errors when Neo4j fails.
     """
-    if method not in COMMUNITY_METHODS:
-        raise ParameterError(
-            f"unknown community method {method!r}", f"use one of {', '.join(COMMUNITY_METHODS)}"
-        )
     chosen_scope = scope or Scope()
-    chosen_scope.check()
-    _check_common(top, batch_size)
-    check_range("papers", papers, 0)
-    whole_number("seed", seed)
-    if resolution <= 0:
-        raise ParameterError(f"resolution {resolution} is not positive", "use e.g. 1.0")
+    _check_communities(chosen_scope, method, seed, resolution, (top, papers, batch_size))
     began = time.perf_counter()
     used = choose_engine(graph, engine)
     quality: float | None = None
@@ -500,34 +491,11 @@ def communities(
         cited: Sequence[float] = indegree(network)
     else:
         mark = time.perf_counter()
-        gds_keys, membership, nodes, edges = analytics_gds.communities(
-            graph, chosen_scope.params(), method, seed, resolution
-        )
-        degree_keys, degrees, _, _ = analytics_gds.rank(
-            graph, "indegree", chosen_scope.params(), RankOptions()
-        )
-        if degree_keys != gds_keys:
-            raise AnalyticsError(
-                "the graph changed between two GDS projections", "run the command again"
-            )
-        cited = degrees["indegree"]
-        read = _Read(tuple(gds_keys), nodes, edges)
+        read, membership, cited = _gds_communities(graph, chosen_scope, method, seed, resolution)
     compute_s = time.perf_counter() - mark
-    members: dict[int, list[int]] = {}
-    for node, label in enumerate(membership):
-        members.setdefault(label, []).append(node)
-    shown = []
-    for label in sorted(members)[:top]:
-        nodes_in = members[label]
-        best = sorted(nodes_in, key=lambda i: (-cited[i], read.keys[i]))[:papers]
-        listed = _papers(graph, read.keys, {"indegree": cited}, best)
-        shown.append(Community(label, len(nodes_in), listed))
-    parameters: dict[str, Any] = {
-        "method": method,
-        "seed": seed,
-        "resolution": resolution,
-        **chosen_scope.describe(),
-    }
+    count, shown = _largest(graph, read.keys, membership, cited, top, papers)
+    parameters: dict[str, Any] = {"method": method, "seed": seed, "resolution": resolution}
+    parameters.update(chosen_scope.describe())
     values: Values = {COMMUNITY_PROPERTY: membership}
     stored = _Stored(COMMUNITY_PROPERTY, method, (COMMUNITY_PROPERTY,), read.keys, values)
     run = _finish(
@@ -542,12 +510,89 @@ def communities(
     )
     return CommunityResult(
         method=method,
-        count=len(members),
+        count=count,
         modularity=quality,
         membership=membership,
         communities=shown,
         **run,
     )
+
+
+def _check_communities(
+    scope: Scope,
+    method: CommunityMethod,
+    seed: int,
+    resolution: float,
+    counts: tuple[int, int, int],
+) -> None:
+    """Check the options of ``communities`` (``counts``: top, papers, batch_size).
+
+    Raises ParameterError for a bad one.
+    """
+    top, papers, batch_size = counts
+    if method not in COMMUNITY_METHODS:
+        raise ParameterError(
+            f"unknown community method {method!r}", f"use one of {', '.join(COMMUNITY_METHODS)}"
+        )
+    scope.check()
+    _check_common(top, batch_size)
+    check_range("papers", papers, 0)
+    whole_number("seed", seed)
+    if resolution <= 0:
+        raise ParameterError(f"resolution {resolution} is not positive", "use e.g. 1.0")
+
+
+def _largest(
+    graph: Database,
+    keys: Sequence[str],
+    membership: list[int],
+    cited: Sequence[float],
+    top: int,
+    papers: int,
+) -> tuple[int, list[Community]]:
+    """Return how many communities ``membership`` makes, and the ``top`` first by label
+    with their ``papers`` most cited members."""
+    members: dict[int, list[int]] = {}
+    for node, label in enumerate(membership):
+        members.setdefault(label, []).append(node)
+    shown = [
+        _community(graph, keys, label, members[label], cited, papers)
+        for label in sorted(members)[:top]
+    ]
+    return len(members), shown
+
+
+def _gds_communities(
+    graph: Database, scope: Scope, method: CommunityMethod, seed: int, resolution: float
+) -> tuple[_Read, list[int], Sequence[float]]:
+    """Return what GDS read of ``scope``, each paper's community and its in-degree in scope.
+
+    Raises AnalyticsError when the graph changed between the two projections.
+    """
+    gds_keys, membership, nodes, edges = analytics_gds.communities(
+        graph, scope.params(), method, seed, resolution
+    )
+    degree_keys, degrees, _, _ = analytics_gds.rank(
+        graph, "indegree", scope.params(), RankOptions()
+    )
+    if degree_keys != gds_keys:
+        raise AnalyticsError(
+            "the graph changed between two GDS projections", "run the command again"
+        )
+    return _Read(tuple(gds_keys), nodes, edges), membership, degrees["indegree"]
+
+
+def _community(
+    graph: Database,
+    keys: Sequence[str],
+    label: int,
+    nodes_in: list[int],
+    cited: Sequence[float],
+    papers: int,
+) -> Community:
+    """Return community ``label`` (its nodes ``nodes_in``) with its ``papers`` most cited."""
+    best = sorted(nodes_in, key=lambda i: (-cited[i], keys[i]))[:papers]
+    return Community(label, len(nodes_in), _papers(graph, keys, {"indegree": cited}, best))
 
 
 def analytics_runs(graph: Database) -> list[AnalyticsRun]:

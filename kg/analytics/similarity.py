@@ -284,10 +284,8 @@ def run_similarity(
             return kept
     citation, computed_at = _read_graph(graph, leader=write)
     timings = {"read": time.perf_counter() - began}
-    lists: dict[Measure, list[list[Neighbour]]] = {}
     mark = time.perf_counter()
-    for measure in measures:
-        lists[measure] = top_k(citation, measure, k)
+    lists = {measure: top_k(citation, measure, k) for measure in measures}
     timings["compute"] = time.perf_counter() - mark
     pairs: dict[str, int] = {m: sum(len(entries) for entries in lists[m]) for m in measures}
     papers_with: dict[str, int] = {m: sum(1 for entries in lists[m] if entries) for m in measures}
@@ -295,14 +293,7 @@ def run_similarity(
     rewritten: dict[str, int] = {}
     if write:
         mark = time.perf_counter()
-        queries.analytics.similar_forget_runs.run(graph, keys=[RUN_KEYS[m] for m in measures])
-        present = {row["key"] for row in queries.analytics.similar_keys.run(graph)}
-        for measure in measures:
-            query = queries.get(_QUERIES[measure].write)
-            stored = _stored_lists(graph, measure)
-            rows = list(_rows(citation.keys, present, lists[measure], stored))
-            rewritten[measure] = len(rows)
-            _write_lists(graph, query, rows, batch_size, writers)
+        rewritten = _write_all(graph, citation.keys, lists, batch_size, writers)
         timings["write"] = time.perf_counter() - mark
         runs = _record(graph, measures, k, citation, pairs, papers_with, computed_at, began)
     timings["total"] = time.perf_counter() - began
@@ -319,6 +310,27 @@ def run_similarity(
         left_out=citation.left_out,
         rewritten=rewritten,
     )
+
+
+def _write_all(
+    graph: Database,
+    keys: Sequence[str],
+    lists: dict[Measure, list[list[Neighbour]]],
+    batch_size: int,
+    writers: int,
+) -> dict[str, int]:
+    """Forget the stored runs of the measures of ``lists`` and write each paper's lists
+    where they differ from the stored ones; return how many papers' lists each rewrote."""
+    queries.analytics.similar_forget_runs.run(graph, keys=[RUN_KEYS[m] for m in lists])
+    present = {row["key"] for row in queries.analytics.similar_keys.run(graph)}
+    rewritten: dict[str, int] = {}
+    for measure, found in lists.items():
+        query = queries.get(_QUERIES[measure].write)
+        stored = _stored_lists(graph, measure)
+        rows = list(_rows(keys, present, found, stored))
+        rewritten[measure] = len(rows)
+        _write_lists(graph, query, rows, batch_size, writers)
+    return rewritten
 
 
 def _parameters(k: int) -> str:

@@ -18,6 +18,7 @@ written in batches, and each property gets an ``AnalyticsRun`` record keyed by i
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -321,19 +322,7 @@ def bursts(
     if gamma < 0:
         raise ParameterError(f"gamma {gamma} is negative", "use 0 or more, e.g. 1")
     chosen, began, data = _begin(graph, scope, limit, batch_size)
-    found: list[tuple[float, str, int, int]] = []
-    strongest: dict[str, timeline.Burst] = {}
-    for i, key in enumerate(data.keys):
-        last = data.last_year_of(i)
-        if data.per_year[i] and last is not None:
-            first, r = _series(data, i, last)
-            totals = data.totals_of(i)
-            d = [totals.get(y, 0) for y in range(first, last + 1)]
-            for burst in timeline.bursts(r, d, s, gamma):
-                placed = timeline.Burst(first + burst.start, first + burst.end, burst.strength)
-                found.append((placed.strength, key, placed.start, placed.end))
-                if key not in strongest or placed.strength > strongest[key].strength:
-                    strongest[key] = placed
+    found, strongest = _bursts_of(data, s, gamma)
     matching = sorted(
         (b for b in found if since is None or b[3] >= since), key=lambda b: (-b[0], b[1], b[2])
     )
@@ -359,6 +348,27 @@ def bursts(
     return BurstResult(run, len(strongest), len(found), len(matching), _listed(graph, rows))
 
 
+def _bursts_of(
+    data: CitationTimeline, s: float, gamma: float
+) -> tuple[list[tuple[float, str, int, int]], dict[str, timeline.Burst]]:
+    """Return every burst of the papers of ``data`` as (strength, key, start, end), and
+    each paper's strongest."""
+    found: list[tuple[float, str, int, int]] = []
+    strongest: dict[str, timeline.Burst] = {}
+    for i, key in enumerate(data.keys):
+        last = data.last_year_of(i)
+        if data.per_year[i] and last is not None:
+            first, r = _series(data, i, last)
+            totals = data.totals_of(i)
+            d = [totals.get(y, 0) for y in range(first, last + 1)]
+            for burst in timeline.bursts(r, d, s, gamma):
+                placed = timeline.Burst(first + burst.start, first + burst.end, burst.strength)
+                found.append((placed.strength, key, placed.start, placed.end))
+                if key not in strongest or placed.strength > strongest[key].strength:
+                    strongest[key] = placed
+    return found, strongest
+
+
 def sleeping_beauties(
     graph: Database,
     *,
@@ -379,17 +389,7 @@ def sleeping_beauties(
     min_citations = check_range("min_citations", min_citations, 1)
     limit = whole_number("limit", limit)
     chosen, began, data = _begin(graph, scope, limit, batch_size)
-    scored: list[tuple[str, timeline.Beauty, int, int]] = []
-    for i, key in enumerate(data.keys):
-        year, last = data.years[i], data.last_year_of(i)
-        counts = data.per_year[i]
-        total = sum(counts.values())
-        if year is None or last is None or total < min_citations or year > last:
-            continue
-        series = [0] * (last - year + 1)
-        for cited_in, count in counts.items():
-            series[max(cited_in - year, 0)] += count
-        scored.append((key, timeline.beauty_coefficient(series), year, total))
+    scored = _beauties(data, min_citations)
     ranked = sorted(scored, key=lambda row: (-row[1].coefficient, row[0]))
     rows = [
         (
@@ -423,6 +423,25 @@ def sleeping_beauties(
     return BeautyResult(run, len(scored), _listed(graph, rows))
 
 
+def _beauties(
+    data: CitationTimeline, min_citations: int
+) -> list[tuple[str, timeline.Beauty, int, int]]:
+    """Return (key, beauty, year, citations) of each paper of ``data`` of known year with at
+    least ``min_citations`` citations."""
+    scored: list[tuple[str, timeline.Beauty, int, int]] = []
+    for i, key in enumerate(data.keys):
+        year, last = data.years[i], data.last_year_of(i)
+        counts = data.per_year[i]
+        total = sum(counts.values())
+        if year is None or last is None or total < min_citations or year > last:
+            continue
+        series = [0] * (last - year + 1)
+        for cited_in, count in counts.items():
+            series[max(cited_in - year, 0)] += count
+        scored.append((key, timeline.beauty_coefficient(series), year, total))
+    return scored
+
+
 def traction(
     graph: Database,
     *,
@@ -453,38 +472,9 @@ def traction(
     min_cohort = check_range("min_cohort", min_cohort, 1)
     limit = whole_number("limit", limit)
     chosen, began, data = _begin(graph, scope, limit, batch_size)
-    recent: dict[str, int] = {}
-    cohorts: dict[str, tuple[str | None, int]] = {}
-    ends: set[int] = set()
-    for i, key in enumerate(data.keys):
-        year, end = data.years[i], as_of if as_of is not None else data.last_year_of(i)
-        if year is None or end is None or year > end:
-            continue
-        ends.add(end)
-        counts = data.per_year[i]
-        recent[key] = sum(counts.get(y, 0) for y in range(end - window + 1, end + 1))
-        cohorts[key] = (data.categories[i], year)
-    # One year when every paper scored shares it (always with ``as_of``), else None: each
-    # body of data's window ends at its own last year
-    end = as_of if as_of is not None else (min(ends) if len(ends) == 1 else None)
+    recent, cohorts, end = _recent_citations(data, as_of, window)
     scores = timeline.traction(recent, cohorts, min_cohort)
-    ranked = sorted(
-        (item for item in scores.items() if item[1].observed >= min_citations),
-        key=lambda item: (-item[1].ratio, -item[1].observed, item[0]),
-    )
-    rows = [
-        (
-            key,
-            {
-                "traction": t.ratio,
-                "recent": t.observed,
-                "expected": t.expected,
-                "cohort": t.cohort,
-                "category": cohorts[key][0],
-            },
-        )
-        for key, t in ranked[:limit]
-    ]
+    rows = _traction_rows(scores, cohorts, min_citations, limit)
     parameters: dict[str, Any] = {
         "as_of": end,
         "window": window,
@@ -500,6 +490,55 @@ def traction(
         graph, data, "traction", parameters, began, store if write else None, _STORED["traction"]
     )
     return TractionResult(run, end, window, len(scores), _listed(graph, rows))
+
+
+def _traction_rows(
+    scores: dict[str, timeline.Traction],
+    cohorts: dict[str, tuple[str | None, int]],
+    min_citations: int,
+    limit: int,
+) -> list[tuple[str, dict[str, Any]]]:
+    """Return the rows of the ``limit`` papers with the most traction among those with at
+    least ``min_citations`` citations in the window."""
+    ranked = sorted(
+        (item for item in scores.items() if item[1].observed >= min_citations),
+        key=lambda item: (-item[1].ratio, -item[1].observed, item[0]),
+    )
+    return [
+        (
+            key,
+            {
+                "traction": t.ratio,
+                "recent": t.observed,
+                "expected": t.expected,
+                "cohort": t.cohort,
+                "category": cohorts[key][0],
+            },
+        )
+        for key, t in ranked[:limit]
+    ]
+
+
+def _recent_citations(
+    data: CitationTimeline, as_of: int | None, window: int
+) -> tuple[dict[str, int], dict[str, tuple[str | None, int]], int | None]:
+    """Return each scored paper's citations in the ``window`` years ending at ``as_of`` (or
+    at the last year of its body of data), its cohort (primary category, year), and the
+    year the windows end when they all end in one (always with ``as_of``), else None."""
+    recent: dict[str, int] = {}
+    cohorts: dict[str, tuple[str | None, int]] = {}
+    ends: set[int] = set()
+    for i, key in enumerate(data.keys):
+        year, end = data.years[i], as_of if as_of is not None else data.last_year_of(i)
+        if year is None or end is None or year > end:
+            continue
+        ends.add(end)
+        counts = data.per_year[i]
+        recent[key] = sum(counts.get(y, 0) for y in range(end - window + 1, end + 1))
+        cohorts[key] = (data.categories[i], year)
+    # One year when every paper scored shares it (always with ``as_of``), else None: each
+    # body of data's window ends at its own last year
+    return recent, cohorts, as_of if as_of is not None else (min(ends) if len(ends) == 1 else None)
 
 
 def _time_rank(data: CitationTimeline) -> list[int]:
@@ -523,9 +562,8 @@ def main_path(
 ) -> MainPathResult:
     """Return the global main path and the key-route main path (from ``key_routes`` key
     arcs) of the citations among the papers in ``scope``, by search path count (see
-    kg.analytics.mainpath); with ``write`` store spc (a share of all paths) on every citation used
-    and
-    flag main_path and key_route papers.
+    kg.analytics.mainpath); with ``write`` store spc (a share of all paths) on every citation
+    used and flag main_path and key_route papers.
 
     Cycles are broken against time inside each strongly connected component (the citations
     of an earlier paper to a later one are dropped) and reported. Raises ParameterError for
@@ -551,34 +589,10 @@ def main_path(
     route_rows: list[tuple[str, dict[str, Any]]] = [(keys[v], {}) for v in route_nodes]
     parameters: dict[str, Any] = {"key_routes": key_routes, **chosen.describe()}
 
-    def store() -> int:
-        # Every citing paper with a citation in scope gets a row, so a citation dropped to
-        # break a cycle loses an old weight too; the clear handles the rest.
-        by_citing: dict[int, dict[str, float]] = {
-            citing: {} for citing, targets in enumerate(data.cites) if targets
-        }
-        for (cited, citing), share in zip(spc.arcs, shares, strict=True):
-            by_citing[citing][keys[cited]] = share
-        arcs = [{"citing": keys[i], "spc": weights} for i, weights in sorted(by_citing.items())]
-        on_path, on_route = set(path), set(route_nodes)
-        flags = [
-            {"key": keys[v], "main_path": v in on_path, "key_route": v in on_route}
-            for v in sorted(on_path | on_route)
-        ]
-        queries.analytics.mainpath_clear.run(graph, **chosen.params(), batch_size=batch_size)
-        return write_rows(
-            graph, queries.analytics.mainpath_write_spc, arcs, batch_size
-        ) + write_rows(graph, queries.analytics.mainpath_write_papers, flags, batch_size)
-
-    run = _finish(
-        graph,
-        data,
-        "main-path-spc",
-        parameters,
-        began,
-        store if write else None,
-        ("spc", "main_path", "key_route"),
+    store = functools.partial(
+        _store_main_path, graph, chosen, data, spc, (path, route_nodes), batch_size
     )
+    run = _finish(graph, data, "main-path-spc", parameters, began, store if write else None, _PATHS)
     total = spc.total_flow
     return MainPathResult(
         run=run,
@@ -595,6 +609,48 @@ def main_path(
         key_route=_listed(graph, route_rows),
         key_route_arcs=[(keys[u], keys[v]) for u, v in routes],
     )
+
+
+_PATHS = ("spc", "main_path", "key_route")
+"""What a main path run stores."""
+
+
+def _store_main_path(
+    graph: Database,
+    chosen: Scope,
+    data: CitationTimeline,
+    spc: mainpath.SearchPathCounts,
+    paths: tuple[Sequence[int], Sequence[int]],
+    batch_size: int,
+) -> int:
+    """Store spc on the citations of ``chosen`` and flag the papers on the main path and
+    the key routes (``paths``), clearing what an older run stored; return the rows written."""
+    keys = data.keys
+    arcs = _spc_rows(data, spc.arcs, spc.shares())
+    on_path, on_route = set(paths[0]), set(paths[1])
+    flags = [
+        {"key": keys[v], "main_path": v in on_path, "key_route": v in on_route}
+        for v in sorted(on_path | on_route)
+    ]
+    queries.analytics.mainpath_clear.run(graph, **chosen.params(), batch_size=batch_size)
+    return write_rows(graph, queries.analytics.mainpath_write_spc, arcs, batch_size) + write_rows(
+        graph, queries.analytics.mainpath_write_papers, flags, batch_size
+    )
+
+
+def _spc_rows(
+    data: CitationTimeline, arcs: Sequence[tuple[int, int]], shares: Sequence[float]
+) -> list[dict[str, Any]]:
+    """Return the mainpath_write_spc rows: each citing paper's share of the paths through
+    each of its citations (``arcs`` as (cited, citing), with their ``shares``)."""
+    # Every citing paper with a citation in scope gets a row, so a citation dropped to
+    # break a cycle loses an old weight too; the clear handles the rest.
+    by_citing: dict[int, dict[str, float]] = {
+        citing: {} for citing, targets in enumerate(data.cites) if targets
+    }
+    for (cited, citing), share in zip(arcs, shares, strict=True):
+        by_citing[citing][data.keys[cited]] = share
+    return [{"citing": data.keys[i], "spc": weights} for i, weights in sorted(by_citing.items())]
 
 
 def _time_rank_of(data: CitationTimeline, i: int) -> str:

@@ -19,24 +19,26 @@ from kg.analytics import (
     Scope,
 )
 from kg.analytics.similarity import DEFAULT_K, SIMILARITY_WRITE_BATCH
-from kg.answers import CommunityResult, RankedPaper, RankResult, StoredRun, short_handle
+from kg.answers import (
+    CommunityResult,
+    RankedPaper,
+    RankResult,
+    SimilarityRun,
+    StoredRun,
+    short_handle,
+)
 from kg.cli import question_commands
 from kg.cli.app import (
-    RANKED_COLUMNS,
     SEED,
-    Column,
     F,
     count,
-    display,
     emitted,
     json_command,
     number_option,
     open_graph,
     options_into,
-    paper_cells,
-    print_table,
-    say,
 )
+from kg.cli.tables import RANKED_COLUMNS, Column, display, paper_cells, print_table, say
 from kg.knowledge_graph import parse_years
 
 # What every whole-map command shares is declared once: its scope and write options
@@ -411,13 +413,7 @@ def similar(
     if ref is not None:
         if write:
             raise click.UsageError("--write stores every paper's lists: drop REF or --write")
-        if by in ("cocited", "coupled"):
-            command = question_commands.cocited if by == "cocited" else question_commands.coupled
-            ctx.invoke(command, ref=ref, limit=limit, as_json=as_json)
-            return
-        result = open_graph(ctx).similar_by_text(ref, limit)
-        if not emitted(result, as_json):
-            question_commands.render_text_neighbours(result)
+        _similar_to(ctx, ref, by or "text", limit, as_json)
         return
     if by is not None:
         raise click.UsageError("--by needs a REF: kg similar REF --by text")
@@ -432,22 +428,44 @@ def similar(
     stored = graph.analytics.similarity_runs()
     if emitted({"run": run, "stored": _stored_json(stored)}, as_json):
         return
-    if run is not None and run.unchanged:
+    if run is not None:
+        _say_similarity_run(run)
+    _render_similarity_runs(stored)
+
+
+def _similar_to(ctx: click.Context, ref: str, by: str, limit: int, as_json: bool) -> None:
+    """Print the papers most like REF: by meaning, or as kg cocited or kg coupled."""
+    if by in ("cocited", "coupled"):
+        command = question_commands.cocited if by == "cocited" else question_commands.coupled
+        ctx.invoke(command, ref=ref, limit=limit, as_json=as_json)
+        return
+    result = open_graph(ctx).similar_by_text(ref, limit)
+    if not emitted(result, as_json):
+        question_commands.render_text_neighbours(result)
+
+
+def _say_similarity_run(run: SimilarityRun) -> None:
+    """Say what a similarity run stored, or that it kept the stored lists."""
+    if run.unchanged:
         say(
             f"kept the stored lists (top {run.k}): no paper changed since the run read the "
             f"graph at {run.computed_at}, so a new run would write the same "
             f"({run.timings['total']:.1f}s; --force computes and compares anyway)"
         )
-    elif run is not None:
-        t = run.timings
-        lists = sum(run.rewritten.values())
-        say(
-            f"stored {run.pairs.get('co-citation', 0):,} CO_CITED and "
-            f"{run.pairs.get('coupling', 0):,} COUPLED relationships (top {run.k}; "
-            f"{lists:,} papers' lists written, the rest unchanged) over "
-            f"{run.nodes:,} papers and {run.edges:,} citations in {t['total']:.1f}s "
-            f"(read {t['read']:.1f}s, compute {t['compute']:.1f}s, write {t['write']:.1f}s)"
-        )
+        return
+    t = run.timings
+    lists = sum(run.rewritten.values())
+    say(
+        f"stored {run.pairs.get('co-citation', 0):,} CO_CITED and "
+        f"{run.pairs.get('coupling', 0):,} COUPLED relationships (top {run.k}; "
+        f"{lists:,} papers' lists written, the rest unchanged) over "
+        f"{run.nodes:,} papers and {run.edges:,} citations in {t['total']:.1f}s "
+        f"(read {t['read']:.1f}s, compute {t['compute']:.1f}s, write {t['write']:.1f}s)"
+    )
+
+
+def _render_similarity_runs(stored: list[StoredRun]) -> None:
+    """Print the stored similarity runs, or how to make one."""
     if not stored:
         say("No similarity run is stored: kg cocited and kg coupled compute live.")
         say("`kg similar --write` computes every paper's lists and stores them.")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -10,14 +9,14 @@ import click
 from rich.progress import (
     BarColumn,
     DownloadColumn,
-    Progress,
     TaskID,
     TextColumn,
     TransferSpeedColumn,
 )
 
 from kg import data
-from kg.cli.app import Column, KGGroup, clean, console, emit_json, json_option, main, print_table
+from kg.cli.app import KGGroup, emit_json, json_option, main
+from kg.cli.tables import Column, clean, print_table, progress_bar
 
 
 @main.group("data", cls=KGGroup)
@@ -93,14 +92,12 @@ def data_get(name: str, to: Path | None, as_json: bool) -> None:
     Example: kg load --id-scheme snap-hepth $(kg data get cit-hepth)
     """
     chosen = data.lookup(name)
-    with Progress(
+    with progress_bar(
         TextColumn("{task.description}"),
         BarColumn(),
         DownloadColumn(),
         TransferSpeedColumn(),
-        console=console(stderr=True),
-        disable=as_json or not sys.stderr.isatty(),
-        transient=True,
+        as_json=as_json,
     ) as progress:
         tasks: dict[str, TaskID] = {}
 

@@ -7,7 +7,8 @@ import os
 import click
 
 from kg import queries
-from kg.cli.app import KGGroup, emit_json, json_option, main, open_graph, render_mapping
+from kg.cli.app import KGGroup, emit_json, json_option, main, open_graph
+from kg.cli.tables import render_mapping
 from kg.knowledge_graph import KnowledgeGraph
 
 # `kg db` manages the local server, which is not the graph: it is the one command group that

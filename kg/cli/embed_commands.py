@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 from rich.progress import (
     BarColumn,
-    Progress,
     TaskProgressColumn,
     TextColumn,
     TimeRemainingColumn,
@@ -16,7 +14,8 @@ from rich.progress import (
 
 from kg.analytics.embed import EMBED_MODEL_BATCH
 from kg.answers import VectorFileReport
-from kg.cli.app import clean, console, emitted, json_command, number_option, open_graph, say
+from kg.cli.app import emitted, json_command, number_option, open_graph
+from kg.cli.tables import clean, progress_bar, say
 
 
 @json_command(
@@ -64,15 +63,13 @@ def embed(
     if model is not None or replace:
         raise click.UsageError("--model and --replace go with --from FILE")
     graph = open_graph(ctx)
-    with Progress(
+    with progress_bar(
         TextColumn("embedding"),
         BarColumn(),
         TaskProgressColumn(),
         TimeRemainingColumn(),
         TextColumn("{task.fields[embedded]:,} embedded"),
-        console=console(stderr=True),
-        disable=as_json or not sys.stderr.isatty(),
-        transient=True,
+        as_json=as_json,
     ) as progress:
         task = progress.add_task("embedding", total=None, embedded=0)
 

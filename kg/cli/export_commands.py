@@ -17,8 +17,8 @@ from kg.cli.app import (
     number_option,
     open_graph,
     options_into,
-    plural,
 )
+from kg.cli.tables import plural
 from kg.errors import ParameterError
 from kg.export import FORMATS, Selection
 from kg.knowledge_graph import KnowledgeGraph, parse_years

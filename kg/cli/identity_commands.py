@@ -6,19 +6,9 @@ import click
 from rich.cells import cell_len
 from rich.text import Text
 
-from kg.answers import MergeRecord
-from kg.cli.app import (
-    Column,
-    clean,
-    console,
-    count,
-    emit_json,
-    json_option,
-    main,
-    open_graph,
-    print_table,
-    render_mapping,
-)
+from kg.answers import KeptApart, MergeRecord
+from kg.cli.app import count, emit_json, json_option, main, open_graph
+from kg.cli.tables import Column, clean, console, print_table, render_mapping
 from kg.errors import ParameterError
 
 
@@ -63,19 +53,7 @@ def merges(
     """
     graph = open_graph(ctx)
     if kept_apart:
-        splits = graph.kept_apart(ref)
-        if as_json:
-            emit_json({"results": [s.model_dump(mode="json") for s in splits]})
-            return
-        print_table(  # the keys wrap whole: a key cut short would lose its year
-            (
-                Column("split from"),
-                Column("kept apart", flex=True, wrap=True),
-                Column("recorded"),
-            ),
-            ([s.split_from, ", ".join(s.keys), s.recorded_at] for s in splits),
-            empty=f"no split names {ref}" if ref else "no splits recorded (kg unmerge makes one)",
-        )
+        _show_kept_apart(graph.kept_apart(ref), ref, as_json)
         return
     records = graph.merges(ref, limit, contested=contested)
     never = f"{ref} was never merged with another key" if ref else "no paper absorbed another key"
@@ -84,8 +62,30 @@ def merges(
     if as_json:
         emit_json({"results": [r.model_dump(mode="json") for r in records]})
         return
-    title = "Merged papers (kg merges REF --json shows the snapshots)"
     empty = f"nothing speaks against a merge of {ref or 'any paper'}" if contested else never
+    _render_merges(records, empty)
+
+
+def _show_kept_apart(splits: list[KeptApart], ref: str | None, as_json: bool) -> None:
+    """Print the splits made with kg unmerge (with REF, those naming its key)."""
+    if as_json:
+        emit_json({"results": [s.model_dump(mode="json") for s in splits]})
+        return
+    print_table(  # the keys wrap whole: a key cut short would lose its year
+        (
+            Column("split from"),
+            Column("kept apart", flex=True, wrap=True),
+            Column("recorded"),
+        ),
+        ([s.split_from, ", ".join(s.keys), s.recorded_at] for s in splits),
+        empty=f"no split names {ref}" if ref else "no splits recorded (kg unmerge makes one)",
+    )
+
+
+def _render_merges(records: list[MergeRecord], empty: str) -> None:
+    """Print merge records, a row per merged key: as a table, or as a field/value list per
+    key where the table's rule would not fit; ``empty`` when there are none."""
+    title = "Merged papers (kg merges REF --json shows the snapshots)"
     contesting = any(r.contested for r in records)
     rows = [
         {

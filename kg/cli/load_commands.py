@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -24,19 +23,8 @@ from rich.progress import (
 )
 
 from kg.answers import BulkSummary, LoadSummary
-from kg.cli.app import (
-    Column,
-    clean,
-    console,
-    count,
-    emit_json,
-    json_option,
-    main,
-    open_graph,
-    plural,
-    print_table,
-    say,
-)
+from kg.cli.app import count, emit_json, json_option, main, open_graph
+from kg.cli.tables import Column, clean, plural, print_table, progress_bar, say
 from kg.knowledge_graph import KnowledgeGraph
 from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice
 from loaders.formats import FORMATS, IdScheme
@@ -137,75 +125,111 @@ def load(
             "--since loads a newer snapshot into a graph that holds the older one, and --bulk "
             "needs an empty database: drop one of them"
         )
-    bulk_summary: BulkSummary | None = None
-    reading = ReadPosition()
-    read = 0
-    with (
-        _deferred_interrupt() as pressed,
-        Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            TaskProgressColumn(),
-            DownloadColumn(),
-            TransferSpeedColumn(),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[records]:,} records"),
-            console=console(stderr=True),
-            disable=as_json or not sys.stderr.isatty(),
-            transient=True,
-        ) as progress,
-    ):
-        total = sum(_size(p) for p in KnowledgeGraph.expand_paths(list(paths)))
-        task = progress.add_task("loading", total=total or None, records=0)
-        done_before = 0
-
-        def next_file(path: Path) -> None:
-            nonlocal done_before
-            done_before += reading.finish()
-            reading.follow(path)
-            progress.update(task, description=f"loading {path.name}")
-
-        def advance(count: int) -> None:
-            nonlocal read
-            read += count
-            if pressed.is_set():
-                raise _Interrupted  # between two records: no batch is being sent
-            records = progress.tasks[0].fields["records"] + count
-            position = reading.position()
-            completed = done_before + position if position is not None else None
-            progress.update(task, records=records, completed=completed)
-
-        # What a load and a bulk load share; each adds its own progress hook.
-        options: dict[str, Any] = {
-            "fmt": fmt,
-            "batch_size": batch_size,
-            "strict": strict,
-            "id_scheme": id_scheme,
-            "rejects_path": rejects,
-            "on_progress": advance,
-            "keep_apart": keep_apart,
-        }
+    # What a load and a bulk load share; each adds its own progress hook.
+    options: dict[str, Any] = {
+        "fmt": fmt,
+        "batch_size": batch_size,
+        "strict": strict,
+        "id_scheme": id_scheme,
+        "rejects_path": rejects,
+        "keep_apart": keep_apart,
+    }
+    with _deferred_interrupt() as pressed, _load_bar(as_json) as progress:
+        shown = _LoadProgress(progress, pressed, list(paths))
         try:
-            if bulk:
-                bulk_summary = KnowledgeGraph.bulk_load(
-                    list(paths),
-                    on_stage=lambda stage: progress.update(task, description=stage),
-                    **options,
-                )
-                summary = bulk_summary.load
-            else:
-                summary = open_graph(ctx).load(
-                    list(paths), on_file=next_file, force=force, since=since, **options
-                )
+            summary, bulk_summary = _run_load(ctx, list(paths), shown, bulk, force, since, options)
         except (_Interrupted, KeyboardInterrupt):
             progress.stop()
             click.echo(
-                f"Error: interrupted (Ctrl-C) after reading {read:,} records; what was "
+                f"Error: interrupted (Ctrl-C) after reading {shown.read:,} records; what was "
                 "written stays in the graph. Rerun the same command to finish (loads are "
                 "idempotent)",
                 err=True,
             )
             ctx.exit(INTERRUPTED_EXIT)
+    _report_load(ctx, summary, bulk_summary, as_json)
+
+
+def _run_load(
+    ctx: click.Context,
+    paths: list[Path],
+    shown: _LoadProgress,
+    bulk: bool,
+    force: bool,
+    since: Path | None,
+    options: dict[str, Any],
+) -> tuple[LoadSummary, BulkSummary | None]:
+    """Run the load (a bulk load with ``bulk``) with ``options``, showing it on ``shown``;
+    return its summary, and a bulk load's own."""
+    if bulk:
+        found = KnowledgeGraph.bulk_load(
+            paths, on_stage=shown.stage, on_progress=shown.advance, **options
+        )
+        return found.load, found
+    summary = open_graph(ctx).load(
+        paths,
+        on_file=shown.next_file,
+        on_progress=shown.advance,
+        force=force,
+        since=since,
+        **options,
+    )
+    return summary, None
+
+
+def _load_bar(as_json: bool) -> Progress:
+    """Return the progress display of a load: its stage or file, bytes and records."""
+    return progress_bar(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[records]:,} records"),
+        as_json=as_json,
+    )
+
+
+class _LoadProgress:
+    """What a load shows as it runs: the bytes read of all its files and the records read,
+    and where a Ctrl-C (``pressed``) stops it."""
+
+    def __init__(self, progress: Progress, pressed: threading.Event, paths: list[Path]) -> None:
+        self.progress = progress
+        self.pressed = pressed
+        self.reading = ReadPosition()
+        self.read = 0
+        self.done_before = 0
+        total = sum(_size(p) for p in KnowledgeGraph.expand_paths(paths))
+        self.task = progress.add_task("loading", total=total or None, records=0)
+
+    def next_file(self, path: Path) -> None:
+        """A file starts: the bytes of the one before count as done."""
+        self.done_before += self.reading.finish()
+        self.reading.follow(path)
+        self.progress.update(self.task, description=f"loading {path.name}")
+
+    def advance(self, count: int) -> None:
+        """``count`` more records were read. Raises _Interrupted after a Ctrl-C."""
+        self.read += count
+        if self.pressed.is_set():
+            raise _Interrupted  # between two records: no batch is being sent
+        records = self.progress.tasks[0].fields["records"] + count
+        position = self.reading.position()
+        completed = self.done_before + position if position is not None else None
+        self.progress.update(self.task, records=records, completed=completed)
+
+    def stage(self, stage: str) -> None:
+        """A stage of a bulk load begins."""
+        self.progress.update(self.task, description=stage)
+
+
+def _report_load(
+    ctx: click.Context, summary: LoadSummary, bulk_summary: BulkSummary | None, as_json: bool
+) -> None:
+    """Print what a load did, and end with exit code 1 when a record was rejected, a file
+    failed or the rejects file could not be written."""
     if as_json:
         emit_json(bulk_summary.as_dict() if bulk_summary else summary.as_dict())
     else:
@@ -324,6 +348,7 @@ class ReadPosition:
 
 
 def _render_load(summary: LoadSummary) -> None:
+    """Print a load's messages, its table of files and what it wrote."""
     for message in summary.failed_messages():
         click.echo(clean(message), err=True)
     for message in summary.reject_messages:
@@ -357,6 +382,12 @@ def _render_load(summary: LoadSummary) -> None:
             else ""
         )
     )
+    _say_load_notes(summary)
+
+
+def _say_load_notes(summary: LoadSummary) -> None:
+    """Say what the table of a load leaves out: older identity rules, skipped facts,
+    records carried or unchanged, rejects and failed files."""
     if summary.built_by:
         say(
             f"This graph holds files loaded by {', '.join(map(clean, summary.built_by))}, whose "

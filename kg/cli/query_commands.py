@@ -11,7 +11,8 @@ import click
 from neo4j.exceptions import Neo4jError
 
 from kg import queries
-from kg.cli.app import Column, emit_json, json_option, main, open_graph, print_table, render_rows
+from kg.cli.app import emit_json, json_option, main, open_graph
+from kg.cli.tables import Column, print_table, render_rows
 from kg.errors import ConnectionFailed, ParameterError, QueryFailed
 from kg.knowledge_graph import KnowledgeGraph
 from kg.read_only import READ_PROCEDURES

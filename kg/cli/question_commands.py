@@ -27,21 +27,16 @@ from kg.answers import (
     YearCount,
     short_handles,
 )
-from kg.cli.app import (
+from kg.cli.app import F, count, emitted, json_command, number_option, open_graph
+from kg.cli.tables import (
     PAPER_COLUMNS,
     RANKED_COLUMNS,
     Column,
-    F,
     clean,
     console,
-    count,
     display,
     display_key,
-    emitted,
-    json_command,
     note,
-    number_option,
-    open_graph,
     paper_cells,
     print_table,
     render_mapping,

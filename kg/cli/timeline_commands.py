@@ -11,20 +11,8 @@ import click
 from kg.analytics.time import DEFAULT_BATCH_SIZE, DEFAULT_KEY_ROUTES
 from kg.analytics.time_series import DEFAULT_GAMMA, DEFAULT_S, DEFAULT_WINDOW
 from kg.cli.analytics_commands import RunOptions, answered, ranked_cells, scope_options
-from kg.cli.app import (
-    RANKED_COLUMNS,
-    YEAR,
-    Column,
-    F,
-    count,
-    json_command,
-    number_option,
-    open_graph,
-    options_into,
-    print_table,
-    say,
-    showing,
-)
+from kg.cli.app import YEAR, F, count, json_command, number_option, open_graph, options_into
+from kg.cli.tables import RANKED_COLUMNS, Column, print_table, say, showing
 
 
 def _options(what: str) -> Callable[[F], F]:

@@ -24,29 +24,27 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Unpack
 
-from kg.answers.loads import BulkSummary, LoadSummary
+from kg.answers.loads import BulkSummary, KeptApart, LoadSummary
 from kg.database import Database
 from kg.errors import ConfigError, NotEmptyError, ServerError
-from kg.load.import_sink import ImportSink
+from kg.load.import_sink import ImportFiles, ImportSink
 from kg.load.merges import keep_apart as keep_apart_splits
-from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
     FormatChoice,
-    RejectsFile,
+    PlannedLoad,
     StreamOptions,
     StreamSettings,
     as_format,
     load_files,
-    local_copies,
-    plan_inputs,
-    read_files,
+    planned_load,
 )
 from kg.load.schema import apply_schema, is_empty
-from kg.paths import PathArg, as_path, as_paths, optional_path
+from kg.paths import PathArg, as_paths, optional_path
 from kg.server import config
 from kg.server.config import Connection, LocalSettings
 from kg.server.install import find_java
@@ -210,88 +208,139 @@ def bulk_load(
     stream = StreamSettings(**options)
     settings = settings or config.local_settings()
     database = database or os.environ.get("NEO4J_DATABASE") or config.DEFAULT_DATABASE
+    server = _installed(settings)
+    with planned_load(files, fmt, rejects_path, stream.strict, splits_file) as plan:
+        run = _BulkRun.begin(server, database, timeout, on_stage)
+        scratch = _scratch(scratch_base or settings.home / "bulk")
+        offline = ImportSink(scratch / "graph.sqlite")
+        try:
+            import_files = run.import_offline(offline, scratch, plan, stream)
+            with Database.connect(_local_connection(settings, database)) as graph:
+                writer = run.write_online(graph, offline, plan.splits, stream.batch_size)
+        finally:
+            plan.rejects.close()
+            offline.close()
+            if not keep_csv:
+                shutil.rmtree(scratch, ignore_errors=True)
+            run.restore()
+        summary = run.summary
+        _count_bulk(summary, import_files, writer, offline)
+        summary.csv_dir = str(scratch / "csv") if keep_csv else None
+        summary.import_arguments = import_files.import_arguments() if keep_csv else []
+        plan.finish(summary.load)
+        return summary
+
+
+@dataclass
+class _BulkRun:
+    """One bulk load's stages on the local server, timed into ``summary``; ``imported`` once
+    the server was stopped for the import (from then on it is not restarted as found)."""
+
+    server: LocalServer
+    database: str
+    timeout: float
+    stopper: threading.Thread
+    """Stops the server while the files are parsed."""
+    was_running: bool
+    on_stage: Callable[[str], None] | None
+    summary: BulkSummary = field(default_factory=lambda: BulkSummary(load=LoadSummary()))
+    imported: bool = False
+
+    @classmethod
+    def begin(
+        cls,
+        server: LocalServer,
+        database: str,
+        timeout: float,
+        on_stage: Callable[[str], None] | None,
+    ) -> _BulkRun:
+        """Check that the database is empty and start stopping the server, which is not
+        needed again until the import: it shuts down while the files are parsed.
+
+        Raises NotEmptyError when the database holds a node.
+        """
+        was_running = server.pid() is not None
+        _check_empty(server, database, timeout)
+        stopper = threading.Thread(target=server.stop, name="kg-bulk-stop", daemon=True)
+        stopper.start()
+        return cls(server, database, timeout, stopper, was_running, on_stage)
+
+    def restore(self) -> None:
+        """When nothing was imported, leave the server as it was found."""
+        if not self.imported:
+            self.stopper.join()
+            if self.was_running:
+                self.server.start(timeout=self.timeout)
+
+    def import_offline(
+        self, offline: ImportSink, scratch: Path, plan: PlannedLoad, stream: StreamSettings
+    ) -> ImportFiles:
+        """Parse the files into ``offline``, write its import CSVs, stop the server and
+        import them into the database, then start it again; return the import files."""
+        stages = self.summary.stages
+        with _stage(stages, "parse", self.on_stage):
+            load_files(offline, plan.inputs, plan.formats, self.summary.load, plan.rejects, stream)
+        with _stage(stages, "csv", self.on_stage):
+            import_files = offline.write_csv(scratch / "csv")
+        with _stage(stages, "stop", self.on_stage):
+            self.stopper.join()
+            self.server.stop()
+        self.imported = True
+        with _stage(stages, "import", self.on_stage):
+            arguments = import_files.import_arguments()
+            run_import(self.server, arguments, self.database, scratch / "import.log")
+        with _stage(stages, "start", self.on_stage):
+            self.server.start(timeout=self.timeout)
+        return import_files
+
+    def write_online(
+        self, graph: Database, offline: ImportSink, splits: list[KeptApart], batch_size: int
+    ) -> GraphWriter:
+        """Apply the schema and the splits to the imported graph, then write what the import
+        left to the rules through a GraphWriter; return the writer."""
+        stages = self.summary.stages
+        with _stage(stages, "schema", self.on_stage):
+            apply_schema(graph)
+            keep_apart_splits(graph, splits)
+        with _stage(stages, "online", self.on_stage):
+            writer = GraphWriter(graph)
+            for snapshot in offline.snapshots:
+                writer.write_snapshot(snapshot)
+            for rows in offline.author_spellings():
+                writer.write_author_names(rows)
+            for batch in offline.online_batches(batch_size):
+                writer.write_batch(batch)
+            for key in offline.marked:
+                writer.mark_loaded_whole(key)
+        return writer
+
+
+def _installed(settings: LocalSettings) -> LocalServer:
+    """Return the local server of ``settings``. Raises ServerError when it is not installed."""
     server = LocalServer(settings)
     if server.installed_version() is None:
         raise ServerError(
             f"Neo4j is not installed in {server.home}", "run `kg db start` once to install it"
         )
-    began = time.monotonic()
-    rejects = RejectsFile(as_path(rejects_path, "rejects_path"))
-    # The same per-file rule as the online load: a file in a folder that cannot be read or
-    # recognised fails on its own (reported, exit 1) and the others load.
-    with local_copies(files) as copies:
-        inputs, formats = plan_inputs(
-            copies,
-            fmt,
-            stream.strict,
-            rejects,
-            named=files,
-            other_files=read_files(None, splits_file),
-        )
-        splits = read_kept_apart(splits_file) if splits_file else []
-        was_running = server.pid() is not None
-        _check_empty(server, database, timeout)
-        # The server is not needed again until the import: let it shut down while parsing.
-        stopper = threading.Thread(target=server.stop, name="kg-bulk-stop", daemon=True)
-        stopper.start()
-        imported = False
-        base = scratch_base or settings.home / "bulk"
-        base.mkdir(parents=True, exist_ok=True)
-        scratch = Path(tempfile.mkdtemp(prefix="kg-bulk-", dir=base))
-        summary = BulkSummary(load=LoadSummary())
-        stages = summary.stages
-        offline = ImportSink(scratch / "graph.sqlite")
-        try:
-            with _stage(stages, "parse", on_stage):
-                load_files(offline, inputs, formats, summary.load, rejects, stream)
-            with _stage(stages, "csv", on_stage):
-                import_files = offline.write_csv(scratch / "csv")
-            with _stage(stages, "stop", on_stage):
-                stopper.join()
-                server.stop()
-            imported = True
-            with _stage(stages, "import", on_stage):
-                run_import(
-                    server, import_files.import_arguments(), database, scratch / "import.log"
-                )
-            with _stage(stages, "start", on_stage):
-                server.start(timeout=timeout)
-            with Database.connect(_local_connection(settings, database)) as graph:
-                with _stage(stages, "schema", on_stage):
-                    apply_schema(graph)
-                    keep_apart_splits(graph, splits)
-                with _stage(stages, "online", on_stage):
-                    writer = GraphWriter(graph)
-                    for snapshot in offline.snapshots:
-                        writer.write_snapshot(snapshot)
-                    for rows in offline.author_spellings():
-                        writer.write_author_names(rows)
-                    for batch in offline.online_batches(stream.batch_size):
-                        writer.write_batch(batch)
-                    for key in offline.marked:
-                        writer.mark_loaded_whole(key)
-        finally:
-            rejects.close()
-            offline.close()
-            if not keep_csv:
-                shutil.rmtree(scratch, ignore_errors=True)
-            if not imported:
-                # Nothing was imported: leave the server as it was found.
-                stopper.join()
-                if was_running:
-                    server.start(timeout=timeout)
-        summary.nodes = import_files.node_counts
-        summary.relationships = import_files.relationship_counts
-        counts = summary.load.counts
-        counts.add(vars(writer.counts))
-        counts.nodes_created += sum(summary.nodes.values())
-        counts.relationships_created += sum(summary.relationships.values())
-        counts.merged = writer.counts.merged
-        summary.online_papers = offline.online_keys
-        summary.online_citations = offline.online_citations
-        summary.csv_dir = str(scratch / "csv") if keep_csv else None
-        summary.import_arguments = import_files.import_arguments() if keep_csv else []
-        summary.load.rejects_file = rejects.written()
-        summary.load.rejects_error = rejects.failure()
-        summary.load.seconds = time.monotonic() - began
-        return summary
+    return server
+
+
+def _scratch(base: Path) -> Path:
+    """Return a new scratch folder in ``base`` (made when missing)."""
+    base.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix="kg-bulk-", dir=base))
+
+
+def _count_bulk(
+    summary: BulkSummary, import_files: ImportFiles, writer: GraphWriter, offline: ImportSink
+) -> None:
+    """Count into ``summary`` what the import and the online writer wrote."""
+    summary.nodes = import_files.node_counts
+    summary.relationships = import_files.relationship_counts
+    counts = summary.load.counts
+    counts.add(vars(writer.counts))
+    counts.nodes_created += sum(summary.nodes.values())
+    counts.relationships_created += sum(summary.relationships.values())
+    counts.merged = writer.counts.merged
+    summary.online_papers = offline.online_keys
+    summary.online_citations = offline.online_citations

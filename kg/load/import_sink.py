@@ -36,8 +36,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
-from kg.load.neo4j_sink import Batch, as_of_key, category_row, paper_row
-from loaders.identity import canonical_arxiv_id, normalize_name
+from kg.load.rows import Batch, as_of_key, category_row, paper_row
 from loaders.paper_properties import (
     DESCRIBED_COLUMNS,
     LINK_PROPERTIES,
@@ -45,6 +44,7 @@ from loaders.paper_properties import (
     ROW_PROPERTIES,
 )
 from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
+from loaders.titles import canonical_arxiv_id, normalize_name
 
 __all__ = ["ImportFiles", "ImportSink"]
 

@@ -35,12 +35,14 @@ from kg.answers.loads import (
 from kg.database import Database
 from kg.errors import ParameterError, SourceError
 from kg.load import leases
-from kg.load.neo4j_sink import KeyRef, candidates_by_title
+from kg.load.reconcile import candidates_by_title
+from kg.load.rows import KeyRef
 from kg.numbers import whole_number
 from kg.refs import handle_names, key_written, resolve
 from loaders.arxiv_oai import validation_reason
-from loaders.identity import normalize_title, parse_title_key, title_groups
+from loaders.identity import title_groups
 from loaders.ids import parse_id_key
+from loaders.titles import normalize_title, parse_title_key
 
 __all__ = [
     "json_depth",
@@ -305,36 +307,37 @@ def read_kept_apart(path: Path) -> list[KeptApart]:
         raise SourceError(
             f"the keep-apart file {path}: not a list of splits: {wrong}", _SPLITS_FIX
         ) from None
-    written: list[KeptApart] = []
-    for number, split in enumerate(splits, 1):
-        unnamed = [key for key in split.keys if not key.strip()]
-        if unnamed:
-            raise SourceError(
-                f"the keep-apart file {path}: split {number} names an empty key", _SPLITS_FIX
-            )
-        named = [split.split_from] if split.split_from is not None else []
-        keys = {key: key_written(key) for key in [*named, *split.keys]}
-        unwritten = [key for key, found in keys.items() if found is None]
-        if unwritten:
-            raise SourceError(
-                f"the keep-apart file {path}: split {number} names {json.dumps(unwritten[0])}, "
-                "which is not written as a key",
-                KEYS_WRITTEN + _normalised(unwritten[0]),
-            )
-        written.append(
-            split.model_copy(
-                update={
-                    "split_from": keys[named[0]] if named else None,
-                    "keys": list(dict.fromkeys(str(keys[key]) for key in split.keys)),
-                    # titles are read as the loaders normalise them ("Sparse Coding" is
-                    # "sparse coding"): one written otherwise would match no paper's title
-                    "norm_titles": list(
-                        dict.fromkeys(t for t in map(normalize_title, split.norm_titles) if t)
-                    ),
-                }
-            )
+    return [_split_written(path, number, split) for number, split in enumerate(splits, 1)]
+
+
+def _split_written(path: Path, number: int, split: KeptApart) -> KeptApart:
+    """Return split ``number`` of the keep-apart file ``path`` with its keys as written and
+    its titles normalised. Raises SourceError for an empty key or one written otherwise."""
+    unnamed = [key for key in split.keys if not key.strip()]
+    if unnamed:
+        raise SourceError(
+            f"the keep-apart file {path}: split {number} names an empty key", _SPLITS_FIX
         )
-    return written
+    named = [split.split_from] if split.split_from is not None else []
+    keys = {key: key_written(key) for key in [*named, *split.keys]}
+    unwritten = [key for key, found in keys.items() if found is None]
+    if unwritten:
+        raise SourceError(
+            f"the keep-apart file {path}: split {number} names {json.dumps(unwritten[0])}, "
+            "which is not written as a key",
+            KEYS_WRITTEN + _normalised(unwritten[0]),
+        )
+    return split.model_copy(
+        update={
+            "split_from": keys[named[0]] if named else None,
+            "keys": list(dict.fromkeys(str(keys[key]) for key in split.keys)),
+            # titles are read as the loaders normalise them ("Sparse Coding" is
+            # "sparse coding"): one written otherwise would match no paper's title
+            "norm_titles": list(
+                dict.fromkeys(t for t in map(normalize_title, split.norm_titles) if t)
+            ),
+        }
+    )
 
 
 MAX_SPLITS_NESTING = 64

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal, Protocol, TypedDict, Unpack
 
-from kg.answers.loads import FileSummary, LoadSummary
+from kg.answers.loads import FileSummary, KeptApart, LoadSummary
 from kg.database import Database
 from kg.errors import (
     ConnectionFailed,
@@ -45,7 +45,8 @@ from kg.load import leases
 from kg.load.changes import OlderSnapshot
 from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.merges import read_kept_apart
-from kg.load.neo4j_sink import Batch, GraphWriter
+from kg.load.neo4j_sink import GraphWriter
+from kg.load.rows import Batch
 from kg.load.schema import ensure_schema
 from kg.numbers import check_range
 from kg.paths import PathArg, as_path, as_paths, optional_path
@@ -64,6 +65,7 @@ from loaders.records import (
 
 __all__ = [
     "InputFile",
+    "PlannedLoad",
     "RecordSink",
     "RejectsFile",
     "StreamOptions",
@@ -77,6 +79,7 @@ __all__ = [
     "load_stream",
     "local_copies",
     "plan_inputs",
+    "planned_load",
     "read_files",
 ]
 
@@ -488,56 +491,108 @@ def load_paths(
     file that is not a list of splits or a ``since`` that cannot be used, and
     LoadInterrupted when Neo4j fails mid-load.
     """
-    # The checks and planning load_paths shares with bulk_load are StreamSettings' and
-    # plan_inputs'.
     files = as_paths(paths, "paths")
     fmt = as_format(fmt)
     splits_file = optional_path(keep_apart, "keep_apart")
     older_file = optional_path(since, "since")
     stream = StreamSettings(**options, force=force, on_file=on_file)
+    with planned_load(files, fmt, rejects_path, stream.strict, splits_file, older_file) as plan:
+        ensure_schema(graph)
+        writer = GraphWriter(graph)
+        if older_file is not None:
+            older = _older_snapshot(
+                writer, older_file, plan.inputs, plan.formats, fmt, stream.id_scheme
+            )
+            stream = dataclasses.replace(stream, since=older)
+        summary = _load_leased(graph, writer, plan, stream)
+        plan.finish(summary)
+        return summary
+
+
+def _load_leased(
+    graph: Database, writer: GraphWriter, plan: PlannedLoad, stream: StreamSettings
+) -> LoadSummary:
+    """Load the planned files through ``writer`` under the load lease, after keeping the
+    planned splits apart; return what happened. Raises LoadInterrupted when Neo4j fails."""
+    # An unmerge waits for the load to end, and the load for an unmerge (kg.load.leases)
+    with leases.held(graph, "load", wait=leases.UNMERGE_TTL + 30) as lease:
+        split_titles = keep_apart_splits(graph, plan.splits)
+        summary = LoadSummary(counts=writer.counts, built_by=writer.older_identity_rules())
+        try:
+            if split_titles:  # keys the file keeps apart that merged before come apart
+                writer.reconcile(split_titles)
+            sink = _Renewing(writer, lease)
+            load_files(sink, plan.inputs, plan.formats, summary, plan.rejects, stream)
+            if stream.since is not None:
+                _follow(writer, summary.files[0], stream.since)
+        except (ConnectionFailed, QueryFailed) as exc:
+            raise LoadInterrupted(exc, summary.written, summary.read) from exc
+        finally:
+            plan.rejects.close()
+    return summary
+
+
+def _follow(writer: GraphWriter, newer: FileSummary, since: OlderSnapshot) -> None:
+    """Count what an incremental load carried from the older snapshot into ``newer``, and
+    record that the newer snapshot follows it where it restates some of its records."""
+    newer.carried = since.carried
+    if since.by_line:  # skipped by the parser, but read all the same
+        newer.read += newer.carried
+    # A newer snapshot that restates none of the older one's records is not
+    # linked to it: FOLLOWS says which records it restates (none here), and
+    # its own records are described by it (two unrelated map pages, say)
+    if newer.snapshot is not None and not newer.unchanged and newer.carried:
+        writer.write_follows(newer.snapshot, since.snapshot, newer.carried)
+
+
+@dataclass
+class PlannedLoad:
+    """The inputs of a load, planned before anything is written: the files (local copies)
+    with their formats, the splits to keep apart, the rejects file, and when it began."""
+
+    inputs: list[InputFile]
+    formats: list[tuple[FormatName | None, str | None]]
+    splits: list[KeptApart]
+    rejects: RejectsFile
+    began: float
+
+    def finish(self, summary: LoadSummary) -> None:
+        """Record in ``summary`` where the rejects went and how long the load took."""
+        summary.rejects_file = self.rejects.written()
+        summary.rejects_error = self.rejects.failure()
+        summary.seconds = time.monotonic() - self.began
+
+
+@contextlib.contextmanager
+def planned_load(
+    files: list[Path],
+    fmt: FormatChoice,
+    rejects_path: PathArg,
+    strict: bool,
+    splits_file: Path | None,
+    older_file: Path | None = None,
+) -> Iterator[PlannedLoad]:
+    """Plan a load of ``files`` (``plan_inputs``, ``read_kept_apart``), for as long as the
+    local copies of the files it reads are needed; the checks and planning load_paths
+    shares with bulk_load.
+
+    Raises SourceError as ``plan_inputs`` and ``read_kept_apart`` do.
+    """
     began = time.monotonic()
     rejects = RejectsFile(as_path(rejects_path, "rejects_path"))
+    # The same per-file rule for both loads: a file in a folder that cannot be read or
+    # recognised fails on its own (reported, exit 1) and the others load.
     with local_copies(files) as copies:
         inputs, formats = plan_inputs(
             copies,
             fmt,
-            stream.strict,
+            strict,
             rejects,
             named=files,
             other_files=read_files(older_file, splits_file),
         )
         splits = read_kept_apart(splits_file) if splits_file else []
-        ensure_schema(graph)
-        writer = GraphWriter(graph)
-        if older_file is not None:
-            older = _older_snapshot(writer, older_file, inputs, formats, fmt, stream.id_scheme)
-            stream = dataclasses.replace(stream, since=older)
-        # An unmerge waits for the load to end, and the load for an unmerge (kg.load.leases)
-        with leases.held(graph, "load", wait=leases.UNMERGE_TTL + 30) as lease:
-            split_titles = keep_apart_splits(graph, splits)
-            summary = LoadSummary(counts=writer.counts, built_by=writer.older_identity_rules())
-            try:
-                if split_titles:  # keys the file keeps apart that merged before come apart
-                    writer.reconcile(split_titles)
-                load_files(_Renewing(writer, lease), inputs, formats, summary, rejects, stream)
-                if stream.since is not None:
-                    newer = summary.files[0]
-                    newer.carried = stream.since.carried
-                    if stream.since.by_line:  # skipped by the parser, but read all the same
-                        newer.read += newer.carried
-                    # A newer snapshot that restates none of the older one's records is not
-                    # linked to it: FOLLOWS says which records it restates (none here), and
-                    # its own records are described by it (two unrelated map pages, say)
-                    if newer.snapshot is not None and not newer.unchanged and newer.carried:
-                        writer.write_follows(newer.snapshot, stream.since.snapshot, newer.carried)
-            except (ConnectionFailed, QueryFailed) as exc:
-                raise LoadInterrupted(exc, summary.written, summary.read) from exc
-            finally:
-                rejects.close()
-        summary.rejects_file = rejects.written()
-        summary.rejects_error = rejects.failure()
-        summary.seconds = time.monotonic() - began
-        return summary
+        yield PlannedLoad(inputs, formats, splits, rejects, began)
 
 
 def _older_snapshot(
@@ -734,62 +789,20 @@ def load_stream(
     whole, unless ``still_same`` says the file changed since the parser hashed it: then
     SourceError says so, and loading it again loads it whole.
     """
-    batch = Batch()
-    first: SnapshotRecord | None = None
-
-    def flush() -> None:
-        nonlocal batch
-        if len(batch):
-            writer.write_batch(batch)
-            summary.written += len(batch)
-            batch = Batch()
-
+    feed = _Feed(writer, file_summary, summary, rejects, stream)
     try:
         for item in items:
             if isinstance(item, SnapshotRecord):
-                if first is None:
-                    first = item
-                    file_summary.snapshot = item.key
-                    if not stream.force and writer.loaded_whole(item.key):
-                        # Its records are in; the snapshot row still goes, so that which file
-                        # name it keeps (the smallest) does not depend on the order.
-                        writer.write_snapshot(item)
-                        file_summary.unchanged = True
-                        return
-                writer.write_snapshot(item)
-                continue
-            file_summary.read += 1
-            if isinstance(item, Skipped):
-                file_summary.skipped[item.kind] = file_summary.skipped.get(item.kind, 0) + 1
-            if isinstance(item, Rejected):
-                file_summary.rejected += 1
-                if stream.strict:
-                    raise RecordRejected(item.origin.path, item.origin.line, item.reason)
-                rejects.add(item)
-                if len(summary.reject_messages) < stream.keep_messages:
-                    summary.reject_messages.append(item.message())
-            elif (
-                stream.since is not None
-                and isinstance(item, PaperRecord | CitationRecord)
-                and stream.since.holds(item)
-            ):
-                pass  # the older snapshot states it as it is (counted there)
-            elif isinstance(item, PaperRecord):
-                file_summary.papers += 1
-                batch.papers.append(item)
-            elif isinstance(item, CitationRecord):
-                file_summary.citations += 1
-                batch.citations.append(item)
-            if len(batch) >= stream.batch_size:
-                flush()
-            if stream.on_progress is not None:
-                stream.on_progress(1)
+                if feed.snapshot(item):
+                    return
+            else:
+                feed.record(item)
     except SourceError:
         # The file broke off: what it gave before the break still loads.
-        flush()
+        feed.flush()
         raise
-    flush()
-    if first is not None and file_summary.rejected == 0:
+    feed.flush()
+    if feed.first is not None and file_summary.rejected == 0:
         if still_same is not None and not still_same():
             # Its records are a mix of what it held before and after the change, under the
             # key of the first: marked whole, the same content would be skipped next time
@@ -800,7 +813,74 @@ def load_stream(
             )
         # A file with rejected records is not whole in the graph: loading it again reports
         # them again (and loads them, once they are fixed, under a new snapshot key).
-        writer.mark_loaded_whole(first.key)
+        writer.mark_loaded_whole(feed.first.key)
+
+
+@dataclass
+class _Feed:
+    """One file's records on their way to ``writer``, in batches (``load_stream``)."""
+
+    writer: RecordSink
+    file_summary: FileSummary
+    summary: LoadSummary
+    rejects: RejectsFile
+    stream: StreamSettings
+    batch: Batch = dataclasses.field(default_factory=Batch)
+    first: SnapshotRecord | None = None
+    """The file's first snapshot: the one it is marked loaded whole under."""
+
+    def flush(self) -> None:
+        """Write the batch waiting, if any, and start a new one."""
+        if len(self.batch):
+            self.writer.write_batch(self.batch)
+            self.summary.written += len(self.batch)
+            self.batch = Batch()
+
+    def snapshot(self, item: SnapshotRecord) -> bool:
+        """Write a snapshot of the file; return True when it is the first and this loader
+        version loaded it whole before (and not ``force``): the rest of the file is in."""
+        if self.first is None:
+            self.first = item
+            self.file_summary.snapshot = item.key
+            if not self.stream.force and self.writer.loaded_whole(item.key):
+                # Its records are in; the snapshot row still goes, so that which file
+                # name it keeps (the smallest) does not depend on the order.
+                self.writer.write_snapshot(item)
+                self.file_summary.unchanged = True
+                return True
+        self.writer.write_snapshot(item)
+        return False
+
+    def record(self, item: ParsedItem) -> None:
+        """Count one item the parser read, and add a record to the batch (writing the batch
+        when full) or a rejected one to the rejects. Raises RecordRejected when ``strict``."""
+        file_summary, stream = self.file_summary, self.stream
+        file_summary.read += 1
+        if isinstance(item, Skipped):
+            file_summary.skipped[item.kind] = file_summary.skipped.get(item.kind, 0) + 1
+        if isinstance(item, Rejected):
+            file_summary.rejected += 1
+            if stream.strict:
+                raise RecordRejected(item.origin.path, item.origin.line, item.reason)
+            self.rejects.add(item)
+            if len(self.summary.reject_messages) < stream.keep_messages:
+                self.summary.reject_messages.append(item.message())
+        elif (
+            stream.since is not None
+            and isinstance(item, PaperRecord | CitationRecord)
+            and stream.since.holds(item)
+        ):
+            pass  # the older snapshot states it as it is (counted there)
+        elif isinstance(item, PaperRecord):
+            file_summary.papers += 1
+            self.batch.papers.append(item)
+        elif isinstance(item, CitationRecord):
+            file_summary.citations += 1
+            self.batch.citations.append(item)
+        if len(self.batch) >= stream.batch_size:
+            self.flush()
+        if stream.on_progress is not None:
+            stream.on_progress(1)
 
 
 _FileState = tuple[tuple[str, int, int, int, int, int], ...]

@@ -9,8 +9,8 @@ from kg.answers import AuthorReport
 from kg.database import Database
 from kg.errors import AmbiguousAuthor, AuthorNotFound, ParameterError
 from kg.questions.bounds import LIST_INDEX_MAX, check_range, check_text
-from loaders.identity import normalize_name
 from loaders.ids import read_author_id
+from loaders.titles import normalize_name
 
 __all__ = ["author"]
 

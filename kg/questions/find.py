@@ -84,32 +84,61 @@ def search(
     filters = retrievers.Filters(year_from, year_to, category)
     exact = [] if filters.any or mode == "semantic" else _exact(graph, text)
     seen = {hit.key for hit in exact}
-    model = None
     words, cut = first_words(text)
     words = search_words(words)  # a title typed as it prints (AdS₅, 𝒩 = 4) finds its LaTeX
     depth = offset + limit
     if mode == "text":
-        found = _by_words(graph, words, filters)
+        found, model = _by_words(graph, words, filters), None
     else:
         model_in_use = embedder if embedder is not None else default_embedder()
         model = model_label(model_in_use)
-        vector = retrievers.query_vector(model_in_use, text)
-        try:
-            if mode == "semantic":
-                found = retrievers.semantic(graph, vector, depth, filters)
-            else:
-                found = retrievers.hybrid(graph, words, vector, depth + len(exact), filters)
-        except QueryFailed:
-            # Asked only now, not before every search: a missing index or one of another
-            # dimension is what makes the query fail, and this names it.
-            retrievers.check_index(graph, model_in_use)
-            raise
+        found = _by_meaning(graph, mode, text, words, depth + len(exact), filters, model_in_use)
     ranking = exact + [hit for hit in found if hit.key not in seen]
     page = ranking[offset:depth]
     # A search by meaning brings each paper's details in its one query.
     results = page if mode == "semantic" else _with_details(graph, page)
+    return SearchResult(
+        text=text,
+        results=results,
+        mode=mode,
+        offset=offset,
+        total=len(ranking) if mode == "text" else None,
+        model=model,
+        note=_search_note(text, mode, found=bool(ranking), cut=cut),
+    )
+
+
+def _by_meaning(
+    graph: Database,
+    mode: SearchMode,
+    text: str,
+    words: str,
+    depth: int,
+    filters: retrievers.Filters,
+    model: Embedder,
+) -> list[SearchHit]:
+    """Return the ``depth`` papers nearest in meaning to ``text`` ("semantic"), or those of
+    the hybrid ranking of ``words`` and ``text`` ("hybrid"), within ``filters``.
+
+    Raises EmbeddingUnavailable when ``model`` has no vectors in the graph.
+    """
+    vector = retrievers.query_vector(model, text)
+    try:
+        if mode == "semantic":
+            return retrievers.semantic(graph, vector, depth, filters)
+        return retrievers.hybrid(graph, words, vector, depth, filters)
+    except QueryFailed:
+        # Asked only now, not before every search: a missing index or one of another
+        # dimension is what makes the query fail, and this names it.
+        retrievers.check_index(graph, model)
+        raise
+
+
+def _search_note(text: str, mode: SearchMode, *, found: bool, cut: bool) -> str | None:
+    """Return what a search says under its results: that nothing matched, and that it used
+    only the first words of a long text; None when neither."""
     note = None
-    if not ranking:
+    if not found:
         note = (
             f"no paper title matches {text!r}; try fewer or other words, or an arXiv id"
             if mode == "text"
@@ -118,15 +147,7 @@ def search(
     if cut and mode != "semantic":
         searched = f"the title search used the first {MAX_SEARCH_WORDS:,} words of the text"
         note = f"{note}; {searched}" if note else searched
-    return SearchResult(
-        text=text,
-        results=results,
-        mode=mode,
-        offset=offset,
-        total=len(ranking) if mode == "text" else None,
-        model=model,
-        note=note,
-    )
+    return note
 
 
 def _exact(graph: Database, text: str) -> list[SearchHit]:

@@ -98,11 +98,6 @@ def connect(
         )
         for row in rows
     ]
-    linked = {(p.source, p.target) for p in paths}
-    unconnected = [
-        [a, b] for i, a in enumerate(sorted(seed_keys)) for b in sorted(seed_keys)[i + 1 :]
-    ]
-    unconnected = [pair for pair in unconnected if (pair[0], pair[1]) not in linked]
     between: dict[str, PaperSummary] = {}
     through: Counter[str] = Counter()
     seeds_of: dict[str, set[str]] = {}
@@ -123,9 +118,17 @@ def connect(
         max_hops=max_hops,
         results=results,
         paths=paths,
-        unconnected=unconnected,
+        unconnected=_unconnected(seed_keys, paths),
         note=note,
     )
+
+
+def _unconnected(seed_keys: list[str], paths: list[SeedPath]) -> list[list[str]]:
+    """Return the pairs of seeds (each sorted, in order) that no path joins."""
+    linked = {(p.source, p.target) for p in paths}
+    ordered = sorted(seed_keys)
+    pairs = [[a, b] for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
+    return [pair for pair in pairs if (pair[0], pair[1]) not in linked]
 
 
 def _ranked(

@@ -307,6 +307,28 @@ class LocalServer:
         if self.installed_version() is None:
             raise ServerError(f"Neo4j is not installed in {self.home}", "run `kg db install` first")
         began = time.monotonic()
+        self._check_ports()
+        java = find_java()
+        self.write_config()
+        for name in _PRIVATE_FOLDERS:
+            (self.home / name).mkdir(parents=True, exist_ok=True)
+        self.secure_folders()
+        password = self._ensure_password(java, on_step)
+        say(on_step, f"starting Neo4j {self.installed_version()} with Java {java.major}…")
+        pid = self._spawn(java)
+        self.pid_file.write_text(f"{pid}\n", encoding="utf-8")
+        say(
+            on_step,
+            f"waiting for Bolt on 127.0.0.1:{self.settings.bolt_port} and HTTP on "
+            f"127.0.0.1:{self.settings.http_port}…",
+        )
+        self._wait_for_bolt(pid, password, timeout)
+        # The first start creates data/dbms and the store under the server's umask.
+        self.secure_folders()
+        return True, time.monotonic() - began
+
+    def _check_ports(self) -> None:
+        """Raise PortInUseError when the Bolt or HTTP port is taken."""
         for name, port in (
             ("KG_BOLT_PORT", self.settings.bolt_port),
             ("KG_HTTP_PORT", self.settings.http_port),
@@ -316,13 +338,9 @@ class LocalServer:
                     f"port {port} on 127.0.0.1 is already in use",
                     f"stop what uses it, or set {name} to a free port",
                 )
-        java = find_java()
-        self.write_config()
-        for name in _PRIVATE_FOLDERS:
-            (self.home / name).mkdir(parents=True, exist_ok=True)
-        self.secure_folders()
-        password = self._ensure_password(java, on_step)
-        say(on_step, f"starting Neo4j {self.installed_version()} with Java {java.major}…")
+
+    def _spawn(self, java: Java) -> int:
+        """Start the server with ``java``, detached, its output to the log; return its pid."""
         command = [
             str(java.executable),
             f"-Xms{self.settings.heap}",
@@ -336,7 +354,7 @@ class LocalServer:
         ]
         # posix_spawn rather than Popen: the server outlives this process, and a Popen
         # object dropped while its child runs is reported as a leaked resource.
-        pid = os.posix_spawn(
+        return os.posix_spawn(
             str(java.executable),
             command,
             os.environ,
@@ -353,16 +371,6 @@ class LocalServer:
             ],
             setsid=True,
         )
-        self.pid_file.write_text(f"{pid}\n", encoding="utf-8")
-        say(
-            on_step,
-            f"waiting for Bolt on 127.0.0.1:{self.settings.bolt_port} and HTTP on "
-            f"127.0.0.1:{self.settings.http_port}…",
-        )
-        self._wait_for_bolt(pid, password, timeout)
-        # The first start creates data/dbms and the store under the server's umask.
-        self.secure_folders()
-        return True, time.monotonic() - began
 
     def _ensure_password(self, java: Java, on_step: Step | None = None) -> str:
         path = self.settings.password_file

@@ -43,7 +43,7 @@ from kg.knowledge_graph import KnowledgeGraph
 from kg.questions.graph_layers import DEFAULT_GRAPH_LIMITS, GRAPH_LAYERS
 from kg.text import display, display_key
 from kg.web.hosts import KnownHosts
-from loaders.identity import parse_title_key
+from loaders.titles import parse_title_key
 
 __all__ = ["GUIDE", "create_app", "paper_url"]
 
@@ -149,28 +149,61 @@ def create_app(
     of ``allowed_hosts`` ('*': any), and any other with 400, so that a web page cannot read
     it through DNS rebinding (see kg.web.hosts).
     """
-    pages = _environment()
-    state: dict[str, KnowledgeGraph] = {}
+    site = _Site(connect)
+    page = site.answering(site.error_page)
+    data = site.answering(_error_json)
+    routes = [
+        Route("/", page(site.home)),
+        Route("/search", page(site.search)),
+        Route("/paper/{ref:path}", page(site.paper)),
+        Route("/why", page(site.why)),
+        Route("/graph", page(site.neighbourhood)),
+        Route("/graph.json", data(_graph_json)),
+        Route("/author", page(site.author)),
+        Route("/category/{code}", page(site.category)),
+        Route("/guide", site.guide, methods=["GET", "HEAD", "OPTIONS"]),
+        Route("/export", page(_download)),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=site.lifespan,
+        middleware=[Middleware(KnownHosts, hosts=tuple(allowed_hosts))],
+    )
+    app.add_route("/{rest:path}", _refuse, methods=["POST", "PUT", "PATCH", "DELETE"])
+    app.add_route("/{rest:path}", site.missing, methods=["GET", "HEAD"])
+    return app
+
+
+class _Site:
+    """The pages of the web app, rendered from its templates over the KnowledgeGraph
+    ``connect`` opens at start-up (``lifespan``)."""
+
+    def __init__(self, connect: Callable[[], KnowledgeGraph]) -> None:
+        self.connect = connect
+        self.pages = _environment()
+        self.state: dict[str, KnowledgeGraph] = {}
 
     @asynccontextmanager
-    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        state["graph"] = connect()
+    async def lifespan(self, _app: Starlette) -> AsyncIterator[None]:
+        """Hold the graph open while the app runs."""
+        self.state["graph"] = self.connect()
         try:
             yield
         finally:
-            state.pop("graph").close()
+            self.state.pop("graph").close()
 
-    def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        return HTMLResponse(pages.get_template(name).render(**context), status_code=status)
+    def render(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        """Return the page of template ``name`` over ``context``."""
+        return HTMLResponse(self.pages.get_template(name).render(**context), status_code=status)
 
-    def error_page(message: str, hint: str, status: int) -> HTMLResponse:
+    def error_page(self, message: str, hint: str, status: int) -> HTMLResponse:
+        """Return the HTML page of a refused request: its message and hint."""
         heading = _HEADINGS.get(status, "error")
-        return render("error.html", status, heading=heading, message=message, hint=hint)
-
-    def error_json(message: str, hint: str, status: int) -> JSONResponse:
-        return JSONResponse({"error": message, "hint": hint}, status_code=status)
+        return self.render("error.html", status, heading=heading, message=message, hint=hint)
 
     def answering(
+        self,
         refused: Callable[[str, str, int], Response],
     ) -> Callable[[Callable[[Request, KnowledgeGraph], Response]], Callable[[Request], Response]]:
         """Wrap a handler of (request, graph): the project's error becomes ``refused``'s
@@ -181,7 +214,7 @@ def create_app(
         ) -> Callable[[Request], Response]:
             def endpoint(request: Request) -> Response:
                 try:
-                    return handler(request, state["graph"])
+                    return handler(request, self.state["graph"])
                 except KGError as exc:
                     return refused(exc.message, exc.hint, _status(exc))
 
@@ -189,19 +222,18 @@ def create_app(
 
         return wrap
 
-    page = answering(error_page)
-    data = answering(error_json)
-
-    def home(request: Request, graph: KnowledgeGraph) -> Response:
+    def home(self, request: Request, graph: KnowledgeGraph) -> Response:
+        """/: the overview, or a search typed into it."""
         query = request.query_params.get("q", "").strip()
         if query:
             mode = request.query_params.get("mode", "text")
             return RedirectResponse(
                 "/search?" + urlencode({"q": query, "mode": mode}), status_code=303
             )
-        return render("home.html", overview=graph.overview(_HOME_TOP, _HOME_TOP))
+        return self.render("home.html", overview=graph.overview(_HOME_TOP, _HOME_TOP))
 
-    def search(request: Request, graph: KnowledgeGraph) -> Response:
+    def search(self, request: Request, graph: KnowledgeGraph) -> Response:
+        """/search: a page of search results."""
         params = request.query_params
         text = params.get("q", "").strip()
         mode = params.get("mode", "text")
@@ -222,7 +254,7 @@ def create_app(
             if text
             else None
         )
-        return render(
+        return self.render(
             "search.html",
             text=text,
             mode=mode,
@@ -234,7 +266,8 @@ def create_app(
             paged=_paged(request),
         )
 
-    def paper(request: Request, graph: KnowledgeGraph) -> Response:
+    def paper(self, request: Request, graph: KnowledgeGraph) -> Response:
+        """/paper/REF: a paper, its citations per year and its neighbours."""
         ref = request.path_params["ref"]
         params = request.query_params
         offsets = {
@@ -251,7 +284,7 @@ def create_app(
         stated = {c.year: c.count for c in report.stated_citers_per_year}
         years = sorted({y for y in (*counted, *stated) if y is not None})
         peak = max([*counted.values(), *stated.values(), 1])
-        return render(
+        return self.render(
             "paper.html",
             report=report,
             years=[(y, counted.get(y, 0), stated.get(y)) for y in years],
@@ -266,7 +299,8 @@ def create_app(
             paged=_paged(request),
         )
 
-    def why(request: Request, graph: KnowledgeGraph) -> Response:
+    def why(self, request: Request, graph: KnowledgeGraph) -> Response:
+        """/why: the papers two papers share (cited together or citing alike)."""
         measure = request.query_params.get("measure", "cocited")
         a, b = request.query_params.get("a", ""), request.query_params.get("b", "")
         if measure == "coupled":
@@ -276,7 +310,7 @@ def create_app(
             overlap = graph.common_citers(a, b)
             sentence = "These papers cite both"
         offset = _int(request.query_params.get("offset"), 0, 0, _MAX_OFFSET)
-        return render(
+        return self.render(
             "why.html",
             overlap=overlap,
             page=overlap.results[offset : offset + _LIST],
@@ -286,9 +320,10 @@ def create_app(
             paged=_paged(request),
         )
 
-    def neighbourhood(request: Request, graph: KnowledgeGraph) -> Response:
+    def neighbourhood(self, request: Request, graph: KnowledgeGraph) -> Response:
+        """/graph: the graph view of a paper's neighbourhood."""
         layer, hops, limit = _graph_params(request)
-        return render(
+        return self.render(
             "graph.html",
             paper=graph.resolve(request.query_params.get("ref", "")),
             layer=layer,
@@ -297,16 +332,12 @@ def create_app(
             limit=limit,
         )
 
-    def graph_json(request: Request, graph: KnowledgeGraph) -> Response:
-        layer, hops, limit = _graph_params(request)
-        answer = graph.graph_data(request.query_params.get("ref", ""), layer, hops, limit)
-        return JSONResponse(answer.model_dump(mode="json"))
-
-    def author(request: Request, graph: KnowledgeGraph) -> Response:
+    def author(self, request: Request, graph: KnowledgeGraph) -> Response:
+        """/author: an author's papers and coauthors."""
         offset = _int(request.query_params.get("offset"), 0, 0, _MAX_OFFSET)
         report = graph.author(request.query_params.get("name", ""), limit=_LIST, offset=offset)
         coauthors = _int(request.query_params.get("coauthors_offset"), 0, 0, _MAX_OFFSET)
-        return render(
+        return self.render(
             "author.html",
             report=report,
             shown=_LIST,
@@ -315,12 +346,14 @@ def create_app(
             coauthors=report.coauthors[coauthors : coauthors + _LIST],
         )
 
-    def category(request: Request, graph: KnowledgeGraph) -> Response:
+    def category(self, request: Request, graph: KnowledgeGraph) -> Response:
+        """/category/CODE: a category's papers."""
         offset = _int(request.query_params.get("offset"), 0, 0, _MAX_OFFSET)
         report = graph.category(request.path_params["code"], _LIST, offset=offset)
-        return render("category.html", report=report, shown=_LIST, paged=_paged(request))
+        return self.render("category.html", report=report, shown=_LIST, paged=_paged(request))
 
-    def guide(request: Request) -> Response:
+    def guide(self, request: Request) -> Response:
+        """/guide: the Neo4j Browser guide of the example queries."""
         if request.method == "OPTIONS":
             return _guide_preflight()
         slides = [
@@ -332,58 +365,57 @@ def create_app(
             }
             for name, title, params in GUIDE
         ]
-        response = render("guide.html", guide=slides)
+        response = self.render("guide.html", guide=slides)
         # Neo4j Browser fetches a guide from its own origin: allow it to read this one.
         response.headers["Access-Control-Allow-Origin"] = "*"
         return response
 
-    def download(request: Request, graph: KnowledgeGraph) -> Response:
-        fmt = request.query_params.get("format", "graphml")
-        ref = request.query_params.get("around", "")
-        hops = _int(request.query_params.get("hops"), 1, 1, 3)
-        writer = graph.exports.FORMATS.get(fmt)
-        if writer is None or writer.folder:
-            files = ", ".join(name for name, w in graph.exports.FORMATS.items() if not w.folder)
-            raise ParameterError(f"no single-file export format {fmt!r}", f"use one of {files}")
-        paper_ = graph.paper(ref)
-        name = f"{paper_.handle.replace('/', '_').rstrip('…')}-{hops}hop.{_SUFFIXES[fmt]}"
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / name
-            graph.exports.write(fmt, path, Selection(around=paper_.key, hops=hops))
-            body = path.read_bytes()
-        return Response(body, media_type=_MEDIA[fmt], headers=_attachment(name))
-
-    def refuse(_request: Request) -> Response:
-        return HTMLResponse("read-only\n", status_code=405)
-
-    def missing(request: Request) -> Response:
-        return error_page(
+    def missing(self, request: Request) -> Response:
+        """404 for a path with no page."""
+        return self.error_page(
             f"no page at {request.url.path}",
             "start from the home page, /, or search for a paper",
             404,
         )
 
-    routes = [
-        Route("/", page(home)),
-        Route("/search", page(search)),
-        Route("/paper/{ref:path}", page(paper)),
-        Route("/why", page(why)),
-        Route("/graph", page(neighbourhood)),
-        Route("/graph.json", data(graph_json)),
-        Route("/author", page(author)),
-        Route("/category/{code}", page(category)),
-        Route("/guide", guide, methods=["GET", "HEAD", "OPTIONS"]),
-        Route("/export", page(download)),
-        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-    ]
-    app = Starlette(
-        routes=routes,
-        lifespan=lifespan,
-        middleware=[Middleware(KnownHosts, hosts=tuple(allowed_hosts))],
-    )
-    app.add_route("/{rest:path}", refuse, methods=["POST", "PUT", "PATCH", "DELETE"])
-    app.add_route("/{rest:path}", missing, methods=["GET", "HEAD"])
-    return app
+
+def _error_json(message: str, hint: str, status: int) -> JSONResponse:
+    """The JSON answer of a refused data request: its message and hint."""
+    return JSONResponse({"error": message, "hint": hint}, status_code=status)
+
+
+def _graph_json(request: Request, graph: KnowledgeGraph) -> Response:
+    """/graph.json: the neighbourhood the graph view draws."""
+    layer, hops, limit = _graph_params(request)
+    answer = graph.graph_data(request.query_params.get("ref", ""), layer, hops, limit)
+    return JSONResponse(answer.model_dump(mode="json"))
+
+
+def _download(request: Request, graph: KnowledgeGraph) -> Response:
+    """/export: a paper's neighbourhood as one export file, an attachment.
+
+    Raises:
+        ParameterError: for a format that is no single file.
+    """
+    fmt = request.query_params.get("format", "graphml")
+    ref = request.query_params.get("around", "")
+    hops = _int(request.query_params.get("hops"), 1, 1, 3)
+    writer = graph.exports.FORMATS.get(fmt)
+    if writer is None or writer.folder:
+        files = ", ".join(name for name, w in graph.exports.FORMATS.items() if not w.folder)
+        raise ParameterError(f"no single-file export format {fmt!r}", f"use one of {files}")
+    paper_ = graph.paper(ref)
+    name = f"{paper_.handle.replace('/', '_').rstrip('…')}-{hops}hop.{_SUFFIXES[fmt]}"
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        graph.exports.write(fmt, path, Selection(around=paper_.key, hops=hops))
+        body = path.read_bytes()
+    return Response(body, media_type=_MEDIA[fmt], headers=_attachment(name))
+
+
+def _refuse(_request: Request) -> Response:
+    """405 for any request that would write: the app is read-only."""
+    return HTMLResponse("read-only\n", status_code=405)
 
 
 # The heading of an error page, by its status: a page that failed is not "not found".

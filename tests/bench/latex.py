@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from loaders import arxiv_oai
-from loaders import identity as ids
+from loaders import titles as ids
 from loaders.formats import parse_file
 from loaders.records import PaperRecord
 from tests.bench.common import machine, print_and_write

@@ -16,8 +16,8 @@ from typing import Any
 
 from kg import queries
 from kg.database import Database
-from kg.load.neo4j_sink import Batch, batch_statements, title_refs
 from kg.load.pipeline import load_paths
+from kg.load.rows import Batch, batch_statements, title_refs
 from loaders.formats import parse_file
 from loaders.records import CitationRecord, PaperRecord
 from tests.data import EXAMPLES, FIXTURES

@@ -21,7 +21,7 @@ from types import ModuleType
 
 from kg import queries
 from kg.database import Database
-from kg.load.neo4j_sink import candidates_by_title, title_evidence
+from kg.load.reconcile import candidates_by_title, title_evidence
 
 
 def _module(path: Path) -> ModuleType:

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from kg.database import Database
 from kg.errors import AmbiguousAuthor
-from kg.load.neo4j_sink import Batch, GraphWriter
+from kg.load.neo4j_sink import GraphWriter
+from kg.load.rows import Batch
 from kg.load.schema import clear_database
 from kg.questions.authors import author
 from loaders.records import PaperRecord, SnapshotRecord

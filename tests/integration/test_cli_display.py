@@ -14,7 +14,7 @@ from rich.cells import cell_len
 from starlette.testclient import TestClient
 
 from kg.cli import main
-from kg.cli.app import clean
+from kg.cli.tables import clean
 from kg.database import Database
 from kg.knowledge_graph import KnowledgeGraph
 from kg.server.config import Connection

@@ -17,7 +17,7 @@ from kg.errors import SimilarityError
 from kg.questions import seeds as connect
 from kg.refs import resolve
 from kg.server.config import Connection
-from loaders.identity import normalize_title
+from loaders.titles import normalize_title
 
 DIVE = "2207.11912"
 M6 = "2110.03888"

@@ -26,8 +26,8 @@ from kg.cli import main
 from kg.database import Database
 from kg.server.config import Connection
 from loaders.formats import parse_file
-from loaders.identity import paper_key
 from loaders.records import CitationRecord, NamedPaper, PaperRecord, Rejected
+from loaders.titles import paper_key
 from tests.unit.test_hostile_input import CASES, HOSTILE, Case
 
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 from kg.cli import main
 from kg.database import Database
 from kg.server.config import Connection
-from loaders.identity import normalize_name
+from loaders.titles import normalize_name
 from tests.data import HOSTILE_TITLE
 
 NAME = "Kim [/] Tag \x1b[31mred"

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from kg.database import Database
 from kg.load.schema import clear_database
 from kg.server.config import Connection
-from loaders.identity import normalize_title, paper_key
+from loaders.titles import normalize_title, paper_key
 from tests.graph_dump import differences, dump_graph
 from tests.map_pages import map_page
 from tests.titled_works import (

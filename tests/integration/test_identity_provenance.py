@@ -251,7 +251,7 @@ def test_a_merged_reference_gives_a_paper_known_from_references_no_year_out_of_t
     whether the merge came before the newest reference (it did before kg 0.4.0: 2017)."""
     from datetime import date
 
-    from kg.load.neo4j_sink import Batch
+    from kg.load.rows import Batch
     from loaders.records import CitationRecord, Origin, PaperRef, SnapshotRecord
 
     dated = {"a": date(2019, 1, 1), "c": date(2020, 1, 1), "e": date(2021, 1, 1)}
@@ -336,7 +336,7 @@ def test_a_reconcile_that_does_not_settle_stops_with_the_titles(
     that finds nothing to do), so a load that needs more than the cap stops with an error
     naming the titles instead of running on; under the real cap the same load finishes."""
     from kg.errors import IdentityUnsettled
-    from kg.load import neo4j_sink
+    from kg.load import reconcile
 
     pages = []
     for n, (arxiv_id, year) in enumerate((("2101.00001", 2010), ("2101.00002", 2011))):
@@ -345,7 +345,7 @@ def test_a_reconcile_that_does_not_settle_stops_with_the_titles(
         pages[-1].write_text(map_page(f"Citing Paper {n}", arxiv_id, 2021, "14 Oct 2026", refs))
     rejects = tmp_path / "rejects.jsonl"
     load_all(graph, pages[:1], 1000, rejects)
-    monkeypatch.setattr(neo4j_sink, "RECONCILE_ROUNDS", 1)
+    monkeypatch.setattr(reconcile, "RECONCILE_ROUNDS", 1)
     with pytest.raises(
         IdentityUnsettled, match="1 reconcile rounds for the titles 'sparse coding'"
     ):

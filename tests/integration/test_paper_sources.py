@@ -22,7 +22,8 @@ from kg.cli import main
 from kg.database import Database
 from kg.errors import ParameterError
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.neo4j_sink import Batch, GraphWriter
+from kg.load.neo4j_sink import GraphWriter
+from kg.load.rows import Batch
 from kg.questions import sources
 from kg.server.config import Connection
 from kg.web import create_app

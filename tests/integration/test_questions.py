@@ -27,7 +27,7 @@ from kg.knowledge_graph import KnowledgeGraph
 from kg.load.pipeline import load_paths
 from kg.refs import resolve
 from kg.server.config import Connection
-from loaders.identity import normalize_name, normalize_title, title_key
+from loaders.titles import normalize_name, normalize_title, title_key
 from tests.data import SEED_PAGE, SEED_RECORD
 
 PAGE = SEED_PAGE

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kg.database import Database
-from kg.load.neo4j_sink import Batch, GraphWriter
+from kg.load.neo4j_sink import GraphWriter
+from kg.load.rows import Batch
 from kg.load.schema import clear_database
 from kg.questions.paper import paper_report
 from kg.refs import resolve

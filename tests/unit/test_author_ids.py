@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kg.load.neo4j_sink import author_id_rows, authors_held, record_authors
+from kg.load.rows import author_id_rows, authors_held, record_authors
 from loaders.ids import author_key, author_merges, normal_author_id, read_author_id
 from loaders.records import Origin, PaperRecord
 

@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kg.load.merges import merged_key
-from kg.load.neo4j_sink import Batch, batch_statements, redirected, split_rows
-from loaders.identity import normalize_title, title_key
+from kg.load.rows import Batch, batch_statements, redirected, split_rows
 from loaders.records import CitationRecord, Origin, PaperRef
+from loaders.titles import normalize_title, title_key
 
 
 def _citation(citing: str, cited: str, snapshot: str = "sha256:aa") -> dict[str, object]:
@@ -161,7 +161,7 @@ def test_a_key_taken_out_of_a_paper_is_written_back_as_its_own_stub() -> None:
 def test_a_key_refs_entry_reads_back_with_a_bar_in_its_title() -> None:
     """A key_refs entry is '<key>|<ref_as_of>'; keys and snapshot keys hold no '|', a title
     may, and the year may be missing."""
-    from kg.load.neo4j_sink import KeyRef
+    from kg.load.rows import KeyRef
 
     ref = KeyRef.parse("title:a b:2011|2026-01-01|sha256:aa|A | B|2011")
     assert ref == KeyRef(

@@ -42,7 +42,7 @@ OWN_ROOMS = {
     # `kg data` puts public data sets on the machine: files, not the graph.
     "kg.data": {"data_commands.py"},
     # A title as it prints (LaTeX to Unicode) is presentation: the table layer shows it.
-    "kg.text": {"app.py"},
+    "kg.text": {"tables.py"},
 }
 
 

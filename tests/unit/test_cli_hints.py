@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from kg import queries
 from kg.answers import PaperSummary, Similarity
 from kg.cli import main
-from kg.cli.app import plural
+from kg.cli.tables import plural
 from kg.errors import ParameterError
 from kg.export import Selection
 

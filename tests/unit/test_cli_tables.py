@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rich.cells import cell_len
 
-from kg.cli.app import Column, print_table, render_rows
+from kg.cli.tables import Column, print_table, render_rows
 
 
 def _table(

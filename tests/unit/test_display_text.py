@@ -9,8 +9,8 @@ import pytest
 
 from kg.text import display, display_key, search_words
 from loaders import hepth_abs
-from loaders.identity import normalize_title
 from loaders.records import PaperRecord
+from loaders.titles import normalize_title
 from tests.data import REAL_HEPTH_ABSTRACTS
 
 # What no shown title may hold: a math alphabet's command, a raw subscript, any command.

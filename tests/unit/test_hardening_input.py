@@ -17,8 +17,8 @@ from kg.load.pipeline import as_format
 from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json, source_file
 from loaders.detect import detect_format
 from loaders.formats import format_names
-from loaders.identity import normalize_title, paper_key
 from loaders.records import CitationRecord, PaperRecord, ParsedItem, Rejected
+from loaders.titles import normalize_title, paper_key
 from tests.arxiv_lines import arxiv_line
 
 

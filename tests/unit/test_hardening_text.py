@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from kg import queries
 from kg.cli import main
-from kg.cli.app import clean
+from kg.cli.tables import clean
 from kg.errors import ParameterError, UnknownReference
 from kg.refs import fuzzy_title_query, parse_ref
 from loaders.errors import printable

@@ -240,4 +240,4 @@ def test_the_walk_sees_lazy_imports_and_not_type_checking_ones() -> None:
     face = arrows("kg.knowledge_graph", known["kg.knowledge_graph"], known)
     assert {"kg.plots", "kg.load.pipeline", "kg.load.bulk"} <= face  # imported in methods
     assert "kg.server.config" not in face  # LocalSettings, for the annotations only
-    assert "loaders.identity" in arrows("loaders.text", known["loaders.text"], known)
+    assert "loaders.titles" in arrows("loaders.text", known["loaders.text"], known)

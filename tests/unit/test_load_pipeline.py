@@ -12,20 +12,20 @@ import pytest
 from kg.answers.loads import LoadSummary
 from kg.errors import RecordRejected, SourceError
 from kg.load.import_sink import ImportFiles, ImportSink
-from kg.load.neo4j_sink import (
-    Batch,
-    author_names,
-    newest_per_key,
-    paper_row,
-    record_order,
-    touched_titles,
-)
 from kg.load.pipeline import (
     RejectsFile,
     StreamSettings,
     input_files,
     input_format,
     load_files,
+)
+from kg.load.rows import (
+    Batch,
+    author_names,
+    newest_per_key,
+    paper_row,
+    record_order,
+    touched_titles,
 )
 from loaders.detect import detect_format
 from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord

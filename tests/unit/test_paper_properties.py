@@ -24,7 +24,7 @@ from typing import get_args
 import pytest
 
 from kg.load.import_sink import ImportSink
-from kg.load.neo4j_sink import Batch, paper_row
+from kg.load.rows import Batch, paper_row
 from loaders.paper_properties import (
     LINK_PROPERTIES,
     OTHER_FIELDS,

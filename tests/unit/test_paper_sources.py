@@ -10,8 +10,8 @@ import pytest
 from rich.cells import cell_len
 
 from kg.answers import PaperSources, PaperSummary, SourceDifference, SourceLink, source_name
-from kg.cli.app import Column, print_table
 from kg.cli.question_commands import render_sources
+from kg.cli.tables import Column, print_table
 
 PAPER = PaperSummary(key="1706.03762", arxiv_id="1706.03762", title="Attention", year=2017)
 STUB = PaperSummary(key="openalex:W3000003", title="A stub", year=2016, stub=True)

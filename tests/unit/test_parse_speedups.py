@@ -20,7 +20,7 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from loaders import arxiv_oai, edge_list, text  # noqa: E402
-from loaders import identity as resolve  # noqa: E402
+from loaders import titles as resolve  # noqa: E402
 from loaders.edge_list import _fields, _Layout  # noqa: E402
 from loaders.source_file import (  # noqa: E402
     _ASCII_GROWTH,

@@ -9,6 +9,13 @@ import pytest
 from loaders.identity import (
     TitleCandidate,
     TitlePlan,
+    title_groups,
+    title_merges,
+    title_places,
+    title_plan,
+    title_splits,
+)
+from loaders.titles import (
     canonical_arxiv_id,
     hepth_id,
     latex_to_unicode,
@@ -17,11 +24,6 @@ from loaders.identity import (
     paper_key,
     parse_arxiv_id,
     parse_title_key,
-    title_groups,
-    title_merges,
-    title_places,
-    title_plan,
-    title_splits,
 )
 
 
@@ -247,7 +249,7 @@ def test_title_merges_do_not_depend_on_order() -> None:
 def test_a_paper_merged_away_while_read_is_no_candidate() -> None:
     """Read without locks, a paper another loader is merging away can come back with no
     properties; the plan leaves it out instead of failing (seen in the four-loader test)."""
-    from kg.load.neo4j_sink import candidates_by_title, plan_titles
+    from kg.load.reconcile import candidates_by_title, plan_titles
 
     rows: list[dict[str, Any]] = [
         {
@@ -551,7 +553,8 @@ def test_the_writer_plans_with_the_keys_pages_list_apart_per_title() -> None:
     """The reconcile's plans take the lists per title (title_evidence rows), and the
     snapshot's rows name each list's title by a title key in it (a list of arXiv ids alone
     is none: two arXiv papers never merge)."""
-    from kg.load.neo4j_sink import listed_apart_rows, plan_titles
+    from kg.load.reconcile import plan_titles
+    from kg.load.rows import listed_apart_rows
 
     dl = _key(2016, "deep learning")
     held = TitleCandidate("1501.00001", "1501.00001", 2015, aliases=(dl,), stated_years=(2015,))
