@@ -601,10 +601,11 @@ class KnowledgeGraph(Database):
         on_progress: Callable[[int, int, int], None] | None = None,
     ) -> EmbedReport:
         """Embed every titled paper whose text (or model) changed since its vector was stored,
-        store the vectors and create the vector index. ``on_progress(checked, total, embedded)``
-        is called after each batch: papers checked of the titled ones, and papers embedded so
-        far. Returns an EmbedReport. Raises EmbeddingUnavailable when the model is not
-        installed, ParameterError for a bad batch size."""
+        store the vectors and create the vector index (built again whole after a run that
+        embedded most papers). ``on_progress(checked, total, embedded)`` is called after each
+        batch: papers checked of the titled ones, and papers embedded so far. Returns an
+        EmbedReport. Raises EmbeddingUnavailable when the model is not installed,
+        ParameterError for a bad batch size."""
         return embed_papers(self, embedder=embedder, batch_size=batch_size, on_progress=on_progress)
 
     def load_vectors(

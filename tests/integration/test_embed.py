@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from kg.analytics import embed
 from kg.analytics.embed import default_embedder, paper_text, text_hash
 from kg.cli import main
 from kg.database import Database
@@ -198,6 +199,28 @@ def _assert_every_vector_follows_its_text(graph: Database) -> None:
         assert stored[key]["vector"] is not None, key
         cosine = float(np.dot(np.asarray(stored[key]["vector"]), vector))
         assert cosine > 0.9999, (key, cosine)
+
+
+def _index_ids(graph: Database) -> list[object]:
+    return [row["id"] for row in graph.read("SHOW VECTOR INDEXES YIELD id RETURN id")]
+
+
+def test_a_run_that_embeds_most_papers_builds_the_index_again_whole(
+    face: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write_map(face)
+    monkeypatch.setattr(embed, "REBUILD_AFTER", 3)
+    face.embed()
+    built = _index_ids(face)
+    assert len(built) == 1
+    face.write("MATCH (p:Paper {key: '1512.03385'}) SET p.abstract = 'Very deep networks.'")
+    face.embed()  # one paper of many: the index stays as it is
+    assert _index_ids(face) == built
+    face.write("MATCH (p:Paper) WHERE p.title IS NOT NULL SET p.abstract = p.title + '!'")
+    face.embed()  # every paper again: the index is built anew, and answers
+    assert _index_ids(face) != built
+    hits = face.search("brane gravity extra dimension", mode="semantic", limit=3).results
+    assert len(hits) == 3
 
 
 def test_an_incremental_run_embeds_only_what_changed(face: KnowledgeGraph) -> None:
