@@ -34,6 +34,7 @@ from .source_file import (
     LongLine,
     arxiv_id_and_version,
     content_sha256,
+    folder_sha256,
     line_limit,
     open_binary,
     read_error,
@@ -700,14 +701,7 @@ def _abs_files(root: Path) -> Iterator[Path]:
 def _directory_sha256(root: Path) -> str:
     """Return a sha256 over every ``.abs`` file's relative path and content digest (a file
     that cannot be read counts by its name, and is rejected when its records are read)."""
-    digest = hashlib.sha256()
-    for file in _abs_files(root):
-        digest.update(file.relative_to(root).as_posix().encode() + b"\0")
-        try:
-            digest.update(content_sha256(file).encode() + b"\n")
-        except SourceError:
-            digest.update(b"unreadable\n")
-    return digest.hexdigest()
+    return folder_sha256(root, _abs_files(root))
 
 
 def _unreadable(name: str, line: int, reason: str, hint: str) -> Rejected:
