@@ -49,6 +49,7 @@ __all__ = [
     "default_embedder",
     "embed_papers",
     "ensure_vector_index",
+    "index_dimension",
     "model_label",
     "paper_text",
     "text_hash",
@@ -204,13 +205,19 @@ def _stale(graph: Database, label: str) -> Iterator[tuple[int, list[tuple[str, s
         yield len(rows), stale
 
 
+def index_dimension(graph: Database) -> int | None:
+    """Return the dimension of the vector index paper_embedding, or None when there is none."""
+    state = queries.search.embedding_state.run(graph)
+    return int(state[0]["dimension"]) if state else None
+
+
 def _check_dimension(graph: Database, model: Embedder) -> None:
     """Raise EmbeddingUnavailable when the vector index holds vectors of another dimension
     than ``model`` makes."""
-    state = queries.search.embedding_state.run(graph)
-    if state and state[0]["dimension"] != model.dimension:
+    dimension = index_dimension(graph)
+    if dimension is not None and dimension != model.dimension:
         raise EmbeddingUnavailable(
-            f"the vector index holds {state[0]['dimension']}-dimension vectors (brought "
+            f"the vector index holds {dimension}-dimension vectors (brought "
             f"from a file?) and {model.name} makes {model.dimension}",
             "remove them first: kg query drop_embeddings, then kg query drop_vector_index",
         )

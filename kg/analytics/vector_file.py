@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Final
 
 from kg import queries
-from kg.analytics.embed import ensure_vector_index
+from kg.analytics.embed import ensure_vector_index, index_dimension
 from kg.answers import VectorFileReport
 from kg.database import Database
 from kg.errors import ParameterError
@@ -66,14 +66,13 @@ def _make_room(graph: Database, model: str, dimension: int, replace: bool) -> in
     remove them first. Return how many papers' vectors were removed. Raises ParameterError
     when there are such vectors and ``replace`` is not set."""
     others = [row for row in queries.analytics.embedding_models.run(graph) if row["model"] != model]
-    state = queries.search.embedding_state.run(graph)
-    index_dimension = state[0]["dimension"] if state else None
-    clash = index_dimension is not None and index_dimension != dimension
+    held_dimension = index_dimension(graph)
+    clash = held_dimension is not None and held_dimension != dimension
     if not others and not clash:
         return 0
     if not replace:
         held = ", ".join(f"{row['papers']:,} of {row['model']}" for row in others)
-        what = held or f"a vector index of {index_dimension} dimensions"
+        what = held or f"a vector index of {held_dimension} dimensions"
         raise ParameterError(
             f"the map holds vectors of another model ({what}); the file's are {model}, "
             f"{dimension} dimensions, and one index holds one model's vectors",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kg import queries
-from kg.analytics.embed import Embedder
+from kg.analytics.embed import Embedder, index_dimension
 from kg.answers import PaperSummary, SearchHit, TextNeighbours
 from kg.database import Database
 from kg.errors import EmbeddingUnavailable, ParameterError
@@ -92,14 +92,14 @@ def check_index(graph: Database, embedder: Embedder | None) -> None:
     """Raise EmbeddingUnavailable unless the vector index is there, online, and of the
     model's dimension (any dimension when ``embedder`` is None: the stored vectors are
     compared among themselves)."""
-    rows = queries.search.embedding_state.run(graph)
-    if not rows:
+    dimension = index_dimension(graph)
+    if dimension is None:
         raise EmbeddingUnavailable(
             "no paper has a text embedding yet", "run `kg embed` first, then search by meaning"
         )
-    if embedder is not None and rows[0]["dimension"] != embedder.dimension:
+    if embedder is not None and dimension != embedder.dimension:
         raise EmbeddingUnavailable(
-            f"the vector index holds {rows[0]['dimension']}-dimension vectors and "
+            f"the vector index holds {dimension}-dimension vectors and "
             f"{embedder.name} makes {embedder.dimension}: a search by meaning needs vectors "
             "of the model that embeds the query",
             "remove them (kg query drop_embeddings, then kg query drop_vector_index) and run "
