@@ -225,9 +225,9 @@ def _check_dimension(graph: Database, model: Embedder) -> None:
 
 def _rebuild_index(graph: Database, dimension: int) -> None:
     """Build the vector index again in one pass over the stored vectors. An index filled a
-    batch at a time answers several times slower than one built whole (16.4 against 3.9 ms
-    for the 10 nearest of cit-HepTh's 29,555; docs/BENCHMARKS.md); search by meaning is
-    unavailable the while (13 s for those)."""
+    batch at a time answers two to four times slower than one built whole (9.1 against
+    4.6 ms for the 10 nearest of cit-HepTh's 29,555; docs/BENCHMARKS.md); search by meaning
+    is unavailable the while (12 s for those)."""
     queries.analytics.drop_vector_index.run(graph)
     ensure_vector_index(graph, dimension)
 
