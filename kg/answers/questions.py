@@ -470,7 +470,7 @@ class GraphData(Model):
 
 class SearchHit(PaperSummary):
     """A paper found by a search. score ranks it in its mode: the full-text score (text),
-    the cosine similarity (semantic) or the fused score (hybrid); None for an exact id
+    the cosine similarity (semantic) or the combined score (hybrid); None for an exact id
     match. similarity is its text's cosine similarity to the query's, when known."""
 
     score: float | None = None

@@ -15,6 +15,7 @@ __all__ = [
     "LIST_INDEX_MAX",
     "MAX_HOPS",
     "MAX_NEAR_HOPS",
+    "SHOWN_AUTHORS",
     "check_count",
     "check_range",
     "check_text",

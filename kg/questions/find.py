@@ -68,8 +68,8 @@ def search(
     normalised title; score None; only without a filter) followed by full-text title
     matches ranked by relevance times importance (see the module's docstring; ``total``
     counts the ranking). ``"semantic"``: the papers nearest in meaning (the vector index
-    over `kg embed`'s vectors), scored by cosine similarity. ``"hybrid"``: both rankings
-    fused with an importance prior (kg.questions.retrievers). A search by words uses the
+    over `kg embed`'s vectors), scored by cosine similarity. ``"hybrid"``: meaning, title
+    words and importance together (kg.questions.retrievers). A search by words uses the
     first MAX_SEARCH_WORDS words of ``text`` (the note says so). Raises ParameterError for
     empty text, text that is not valid (a lone surrogate), a bad limit, offset, mode or
     filter; EmbeddingUnavailable when a search by meaning has no model or no vectors."""

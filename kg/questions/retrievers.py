@@ -182,7 +182,7 @@ def hybrid(
     by_meaning = semantic(graph, vector, depth, filters)
     by_words = fulltext(graph, text, depth, filters, vector)
     best_words = max((hit.score or 0.0 for hit in by_words), default=0.0)
-    relevance = {hit.key: (hit.score or 0.0) / best_words for hit in by_words if best_words}
+    relevance = {hit.key: (hit.score or 0.0) / best_words for hit in by_words} if best_words else {}
     hits: dict[str, SearchHit] = {}
     for hit in (*by_meaning, *by_words):
         if hit.similarity is not None and hit.key not in hits:
