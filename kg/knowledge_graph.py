@@ -29,6 +29,7 @@ from kg import export, questions, refs
 from kg.analytics import ranking, similarity, time, time_series
 from kg.analytics.embed import EMBED_MODEL_BATCH, embed_papers
 from kg.analytics.ranking import parse_years
+from kg.analytics.stored import WRITE_BACK_BATCH
 from kg.analytics.vector_file import VECTOR_FILE_BATCH, load_vectors
 from kg.answers import ConnectResult, RecommendResult
 from kg.database import Database, Row
@@ -112,7 +113,7 @@ class Analytics(_Part):
         options: RankOptions | Mapping[str, object] | None = None,
         top: int = 10,
         write: bool = False,
-        batch_size: int = ranking.DEFAULT_BATCH_SIZE,
+        batch_size: int = WRITE_BACK_BATCH,
     ) -> RankResult:
         """Rank the papers in ``scope`` by ``algorithm`` and return every value and the ``top``
         papers; with ``write`` store the values on the papers and record an AnalyticsRun.
@@ -146,7 +147,7 @@ class Analytics(_Part):
         top: int = 10,
         papers: int = 3,
         write: bool = False,
-        batch_size: int = ranking.DEFAULT_BATCH_SIZE,
+        batch_size: int = WRITE_BACK_BATCH,
     ) -> CommunityResult:
         """Partition the papers in ``scope`` into communities on the undirected citation graph
         and return the ``top`` largest with their ``papers`` most cited members (in-degree in
@@ -217,7 +218,7 @@ class Analytics(_Part):
         gamma: float = time_series.DEFAULT_GAMMA,
         limit: int = 20,
         write: bool = False,
-        batch_size: int = time.DEFAULT_BATCH_SIZE,
+        batch_size: int = WRITE_BACK_BATCH,
     ) -> BurstResult:
         """Return the citation bursts of the papers in ``scope`` that last until ``since`` or
         later, strongest first, at most ``limit``; with ``write`` store each paper's strongest
@@ -246,7 +247,7 @@ class Analytics(_Part):
         min_citations: int = 10,
         limit: int = 20,
         write: bool = False,
-        batch_size: int = time.DEFAULT_BATCH_SIZE,
+        batch_size: int = WRITE_BACK_BATCH,
     ) -> BeautyResult:
         """Return the papers in ``scope`` with at least ``min_citations`` citations, highest
         beauty coefficient first (Ke et al. 2015, see kg.analytics.time_series), at most
@@ -275,7 +276,7 @@ class Analytics(_Part):
         min_cohort: int = 5,
         limit: int = 20,
         write: bool = False,
-        batch_size: int = time.DEFAULT_BATCH_SIZE,
+        batch_size: int = WRITE_BACK_BATCH,
     ) -> TractionResult:
         """Return the papers gaining traction: citations in the ``window`` years ending at
         ``as_of`` (default: the last year of each paper's body of data, ``CitationTimeline``,
@@ -307,7 +308,7 @@ class Analytics(_Part):
         scope: Scope | None = None,
         key_routes: int = time.DEFAULT_KEY_ROUTES,
         write: bool = False,
-        batch_size: int = time.DEFAULT_BATCH_SIZE,
+        batch_size: int = WRITE_BACK_BATCH,
     ) -> MainPathResult:
         """Return the global main path and the key-route main path (from ``key_routes`` key
         arcs) of the citations among the papers in ``scope``, by search path count (see

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from kg import queries
-from kg.analytics import gds_engine as analytics_gds
+from kg.analytics import gds_engine, igraph_engine
 from kg.analytics.igraph_engine import (
     ALGORITHMS,
     COMMUNITY_METHODS,
@@ -38,8 +38,7 @@ from kg.analytics.igraph_engine import (
     modularity,
     top_indices,
 )
-from kg.analytics.igraph_engine import communities as detect_communities
-from kg.analytics.stored import record_runs, write_rows
+from kg.analytics.stored import WRITE_BACK_BATCH, record_runs, write_rows
 from kg.answers import (
     AnalyticsRun,
     Community,
@@ -60,7 +59,6 @@ if TYPE_CHECKING:
 __all__ = [
     "ALGORITHMS",
     "COMMUNITY_METHODS",
-    "DEFAULT_BATCH_SIZE",
     "ENGINES",
     "Algorithm",
     "AnalyticsError",
@@ -87,7 +85,6 @@ __all__ = [
 Engine = Literal["auto", "igraph", "gds"]
 EngineName = Literal["igraph", "gds"]
 ENGINES: tuple[Engine, ...] = ("auto", "igraph", "gds")
-DEFAULT_BATCH_SIZE = 10_000
 TOP1_SHARE = 0.01
 TOP10_SHARE = 0.10
 _STORED: dict[str, tuple[str, ...]] = {
@@ -187,19 +184,19 @@ def choose_engine(graph: Database, engine: Engine) -> EngineName:
         return "igraph"
     if engine not in ENGINES:
         raise ParameterError(f"unknown engine {engine!r}", f"use one of {', '.join(ENGINES)}")
-    version = analytics_gds.gds_version(graph)
+    version = gds_engine.gds_version(graph)
     if engine == "auto":
-        return "gds" if version and analytics_gds.client_installed() else "igraph"
+        return "gds" if version and gds_engine.client_installed() else "igraph"
     if version is None:
         raise AnalyticsError(
             f"the Neo4j server at {graph.uri} has no Graph Data Science plugin",
             "install GDS on the server, or use the igraph engine (the default: "
             'engine="igraph", --engine igraph)',
         )
-    if not analytics_gds.client_installed():
+    if not gds_engine.client_installed():
         raise AnalyticsError(
             "the GDS engine needs the graphdatascience package, which is not installed",
-            analytics_gds.INSTALL_HINT,
+            gds_engine.INSTALL_HINT,
         )
     return "gds"
 
@@ -406,7 +403,7 @@ def rank(
     options: RankOptions | Mapping[str, object] | None = None,
     top: int = 10,
     write: bool = False,
-    batch_size: int = DEFAULT_BATCH_SIZE,
+    batch_size: int = WRITE_BACK_BATCH,
 ) -> RankResult:
     """Rank the papers in ``scope`` by ``algorithm`` and return every value and the ``top``
     papers; with ``write`` store the values on the papers and record an AnalyticsRun.
@@ -435,7 +432,7 @@ def rank(
         values = compute(network, algorithm, chosen_options)
     else:
         mark = time.perf_counter()
-        gds_keys, values, nodes, edges = analytics_gds.rank(
+        gds_keys, values, nodes, edges = gds_engine.rank(
             graph, algorithm, chosen_scope.params(), chosen_options
         )
         read = _Read(tuple(gds_keys), nodes, edges)
@@ -469,7 +466,7 @@ def communities(
     top: int = 10,
     papers: int = 3,
     write: bool = False,
-    batch_size: int = DEFAULT_BATCH_SIZE,
+    batch_size: int = WRITE_BACK_BATCH,
 ) -> CommunityResult:
     """Partition the papers in ``scope`` into communities on the undirected citation graph
     and return the ``top`` largest with their ``papers`` most cited members (in-degree in
@@ -486,7 +483,7 @@ def communities(
     if used == "igraph":
         read, network = _network(graph, chosen_scope, began)
         mark = time.perf_counter()
-        membership = detect_communities(network, method, seed, resolution)
+        membership = igraph_engine.communities(network, method, seed, resolution)
         quality = modularity(network, membership, resolution)
         cited: Sequence[float] = indegree(network)
     else:
@@ -569,12 +566,10 @@ def _gds_communities(
 
     Raises AnalyticsError when the graph changed between the two projections.
     """
-    gds_keys, membership, nodes, edges = analytics_gds.communities(
+    gds_keys, membership, nodes, edges = gds_engine.communities(
         graph, scope.params(), method, seed, resolution
     )
-    degree_keys, degrees, _, _ = analytics_gds.rank(
-        graph, "indegree", scope.params(), RankOptions()
-    )
+    degree_keys, degrees, _, _ = gds_engine.rank(graph, "indegree", scope.params(), RankOptions())
     if degree_keys != gds_keys:
         raise AnalyticsError(
             "the graph changed between two GDS projections", "run the command again"

@@ -12,7 +12,10 @@ from kg.analytics.igraph_engine import chunks
 from kg.answers import AnalyticsRun
 from kg.database import Database
 
-__all__ = ["record_runs", "write_rows"]
+__all__ = ["WRITE_BACK_BATCH", "record_runs", "write_rows"]
+
+# Rows per write transaction when analytics store their results on the papers.
+WRITE_BACK_BATCH = 10_000
 
 
 def write_rows(

@@ -26,9 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kg import queries
-from kg.analytics import Scope, mainpath
-from kg.analytics import time_series as timeline
-from kg.analytics.stored import record_runs, write_rows
+from kg.analytics import Scope, mainpath, time_series
+from kg.analytics.stored import WRITE_BACK_BATCH, record_runs, write_rows
 from kg.answers import (
     AnalyticsRun,
     BeautyResult,
@@ -43,7 +42,6 @@ from kg.errors import ParameterError
 from kg.numbers import check_range, optional_whole_number, whole_number
 
 __all__ = [
-    "DEFAULT_BATCH_SIZE",
     "DEFAULT_KEY_ROUTES",
     "CitationTimeline",
     "bursts",
@@ -53,7 +51,6 @@ __all__ = [
     "traction",
 ]
 
-DEFAULT_BATCH_SIZE = 10_000
 DEFAULT_KEY_ROUTES = 5
 _ENGINE = "python"
 
@@ -299,11 +296,11 @@ def bursts(
     *,
     scope: Scope | None = None,
     since: int | None = None,
-    s: float = timeline.DEFAULT_S,
-    gamma: float = timeline.DEFAULT_GAMMA,
+    s: float = time_series.DEFAULT_S,
+    gamma: float = time_series.DEFAULT_GAMMA,
     limit: int = 20,
     write: bool = False,
-    batch_size: int = DEFAULT_BATCH_SIZE,
+    batch_size: int = WRITE_BACK_BATCH,
 ) -> BurstResult:
     """Return the citation bursts of the papers in ``scope`` that last until ``since`` or
     later, strongest first, at most ``limit``; with ``write`` store each paper's strongest
@@ -350,19 +347,19 @@ def bursts(
 
 def _bursts_of(
     data: CitationTimeline, s: float, gamma: float
-) -> tuple[list[tuple[float, str, int, int]], dict[str, timeline.Burst]]:
+) -> tuple[list[tuple[float, str, int, int]], dict[str, time_series.Burst]]:
     """Return every burst of the papers of ``data`` as (strength, key, start, end), and
     each paper's strongest."""
     found: list[tuple[float, str, int, int]] = []
-    strongest: dict[str, timeline.Burst] = {}
+    strongest: dict[str, time_series.Burst] = {}
     for i, key in enumerate(data.keys):
         last = data.last_year_of(i)
         if data.per_year[i] and last is not None:
             first, r = _series(data, i, last)
             totals = data.totals_of(i)
             d = [totals.get(y, 0) for y in range(first, last + 1)]
-            for burst in timeline.bursts(r, d, s, gamma):
-                placed = timeline.Burst(first + burst.start, first + burst.end, burst.strength)
+            for burst in time_series.bursts(r, d, s, gamma):
+                placed = time_series.Burst(first + burst.start, first + burst.end, burst.strength)
                 found.append((placed.strength, key, placed.start, placed.end))
                 if key not in strongest or placed.strength > strongest[key].strength:
                     strongest[key] = placed
@@ -376,7 +373,7 @@ def sleeping_beauties(
     min_citations: int = 10,
     limit: int = 20,
     write: bool = False,
-    batch_size: int = DEFAULT_BATCH_SIZE,
+    batch_size: int = WRITE_BACK_BATCH,
 ) -> BeautyResult:
     """Return the papers in ``scope`` with at least ``min_citations`` citations, highest
     beauty coefficient first (Ke et al. 2015, see kg.analytics.time_series), at most ``limit``; with
@@ -425,10 +422,10 @@ def sleeping_beauties(
 
 def _beauties(
     data: CitationTimeline, min_citations: int
-) -> list[tuple[str, timeline.Beauty, int, int]]:
+) -> list[tuple[str, time_series.Beauty, int, int]]:
     """Return (key, beauty, year, citations) of each paper of ``data`` of known year with at
     least ``min_citations`` citations."""
-    scored: list[tuple[str, timeline.Beauty, int, int]] = []
+    scored: list[tuple[str, time_series.Beauty, int, int]] = []
     for i, key in enumerate(data.keys):
         year, last = data.years[i], data.last_year_of(i)
         counts = data.per_year[i]
@@ -438,7 +435,7 @@ def _beauties(
         series = [0] * (last - year + 1)
         for cited_in, count in counts.items():
             series[max(cited_in - year, 0)] += count
-        scored.append((key, timeline.beauty_coefficient(series), year, total))
+        scored.append((key, time_series.beauty_coefficient(series), year, total))
     return scored
 
 
@@ -447,12 +444,12 @@ def traction(
     *,
     scope: Scope | None = None,
     as_of: int | None = None,
-    window: int = timeline.DEFAULT_WINDOW,
+    window: int = time_series.DEFAULT_WINDOW,
     min_citations: int = 5,
     min_cohort: int = 5,
     limit: int = 20,
     write: bool = False,
-    batch_size: int = DEFAULT_BATCH_SIZE,
+    batch_size: int = WRITE_BACK_BATCH,
 ) -> TractionResult:
     """Return the papers gaining traction: citations in the ``window`` years ending at
     ``as_of`` (default: the last year of each paper's body of data, ``CitationTimeline``,
@@ -473,7 +470,7 @@ def traction(
     limit = whole_number("limit", limit)
     chosen, began, data = _begin(graph, scope, limit, batch_size)
     recent, cohorts, end = _recent_citations(data, as_of, window)
-    scores = timeline.traction(recent, cohorts, min_cohort)
+    scores = time_series.traction(recent, cohorts, min_cohort)
     rows = _traction_rows(scores, cohorts, min_citations, limit)
     parameters: dict[str, Any] = {
         "as_of": end,
@@ -493,7 +490,7 @@ def traction(
 
 
 def _traction_rows(
-    scores: dict[str, timeline.Traction],
+    scores: dict[str, time_series.Traction],
     cohorts: dict[str, tuple[str | None, int]],
     min_citations: int,
     limit: int,
@@ -558,7 +555,7 @@ def main_path(
     scope: Scope | None = None,
     key_routes: int = DEFAULT_KEY_ROUTES,
     write: bool = False,
-    batch_size: int = DEFAULT_BATCH_SIZE,
+    batch_size: int = WRITE_BACK_BATCH,
 ) -> MainPathResult:
     """Return the global main path and the key-route main path (from ``key_routes`` key
     arcs) of the citations among the papers in ``scope``, by search path count (see

@@ -10,7 +10,6 @@ import click
 from kg.analytics import (
     ALGORITHMS,
     COMMUNITY_METHODS,
-    DEFAULT_BATCH_SIZE,
     ENGINES,
     Algorithm,
     CommunityMethod,
@@ -19,6 +18,7 @@ from kg.analytics import (
     Scope,
 )
 from kg.analytics.similarity import DEFAULT_K, SIMILARITY_WRITE_BATCH
+from kg.analytics.stored import WRITE_BACK_BATCH
 from kg.answers import (
     CommunityResult,
     RankedPaper,
@@ -136,7 +136,7 @@ _scope_options = scope_options(
     years="Only papers of these years, e.g. 2019-2023, 2019- or -2023.",
     write="Store the values on the Paper nodes (replacing any from an earlier run) "
     "and record the run as an AnalyticsRun node.",
-    batch_size=DEFAULT_BATCH_SIZE,
+    batch_size=WRITE_BACK_BATCH,
     batch="Papers per write transaction.",
 )
 

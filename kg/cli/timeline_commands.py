@@ -8,7 +8,8 @@ from typing import Any, TypedDict
 
 import click
 
-from kg.analytics.time import DEFAULT_BATCH_SIZE, DEFAULT_KEY_ROUTES
+from kg.analytics.stored import WRITE_BACK_BATCH
+from kg.analytics.time import DEFAULT_KEY_ROUTES
 from kg.analytics.time_series import DEFAULT_GAMMA, DEFAULT_S, DEFAULT_WINDOW
 from kg.cli.analytics_commands import RunOptions, answered, ranked_cells, scope_options
 from kg.cli.app import YEAR, F, count, json_command, number_option, open_graph, options_into
@@ -23,7 +24,7 @@ def _options(what: str) -> Callable[[F], F]:
         "papers in scope.",
         write=f"Store {what} (replacing any from an earlier run) and record the run as "
         "AnalyticsRun nodes.",
-        batch_size=DEFAULT_BATCH_SIZE,
+        batch_size=WRITE_BACK_BATCH,
         batch="Rows per write transaction.",
         batch_type=count(),
     )
