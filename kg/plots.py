@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any, Final
 
@@ -24,7 +24,7 @@ from matplotlib.lines import Line2D
 
 from kg import queries
 from kg.analytics.igraph_engine import stored_properties, storing_command
-from kg.answers import short_handle
+from kg.answers import GraphNode, short_handle
 from kg.database import Database
 from kg.errors import ParameterError, PlotError
 from kg.export import check_folder_of
@@ -142,6 +142,40 @@ def ego(
     figure = Figure(figsize=(9, 8.6))
     axes = figure.add_subplot()
     sizes = [_area(paper.cited_by) for paper in nodes]
+    _draw_arrows(axes, edges, xs, ys, sizes)
+    years = (data.first_year, data.last_year)
+    scatter = axes.scatter(
+        xs,
+        ys,
+        s=sizes,
+        c=[_colour(paper.year, years) for paper in nodes],
+        edgecolors=["#d62728" if paper.key == data.paper.key else "white" for paper in nodes],
+        linewidths=[2.5 if paper.key == data.paper.key else 0.5 for paper in nodes],
+        zorder=3,
+    )
+    if link is not None:
+        scatter.set_urls([link(paper.key) for paper in nodes])
+    # The paper first, then the most cited.
+    _label(axes, nodes[: _LABELLED + 1], [(xs[i], ys[i], sizes[i]) for i in range(len(nodes))])
+    axes.margins(0.08)
+    axes.set_axis_off()
+    _legend(axes, years, max((paper.cited_by for paper in nodes), default=0))
+    shown = f"the {len(nodes) - 1:,} most cited of {data.total:,}" if data.total else "no papers"
+    within = "1 hop" if hops == 1 else f"{hops} hops"
+    axes.set_title(
+        short_title(f"Within {within} of {data.paper.handle}: {shown}"), parse_math=False
+    )
+    return figure
+
+
+def _draw_arrows(
+    axes: Axes,
+    edges: list[tuple[int, int]],
+    xs: Sequence[float],
+    ys: Sequence[float],
+    sizes: list[float],
+) -> None:
+    """Draw an arrow from each citing node to its cited node, stopping at the markers."""
     for a, b in edges:
         axes.annotate(
             "",
@@ -157,41 +191,28 @@ def ego(
             },
             zorder=1,
         )
-    years = (data.first_year, data.last_year)
-    scatter = axes.scatter(
-        xs,
-        ys,
-        s=sizes,
-        c=[_colour(paper.year, years) for paper in nodes],
-        edgecolors=["#d62728" if paper.key == data.paper.key else "white" for paper in nodes],
-        linewidths=[2.5 if paper.key == data.paper.key else 0.5 for paper in nodes],
-        zorder=3,
-    )
-    if link is not None:
-        scatter.set_urls([link(paper.key) for paper in nodes])
-    for paper in nodes[: _LABELLED + 1]:  # the paper first, then the most cited
+
+
+def _label(
+    axes: Axes, papers: Sequence[GraphNode], places: list[tuple[float, float, float]]
+) -> None:
+    """Write each of ``papers``' shortened titles below its marker (``places`` holds each
+    node's x, y and marker area, in the order of the nodes, which ``papers`` begin)."""
+    for number, paper in enumerate(papers):
+        x, y, size = places[number]
         axes.annotate(
             short_title(
                 display(paper.title) or short_handle(paper.key, paper.arxiv_id), _LABEL_WIDTH
             ),
-            (xs[index[paper.key]], ys[index[paper.key]]),
+            (x, y),
             textcoords="offset points",
-            xytext=(0, -(math.sqrt(sizes[index[paper.key]]) / 2 + 8)),
+            xytext=(0, -(math.sqrt(size) / 2 + 8)),
             ha="center",
             fontsize=7,
             zorder=4,
             parse_math=False,
             annotation_clip=False,
         )
-    axes.margins(0.08)
-    axes.set_axis_off()
-    _legend(axes, years, max((paper.cited_by for paper in nodes), default=0))
-    shown = f"the {len(nodes) - 1:,} most cited of {data.total:,}" if data.total else "no papers"
-    within = "1 hop" if hops == 1 else f"{hops} hops"
-    axes.set_title(
-        short_title(f"Within {within} of {data.paper.handle}: {shown}"), parse_math=False
-    )
-    return figure
 
 
 def rank_distribution(graph: Database, prop: str = "pagerank", bins: int = 50) -> Figure:

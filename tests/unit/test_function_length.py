@@ -13,7 +13,6 @@ WHOLE = "# whole:"
 
 PENDING = {
     "kg/export/selection.py:select_keys",
-    "kg/plots.py:ego",
     "loaders/arxiv_oai.py:parse",
     "loaders/edge_list.py:parse",
     "loaders/map_page.py:parse",
