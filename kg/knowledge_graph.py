@@ -12,10 +12,12 @@ similarity, time), ``.exports`` (files for other tools) and ``.plots`` (pictures
         top = graph.analytics.rank("pagerank", top=3).top
 
 Most methods call a function of ``kg.questions``, ``kg.analytics``, ``kg.load``,
-``kg.export`` or ``kg.plots`` with this graph as its first argument, and carry that
-function's parameters and docstring (tests/unit/test_face_help.py checks that each pair
-agrees). The pictures (matplotlib, igraph) and the load wing (its parsers, the import
-tool's sink) are imported inside the methods that use them, so a question loads neither.
+``kg.export`` or ``kg.plots`` with this graph as its first argument. Each is written out
+with that function's parameters, so that editors and mypy read them, and takes its
+docstring from the function (``_documented_by``), where it is written once;
+tests/unit/test_face_help.py checks that each pair agrees. The pictures (matplotlib, igraph)
+and the load wing (its parsers, the import tool's sink) are imported inside the methods that
+use them, so a question loads neither: those methods write their functions' docstrings out.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, LiteralString, Self, Unpack
+from typing import TYPE_CHECKING, Any, LiteralString, Self, TypeVar, Unpack
 
 from kg import export, questions, refs
 from kg.analytics import ranking, similarity, time, time_series
@@ -91,6 +93,25 @@ if TYPE_CHECKING:
 
 __all__ = ["Analytics", "Exports", "KnowledgeGraph", "Plots", "parse_years"]
 
+_Method = TypeVar("_Method", bound=Callable[..., object])
+
+
+def _documented_by(function: Callable[..., object]) -> Callable[[_Method], _Method]:
+    """Return a decorator that gives a method of the face the docstring of ``function``, the
+    library function it calls, so that help() shows it and it is written once.
+
+    The decorator raises TypeError for a method that has a docstring of its own: two copies
+    would drift.
+    """
+
+    def document(method: _Method) -> _Method:
+        if method.__doc__ is not None:
+            raise TypeError(f"{method.__qualname__}: the docstring belongs to the function only")
+        method.__doc__ = function.__doc__
+        return method
+
+    return document
+
 
 class _Part:
     """A part of the face (``graph.analytics``, ``graph.exports``): the graph it works on."""
@@ -104,6 +125,7 @@ class Analytics(_Part):
     ``kg.analytics`` (ranking, communities), ``kg.analytics.similarity`` and
     ``kg.analytics.time`` for what each computes and stores with ``write=True``."""
 
+    @_documented_by(ranking.rank)
     def rank(
         self,
         algorithm: Algorithm,
@@ -115,16 +137,6 @@ class Analytics(_Part):
         write: bool = False,
         batch_size: int = WRITE_BACK_BATCH,
     ) -> RankResult:
-        """Rank the papers in ``scope`` by ``algorithm`` and return every value and the ``top``
-        papers; with ``write`` store the values on the papers and record an AnalyticsRun.
-
-        ``options`` are the RankOptions (damping, tolerance, max_iterations, samples, seed), or a
-        mapping of some of them, e.g. ``{"damping": 0.5}``; each algorithm reads the ones it has.
-
-        Raises ParameterError for an option that is no RankOptions field, of the wrong type or
-        out of range, AnalyticsError for a missing engine, and the graph's errors
-        (ConnectionFailed, QueryFailed) when Neo4j fails.
-        """
         return ranking.rank(
             self.graph,
             algorithm,
@@ -136,6 +148,7 @@ class Analytics(_Part):
             batch_size=batch_size,
         )
 
+    @_documented_by(ranking.communities)
     def communities(
         self,
         *,
@@ -149,13 +162,6 @@ class Analytics(_Part):
         write: bool = False,
         batch_size: int = WRITE_BACK_BATCH,
     ) -> CommunityResult:
-        """Partition the papers in ``scope`` into communities on the undirected citation graph
-        and return the ``top`` largest with their ``papers`` most cited members (in-degree in
-        scope); with ``write`` store each paper's community number and record an AnalyticsRun.
-
-        A seed always gives the same partition. Raises ParameterError for a bad option,
-        AnalyticsError for a missing engine, and the graph's errors when Neo4j fails.
-        """
         return ranking.communities(
             self.graph,
             scope=scope,
@@ -169,10 +175,11 @@ class Analytics(_Part):
             batch_size=batch_size,
         )
 
+    @_documented_by(ranking.analytics_runs)
     def runs(self) -> list[AnalyticsRun]:
-        """Return the recorded runs, one per stored property, ordered by property name."""
         return ranking.analytics_runs(self.graph)
 
+    @_documented_by(similarity.run_similarity)
     def similar(
         self,
         *,
@@ -183,18 +190,6 @@ class Analytics(_Part):
         force: bool = False,
         writers: int = similarity.DEFAULT_WRITERS,
     ) -> SimilarityRun:
-        """Compute every paper's top ``k`` co-cited and coupled papers over the whole citation
-        graph; with ``write`` replace the stored CO_CITED / COUPLED relationships and record
-        the run (AnalyticsRun ``co_cited`` and ``coupled``).
-
-        With ``write``, when the stored runs keep ``k`` papers and no load has stamped a paper
-        since they read the graph (similar_unchanged.cypher), the stored lists are what this run
-        would write: nothing is read, computed or written, and the answer says so
-        (``unchanged``). ``force`` computes and compares anyway. ``writers`` transactions write
-        at once, each its own papers' lists.
-
-        Raises ParameterError for a bad option and the graph's errors when Neo4j fails.
-        """
         return similarity.run_similarity(
             self.graph,
             k=k,
@@ -205,10 +200,11 @@ class Analytics(_Part):
             writers=writers,
         )
 
+    @_documented_by(similarity.stored_runs)
     def similarity_runs(self) -> list[StoredRun]:
-        """Return the recorded similarity runs (none, one or both measures), co-citation first."""
         return similarity.stored_runs(self.graph)
 
+    @_documented_by(time.bursts)
     def bursts(
         self,
         *,
@@ -220,15 +216,6 @@ class Analytics(_Part):
         write: bool = False,
         batch_size: int = WRITE_BACK_BATCH,
     ) -> BurstResult:
-        """Return the citation bursts of the papers in ``scope`` that last until ``since`` or
-        later, strongest first, at most ``limit``; with ``write`` store each paper's strongest
-        burst (burst_strength, burst_start, burst_end) and record the runs.
-
-        Each paper's series runs from its year (or its first citation, if earlier) to the last
-        year of its body of data (``CitationTimeline``); year ``t`` counts ``r`` citations to it
-        of the ``d`` made that year in its body (kg.analytics.time_series explains the model).
-        Raises ParameterError for a bad option.
-        """
         return time.bursts(
             self.graph,
             scope=scope,
@@ -240,6 +227,7 @@ class Analytics(_Part):
             batch_size=batch_size,
         )
 
+    @_documented_by(time.sleeping_beauties)
     def beauties(
         self,
         *,
@@ -249,14 +237,6 @@ class Analytics(_Part):
         write: bool = False,
         batch_size: int = WRITE_BACK_BATCH,
     ) -> BeautyResult:
-        """Return the papers in ``scope`` with at least ``min_citations`` citations, highest
-        beauty coefficient first (Ke et al. 2015, see kg.analytics.time_series), at most
-        ``limit``; with ``write`` store beauty and awakening (a year) on every scored paper.
-
-        A paper's series starts in its year (citations dated earlier count in that year) and
-        ends at the last year of its body of data (``CitationTimeline``); papers of unknown year
-        are not scored. Raises ParameterError for a bad option.
-        """
         return time.sleeping_beauties(
             self.graph,
             scope=scope,
@@ -266,6 +246,7 @@ class Analytics(_Part):
             batch_size=batch_size,
         )
 
+    @_documented_by(time.traction)
     def traction(
         self,
         *,
@@ -278,18 +259,6 @@ class Analytics(_Part):
         write: bool = False,
         batch_size: int = WRITE_BACK_BATCH,
     ) -> TractionResult:
-        """Return the papers gaining traction: citations in the ``window`` years ending at
-        ``as_of`` (default: the last year of each paper's body of data, ``CitationTimeline``,
-        so that the default map's hep-th papers are scored up to 2003 and its ML papers up to
-        their own last year; ``TractionResult.as_of`` is then None when those differ) against
-        the mean of the papers of the same primary category and year
-        (kg.analytics.time_series.traction), highest first, among papers with at least
-        ``min_citations`` in the window and cohorts of at least ``min_cohort``; with ``write``
-        store traction on every paper scored.
-
-        Papers of unknown year or published after ``as_of`` are not scored. Raises
-        ParameterError for a bad option.
-        """
         return time.traction(
             self.graph,
             scope=scope,
@@ -302,6 +271,7 @@ class Analytics(_Part):
             batch_size=batch_size,
         )
 
+    @_documented_by(time.main_path)
     def main_path(
         self,
         *,
@@ -310,15 +280,6 @@ class Analytics(_Part):
         write: bool = False,
         batch_size: int = WRITE_BACK_BATCH,
     ) -> MainPathResult:
-        """Return the global main path and the key-route main path (from ``key_routes`` key
-        arcs) of the citations among the papers in ``scope``, by search path count (see
-        kg.analytics.mainpath); with ``write`` store spc (a share of all paths) on every
-        citation used and flag main_path and key_route papers.
-
-        Cycles are broken against time inside each strongly connected component (the citations
-        of an earlier paper to a later one are dropped) and reported. Raises ParameterError for
-        a bad option.
-        """
         return time.main_path(
             self.graph, scope=scope, key_routes=key_routes, write=write, batch_size=batch_size
         )
@@ -330,32 +291,23 @@ class Exports(_Part):
 
     FORMATS = export.FORMATS
 
+    @_documented_by(export.export)
     def write(self, fmt: str, path: PathArg, selection: Selection | None = None) -> ExportSummary:
-        """Write the selected papers (and, for network formats, their citations) to ``path`` in
-        format ``fmt`` (a key of FORMATS; csv and vosviewer write a folder). Raises
-        ParameterError for an unknown format, a path whose folder does not exist (a folder
-        format's own folder is made) or an unwritable path, and the errors of
-        select_keys."""
         return export.export(self.graph, fmt, path, selection)
 
+    @_documented_by(export.select_keys)
     def select_keys(self, selection: Selection | None) -> list[str] | None:
-        """Return the keys of the selected papers, or None for the whole graph (also for a
-        ``selection`` of None, as an export takes it).
-
-        Raises PaperNotFound or AmbiguousPaper for a bad ``around`` REF, ParameterError for a
-        ``selection`` that is not a Selection, a bad hop count, top count or rank property, or a
-        year range that ends before it starts (as ``kg.Scope`` does).
-        """
         return export.select_keys(self.graph, selection)
 
+    @_documented_by(export.papers)
     def papers(self, keys: list[str] | None) -> Iterator[ExportedPaper]:
-        """Yield the selected papers in key order, a page at a time."""
         return export.papers(self.graph, keys)
 
+    @_documented_by(export.citations)
     def citations(self, keys: list[str] | None) -> Iterator[tuple[str, str]]:
-        """Yield (citing key, cited key) for every citation between selected papers, in order."""
         return export.citations(self.graph, keys)
 
+    @_documented_by(export.export_graph_json)
     def graph_json(
         self,
         ref: str,
@@ -364,10 +316,6 @@ class Exports(_Part):
         hops: int = 1,
         limit: int | None = None,
     ) -> ExportSummary:
-        """Write one ``layer`` of ``ref``'s paper's graph to ``path`` as JSON: exactly the
-        answer of ``graph_data(ref, layer, hops, limit)``, which the web view's /graph.json
-        serves too. Raises the errors of graph_data, and ParameterError for a path whose
-        folder does not exist or that cannot be written."""
         return export.export_graph_json(self.graph, ref, path, layer, hops, limit)
 
 
@@ -444,26 +392,17 @@ class KnowledgeGraph(Database):
         """Pictures: ``graph.plots.years(REF)``, ``ego``, ``rank_distribution``."""
         return Plots(self)
 
+    @_documented_by(run_read_only)
     def read_only(
         self, statement: LiteralString, params: Mapping[str, Any] | None = None
     ) -> list[Row]:
-        """Run a user's ``statement`` in a READ transaction, once its plan shows it calls only
-        READ_PROCEDURES (``check_plan``); return its rows as dicts.
-
-        Raises ParameterError for a statement that calls another procedure, runs Cypher from a
-        string or terminates transactions, and QueryFailed when Neo4j refuses it (any write).
-        """
         return run_read_only(self, statement, params)
 
+    @_documented_by(refs.resolve)
     def resolve(self, ref: str) -> PaperSummary:
-        """Return the one paper ``ref`` names.
-
-        Raises AmbiguousReference (an AmbiguousPaper) listing the candidates when several match,
-        UnknownReference (a PaperNotFound) suggesting near titles when none does, and
-        ParameterError for an empty ref.
-        """
         return refs.resolve(self, ref)
 
+    @_documented_by(questions.paper_report)
     def paper(
         self,
         ref: str,
@@ -472,49 +411,31 @@ class KnowledgeGraph(Database):
         references_offset: int = 0,
         citers_offset: int = 0,
     ) -> PaperReport:
-        """Return the map page of the paper ``ref`` names, rebuilt from the graph: graph counts
-        beside stated ones, the citing-papers histogram both ways, references and citers sorted
-        by cited-by (ties: the most cited in the graph first). Each list holds at most ``limit``
-        papers (None: all) after skipping its first ``references_offset`` or ``citers_offset``;
-        ``builds_on`` and ``cited_by_in_map`` count the whole lists. Raises PaperNotFound or
-        AmbiguousPaper for a bad REF, ParameterError for a limit below 1 or an offset below 0."""
         return questions.paper_report(
             self, ref, limit=limit, references_offset=references_offset, citers_offset=citers_offset
         )
 
+    @_documented_by(questions.cocited)
     def cocited(
         self, ref: str, limit: int = questions.DEFAULT_LIMIT, *, offset: int = 0
     ) -> Similarity:
-        """Return the papers most often cited together with ``ref``'s paper, with the shared
-        citer count, cosine (Salton) and Jaccard scores: from the stored CO_CITED relationships
-        when they are fresh for the paper, else computed live within a path budget (``source``,
-        ``capped`` say which); at most ``limit`` after skipping the first ``offset`` of the
-        ranking. Raises PaperNotFound, AmbiguousPaper or ParameterError (limit below 1, offset
-        below 0)."""
         return questions.cocited(self, ref, limit, offset=offset)
 
+    @_documented_by(questions.coupled)
     def coupled(
         self, ref: str, limit: int = questions.DEFAULT_LIMIT, *, offset: int = 0
     ) -> Similarity:
-        """Return the papers sharing the most references with ``ref``'s paper (bibliographic
-        coupling), with cosine and Jaccard over reference sets: from the stored COUPLED
-        relationships when fresh, else live within a path budget, as ``cocited``; at most
-        ``limit`` after skipping the first ``offset``. Raises PaperNotFound, AmbiguousPaper or
-        ParameterError (limit below 1, offset below 0)."""
         return questions.coupled(self, ref, limit, offset=offset)
 
+    @_documented_by(questions.shared_references)
     def shared_references(self, a: str, b: str) -> Overlap:
-        """Return the papers both ``a`` and ``b`` cite, most cited first.
-        Raises PaperNotFound or AmbiguousPaper for a bad REF, ParameterError when both name the
-        same paper."""
         return questions.shared_references(self, a, b)
 
+    @_documented_by(questions.common_citers)
     def common_citers(self, a: str, b: str) -> Overlap:
-        """Return the papers that cite both ``a`` and ``b``, most cited first.
-        Raises PaperNotFound or AmbiguousPaper for a bad REF, ParameterError when both name the
-        same paper."""
         return questions.common_citers(self, a, b)
 
+    @_documented_by(questions.citation_path)
     def path(
         self,
         source: str,
@@ -524,32 +445,21 @@ class KnowledgeGraph(Database):
         all_paths: bool = False,
         max_hops: int = questions.DEFAULT_MAX_HOPS,
     ) -> PathResult:
-        """Return the shortest citation path from ``source`` to ``target`` (all of them with
-        ``all_paths``), following CITES forward, or either way unless ``directed``. No path
-        within ``max_hops`` is a result with ``found`` False. Raises PaperNotFound,
-        AmbiguousPaper, or ParameterError when max_hops is not from 1 to 30."""
         return questions.citation_path(
             self, source, target, directed=directed, all_paths=all_paths, max_hops=max_hops
         )
 
+    @_documented_by(questions.neighbourhood)
     def near(self, ref: str, hops: int = 2, limit: int = 50, *, offset: int = 0) -> Neighbourhood:
-        """Return the papers within ``hops`` citation hops of ``ref``'s paper (either direction,
-        1 to 3 hops), nearest first and, at one distance, the most cited in the map first (then
-        by key): at most ``limit`` of them after skipping the first ``offset``. Raises
-        PaperNotFound, AmbiguousPaper or ParameterError."""
         return questions.neighbourhood(self, ref, hops, limit, offset=offset)
 
+    @_documented_by(questions.graph_data)
     def graph_data(
         self, ref: str, layer: GraphLayer = "citations", hops: int = 1, limit: int | None = None
     ) -> GraphData:
-        """Return one ``layer`` of ``ref``'s paper's graph as nodes and edges: ``citations``
-        (its ``limit`` most cited papers within ``hops`` citation hops, either way, and the
-        citations among them), ``cocited`` or ``coupled`` (its top ``limit`` papers by
-        co-citation or coupling and the links among them, heaviest first). ``limit`` defaults
-        to 30 for citations, 20 for the others. Raises PaperNotFound, AmbiguousPaper or
-        ParameterError (another layer, hops not from 1 to 3, a limit below 1)."""
         return questions.graph_data(self, ref, layer, hops, limit)
 
+    @_documented_by(questions.search)
     def search(
         self,
         text: str,
@@ -562,19 +472,6 @@ class KnowledgeGraph(Database):
         category: str | None = None,
         embedder: Embedder | None = None,
     ) -> SearchResult:
-        """Return the papers ``text`` finds, best first, at most ``limit`` after skipping the
-        first ``offset`` of the ranking, within the years and the category (primary or
-        cross-listed) when given; each with its first authors, year and citations in the map.
-
-        ``mode="text"`` (the default): the papers the text names exactly (key, arXiv id or
-        normalised title; score None; only without a filter) followed by full-text title
-        matches ranked by relevance times importance (see the module's docstring; ``total``
-        counts the ranking). ``"semantic"``: the papers nearest in meaning (the vector index
-        over `kg embed`'s vectors), scored by cosine similarity. ``"hybrid"``: meaning, title
-        words and importance together (kg.questions.retrievers). A search by words uses the
-        first MAX_SEARCH_WORDS words of ``text`` (the note says so). Raises ParameterError for
-        empty text, text that is not valid (a lone surrogate), a bad limit, offset, mode or
-        filter; EmbeddingUnavailable when a search by meaning has no model or no vectors."""
         return questions.search(
             self,
             text,
@@ -587,13 +484,11 @@ class KnowledgeGraph(Database):
             embedder=embedder,
         )
 
+    @_documented_by(retrievers.like_this)
     def similar_by_text(self, ref: str, limit: int = questions.DEFAULT_LIMIT) -> TextNeighbours:
-        """Return the papers nearest in meaning to the paper ``ref`` names, by the vectors
-        stored (by `kg embed`, or brought from a file), best first. Raises PaperNotFound or
-        AmbiguousPaper for a bad REF, ParameterError for a limit below 1, EmbeddingUnavailable
-        when there is no index."""
         return retrievers.like_this(self, ref, limit)
 
+    @_documented_by(embed_papers)
     def embed(
         self,
         *,
@@ -601,14 +496,9 @@ class KnowledgeGraph(Database):
         batch_size: int = EMBED_MODEL_BATCH,
         on_progress: Callable[[int, int, int], None] | None = None,
     ) -> EmbedReport:
-        """Embed every titled paper whose text (or model) changed since its vector was stored,
-        store the vectors and create the vector index (built again whole after a run that
-        embedded most papers). ``on_progress(checked, total, embedded)`` is called after each
-        batch: papers checked of the titled ones, and papers embedded so far. Returns an
-        EmbedReport. Raises EmbeddingUnavailable when the model is not installed,
-        ParameterError for a bad batch size."""
         return embed_papers(self, embedder=embedder, batch_size=batch_size, on_progress=on_progress)
 
+    @_documented_by(load_vectors)
     def load_vectors(
         self,
         path: Path,
@@ -618,11 +508,6 @@ class KnowledgeGraph(Database):
         batch_size: int = VECTOR_FILE_BATCH,
         on_progress: Callable[[int], None] | None = None,
     ) -> VectorFileReport:
-        """Store the vectors of a file the user brings on the papers they name, and create the
-        vector index for their dimension. ``on_progress(rows)`` is called after each batch.
-        Returns a VectorFileReport. Raises SourceError when the file cannot be read,
-        ParameterError for a bad batch size or when the map holds another model's vectors and
-        ``replace`` is not set."""
         return load_vectors(
             self,
             path,
@@ -632,50 +517,28 @@ class KnowledgeGraph(Database):
             on_progress=on_progress,
         )
 
+    @_documented_by(questions.author)
     def author(self, name: str, *, limit: int | None = None, offset: int = 0) -> AuthorReport:
-        """Return the papers, co-authors and in-map citation totals of the author ``name`` names:
-        the one with that strong id (``orcid:…`` or an orcid.org URL, ``openalex:A…``, ``s2:…``),
-        else the one with that normalised name (among its spellings, for an author keyed by an
-        id; several such are ambiguous), else the only one whose name holds all its words.
-        The papers are newest first, then the most cited in the map: at most ``limit`` (None:
-        all) after skipping the first ``offset`` (``paper_count`` counts them all).
-        Raises AuthorNotFound, AmbiguousAuthor, or ParameterError for an empty name, a limit
-        below 1 or an offset below 0."""
         return questions.author(self, name, limit=limit, offset=offset)
 
+    @_documented_by(questions.category)
     def category(self, code: str, limit: int = 50, *, offset: int = 0) -> CategoryReport:
-        """Return a category's paper counts and its papers, most cited in the map first (then
-        by key), at most ``limit`` after skipping the first ``offset``. The code matches
-        case-insensitively for categories the taxonomy knows. Raises CategoryNotFound, or
-        ParameterError for a limit below 1 or an offset below 0."""
         return questions.category(self, code, limit, offset=offset)
 
+    @_documented_by(questions.categories)
     def categories(self) -> CategoryOverview:
-        """Return papers per category and the cross-listing matrix (how often papers with
-        primary category X are cross-listed in Y)."""
         return questions.categories(self)
 
+    @_documented_by(questions.overview)
     def overview(self, top: int = 10, loads: int = 10) -> MapOverview:
-        """Return the map's counts (papers, stubs, citations, authors, snapshots) and newest data
-        date, its ``top`` most cited papers in the map and ``top`` most central by the stored
-        PageRank (none before `kg rank pagerank --write`), every category with papers, and the
-        ``loads`` snapshots with the newest data. Raises ParameterError for a top or loads below
-        1."""
         return questions.overview(self, top, loads)
 
+    @_documented_by(questions.snapshots)
     def snapshots(self, ref: str) -> PaperSnapshots:
-        """Return the snapshots that describe ``ref``'s paper, oldest data first, with the counts
-        each one stated. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
         return questions.snapshots(self, ref)
 
+    @_documented_by(questions.sources)
     def sources(self, ref: str, examples: int = DEFAULT_EXAMPLES) -> PaperSources:
-        """Return what each source says of ``ref``'s paper beside what the graph holds: every
-        snapshot that describes it or asserts a citation of or by it (oldest data first) with
-        the reference and cited-by counts it states and the CITES it asserts, the graph's own
-        counts, the references one kind of source names and another lacks, and the stubs each
-        source names; each list of papers shows its first ``examples`` (0 to 1000), most cited
-        in the graph first. Raises PaperNotFound or AmbiguousPaper for a bad REF and
-        ParameterError for a bad ``examples``."""
         return questions.sources(self, ref, examples)
 
     # The multi-seed questions take the seeds as arguments, graph.recommend(A, B, C), where
@@ -699,39 +562,6 @@ class KnowledgeGraph(Database):
         """Return the papers most related to the seeds by co-citation, coupling and direct
         citations, each with its reasons (see kg.questions.seeds.recommend)."""
         return seeds.recommend(self, list(refs), limit=limit, max_degree=max_degree)
-
-    # graph.analytics.similar, here too: it stores the lists cocited and coupled read.
-    def similar(
-        self,
-        *,
-        k: int = similarity.DEFAULT_K,
-        write: bool = False,
-        batch_size: int = similarity.SIMILARITY_WRITE_BATCH,
-        measures: Sequence[Measure] = similarity.MEASURES,
-        force: bool = False,
-        writers: int = similarity.DEFAULT_WRITERS,
-    ) -> SimilarityRun:
-        """Compute every paper's top ``k`` co-cited and coupled papers over the whole citation
-        graph; with ``write`` replace the stored CO_CITED / COUPLED relationships and record
-        the run (AnalyticsRun ``co_cited`` and ``coupled``).
-
-        With ``write``, when the stored runs keep ``k`` papers and no load has stamped a paper
-        since they read the graph (similar_unchanged.cypher), the stored lists are what this run
-        would write: nothing is read, computed or written, and the answer says so
-        (``unchanged``). ``force`` computes and compares anyway. ``writers`` transactions write
-        at once, each its own papers' lists.
-
-        Raises ParameterError for a bad option and the graph's errors when Neo4j fails.
-        """
-        return similarity.run_similarity(
-            self,
-            k=k,
-            write=write,
-            batch_size=batch_size,
-            measures=measures,
-            force=force,
-            writers=writers,
-        )
 
     def load(
         self,
@@ -895,24 +725,14 @@ class KnowledgeGraph(Database):
 
         return merges.unmerge(self, ref, aliases, dry_run=dry_run, wait=wait)
 
+    @_documented_by(schema.apply_schema)
     def apply_schema(self) -> SchemaReport:
-        """Apply every statement of cypher/schema.cypher (all IF NOT EXISTS) and wait for the
-        indexes to come online. Returns which names were created and which existed.
-
-        Each statement is an auto-commit transaction (schema commands cannot run in a managed
-        one), retried on transient errors: repeating an IF NOT EXISTS is harmless.
-        """
         return schema.apply_schema(self)
 
+    @_documented_by(schema.clear_database)
     def clear(self, batch_size: int = 10000) -> int:
-        """Delete every relationship, then every node, in batches; the schema stays.
-
-        Relationships go first so that no transaction holds a dense node's whole neighbourhood:
-        the memory a batch needs stays bounded however connected the graph is.
-        Returns the number of nodes deleted; raises ParameterError for a batch size below 1.
-        """
         return schema.clear_database(self, batch_size)
 
+    @_documented_by(schema.is_empty)
     def is_empty(self) -> bool:
-        """Return True when the database holds no node."""
         return schema.is_empty(self)

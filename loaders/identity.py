@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .titles import parse_title_key
+from .unions import Unions
 
 __all__ = [
     "TITLE_LOCK_STRIPES",
@@ -127,23 +128,16 @@ def _chains(
         *((paper.key, frozenset(paper.chain_years(norm_title))) for paper in anchors),
         *((unit.key, unit.years) for unit in units),
     ]
-    parent = list(range(len(nodes)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    unions = Unions(len(nodes))
     points = sorted((year, i) for i, (_key, years) in enumerate(nodes) for year in years)
     for (year_a, a), (year_b, b) in itertools.pairwise(points):
         if year_b - year_a <= 1:
-            parent[root(b)] = root(a)
+            unions.join(a, b)
     found: dict[int, tuple[list[TitleCandidate], list[_Unit]]] = {}
     for i, (_key, years) in enumerate(nodes):
         if not years:
             continue
-        group = found.setdefault(root(i), ([], []))
+        group = found.setdefault(unions.root(i), ([], []))
         if i < len(anchors):
             group[0].append(anchors[i])
         else:

@@ -40,6 +40,7 @@ from kg.answers import (
 from kg.database import Database
 from kg.errors import ParameterError
 from kg.numbers import check_range, optional_whole_number, whole_number
+from loaders.unions import Unions
 
 __all__ = [
     "DEFAULT_KEY_ROUTES",
@@ -160,21 +161,12 @@ class CitationTimeline:
 def _bodies(cites: Sequence[Sequence[int]]) -> list[int]:
     """Number the weakly connected components of the citations (union-find), 0, 1, ... in
     the order of their first paper."""
-    parent = list(range(len(cites)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    unions = Unions(len(cites))
     for citing, targets in enumerate(cites):
         for cited in targets:
-            a, b = root(citing), root(cited)
-            if a != b:
-                parent[max(a, b)] = min(a, b)
+            unions.join(citing, cited)
     numbers: dict[int, int] = {}
-    return [numbers.setdefault(root(i), len(numbers)) for i in range(len(cites))]
+    return [numbers.setdefault(unions.root(i), len(numbers)) for i in range(len(cites))]
 
 
 def load_timeline(graph: Database, scope: Scope | None = None) -> CitationTimeline:

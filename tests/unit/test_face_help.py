@@ -1,6 +1,8 @@
 """help() of a method of the face shows the library function it calls: its docstring and
 its parameters less the graph. The methods are written out (so that editors and mypy read
-them); this test keeps each one's signature and docstring those of its function."""
+them) and take the docstring from the function (``_documented_by``), except where the face
+imports the function only when called (the pictures, the load wing); this test keeps each
+one's signature and docstring those of its function."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import pytest
 
 from kg import export, plots, questions, refs
 from kg.analytics import embed, ranking, similarity, time, vector_file
-from kg.knowledge_graph import Analytics, Exports, KnowledgeGraph, Plots
+from kg.knowledge_graph import Analytics, Exports, KnowledgeGraph, Plots, _documented_by
 from kg.load import bulk, merges, pipeline, schema
 from kg.questions import retrievers
 from kg.read_only import run_read_only
@@ -40,7 +42,6 @@ FACE: dict[str, tuple[type, Callable[..., Any], bool]] = {
     "overview": (KnowledgeGraph, questions.overview, True),
     "snapshots": (KnowledgeGraph, questions.snapshots, True),
     "sources": (KnowledgeGraph, questions.sources, True),
-    "similar": (KnowledgeGraph, similarity.run_similarity, True),
     "load": (KnowledgeGraph, pipeline.load_paths, True),
     "bulk_load": (KnowledgeGraph, bulk.bulk_load, False),
     "expand_paths": (KnowledgeGraph, pipeline.expand_paths, False),
@@ -71,6 +72,12 @@ FACE: dict[str, tuple[type, Callable[..., Any], bool]] = {
 }
 
 
+# The modules the face imports inside its methods, so that a question loads neither
+# matplotlib nor the parsers: their docstrings cannot be read when the class is built, and
+# the face writes them out.
+LAZY = ("kg.plots", "kg.load.")
+
+
 def _words(doc: str | None) -> list[str]:
     """Return a docstring's words: the face indents and may wrap its copy otherwise."""
     assert doc, "no docstring"
@@ -85,6 +92,8 @@ def test_a_method_has_its_functions_docstring_and_signature(name: str) -> None:
         assert isinstance(method, staticmethod), f"{name} takes no graph: a staticmethod"
         method = method.__func__
     assert _words(method.__doc__) == _words(function.__doc__), f"{name}: docstring"
+    if not function.__module__.startswith(LAZY):
+        assert method.__doc__ is function.__doc__, f"{name}: @_documented_by({function.__name__})"
     expected = list(inspect.signature(function).parameters.values())
     if takes_graph:
         assert expected[0].name == "graph"
@@ -107,3 +116,16 @@ def test_every_public_method_of_the_face_is_checked() -> None:
         assert {prefix + name for name in own - written_out} <= FACE.keys(), cls.__name__
     plot_methods = {name for name in vars(Plots) if not name.startswith("_")}
     assert {f"plots.{name}" for name in plot_methods} <= FACE.keys()
+
+
+def test_a_method_with_its_own_docstring_is_refused() -> None:
+    """The docstring is the function's: a second copy on the method would drift from it."""
+
+    def function() -> None:
+        """The function's docstring."""
+
+    def method() -> None:
+        """A copy."""
+
+    with pytest.raises(TypeError, match="belongs to the function"):
+        _documented_by(function)(method)
