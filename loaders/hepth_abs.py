@@ -574,22 +574,27 @@ def _lines(handle: _Readable) -> Iterator[tuple[int, str | LongLine]]:
         yield number + 1, _decode(pending)
 
 
-def _member_lines(data: bytes) -> Iterator[tuple[int, str | LongLine]]:
-    """Yield what ``_lines`` yields for this content (a tar member's, under 1 MiB), decoding
-    it in one call when it is all UTF-8 (then every line is, as a line break never falls
-    inside a UTF-8 character)."""
+def _member_items(data: bytes, name: str, snapshot: str) -> Iterator[PaperRecord | Rejected]:
+    """Yield what ``_part_items`` yields for the ``_lines`` of this content (a tar member's,
+    under 1 MiB). Content that is all UTF-8 (then every line is, as a line break never
+    falls inside a UTF-8 character) and holds no line over the limit is decoded in one
+    call; when it is one record, as an .abs file is, that record is read whole."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        yield from _lines(io.BytesIO(data))
+        text = None
+    if text is None or len(data) > line_limit():
+        yield from _part_items(_lines(io.BytesIO(data)), name, snapshot)
         return
-    if len(data) > line_limit():
-        yield from _lines(io.BytesIO(data))
-        return
-    pieces = _TEXT_LINE_BREAK.split(text)
+    pieces = text.split("\n") if "\r" not in text else _TEXT_LINE_BREAK.split(text)
     if pieces[-1] == "":
         pieces.pop()
-    yield from enumerate(pieces, start=1)
+    numbered = list(enumerate(pieces, start=1))
+    if len(numbered) > MAX_RECORD_LINES or sum(line.startswith("Paper:") for line in pieces) > 1:
+        yield from _records(numbered, name, snapshot)
+    # _records of lines of which at most one starts a record, none over the limit
+    elif any(line.strip() and not _is_preamble(line) for line in pieces):
+        yield from _abs_items(numbered, name, snapshot)
 
 
 def _records(
@@ -759,10 +764,10 @@ def _tar_items(path: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
                         # Read whole first: an error here is the archive's, one while the
                         # content is decompressed the member's own.
                         data = content.read()
-                        if member.name.endswith(".gz"):
-                            lines = _lines(gzip.GzipFile(fileobj=io.BytesIO(data)))
-                        else:
-                            lines = _member_lines(data)
+                        if not member.name.endswith(".gz"):
+                            yield from _member_items(data, f"{path}:{member.name}", snapshot)
+                            continue
+                        lines = _lines(gzip.GzipFile(fileobj=io.BytesIO(data)))
                     elif member.name.endswith(".gz"):
                         lines = _lines(gzip.GzipFile(fileobj=content))
                     else:
