@@ -133,6 +133,8 @@ def _drop_parentheses(text: str) -> str:
     in a truncated field, drops everything from it on. One pass, so a hostile string of
     nested parentheses costs linear time.
     """
+    if "(" not in text and ")" not in text:
+        return text
     kept: list[str] = []
     depth = 0
     opened = 0  # where, in ``kept``, the outermost open "(" stood

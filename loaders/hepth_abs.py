@@ -383,7 +383,8 @@ def _read_record(numbered: list[tuple[int, str]], long_lines: dict[int, LongLine
     current: str | None = None
     # The record is a preamble (separator, "\\"), the header, "\\", the abstract, "\\".
     phase = "preamble"
-    for number, line in numbered:
+    lines = iter(numbered)
+    for number, line in lines:
         if number in long_lines:
             if phase != "preamble":
                 read.spoiled = number
@@ -393,6 +394,9 @@ def _read_record(numbered: list[tuple[int, str]], long_lines: dict[int, LongLine
         if stripped == _MARK:
             if phase == "header":
                 phase = "abstract"
+                if not long_lines:  # the abstract runs to the next "\\" line
+                    read.abstract.extend(_abstract_lines(lines))
+                    break
             elif phase == "abstract":
                 break
             continue
@@ -417,6 +421,14 @@ def _read_record(numbered: list[tuple[int, str]], long_lines: dict[int, LongLine
         elif current is not None:
             read.fields[current] = f"{read.fields[current]} {stripped}"
     return read
+
+
+def _abstract_lines(lines: Iterator[tuple[int, str]]) -> Iterator[str]:
+    """Yield the lines up to the next ``\\\\`` line (or the end), without their numbers."""
+    for _, line in lines:
+        if line.strip() == _MARK:
+            return
+        yield line
 
 
 def _named(
@@ -586,11 +598,16 @@ def _member_items(data: bytes, name: str, snapshot: str) -> Iterator[PaperRecord
     if text is None or len(data) > line_limit():
         yield from _part_items(_lines(io.BytesIO(data)), name, snapshot)
         return
-    pieces = text.split("\n") if "\r" not in text else _TEXT_LINE_BREAK.split(text)
+    if "\r" in text:
+        pieces = _TEXT_LINE_BREAK.split(text)
+        papers = sum(line.startswith("Paper:") for line in pieces)
+    else:
+        pieces = text.split("\n")
+        papers = text.startswith("Paper:") + text.count("\nPaper:")
     if pieces[-1] == "":
         pieces.pop()
     numbered = list(enumerate(pieces, start=1))
-    if len(numbered) > MAX_RECORD_LINES or sum(line.startswith("Paper:") for line in pieces) > 1:
+    if len(numbered) > MAX_RECORD_LINES or papers > 1:
         yield from _records(numbered, name, snapshot)
     # _records of lines of which at most one starts a record, none over the limit
     elif any(line.strip() and not _is_preamble(line) for line in pieces):
@@ -780,7 +797,7 @@ def _plain_header(header: bytes) -> tuple[str, int, bool] | None:
         if match is None:
             return None
         numbers.append(int(match.group(1) or b"0", 8))
-    if numbers[-1] != 256 + sum(header[:148]) + sum(header[156:]):
+    if numbers[-1] != 256 + sum(header) - sum(header[148:156]):
         return None
     name = _text_field(header, 0, 100)
     folder = kind == b"5" or (kind == b"\x00" and name.endswith("/"))
