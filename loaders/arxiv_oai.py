@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from datetime import date
 from email.utils import parsedate_to_datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -104,19 +105,30 @@ def split_authors(text: str) -> tuple[str, ...]:
     text = _drop_parentheses(collapse_spaces(text))
     names: list[str] = []
     for piece in _SEPARATORS.split(_AND.sub(",", text)):
-        words = []
-        for word in _LEADING_AND.sub("", _ET_AL.sub("", piece.strip())).split():
-            if _has_digit(word):
-                break
-            words.append(word)
-        name = latex_name(" ".join(words)).strip(" :;-\u2013\u2014").lstrip(". ")
-        if not name or name.lower() in _NOT_NAMES:
+        name, suffix = _piece_name(piece)
+        if not name:
             continue
-        if _SUFFIX.match(name) and names:
+        if suffix and names:
             names[-1] = f"{names[-1]} {name}"
         else:
             names.append(name)
     return tuple(names)
+
+
+@lru_cache(maxsize=1 << 16)  # an author comes back paper after paper
+def _piece_name(piece: str) -> tuple[str, bool]:
+    """Return the name one piece of an author string gives ('' for none: no words before
+    one with a digit, or a word such as ``LaTeX``) and whether it is a ``Jr.``-style
+    suffix."""
+    words = []
+    for word in _LEADING_AND.sub("", _ET_AL.sub("", piece.strip())).split():
+        if _has_digit(word):
+            break
+        words.append(word)
+    name = latex_name(" ".join(words)).strip(" :;-\u2013\u2014").lstrip(". ")
+    if not name or name.lower() in _NOT_NAMES:
+        return "", False
+    return name, _SUFFIX.match(name) is not None
 
 
 def _has_digit(word: str) -> bool:
@@ -133,6 +145,8 @@ def _drop_parentheses(text: str) -> str:
     in a truncated field, drops everything from it on. One pass, so a hostile string of
     nested parentheses costs linear time.
     """
+    if "(" not in text and ")" not in text:
+        return text
     kept: list[str] = []
     depth = 0
     opened = 0  # where, in ``kept``, the outermost open "(" stood

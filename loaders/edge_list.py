@@ -20,8 +20,16 @@ from typing import Literal
 from pydantic import ValidationError
 
 from .arxiv_oai import validation_reason
-from .errors import SourceError
-from .records import CitationRecord, Origin, PaperRef, ParsedItem, Rejected, Skipped, SnapshotRecord
+from .errors import SourceError, valid_text
+from .records import (
+    Origin,
+    PaperRef,
+    ParsedItem,
+    Rejected,
+    Skipped,
+    SnapshotRecord,
+    checked_citation,
+)
 from .source_file import (
     LongLine,
     arxiv_id_and_version,
@@ -264,9 +272,7 @@ def parse(
     header = layout.header_line
     unknown_header: int | None = None  # the line of a header that names no columns
     known: dict[str, tuple[str, PaperRef | None]] = {}
-    # The same validation as CitationRecord(...), from one dict in pydantic-core; the
-    # Origin inside is built there too, saving a Python __init__ per line.
-    validate = CitationRecord.__pydantic_validator__.validate_python
+    origin_path = valid_text(source)  # what Origin's validation makes of the path
     for number, line in numbered_lines(path):
         if isinstance(line, LongLine):
             yield Rejected(
@@ -277,7 +283,7 @@ def parse(
         stripped = text.strip()
         if number == header or not stripped or stripped[0] == "#":  # not _is_data(text)
             continue
-        if _may_be_header(stripped):
+        if not stripped[0].isdigit() and _may_be_header(stripped):
             found = _header(stripped, number)
             if isinstance(found, _Layout):
                 layout, header, unknown_header = found, number, None
@@ -303,7 +309,9 @@ def parse(
         if unchanged is not None and unchanged(text):
             continue
         try:
-            citing_token, cited_token = _fields(text, layout)
+            fields = stripped.split() if header is None and "," not in stripped else []
+            # _fields(text, layout) for the common SNAP line, without a call
+            citing_token, cited_token = fields if len(fields) == 2 else _fields(text, layout)
             citing = known.get(citing_token)
             if citing is None:
                 citing = _resolved(citing_token, id_scheme, "citing")
@@ -322,14 +330,9 @@ def parse(
             # The original order of failures: the citing paper's validation error first.
             citing_ref = PaperRef(arxiv_id=citing[0]) if citing[1] is None else citing[1]
             cited_ref = PaperRef(arxiv_id=cited[0]) if cited[1] is None else cited[1]
-            record = validate(
-                {
-                    "origin": {"path": source, "line": number},
-                    "snapshot": key,
-                    "citing": citing_ref,
-                    "cited": cited_ref,
-                }
-            )
+            # Both refs are valid (PaperRef raised otherwise), the path is as Origin makes
+            # it and the line is at least 1: all that validating the record would check.
+            record = checked_citation(origin_path, number, key, citing_ref, cited_ref)
         except _BadLine as exc:
             yield Rejected(
                 origin=Origin(path=source, line=number), reason=str(exc), raw=line[:RAW_LIMIT]

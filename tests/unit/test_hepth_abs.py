@@ -8,6 +8,7 @@ import os
 import tarfile
 import threading
 import zlib
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -460,3 +461,61 @@ def test_real_tarball_subjects_and_abstract_ends() -> None:
     assert cross["math.QA"] == 880
     assert cross["math-ph"] == 749
     assert ends == {"hep-th/9406041": "understood.", "hep-th/0206075": "otherwise."}
+
+
+def _tar_bytes(tar_format: int, names: list[str]) -> bytes:
+    """Return a tar of a folder and one .abs record per name (a long name, a non-ASCII one)."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tar_format) as archive:
+        folder = tarfile.TarInfo("abstracts")
+        folder.type = tarfile.DIRTYPE
+        archive.addfile(folder)
+        for number, name in enumerate(names, start=1):
+            data = f"Paper: hep-th/99010{number:02d}\nTitle: Paper {number}\n\\\\\n x\n\\\\\n"
+            member = tarfile.TarInfo(name)
+            member.size = len(data.encode())
+            archive.addfile(member, io.BytesIO(data.encode()))
+    return buffer.getvalue()
+
+
+def _damaged(tar: bytes, how: str) -> bytes:
+    block = 4 * 512  # the header of the third record
+    if how == "checksum":
+        return tar[:block] + bytes([tar[block] ^ 1]) + tar[block + 1 :]
+    if how == "octal":
+        return tar[: block + 130] + b"9" + tar[block + 131 :]
+    if how == "cut":
+        return tar[: len(tar) // 2]
+    if how == "cut header":
+        return tar[: block + 100]
+    return tar.rstrip(b"\0") if how == "no end" else tar
+
+
+def _dumps(items: Iterator[ParsedItem]) -> tuple[list[str], Exception | None]:
+    """Return the JSON of each item read, and the error that ended the reading, if any."""
+    found: list[str] = []
+    try:
+        found.extend(item.model_dump_json() for item in items)
+    except (SourceError, tarfile.TarError, OSError, EOFError, zlib.error) as exc:
+        return found, exc
+    return found, None
+
+
+@pytest.mark.parametrize(
+    "tar_format", [tarfile.USTAR_FORMAT, tarfile.GNU_FORMAT, tarfile.PAX_FORMAT]
+)
+@pytest.mark.parametrize("how", ["whole", "checksum", "octal", "cut", "cut header", "no end"])
+def test_the_plain_tar_reader_reads_what_tarfile_reads(
+    tmp_path: Path, tar_format: int, how: str
+) -> None:
+    long = "x" * (120 if tar_format != tarfile.USTAR_FORMAT else 80)  # GNU and pax: no limit
+    names = [f"abstracts/{n}.abs" for n in ("a", "b", "c", "d", long, "é", "f", "g")]
+    names.insert(2, "p" * 90 + "/" + "q" * 60 + "/prefixed.abs")  # ustar's name prefix
+    path = tmp_path / "abstracts.tar"
+    path.write_bytes(_damaged(_tar_bytes(tar_format, names), how))
+    expected, error = _dumps(hepth_abs._tarfile_items(path, KEY, 0))
+    found, wrapped = _dumps(hepth_abs._tar_items(path, KEY))
+    assert found == expected
+    assert (wrapped is None) == (error is None)
+    assert error is None or str(error) in str(wrapped)
+    assert len(found) == 9 if how == "whole" else found

@@ -13,6 +13,7 @@ from datetime import date
 from email.utils import parsedate_to_datetime
 
 import pytest
+from pydantic import ValidationError
 
 hypothesis = pytest.importorskip("hypothesis")
 
@@ -22,6 +23,8 @@ from hypothesis import strategies as st  # noqa: E402
 from loaders import arxiv_oai, edge_list, text  # noqa: E402
 from loaders import titles as resolve  # noqa: E402
 from loaders.edge_list import _fields, _Layout  # noqa: E402
+from loaders.errors import valid_text  # noqa: E402
+from loaders.records import CitationRecord, Origin, PaperRef, checked_citation  # noqa: E402
 from loaders.source_file import (  # noqa: E402
     _ASCII_GROWTH,
     MAX_INDEX_BYTES,
@@ -139,3 +142,22 @@ def test_arxiv_date_reads_the_usual_stamp() -> None:
     assert arxiv_oai._arxiv_date("Mon, 2 Apr 2007 19:18:42 GMT") == date(2007, 4, 2)
     assert arxiv_oai._arxiv_date("Mon, 31 Apr 2007 19:18:42 GMT") is None
     assert arxiv_oai._arxiv_date("Mon, 2 Apr 0099 19:18:42 GMT") is None
+
+
+@SETTINGS
+@given(st.text(max_size=20), st.integers(1, 2**40), st.text(min_size=1, max_size=20))
+def test_a_checked_citation_is_the_validated_one(path: str, line: int, snapshot: str) -> None:
+    citing, cited = PaperRef(arxiv_id="hep-th/9201001"), PaperRef(arxiv_id="2110.03888")
+    validated = CitationRecord(
+        origin=Origin(path=path, line=line), snapshot=snapshot, citing=citing, cited=cited
+    )
+    checked = checked_citation(valid_text(path), line, snapshot, citing, cited)
+    assert checked == validated
+    assert checked.model_dump_json() == validated.model_dump_json()
+    assert checked.model_fields_set == validated.model_fields_set
+    assert checked.origin.model_fields_set == validated.origin.model_fields_set
+    assert list(checked.__dict__) == list(validated.__dict__)
+    assert checked.__pydantic_extra__ == validated.__pydantic_extra__
+    assert checked.__pydantic_private__ == validated.__pydantic_private__
+    with pytest.raises(ValidationError):
+        checked.model_copy(update={"snapshot": ""}).snapshot = "x"  # still frozen
