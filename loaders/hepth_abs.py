@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
 from pathlib import Path
-from typing import IO, Protocol
+from typing import Protocol
 
 from pydantic import ValidationError
 
 from .arxiv_oai import id_year_month, split_authors, validation_reason
 from .errors import SourceError
+from .plain_tar import PlainTar
 from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from .source_file import (
     READ_ERRORS,
@@ -760,103 +761,6 @@ def _part_items(
         yield _unreadable(name, last + 1, error.message.removeprefix(f"{name}: "), error.hint)
 
 
-_BLOCK = 512
-_PLAIN_NUMBER = re.compile(rb" *([0-7]*) *(?:\x00.*)?", re.DOTALL)
-"""A header's number field as tarfile reads it (octal up to the first NUL) and nothing else."""
-_NUMBER_FIELDS = (
-    (100, 108),
-    (108, 116),
-    (116, 124),
-    (124, 136),
-    (136, 148),
-    (329, 337),
-    (337, 345),
-)
-_CHECKSUM = (148, 156)
-_NOT_TAR = (b"\x1f\x8b\x08", b"BZh", b"\x5d\x00\x00\x80", b"\xfd7zXZ", b"\x28\xb5\x2f\xfd")
-"""Starts that tarfile's "r|*" reads as compressed."""
-
-
-def _text_field(header: bytes, start: int, end: int) -> str:
-    """Return a header's text field as tarfile reads it (up to its first NUL)."""
-    field = header[start:end]
-    cut = field.find(b"\x00")
-    return (field if cut < 0 else field[:cut]).decode(tarfile.ENCODING, "surrogateescape")
-
-
-def _plain_header(header: bytes) -> tuple[str, int, bool] | None:
-    """Return (name, size, is a file) of a plain ustar header (a file or a folder, plain
-    octal numbers, the unsigned checksum) as ``tarfile.TarInfo.frombuf`` reads it; None for
-    any other header, which tarfile then reads."""
-    kind = header[156:157]
-    if kind not in (b"0", b"\x00", b"5"):
-        return None
-    numbers = []
-    for start, end in (*_NUMBER_FIELDS, _CHECKSUM):
-        match = _PLAIN_NUMBER.fullmatch(header, start, end)
-        if match is None:
-            return None
-        numbers.append(int(match.group(1) or b"0", 8))
-    if numbers[-1] != 256 + sum(header) - sum(header[148:156]):
-        return None
-    name = _text_field(header, 0, 100)
-    folder = kind == b"5" or (kind == b"\x00" and name.endswith("/"))
-    if folder:
-        name = name.rstrip("/")
-    if prefix := _text_field(header, 345, 500):
-        name = f"{prefix}/{name}"
-    return (name.rstrip("/") if folder else name), numbers[3], not folder
-
-
-@dataclass
-class _PlainTar:
-    """Reads a tar stream's members where they are plain (see ``_plain_header``), of at most
-    ``_WHOLE_MEMBER_BYTES``, four times faster than tarfile: ``members`` yields what tarfile
-    would, and stops at the end of the archive (``finished``) or before the first member
-    it does not read as tarfile would, a read error or data that ends early (then tarfile
-    reads the archive again, from the member after the ``passed`` ones)."""
-
-    handle: IO[bytes]
-    passed: int = 0
-    finished: bool = False
-    _data: bytes = b""
-    _at: int = 0
-
-    def _take(self, size: int) -> bytes | None:
-        """Return the next ``size`` bytes, or None if the data ends before them."""
-        while len(self._data) - self._at < size:
-            more = self.handle.read(max(_READ, size))
-            if not more:
-                return None
-            self._data = self._data[self._at :] + more
-            self._at = 0
-        taken = self._data[self._at : self._at + size]
-        self._at += size
-        return taken
-
-    def members(self) -> Iterator[tuple[str, bytes | None]]:
-        """Yield (name, content or None for a folder) per member, as said above."""
-        try:
-            while (header := self._take(_BLOCK)) is not None:
-                if self.passed == 0 and header.startswith(_NOT_TAR):
-                    return
-                if self.passed and not header.strip(b"\x00"):
-                    break  # tarfile ends the archive at a block of zeros
-                plain = _plain_header(header)
-                if plain is None or plain[1] > _WHOLE_MEMBER_BYTES:
-                    return
-                name, size, is_file = plain
-                content = self._take(-(-size // _BLOCK) * _BLOCK) if is_file else b""
-                if content is None:
-                    return
-                self.passed += 1
-                yield name, content[:size] if is_file else None
-        except READ_ERRORS:
-            return
-        # At the end of the data or a block of zeros after a member, tarfile ends too.
-        self.finished = self.passed > 0
-
-
 def _content_items(data: bytes, name: str, snapshot: str) -> Iterator[PaperRecord | Rejected]:
     """Yield the records of one ``.abs`` (or ``.abs.gz``) tar member's content."""
     if name.endswith(".gz"):
@@ -867,11 +771,11 @@ def _content_items(data: bytes, name: str, snapshot: str) -> Iterator[PaperRecor
 
 def _tar_items(path: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
     """Yield the records of every ``.abs`` member of a (gzipped) tar, streaming it once (a
-    second time from where a member is not plain, see ``_PlainTar``)."""
+    second time from where a member is not plain, see ``PlainTar``)."""
     found = 0
     try:
         with open_binary(path) as handle:
-            plain = _PlainTar(handle)
+            plain = PlainTar(handle, _WHOLE_MEMBER_BYTES)
             for name, content in plain.members():
                 if content is not None and name.endswith(ABS_SUFFIXES):
                     found += 1
