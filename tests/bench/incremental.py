@@ -6,8 +6,8 @@ loaded with ``--since`` against the same snapshot loaded in full.
 It writes a synthetic set (``tests.bench.synthetic``: the arXiv snapshot and its edge list),
 then a newer snapshot of each in which ``--changed`` of the records changed (a revised
 abstract and a newer update date for that share of the papers, and that share of new
-edges), and times, on a fresh local server under a temporary KG_HOME (or, when NEO4J_URI is
-set, in the database NEO4J_* names, which it empties: a smoke run's):
+edges), and times, on a fresh local server under a temporary KG_HOME (or, with
+``--empty-neo4j-database``, in the database NEO4J_* names, which it empties: a smoke run's):
 
 1. the older snapshot loaded in full into an empty database;
 2. the newer one loaded incrementally on top (``load_paths(..., since=older)``);
@@ -25,7 +25,6 @@ import argparse
 import contextlib
 import gzip
 import json
-import os
 import random
 import resource
 import shutil
@@ -100,10 +99,10 @@ def _facts(graph: Database) -> dict[str, list[dict[str, Any]]]:
 
 
 @contextlib.contextmanager
-def _empty_graph(work: Path) -> Iterator[Database]:
-    """Yield an empty database: NEO4J_*'s, emptied, when NEO4J_URI is set; else that of a
-    fresh local server under ``work``, stopped afterwards."""
-    if os.environ.get("NEO4J_URI"):
+def _empty_graph(work: Path, in_neo4j: bool) -> Iterator[Database]:
+    """Yield an empty database: with ``in_neo4j``, NEO4J_*'s, emptied; else that of a fresh
+    local server under ``work``, stopped afterwards."""
+    if in_neo4j:
         with Database.connect() as graph:
             clear_database(graph)
             yield graph
@@ -123,8 +122,9 @@ def _empty_graph(work: Path) -> Iterator[Database]:
         server.stop()
 
 
-def run(papers: int, share: float, seed: int, work: Path) -> dict[str, Any]:
-    """Run the four loads; return their figures."""
+def run(papers: int, share: float, seed: int, work: Path, in_neo4j: bool = False) -> dict[str, Any]:
+    """Run the four loads (in NEO4J_*'s database, emptied, with ``in_neo4j``); return their
+    figures."""
     made = generate(papers, seed, work / "data")
     older = [made.arxiv, made.edges]
     newer = newer_snapshot(made.arxiv, made.edges, share, seed, work / "data")
@@ -137,7 +137,7 @@ def run(papers: int, share: float, seed: int, work: Path) -> dict[str, Any]:
         "citations": made.citations,
         "share": share,
     }
-    with _empty_graph(work) as graph:
+    with _empty_graph(work, in_neo4j) as graph:
         results["older full"] = _timed_load(graph, older, rejects)
         results["newer --since older"] = _timed_load(graph, newer, rejects, since=older)
         incremental = _facts(graph)
@@ -200,11 +200,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--out", type=Path, default=REPO / "docs" / "BENCHMARKS-incremental.md", help="report"
     )
+    parser.add_argument(
+        "--empty-neo4j-database",
+        action="store_true",
+        help="run in the database NEO4J_* names, EMPTYING it, instead of a server of its own",
+    )
     args = parser.parse_args(argv)
     words = sys.argv[1:] if argv is None else argv
     work = Path(tempfile.mkdtemp(prefix="kg-bench-incremental-"))
     try:
-        results = run(args.papers, args.changed, args.seed, work)
+        results = run(args.papers, args.changed, args.seed, work, args.empty_neo4j_database)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     command = " ".join(["python -m tests.bench.incremental", *words])

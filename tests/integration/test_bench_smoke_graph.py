@@ -188,7 +188,10 @@ def test_incremental_last_as_it_empties_the_graph(
     env: dict[str, str], standin: list[str], tmp_path: Path
 ) -> None:
     report = tmp_path / "incremental.md"
-    run_bench("incremental", "--papers", 200, "--changed", 0.05, "--out", report, env=env)
+    run_bench(
+        "incremental", "--papers", 200, "--changed", 0.05, "--empty-neo4j-database",
+        "--out", report, env=env,
+    )  # fmt: skip
     text = report.read_text(encoding="utf-8")
     assert_figures(
         text,
