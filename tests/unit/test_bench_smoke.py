@@ -8,12 +8,13 @@ from __future__ import annotations
 import gzip
 import importlib.util
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.bench.smoke import assert_figures, run_bench, table_rows
-from tests.data import FIXTURES
+from tests.data import FIXTURES, REPO
 
 
 def test_synthetic_writes_a_set(tmp_path: Path) -> None:
@@ -84,4 +85,22 @@ def test_latex_compares_titles_and_names(tmp_path: Path) -> None:
             "distinct matching forms": 2,
             "microseconds per name with LaTeX (best of 3)": 2,
         },
+    )
+
+
+@pytest.mark.skipif(
+    not Path("/usr/bin/time").exists() or not (REPO / ".venv" / "bin" / "python").exists(),
+    reason="startup.sh runs the checkout's .venv under /usr/bin/time",
+)
+def test_startup_script_reports_the_cpu_of_kg_version() -> None:
+    done = subprocess.run(
+        ["bash", str(REPO / "tests" / "bench" / "startup.sh")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(
+        rf"{re.escape(str(REPO))}: min \d\.\d\d median \d\.\d\d max \d\.\d\d s CPU\n", done.stdout
     )
