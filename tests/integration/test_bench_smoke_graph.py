@@ -25,6 +25,7 @@ from tests.bench.smoke import assert_figures, run_bench
 from tests.bench.standin import write_standin
 from tests.bench.synthetic import generate
 from tests.bench.titled_pages import write_pages
+from tests.data import REPO
 
 PAPERS = 100
 PARAPHRASES = Path(__file__).resolve().parents[1] / "bench" / "paraphrases.tsv"
@@ -114,8 +115,9 @@ def test_web(env: dict[str, str], standin: list[str], tmp_path: Path) -> None:
 
 def test_similarity(env: dict[str, str], standin: list[str]) -> None:
     out = run_bench(
-        "similarity", "--papers", 5, "--checked", 5, "--warm", 2, "--data", *standin, env=env
-    )
+        "similarity", "--papers", 5, "--checked", 5, "--warm", 2, "--compare-writers", "1,2",
+        "--data", *standin, env=env,
+    )  # fmt: skip
     assert re.search(r"`kg similar --write` end to end \(new process\): \*\*\d+\.\d s\*\*", out)
     assert "10 of 10 lists" in out
     assert_figures(
@@ -125,6 +127,9 @@ def test_similarity(env: dict[str, str], standin: list[str]) -> None:
             "coupling top-20, exact live query (coupled.cypher)": 3,
         },
     )
+    assert re.search(r"by writers at once: 1: \d+\.\d s, 2: \d+\.\d s\.", out)
+    estimate = run_bench("similarity", "--all-pairs-estimate", 3, env=env)
+    assert re.search(r"^coupled\.cypher: mean \d+\.\d ms -> \d+\.\d min$", estimate, re.M)
 
 
 def test_embed_and_its_choices(env: dict[str, str], standin: list[str], tmp_path: Path) -> None:
@@ -152,9 +157,10 @@ def test_embed_and_its_choices(env: dict[str, str], standin: list[str], tmp_path
 
 
 def test_title_plans(env: dict[str, str], standin: list[str]) -> None:
-    out = run_bench("title_plans", env=env)
-    assert re.match(rf"{PAPERS} titles, {PAPERS} candidates: \d+\.\d ms, best of 5\n", out)
-    assert "titles whose plan asks for a change: 0" in out
+    for options in ((), ("--identity", REPO / "loaders" / "identity.py")):
+        out = run_bench("title_plans", *options, env=env)
+        assert re.match(rf"{PAPERS} titles, {PAPERS} candidates: \d+\.\d ms, best of 5\n", out)
+        assert "titles whose plan asks for a change: 0" in out
 
 
 def test_kept_apart_read(env: dict[str, str], standin: list[str], tmp_path: Path) -> None:
