@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 KG := $(BIN)/kg
 
-.PHONY: install run test lint unit bench clean stop browser
+.PHONY: install run test lint unit bench bench-smoke clean stop browser
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -70,8 +70,13 @@ TEST_WORKERS ?= $(if $(NEO4J_URI),0,2)
 test: lint browser
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
-# Benchmarks, never part of make test: each writes its docs/BENCHMARKS-*.md. Ingest measures
-# 1x, 10x and 100x (about 2.8M papers, bulk and import only above 10x): hours in all.
+# Benchmarks at full size, never part of make test: each writes its docs/BENCHMARKS-*.md.
+# Ingest measures 1x, 10x and 100x (about 2.8M papers, bulk and import only above 10x): hours
+# in all. make test runs every script in tests/bench at a tiny scale instead, reports in a
+# temporary folder and no timing asserted (tests/unit/test_bench_smoke.py and
+# tests/integration/test_bench_smoke_*.py), so that none stops running unseen; but ingest
+# and chores, whose smoke runs start servers of their own (minutes each), run only in
+# make bench-smoke, which runs all the smoke runs.
 bench: install
 	$(BIN)/python -m tests.bench.ingest --scales 1,10,100 --online-max-scale 10
 	$(BIN)/python -m tests.bench.incremental
@@ -82,6 +87,11 @@ bench: install
 	$(BIN)/python -m tests.bench.latency
 	$(BIN)/python -m tests.bench.web
 	$(BIN)/python -m tests.bench.sources --scales 1,10
+
+bench-smoke: install
+	KG_BENCH_SMOKE_SERVERS=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile \
+	  tests/unit/test_bench_smoke.py tests/integration/test_bench_smoke_graph.py \
+	  tests/integration/test_bench_smoke_servers.py
 
 stop: install
 	$(KG) db stop

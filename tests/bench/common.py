@@ -4,6 +4,7 @@ written."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import socket
@@ -48,6 +49,17 @@ def ensure_hepth(
         load_paths(
             graph, paths, id_scheme="snap-hepth", batch_size=batch_size, rejects_path=rejects
         )
+
+
+def add_data_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--data FILE...``: files to load instead of cit-HepTh into a graph that lacks it
+    (a stand-in such as tests.bench.standin's, for a smoke run)."""
+    parser.add_argument(
+        "--data",
+        type=Path,
+        nargs="+",
+        help="load these (snap-hepth ids) instead of cit-HepTh into a graph that lacks it",
+    )
 
 
 def percentiles(samples: list[float]) -> tuple[float, float, float]:

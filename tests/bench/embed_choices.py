@@ -26,6 +26,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from kg.analytics.embed import MiniLM, default_embedder, ensure_vector_index, paper_text
 from kg.answers import SearchHit
@@ -143,9 +144,12 @@ def _ranking(window: float, weight: float, text_weight: float) -> Ranking:
     return rank
 
 
-def hybrid_grid(kg: KnowledgeGraph, rng: random.Random) -> list[str]:
-    """Paper in the top 10 for the first paraphrase set and 100 abstract queries."""
-    with PARAPHRASES[0].open(encoding="utf-8") as handle:
+def hybrid_grid(
+    kg: KnowledgeGraph, rng: random.Random, count: int = 100, paraphrases: Path = PARAPHRASES[0]
+) -> list[str]:
+    """Paper in the top 10 for the ``paraphrases`` (by default the first set) and ``count``
+    abstract queries."""
+    with paraphrases.open(encoding="utf-8") as handle:
         rows = csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t")
         described = [(row["arxiv_id"], row["query"]) for row in rows]
     papers = kg.read(
@@ -154,9 +158,9 @@ def hybrid_grid(kg: KnowledgeGraph, rng: random.Random) -> list[str]:
     )
     abstracts = [
         (row["key"], _split(row["abstract"])[1])
-        for row in rng.sample(papers, 300)
+        for row in rng.sample(papers, min(3 * count, len(papers)))
         if _split(row["abstract"])[1]
-    ][:100]
+    ][:count]
     sets = [[(key, *_candidates(kg, query)) for key, query in pairs] for pairs in
             (described, abstracts)]  # fmt: skip
 
@@ -177,13 +181,15 @@ def main() -> None:
     parser.add_argument("--texts", type=int, default=400)
     parser.add_argument("--refill", action="store_true")
     parser.add_argument("--seed", type=int, default=37)
+    parser.add_argument("--abstracts", type=int, default=100, help="abstract queries of the grid")
+    parser.add_argument("--paraphrases", type=Path, default=PARAPHRASES[0], help="of the grid")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     lines = [f"load average at the start: {os.getloadavg()}"]
     with KnowledgeGraph.connect() as kg:
         lines.extend(batch_sizes(kg, args.texts, rng))
         lines.extend(index_builds(kg, args.refill))
-        lines.extend(hybrid_grid(kg, rng))
+        lines.extend(hybrid_grid(kg, rng, args.abstracts, args.paraphrases))
     lines.append(f"load average at the end: {os.getloadavg()}")
     print("\n".join(lines))
 

@@ -6,7 +6,8 @@ loaded with ``--since`` against the same snapshot loaded in full.
 It writes a synthetic set (``tests.bench.synthetic``: the arXiv snapshot and its edge list),
 then a newer snapshot of each in which ``--changed`` of the records changed (a revised
 abstract and a newer update date for that share of the papers, and that share of new
-edges), and times, on a fresh local server under a temporary KG_HOME:
+edges), and times, on a fresh local server under a temporary KG_HOME (or, with
+``--empty-neo4j-database``, in the database NEO4J_* names, which it empties: a smoke run's):
 
 1. the older snapshot loaded in full into an empty database;
 2. the newer one loaded incrementally on top (``load_paths(..., since=older)``);
@@ -21,6 +22,7 @@ same facts (papers' values, authors, categories, citations), which the script ch
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import random
@@ -29,6 +31,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -95,11 +98,15 @@ def _facts(graph: Database) -> dict[str, list[dict[str, Any]]]:
     return {name: graph.read(query) for name, query in FACTS.items()}
 
 
-def run(papers: int, share: float, seed: int, work: Path) -> dict[str, Any]:
-    """Run the four loads; return their figures."""
-    made = generate(papers, seed, work / "data")
-    older = [made.arxiv, made.edges]
-    newer = newer_snapshot(made.arxiv, made.edges, share, seed, work / "data")
+@contextlib.contextmanager
+def _empty_graph(work: Path, in_neo4j: bool) -> Iterator[Database]:
+    """Yield an empty database: with ``in_neo4j``, NEO4J_*'s, emptied; else that of a fresh
+    local server under ``work``, stopped afterwards."""
+    if in_neo4j:
+        with Database.connect() as graph:
+            clear_database(graph)
+            yield graph
+        return
     settings = LocalSettings(
         home=work / "home", bolt_port=free_port(), http_port=free_port(), heap="2g", pagecache="2g"
     )
@@ -107,6 +114,20 @@ def run(papers: int, share: float, seed: int, work: Path) -> dict[str, Any]:
     server.install()
     server.start()
     password = settings.password_file.read_text(encoding="utf-8").strip()
+    try:
+        connection = Connection(settings.bolt_uri, "neo4j", password, "neo4j", external=False)
+        with Database.connect(connection) as graph:
+            yield graph
+    finally:
+        server.stop()
+
+
+def run(papers: int, share: float, seed: int, work: Path, in_neo4j: bool = False) -> dict[str, Any]:
+    """Run the four loads (in NEO4J_*'s database, emptied, with ``in_neo4j``); return their
+    figures."""
+    made = generate(papers, seed, work / "data")
+    older = [made.arxiv, made.edges]
+    newer = newer_snapshot(made.arxiv, made.edges, share, seed, work / "data")
     rejects = work / "rejects.jsonl"
     results: dict[str, Any] = {
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -116,20 +137,16 @@ def run(papers: int, share: float, seed: int, work: Path) -> dict[str, Any]:
         "citations": made.citations,
         "share": share,
     }
-    try:
-        connection = Connection(settings.bolt_uri, "neo4j", password, "neo4j", external=False)
-        with Database.connect(connection) as graph:
-            results["older full"] = _timed_load(graph, older, rejects)
-            results["newer --since older"] = _timed_load(graph, newer, rejects, since=older)
-            incremental = _facts(graph)
-            clear_database(graph)
-            _timed_load(graph, older, rejects)
-            results["newer in full on the older"] = _timed_load(graph, newer, rejects)
-            results["same facts"] = _facts(graph) == incremental
-            clear_database(graph)
-            results["newer full"] = _timed_load(graph, newer, rejects)
-    finally:
-        server.stop()
+    with _empty_graph(work, in_neo4j) as graph:
+        results["older full"] = _timed_load(graph, older, rejects)
+        results["newer --since older"] = _timed_load(graph, newer, rejects, since=older)
+        incremental = _facts(graph)
+        clear_database(graph)
+        _timed_load(graph, older, rejects)
+        results["newer in full on the older"] = _timed_load(graph, newer, rejects)
+        results["same facts"] = _facts(graph) == incremental
+        clear_database(graph)
+        results["newer full"] = _timed_load(graph, newer, rejects)
     results["load_average_end"] = load_average()
     results["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return results
@@ -183,11 +200,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--out", type=Path, default=REPO / "docs" / "BENCHMARKS-incremental.md", help="report"
     )
+    parser.add_argument(
+        "--empty-neo4j-database",
+        action="store_true",
+        help="run in the database NEO4J_* names, EMPTYING it, instead of a server of its own",
+    )
     args = parser.parse_args(argv)
     words = sys.argv[1:] if argv is None else argv
     work = Path(tempfile.mkdtemp(prefix="kg-bench-incremental-"))
     try:
-        results = run(args.papers, args.changed, args.seed, work)
+        results = run(args.papers, args.changed, args.seed, work, args.empty_neo4j_database)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     command = " ".join(["python -m tests.bench.incremental", *words])

@@ -4,7 +4,8 @@ by side on the same data, on local servers it starts itself.
     python -m tests.bench.ingest --scales 1,10 --out docs/BENCHMARKS-ingest.md
 
 Scale 1 is the real cit-HepTh (SNAP edges with ``--id-scheme snap-hepth`` plus the KDD Cup
-abstracts); scale k > 1 is a synthetic set of k x 27,770 papers (``tests.bench.synthetic``).
+abstracts); any other scale k is a synthetic set of k x 27,770 papers (``tests.bench.synthetic``;
+a fraction such as 0.01 makes the tiny set of a smoke run).
 For each scale, on fresh servers under a temporary KG_HOME with the same settings:
 
 1. bulk mode end to end (parse + CSV + import + start + schema), CSVs kept;
@@ -54,7 +55,7 @@ class DataSet:
     """One benchmark input: its files in load order and how edge-list ids read."""
 
     name: str
-    scale: int
+    scale: float
     paths: list[Path]
     id_scheme: str
 
@@ -630,7 +631,7 @@ def _goals(figures: list[_Figures]) -> list[str]:
     return lines
 
 
-def datasets(scales: list[int], work: Path, seed: int) -> list[DataSet]:
+def datasets(scales: list[float], work: Path, seed: int) -> list[DataSet]:
     """Return the inputs: the real cit-HepTh for scale 1, synthetic sets for the others."""
     found = []
     for scale in scales:
@@ -644,16 +645,16 @@ def datasets(scales: list[int], work: Path, seed: int) -> list[DataSet]:
                 )
             )
         else:
-            _log(f"generating the synthetic {scale}x set")
-            made = generate(scale * HEPTH_PAPERS, seed, work / "data")
-            found.append(DataSet(f"synthetic {scale}×", scale, [made.arxiv, made.edges], "arxiv"))
+            _log(f"generating the synthetic {scale:g}x set")
+            made = generate(round(scale * HEPTH_PAPERS), seed, work / "data")
+            found.append(DataSet(f"synthetic {scale:g}×", scale, [made.arxiv, made.edges], "arxiv"))
     return found
 
 
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line and run the benchmark (or, with --child, one loader)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scales", default="1,10", help="comma-separated, e.g. 1,10,100")
+    parser.add_argument("--scales", default="1,10", help="comma-separated, e.g. 1,10,100 or 0.01")
     parser.add_argument(
         "--online-max-scale",
         type=int,
@@ -669,6 +670,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--naive-papers", type=int, default=5000)
     parser.add_argument("--naive-edges", type=int, default=20000)
     parser.add_argument(
+        "--sample-papers", type=int, default=HEPTH_PAPERS, help="synthetic set the naive reads"
+    )
+    parser.add_argument(
         "--skip-parse",
         action="store_true",
         help="do not time parsing alone (it took 516 s of a 100x run)",
@@ -679,13 +683,13 @@ def main(argv: list[str] | None = None) -> None:
         _child(json.loads(args.child))
         return
     command = "python -m tests.bench.ingest " + " ".join(argv or sys.argv[1:])
-    scales = [int(s) for s in args.scales.split(",") if s.strip()]
+    scales = [float(s) for s in args.scales.split(",") if s.strip()]
     work = args.work or Path(tempfile.mkdtemp(prefix="kg-bench-ingest-"))
     work.mkdir(parents=True, exist_ok=True)
     _log(f"work folder {work}")
     bench = Bench(work, args.heap, args.pagecache)
     try:
-        sample = generate(HEPTH_PAPERS, args.seed, work / "data")
+        sample = generate(args.sample_papers, args.seed, work / "data")
         bench.naive(
             DataSet("synthetic 1× sample", 1, [sample.arxiv, sample.edges], "arxiv"),
             args.naive_papers,

@@ -68,6 +68,7 @@ def _load(graph: Database, folder: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--load", type=Path, help="a folder to load first, counting rounds")
+    parser.add_argument("--reads", type=int, default=500, help="reads per timed transaction")
     args = parser.parse_args()
     with Database.connect() as graph:
         if args.load:
@@ -78,7 +79,7 @@ def main() -> None:
                 "keys: ['title:bench ' + i + ':2010'], norm_titles: ['bench ' + i]})",
                 {"n": splits},
             )
-            runs = [_per_read(graph) for _ in range(5)]
+            runs = [_per_read(graph, args.reads) for _ in range(5)]
             print(f"{splits} splits recorded: {statistics.median(runs):.3f} ms per read")
         graph.write("MATCH (k:KeepApart) WHERE k.key STARTS WITH 'bench:' DELETE k")
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from kg import queries
 from kg.knowledge_graph import KnowledgeGraph
-from tests.bench.common import ensure_hepth, hepth_keys, percentiles
+from tests.bench.common import add_data_option, ensure_hepth, hepth_keys, percentiles
 from tests.data import DATA_DIR
 
 HEPTH = DATA_DIR / "data" / "cit-hepth"
@@ -35,13 +35,14 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=Path("docs/BENCHMARKS-latency.md"))
+    add_data_option(parser)
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
     with KnowledgeGraph.connect() as kg:
         ensure_hepth(
             kg,
-            [HEPTH / "cit-HepTh.txt.gz", HEPTH / "cit-HepTh-abstracts.tar.gz"],
-            papers=29_555,
+            args.data or [HEPTH / "cit-HepTh.txt.gz", HEPTH / "cit-HepTh-abstracts.tar.gz"],
+            papers=1 if args.data else 29_555,
             rejects=Path("/tmp/kg-latency.rejects.jsonl"),
             batch_size=10_000,
         )
@@ -64,8 +65,9 @@ def main() -> None:
             "shortest path (kg.path, directed)": lambda a, b: kg.path(a, b, max_hops=10),
         }
         results: list[tuple[str, float, float, float]] = []
+        warm = min(20, args.papers)
         for name, run in cases.items():
-            for a, b in zip(sample[:20], targets[:20], strict=True):
+            for a, b in zip(sample[:warm], targets[:warm], strict=True):
                 run(a, b)
             samples = []
             for a, b in zip(sample, targets, strict=True):
@@ -77,7 +79,8 @@ def main() -> None:
     lines = [
         "# Query latency on cit-HepTh",
         "",
-        f"{args.papers} random papers with citations (seed {args.seed}), after a warm-up of 20, "
+        f"{args.papers} random papers with citations (seed {args.seed}), after a warm-up of "
+        f"{min(20, args.papers)}, "
         f"one at a time from one client. Neo4j {version} on {os.cpu_count()} cores "
         f"({platform.machine()}), Python {platform.python_version()}; 1-minute load average "
         f"{load_before:.1f} before and {os.getloadavg()[0]:.1f} after.",

@@ -44,7 +44,7 @@ from kg import data, queries
 from kg.analytics import similarity
 from kg.analytics.igraph_engine import CitationGraph
 from kg.knowledge_graph import KnowledgeGraph
-from tests.bench.common import ensure_hepth, hepth_keys, percentiles
+from tests.bench.common import add_data_option, ensure_hepth, hepth_keys, percentiles
 from tests.bench.synthetic import generate
 
 MAX_PATHS_10X = 2_000_000_000
@@ -181,6 +181,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--papers", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--checked", type=int, default=200, help="papers whose lists are checked")
+    parser.add_argument("--warm", type=int, default=50, help="warm-up papers before timing")
     parser.add_argument("--scale10", action="store_true")
     parser.add_argument(
         "--keep-stored",
@@ -200,6 +202,7 @@ def main() -> None:
         metavar="N",
         help="only estimate the exact live queries over every paper from N random papers",
     )
+    add_data_option(parser)
     args = parser.parse_args()
     if args.scale10_only:
         nodes, edges, seconds, paths = _scale10()
@@ -213,8 +216,8 @@ def main() -> None:
     with KnowledgeGraph.connect() as kg:
         ensure_hepth(
             kg,
-            data.get("cit-hepth"),
-            papers=27_000,
+            args.data or data.get("cit-hepth"),
+            papers=1 if args.data else 27_000,
             rejects=Path("/tmp/kg-similarity.rejects.jsonl"),
         )
         version = kg.read("CALL dbms.components() YIELD versions RETURN versions[0] AS v")[0]["v"]
@@ -234,16 +237,17 @@ def main() -> None:
             end_to_end, run = forced, compared
         keys = hepth_keys(kg)
         rng = random.Random(args.seed)
-        checked = rng.sample(keys, 200)
+        checked = rng.sample(keys, args.checked)
         disagree = 0
         for key in checked:
             for name in ("cocited", "coupled"):
                 stored = _rows(kg, f"similar_{name}_stored", {"key": key, "limit": 20})
                 if stored != _rows(kg, name, {"key": key, "limit": 20}):
                     disagree += 1
-        print(f"agreement: {400 - disagree} of 400 lists equal", flush=True)
+        lists = 2 * args.checked
+        print(f"agreement: {lists - disagree} of {lists} lists equal", flush=True)
         sample = rng.sample(keys, args.papers)
-        warm = sample[:50]
+        warm = sample[: args.warm]
         cases: dict[str, Callable[[str], object]] = {}
         for name, measure in (("cocited", "co-citation"), ("coupled", "coupling")):
             stored_q = queries.get(f"similar_{name}_stored")
@@ -298,13 +302,14 @@ def main() -> None:
             if writers
             else []
         ),
-        f"- Stored lists equal to the live queries for 200 random papers (seed {args.seed}): "
-        f"{400 - disagree} of 400 lists (keys, counts, cosine, Jaccard, order).",
-        f"- Answers of kg.cocited on the first 100 sampled papers came from: "
+        f"- Stored lists equal to the live queries for {args.checked} random papers (seed "
+        f"{args.seed}): {lists - disagree} of {lists} lists (keys, counts, cosine, Jaccard, "
+        "order).",
+        f"- Answers of kg.cocited on the first {min(100, len(sample))} sampled papers came from: "
         f"{', '.join(sorted(sources))}.",
         "",
-        f"Latency over {args.papers} random papers with citations, after a warm-up of 50, one "
-        "at a time from one client:",
+        f"Latency over {args.papers} random papers with citations, after a warm-up of "
+        f"{args.warm}, one at a time from one client:",
         "",
         "| question | p50 (ms) | p95 (ms) | max (ms) |",
         "| --- | ---: | ---: | ---: |",

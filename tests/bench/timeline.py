@@ -32,7 +32,7 @@ from kg.answers import MainPathResult
 from kg.database import Database
 from kg.load.pipeline import load_paths
 from tests.bench.analytics import _neo4j_version, _peak_rss_mib, _server
-from tests.bench.common import print_and_write
+from tests.bench.common import add_data_option, print_and_write
 from tests.data import REPO
 
 _REMOVE_SPC = (
@@ -41,14 +41,14 @@ _REMOVE_SPC = (
 )
 
 
-def _ensure_loaded(graph: Database) -> float | None:
-    """Load cit-HepTh when the graph has no Paper; return the seconds it took."""
+def _ensure_loaded(graph: Database, paths: list[Path] | None) -> float | None:
+    """Load cit-HepTh (or ``paths``) when the graph has no Paper; return the seconds it took."""
     if graph.read("MATCH (p:Paper) RETURN count(p) AS n")[0]["n"]:
         return None
     print("loading cit-HepTh ...", file=sys.stderr)
     summary = load_paths(
         graph,
-        data.get("cit-hepth"),
+        paths or data.get("cit-hepth"),
         id_scheme="snap-hepth",
         batch_size=10_000,
         rejects_path=Path(os.environ.get("TMPDIR", "/tmp")) / "bench-timeline.rejects.jsonl",
@@ -84,12 +84,13 @@ def _top(papers: list[RankedPaper], fields: list[str]) -> list[str]:
     return lines
 
 
-def run(repeat: int) -> list[str]:
-    """Run the benchmark and return the report's lines."""
+def run(repeat: int, paths: list[Path] | None = None) -> list[str]:
+    """Run the benchmark (loading ``paths``, else cit-HepTh, into an empty graph) and return
+    the report's lines."""
     load_start = os.getloadavg()[0]
     with _server() as graph:
         neo4j = _neo4j_version(graph)
-        load_s = _ensure_loaded(graph)
+        load_s = _ensure_loaded(graph, paths)
         timings: dict[str, tuple[float, list[float]]] = {}
         began = time.perf_counter()
         data = timeline_analytics.load_timeline(graph)
@@ -201,8 +202,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="warm runs of each command")
     parser.add_argument("--output", type=Path, default=REPO / "docs" / "BENCHMARKS-timeline.md")
+    add_data_option(parser)
     args = parser.parse_args()
-    print_and_write(run(args.repeat), args.output)
+    print_and_write(run(args.repeat, args.data), args.output)
 
 
 if __name__ == "__main__":

@@ -25,13 +25,16 @@ from kg.load.reconcile import candidates_by_title, title_evidence
 
 
 def _module(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_identity", path)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"{path}: not a Python module")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """Import ``path`` (an identity.py) as a module of its own folder's package, renamed
+    bench_loaders, so that its relative imports read that tree's modules, not these."""
+    package = importlib.util.spec_from_file_location(
+        "bench_loaders", path.parent / "__init__.py", submodule_search_locations=[str(path.parent)]
+    )
+    if package is None or package.loader is None:
+        raise SystemExit(f"{path.parent}: not a Python package")
+    sys.modules[package.name] = importlib.util.module_from_spec(package)
+    package.loader.exec_module(sys.modules[package.name])
+    return importlib.import_module(f"bench_loaders.{path.stem}")
 
 
 def main() -> None:

@@ -134,11 +134,18 @@ def main(argv: list[str] | None = None) -> None:
         default=0.0,
         help="share of the arXiv titles with a page of their own and a twin (default 0)",
     )
+    parser.add_argument("--titles", type=int, default=4000, help="pool of titles (default 4000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     args = parser.parse_args(argv)
     pages, twice, owned = write_pages(
-        args.out, args.pages, args.twice, seed=args.seed, arxiv=args.arxiv, own=args.own
+        args.out,
+        args.pages,
+        args.twice,
+        titles=args.titles,
+        seed=args.seed,
+        arxiv=args.arxiv,
+        own=args.own,
     )
     print(
         f"{pages:,} pages, {twice:,} references listed twice, {owned:,} pages of their own "

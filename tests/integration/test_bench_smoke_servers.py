@@ -1,0 +1,90 @@
+"""Smoke runs of the benchmarks that start and stop local servers of their own (ingest: one
+per loader; chores: the KG_HOME server it stops, resets and starts again), each at its
+smallest size under a temporary KG_HOME, with the Neo4j jars the installer takes from the
+local Maven cache; their reports are checked for tables and figures, never for what the
+figures are (issue 36). They are the slowest smoke runs, every server start a JVM's: two
+to eight minutes each on a shared 2-core machine, past what make test can give them, so
+they run only when KG_BENCH_SMOKE_SERVERS=1 (make bench-smoke sets it)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.bench.smoke import is_number, run_bench, table_rows
+from tests.bench.standin import write_standin
+from tests.conftest import free_port
+
+pytestmark = pytest.mark.skipif(
+    os.environ.get("KG_BENCH_SMOKE_SERVERS") != "1",
+    reason="starts Neo4j servers of its own, minutes each: set KG_BENCH_SMOKE_SERVERS=1 "
+    "(make bench-smoke)",
+)
+
+
+def _own_env(home: Path) -> dict[str, str]:
+    """A child's environment for a local server of its own under ``home`` (no NEO4J_*)."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "KG_"))}
+    bolt = free_port()
+    http = free_port()
+    while http == bolt:
+        http = free_port()
+    return {
+        **base,
+        "KG_HOME": str(home),
+        "KG_BOLT_PORT": str(bolt),
+        "KG_HTTP_PORT": str(http),
+        "KG_HEAP": "1g",
+        "KG_PAGECACHE": "512m",
+    }
+
+
+def test_ingest(tmp_path: Path) -> None:
+    report = tmp_path / "ingest.md"
+    run_bench(
+        "ingest", "--scales", 0.01, "--sample-papers", 300, "--naive-papers", 50,
+        "--naive-edges", 100, "--heap", "1g", "--pagecache", "512m",
+        "--out", report, "--work", tmp_path / "work", env=_own_env(tmp_path / "home"),
+        timeout=900,
+    )  # fmt: skip
+    text = report.read_text(encoding="utf-8")
+    assert "## Naive loader (measured on a sample, extrapolated)" in text
+    rows = table_rows(text, "synthetic 0.01×")
+    results, stages = rows[:2]
+    assert all(is_number(cell) for cell in results), results  # every loader ran
+    assert all(is_number(cell) for cell in stages), stages
+    statements = [row for row in rows if row[0].startswith("load.")]
+    assert statements, "no statement of the online loader timed"
+    assert all(is_number(cell) for row in statements for cell in row[1:])
+    reload = next(row for row in rows if "→" in "".join(row))
+    assert reload[-2:] == ["yes", "yes"]  # the reload changed nothing; bulk = online
+
+
+def test_chores(tmp_path: Path) -> None:
+    env = _own_env(tmp_path / "home")
+    kg = str(Path(sys.executable).with_name("kg"))
+    paths = write_standin(tmp_path / "standin", papers=60)
+    subprocess.run([kg, "db", "start"], env=env, check=True, capture_output=True, timeout=300)
+    try:
+        subprocess.run(
+            [kg, "load", "--id-scheme", "snap-hepth", *map(str, paths)],
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
+        out = run_bench(
+            "chores", "--papers", 3, "--version-runs", 2, "--empty-the-database",
+            env=env, timeout=600,
+        )  # fmt: skip
+    finally:
+        subprocess.run([kg, "db", "stop"], env=env, check=False, capture_output=True)
+    assert re.search(r"`kg paper REF --limit 5`, 3 random .* p50 \d+ ms", out)
+    assert re.search(r"`kg --version`: CPU \d\.\d{3} s min, .* over 2 runs", out)
+    assert re.search(r"`kg db reset --yes`: \d+\.\d s: \*\*\d+\.\d\d×\*\*", out)
+    assert re.search(r"right after the reset \d+\.\d s; again .* \*\*\d+\.\d s\*\*", out)
