@@ -26,7 +26,7 @@ from kg.answers import BulkSummary, LoadSummary
 from kg.cli.app import count, emit_json, json_option, main, open_graph
 from kg.cli.tables import Column, clean, plural, print_table, progress_bar, say
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.pipeline import DEFAULT_BATCH_SIZE, FormatChoice
+from kg.load.pipeline import LOAD_BATCH, FormatChoice
 from loaders.formats import FORMATS, IdScheme
 from loaders.hepth_abs import ABS_SUFFIXES
 
@@ -43,7 +43,7 @@ from loaders.hepth_abs import ABS_SUFFIXES
 )
 @click.option(
     "--batch-size",
-    default=DEFAULT_BATCH_SIZE,
+    default=LOAD_BATCH,
     show_default=True,
     type=count(),
     help="Rows per transaction.",

@@ -84,7 +84,8 @@ __all__ = [
 ]
 
 FormatChoice = FormatName | Literal["auto"]
-DEFAULT_BATCH_SIZE = 2000
+# Records per write transaction of a load (kg load --batch-size), online or bulk.
+LOAD_BATCH = 2000
 _SKIPPED_NAMES = ("readme", ".", "manifest")
 """The names (their start, in any case) of files a folder's load leaves out: a README, a
 hidden file, and a dump's manifest (OpenAlex's snapshot lists its part files in one)."""
@@ -698,7 +699,7 @@ class StreamSettings:
     Raises ParameterError for a batch size under 1.
     """
 
-    batch_size: int = DEFAULT_BATCH_SIZE
+    batch_size: int = LOAD_BATCH
     strict: bool = False
     id_scheme: IdScheme = "arxiv"
     on_progress: Callable[[int], None] | None = None

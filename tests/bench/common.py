@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.database import Database
-from kg.load.pipeline import DEFAULT_BATCH_SIZE, load_paths
+from kg.load.pipeline import LOAD_BATCH, load_paths
 from kg.server.install import NEO4J_VERSION, find_java
 
 HEPTH_WITH_CITATIONS = (
@@ -39,7 +39,7 @@ def ensure_hepth(
     *,
     papers: int,
     rejects: Path,
-    batch_size: int = DEFAULT_BATCH_SIZE,
+    batch_size: int = LOAD_BATCH,
 ) -> None:
     """Load ``paths`` (snap-hepth ids) when the graph holds fewer than ``papers`` papers
     whose key starts with hep-th/."""
