@@ -76,39 +76,37 @@ _CELLS = (
 )
 _DESCRIBED_NAMES = frozenset(name for name, _ in DESCRIBED_COLUMNS)
 
+_ARROW = {
+    "text": pa.string(),
+    "long": pa.int64(),
+    "int": pa.int32(),
+    "bool": pa.bool_(),
+    "date": pa.date32(),
+    "blob": pa.binary(),
+}
+
+
+def _schema(columns: str, *more: tuple[str, pa.DataType]) -> pa.Schema:
+    """The Arrow schema of ``columns`` ('name:type' words, types as ``_ARROW`` names them)
+    followed by ``more``."""
+    named = [(name, _ARROW[kind]) for name, _, kind in (c.partition(":") for c in columns.split())]
+    return pa.schema([*named, *more])
+
+
 _TABLES: dict[str, pa.Schema] = {
     # every full record: its key, its place in the input, whether it alone could be
     # imported, its snapshot, its set of extra DESCRIBED_IN properties, itself, its cells
-    "papers": pa.schema(
-        [
-            ("key", pa.string()),
-            ("seq", pa.int64()),
-            ("plain", pa.bool_()),
-            ("snapshot", pa.string()),
-            ("extras", pa.int32()),
-            ("record", pa.binary()),
-            *((name, _NATIVE.get(kind, pa.string())) for name, kind in _CELLS),
-        ]
+    "papers": _schema(
+        "key:text seq:long plain:bool snapshot:text extras:int record:blob",
+        *((name, _NATIVE.get(kind, pa.string())) for name, kind in _CELLS),
     ),
-    "names": pa.schema([("key", pa.string()), ("name", pa.string())]),
-    "authored": pa.schema(
-        [("key", pa.string()), ("author", pa.string()), ("position", pa.int64())]
-    ),
-    "paper_categories": pa.schema(
-        [("key", pa.string()), ("code", pa.string()), ("is_primary", pa.bool_())]
-    ),
-    "extras": pa.schema([("key", pa.string()), ("slot", pa.int32()), ("value", pa.string())]),
-    "cites": pa.schema(
-        [
-            ("citing", pa.string()),
-            ("cited", pa.string()),
-            ("snap", pa.int32()),
-            ("as_of", pa.date32()),
-            ("seq", pa.int64()),
-        ]
-    ),
-    "rich_cites": pa.schema([("seq", pa.int64()), ("record", pa.binary())]),
-    "rich_keys": pa.schema([("key", pa.string())]),
+    "names": _schema("key:text name:text"),
+    "authored": _schema("key:text author:text position:long"),
+    "paper_categories": _schema("key:text code:text is_primary:bool"),
+    "extras": _schema("key:text slot:int value:text"),
+    "cites": _schema("citing:text cited:text snap:int as_of:date seq:long"),
+    "rich_cites": _schema("seq:long record:blob"),
+    "rich_keys": _schema("key:text"),
 }
 
 # The split, once every record is staged. The papers a rule may touch: named richly, or
@@ -408,10 +406,7 @@ class ImportSink:
         )
         self.db.from_arrow(snapshots).create("snapshots")
         categories = pa.Table.from_pylist(
-            list(self._categories.values()),
-            schema=pa.schema(
-                [("code", pa.string()), ("name", pa.string()), ("archive", pa.string())]
-            ),
+            list(self._categories.values()), schema=_schema("code:text name:text archive:text")
         )
         self.db.from_arrow(categories).create("category_names")
 
