@@ -9,7 +9,9 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from kg.cli import main
 from kg.errors import ConfigError
 from kg.load.import_sink import ImportFiles, ImportSink, check_stage_memory
 from kg.load.rows import Batch
@@ -177,3 +179,12 @@ def test_online_batches_need_the_split_first(tmp_path: Path) -> None:
             next(sink.online_batches(10))
     finally:
         sink.close()
+
+
+def test_the_stage_memory_is_a_bulk_option(tmp_path: Path) -> None:
+    """--stage-memory without --bulk is a usage error, before any graph is opened."""
+    record = tmp_path / "r.jsonl"
+    record.write_text("", encoding="utf-8")
+    result = CliRunner().invoke(main, ["load", "--stage-memory", "1GB", str(record)])
+    assert result.exit_code == 2
+    assert "--stage-memory sizes bulk mode's staging store: add --bulk" in result.output
