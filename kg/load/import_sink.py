@@ -588,24 +588,25 @@ class ImportSink:
 
 
 class _Rows:
-    """One batch's rows for the stage, column by column per table, appended to it as one
-    Arrow table per table."""
+    """One batch's rows for the stage, per table, appended to it as one Arrow table per
+    table."""
 
     def __init__(self) -> None:
-        self.columns: dict[str, list[list[Any]]] = {
-            table: [[] for _ in schema.names] for table, schema in _TABLES.items()
-        }
+        self.rows: dict[str, list[tuple[Any, ...]]] = {table: [] for table in _TABLES}
 
     def add(self, table: str, *values: Any) -> None:
-        for column, value in zip(self.columns[table], values, strict=True):
-            column.append(value)
+        self.rows[table].append(values)
 
     def append_to(self, db: duckdb.DuckDBPyConnection) -> None:
         """Append each table's rows, if any, to its table in ``db``."""
-        for table, columns in self.columns.items():
-            if columns[0]:
-                arrays = pa.Table.from_arrays(columns, schema=_TABLES[table])
-                db.from_arrow(arrays).insert_into(table)
+        for table, rows in self.rows.items():
+            if rows:
+                schema = _TABLES[table]
+                columns = [
+                    pa.array(column, kind)
+                    for column, kind in zip(zip(*rows, strict=True), schema.types, strict=True)
+                ]
+                db.from_arrow(pa.Table.from_arrays(columns, schema=schema)).insert_into(table)
 
 
 class _Copier:
