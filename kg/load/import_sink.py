@@ -111,8 +111,8 @@ _TABLES: dict[str, pa.Schema] = {
 
 # The split, once every record is staged. The papers a rule may touch: named richly, or
 # with several records, or with one that cannot be imported alone (titled only, strong ids,
-# an author named twice, ';' in an array). The edges: stated more than once, or touching
-# such a paper.
+# an author named twice, ';' in an array, extra properties whose names differ only in case).
+# The edges: stated more than once, or touching such a paper.
 _SPLIT = """
 CREATE OR REPLACE TABLE online_keys AS
     SELECT key FROM rich_keys
@@ -203,9 +203,10 @@ class ImportSink:
             config={
                 "memory_limit": memory,
                 "temp_directory": str(path.with_name(path.name + ".tmp")),
-                "threads": max(1, min(os.cpu_count() or 1, _MAX_THREADS)),
+                "threads": min(os.cpu_count() or 1, _MAX_THREADS),
                 # no result here needs the order of its input (those that do sort): without
-                # it, DuckDB streams joins, groups and CSV writes instead of buffering them
+                # it, DuckDB need not buffer rows to keep their order, which is what runs out
+                # of memory when a table or CSV larger than memory is written
                 "preserve_insertion_order": False,
             },
         )
