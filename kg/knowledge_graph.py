@@ -629,6 +629,7 @@ class KnowledgeGraph(Database):
         timeout: float = 300.0,
         on_stage: Callable[[str], None] | None = None,
         keep_apart: PathArg | None = None,
+        stage_memory: str | None = None,
         **options: Unpack[StreamOptions],
     ) -> BulkSummary:
         """Load ``paths`` into the empty database of the local server with neo4j-admin import.
@@ -637,12 +638,14 @@ class KnowledgeGraph(Database):
         batch size; ``options`` are its StreamOptions (batch_size, strict, id_scheme, on_progress,
         keep_messages), by keyword. The server is stopped while the files are parsed and
         imported, then left running (when parsing fails it is started again if it was running).
-        Scratch files go to a temporary folder in ``workdir`` (default: $KG_HOME/bulk), removed
-        afterwards unless ``keep_csv``.
+        Scratch files (the staging store, DuckDB held to ``stage_memory``, default 1GB, past which
+        it spills to disk; the CSVs) go to a temporary folder in ``workdir`` (default:
+        $KG_HOME/bulk), removed afterwards unless ``keep_csv``.
 
-        Raises ConfigError when NEO4J_URI is set, ServerError when the local server is not
-        installed or the import fails, NotEmptyError when the database holds a node,
-        SourceError for unreadable input and RecordRejected (with ``strict``) for a bad record.
+        Raises ConfigError when NEO4J_URI is set or ``stage_memory`` is no size (as ``512MB``),
+        ServerError when the local server is not installed or the import fails, NotEmptyError
+        when the database holds a node, SourceError for unreadable input and RecordRejected
+        (with ``strict``) for a bad record.
         ``on_stage`` is called with each stage's description (STAGE_NAMES) as it begins.
         ``keep_apart`` names a file of splits (``kg merges --kept-apart --json``), recorded in
         the new database before the online writer runs: a rebuild keeps the splits users made.
@@ -660,6 +663,7 @@ class KnowledgeGraph(Database):
             timeout=timeout,
             on_stage=on_stage,
             keep_apart=keep_apart,
+            stage_memory=stage_memory,
             **options,
         )
 

@@ -76,6 +76,12 @@ from loaders.hepth_abs import ABS_SUFFIXES
     "the local server). Same graph, much faster.",
 )
 @click.option(
+    "--stage-memory",
+    metavar="SIZE",
+    help="With --bulk: the memory of the staging store (DuckDB), e.g. 512MB or 4GB; past it, "
+    "it spills to its scratch folder under $KG_HOME/bulk.  [default: 1GB]",
+)
+@click.option(
     "--keep-apart",
     type=click.Path(path_type=Path, dir_okay=False),
     help="A file of splits to keep, as `kg merges --kept-apart --json` prints it (after "
@@ -100,6 +106,7 @@ def load(
     rejects: Path,
     force: bool,
     bulk: bool,
+    stage_memory: str | None,
     keep_apart: Path | None,
     since: Path | None,
     as_json: bool,
@@ -120,11 +127,7 @@ def load(
 
     Example: kg load examples/map my-pages/*.txt
     """
-    if since is not None and bulk:
-        raise click.UsageError(
-            "--since loads a newer snapshot into a graph that holds the older one, and --bulk "
-            "needs an empty database: drop one of them"
-        )
+    _check_choices(bulk, since, stage_memory)
     # What a load and a bulk load share; each adds its own progress hook.
     options: dict[str, Any] = {
         "fmt": fmt,
@@ -134,10 +137,13 @@ def load(
         "rejects_path": rejects,
         "keep_apart": keep_apart,
     }
+    bulk_only = {"stage_memory": stage_memory} if bulk else None
     with _deferred_interrupt() as pressed, _load_bar(as_json) as progress:
         shown = _LoadProgress(progress, pressed, list(paths))
         try:
-            summary, bulk_summary = _run_load(ctx, list(paths), shown, bulk, force, since, options)
+            summary, bulk_summary = _run_load(
+                ctx, list(paths), shown, bulk_only, force, since, options
+            )
         except (_Interrupted, KeyboardInterrupt):
             progress.stop()
             click.echo(
@@ -150,20 +156,31 @@ def load(
     _report_load(ctx, summary, bulk_summary, as_json)
 
 
+def _check_choices(bulk: bool, since: Path | None, stage_memory: str | None) -> None:
+    """Raise click.UsageError for options that do not go together."""
+    if since is not None and bulk:
+        raise click.UsageError(
+            "--since loads a newer snapshot into a graph that holds the older one, and --bulk "
+            "needs an empty database: drop one of them"
+        )
+    if stage_memory is not None and not bulk:
+        raise click.UsageError("--stage-memory sizes bulk mode's staging store: add --bulk")
+
+
 def _run_load(
     ctx: click.Context,
     paths: list[Path],
     shown: _LoadProgress,
-    bulk: bool,
+    bulk: dict[str, Any] | None,
     force: bool,
     since: Path | None,
     options: dict[str, Any],
 ) -> tuple[LoadSummary, BulkSummary | None]:
-    """Run the load (a bulk load with ``bulk``) with ``options``, showing it on ``shown``;
-    return its summary, and a bulk load's own."""
-    if bulk:
+    """Run the load with ``options`` (a bulk load with the options of ``bulk`` too, when
+    given), showing it on ``shown``; return its summary, and a bulk load's own."""
+    if bulk is not None:
         found = KnowledgeGraph.bulk_load(
-            paths, on_stage=shown.stage, on_progress=shown.advance, **options
+            paths, on_stage=shown.stage, on_progress=shown.advance, **options, **bulk
         )
         return found.load, found
     summary = open_graph(ctx).load(

@@ -1,7 +1,8 @@
 """Bulk mode: load files into an empty local database with ``neo4j-admin database import``.
 
 The files are parsed and validated exactly as ``kg.load.pipeline.load_paths`` does (same
-parsers, same batches), into a scratch staging store (``kg.load.import_sink.ImportSink``).
+parsers, same batches), into a scratch DuckDB staging store
+(``kg.load.import_sink.ImportSink``), held to ``stage_memory`` beyond which it spills to disk.
 What no load rule can touch (papers with one record that nothing else names richly, edges
 asserted once between them) is written as import CSVs; the local server is stopped,
 ``import full`` builds the store, the server starts again and the schema is applied. Then
@@ -31,7 +32,7 @@ from typing import Unpack
 from kg.answers.loads import BulkSummary, KeptApart, LoadSummary
 from kg.database import Database
 from kg.errors import ConfigError, NotEmptyError, ServerError
-from kg.load.import_sink import ImportFiles, ImportSink
+from kg.load.import_sink import DEFAULT_STAGE_MEMORY, ImportFiles, ImportSink, check_stage_memory
 from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
@@ -182,6 +183,7 @@ def bulk_load(
     timeout: float = 300.0,
     on_stage: Callable[[str], None] | None = None,
     keep_apart: PathArg | None = None,
+    stage_memory: str | None = None,
     **options: Unpack[StreamOptions],
 ) -> BulkSummary:
     """Load ``paths`` into the empty database of the local server with neo4j-admin import.
@@ -190,32 +192,32 @@ def bulk_load(
     ``options`` are its StreamOptions (batch_size, strict, id_scheme, on_progress,
     keep_messages), by keyword. The server is stopped while the files are parsed and
     imported, then left running (when parsing fails it is started again if it was running).
-    Scratch files go to a temporary folder in ``workdir`` (default: $KG_HOME/bulk), removed
-    afterwards unless ``keep_csv``.
+    Scratch files (the staging store, DuckDB held to ``stage_memory``, default 1GB, past which
+    it spills to disk; the CSVs) go to a temporary folder in ``workdir`` (default:
+    $KG_HOME/bulk), removed afterwards unless ``keep_csv``.
 
-    Raises ConfigError when NEO4J_URI is set, ServerError when the local server is not
-    installed or the import fails, NotEmptyError when the database holds a node,
-    SourceError for unreadable input and RecordRejected (with ``strict``) for a bad record.
+    Raises ConfigError when NEO4J_URI is set or ``stage_memory`` is no size (as ``512MB``),
+    ServerError when the local server is not installed or the import fails, NotEmptyError
+    when the database holds a node, SourceError for unreadable input and RecordRejected
+    (with ``strict``) for a bad record.
     ``on_stage`` is called with each stage's description (STAGE_NAMES) as it begins.
     ``keep_apart`` names a file of splits (``kg merges --kept-apart --json``), recorded in
     the new database before the online writer runs: a rebuild keeps the splits users made.
     """
     _refuse_remote()
+    memory = check_stage_memory(stage_memory or DEFAULT_STAGE_MEMORY)
     files = as_paths(paths, "paths")
-    fmt = as_format(fmt)
     splits_file = optional_path(keep_apart, "keep_apart")
     scratch_base = optional_path(workdir, "workdir")
     stream = StreamSettings(**options)
-    settings = settings or config.local_settings()
     database = database or os.environ.get("NEO4J_DATABASE") or config.DEFAULT_DATABASE
-    server = _installed(settings)
-    with planned_load(files, fmt, rejects_path, stream.strict, splits_file) as plan:
+    server = _installed(settings or config.local_settings())
+    with planned_load(files, as_format(fmt), rejects_path, stream.strict, splits_file) as plan:
         run = _BulkRun.begin(server, database, timeout, on_stage)
-        scratch = _scratch(scratch_base or settings.home / "bulk")
-        offline = ImportSink(scratch / "graph.sqlite")
+        scratch, offline = _scratch(scratch_base or server.settings.home / "bulk", memory)
         try:
             import_files = run.import_offline(offline, scratch, plan, stream)
-            with Database.connect(_local_connection(settings, database)) as graph:
+            with Database.connect(_local_connection(server.settings, database)) as graph:
                 writer = run.write_online(graph, offline, plan.splits, stream.batch_size)
         finally:
             plan.rejects.close()
@@ -325,10 +327,12 @@ def _installed(settings: LocalSettings) -> LocalServer:
     return server
 
 
-def _scratch(base: Path) -> Path:
-    """Return a new scratch folder in ``base`` (made when missing)."""
+def _scratch(base: Path, memory: str) -> tuple[Path, ImportSink]:
+    """Return a new scratch folder in ``base`` (made when missing) and the staging store in
+    it, held to ``memory``."""
     base.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix="kg-bulk-", dir=base))
+    scratch = Path(tempfile.mkdtemp(prefix="kg-bulk-", dir=base))
+    return scratch, ImportSink(scratch / "stage.duckdb", memory)
 
 
 def _count_bulk(

@@ -4,15 +4,18 @@ online writer.
 The load rules (newest record wins, gap filling, stubs, title merges, CITES provenance,
 author names) are written once, in the ``cypher/load`` statements that
 ``kg.load.neo4j_sink.GraphWriter`` runs. ``ImportSink`` takes the same snapshots and batches
-from ``kg.load.pipeline`` and only stages them in a scratch SQLite file. Once every file is
-read it splits them:
+from ``kg.load.pipeline`` and only stages them in a scratch DuckDB database, one Arrow table
+per table and batch: each full record as the cells its import row would hold (and, pickled,
+whole), references by arXiv id alone as compact edges, any other citation whole. Once every
+file is read it splits them, in SQL over the whole input:
 
 - **import**: what no rule can touch, because nothing else in the input names it: an arXiv
   paper with exactly one full record (or none: a plain stub), named by no reference that
   carries a title, year or count, whose authors are each spelled one way in the whole input;
   an edge asserted exactly once between two such papers; authors with one spelling. For
   these the statements would only copy the record's values onto new nodes, so
-  ``write_csv`` writes those values as the import CSVs (string ids: the keys themselves).
+  ``write_csv`` has DuckDB write those values as the import CSVs (string ids: the keys
+  themselves).
 - **online**: everything else (title-only papers, papers with several records, references
   that state a title or a count, edges asserted twice) comes back from ``online_batches``,
   and bulk mode writes it through ``GraphWriter`` once the imported database is up, with
@@ -21,21 +24,26 @@ read it splits them:
   loader had built.
 
 The split is conservative: anything unusual goes online, which is always correct and only
-slower. Memory stays flat: records live in the SQLite file, not in Python.
+slower. Memory stays flat: records live in the DuckDB file, and DuckDB's joins, groups and
+sorts spill to a folder beside it past its memory limit (``memory``).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import pickle
-import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
+import duckdb
+import pyarrow as pa
+
+from kg.errors import ConfigError
 from kg.load.rows import Batch, as_of_key, category_row, paper_row
 from loaders.paper_properties import (
     DESCRIBED_COLUMNS,
@@ -46,29 +54,107 @@ from loaders.paper_properties import (
 from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
 from loaders.titles import canonical_arxiv_id, normalize_name
 
-__all__ = ["ImportFiles", "ImportSink"]
+__all__ = ["DEFAULT_STAGE_MEMORY", "ImportFiles", "ImportSink", "check_stage_memory"]
+
+DEFAULT_STAGE_MEMORY = "1GB"
+"""DuckDB's memory limit while it stages and splits: past it, it spills to disk."""
 
 _TITLE_PREFIX = "title:"
-# The page cache while splitting (``write_csv``), in MB: see there.
-_SPLIT_CACHE_MB = 16
-# A stub's cells after stub and arxiv_id (PAPER_COLUMNS' first two): no other property.
-_EMPTY_AFTER_ID = [""] * (len(PAPER_COLUMNS) - 2)
+# DuckDB's threads: the split's joins and groups and the CSV writes run in parallel, and each
+# thread takes its share of the memory limit, so a few are enough.
+_MAX_THREADS = 4
+# Rows a streamed result hands over at a time.
+_FETCH_ROWS = 2_048
 
-_SCHEMA = """
-CREATE TABLE records (key TEXT NOT NULL, record BLOB NOT NULL);
-CREATE TABLE names (key TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (key, name)) WITHOUT ROWID;
-CREATE TABLE rich_keys (key TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE TABLE rich_cites (record BLOB NOT NULL);
-CREATE TABLE cites (citing TEXT NOT NULL, cited TEXT NOT NULL, snap INTEGER NOT NULL, as_of TEXT);
-CREATE TABLE online_cites (citing TEXT NOT NULL, cited TEXT NOT NULL, snap INTEGER NOT NULL,
-                           as_of TEXT);
-CREATE TABLE online_keys (key TEXT PRIMARY KEY) WITHOUT ROWID;
+# The import types DuckDB writes as neo4j-admin import reads them; the others (arrays joined
+# by ';', doubles as Java spells them) are staged as their CSV text.
+_NATIVE = {"boolean": pa.bool_(), "long": pa.int64(), "date": pa.date32()}
+# The staged cells of a record's import rows: its paper's (p_), its DESCRIBED_IN link's (d_).
+_CELLS = (
+    *((f"p_{name}", kind) for name, kind in PAPER_COLUMNS),
+    *((f"d_{name}", kind) for name, kind in DESCRIBED_COLUMNS),
+)
+_DESCRIBED_NAMES = frozenset(name for name, _ in DESCRIBED_COLUMNS)
+
+_ARROW = {
+    "text": pa.string(),
+    "long": pa.int64(),
+    "int": pa.int32(),
+    "bool": pa.bool_(),
+    "date": pa.date32(),
+    "blob": pa.binary(),
+}
+
+
+def _schema(columns: str, *more: tuple[str, pa.DataType]) -> pa.Schema:
+    """The Arrow schema of ``columns`` ('name:type' words, types as ``_ARROW`` names them)
+    followed by ``more``."""
+    named = [(name, _ARROW[kind]) for name, _, kind in (c.partition(":") for c in columns.split())]
+    return pa.schema([*named, *more])
+
+
+_TABLES: dict[str, pa.Schema] = {
+    # every full record: its key, its place in the input, whether it alone could be
+    # imported, its snapshot, its set of extra DESCRIBED_IN properties, itself, its cells
+    "papers": _schema(
+        "key:text seq:long plain:bool snapshot:text extras:int record:blob",
+        *((name, _NATIVE.get(kind, pa.string())) for name, kind in _CELLS),
+    ),
+    "names": _schema("key:text name:text"),
+    "authored": _schema("key:text author:text position:long"),
+    "paper_categories": _schema("key:text code:text is_primary:bool"),
+    "extras": _schema("key:text slot:int value:text"),
+    "cites": _schema("citing:text cited:text snap:int as_of:date seq:long"),
+    "rich_cites": _schema("seq:long record:blob"),
+    "rich_keys": _schema("key:text"),
+}
+
+# The split, once every record is staged. The papers a rule may touch: named richly, or
+# with several records, or with one that cannot be imported alone (titled only, strong ids,
+# an author named twice, ';' in an array, extra properties whose names differ only in case).
+# The edges: stated more than once, or touching such a paper.
+_SPLIT = """
+CREATE OR REPLACE TABLE online_keys AS
+    SELECT key FROM rich_keys
+    UNION
+    SELECT key FROM papers GROUP BY key HAVING count(*) > 1 OR NOT bool_and(plain);
+CREATE OR REPLACE VIEW import_papers AS SELECT * FROM papers ANTI JOIN online_keys USING (key);
+CREATE OR REPLACE TABLE online_pairs AS
+    SELECT citing, cited FROM cites GROUP BY citing, cited
+    HAVING count(*) > 1
+        OR citing IN (SELECT key FROM online_keys)
+        OR cited IN (SELECT key FROM online_keys);
+CREATE OR REPLACE TABLE online_cites AS
+    SELECT * FROM cites SEMI JOIN online_pairs USING (citing, cited);
 """
+
+# The stubs: papers named only by references by arXiv id, with stub and arxiv_id alone.
+_STUBS = (
+    "SELECT key, true, key"
+    + ", NULL" * (len(PAPER_COLUMNS) - 2)
+    + " FROM (SELECT citing AS key FROM cites UNION SELECT cited FROM cites)"
+    " ANTI JOIN papers USING (key) ANTI JOIN online_keys USING (key)"
+)
 
 # Edge lists name the same papers over and over, and papers the same authors: remember
 # recent canonical ids and name keys.
 _canonical = lru_cache(maxsize=1 << 16)(canonical_arxiv_id)
 _name_key = lru_cache(maxsize=1 << 16)(normalize_name)
+
+
+def check_stage_memory(memory: str) -> str:
+    """Return ``memory`` when DuckDB takes it as a memory limit (``1GB``, ``512MB``).
+
+    Raises ConfigError when it does not.
+    """
+    try:
+        duckdb.connect(config={"memory_limit": memory}).close()
+    except duckdb.Error as error:
+        raise ConfigError(
+            f"the staging store's memory {memory!r} is not a size: {error}",
+            f"give a number and a unit, as {DEFAULT_STAGE_MEMORY!r} or '512MB'",
+        ) from error
+    return memory
 
 
 @dataclass
@@ -103,23 +189,29 @@ class ImportSink:
 
     Feed it what ``kg.load.pipeline`` feeds ``GraphWriter`` (``write_snapshot``,
     ``write_batch``, ``mark_loaded_whole``), then call ``write_csv`` for the import files,
-    then hand ``snapshots``, ``online_batches`` and ``marked`` to a ``GraphWriter`` on the
-    imported database. Close it when done.
+    then hand ``snapshots``, ``author_spellings``, ``online_batches`` and ``marked`` to a
+    ``GraphWriter`` on the imported database. Close it when done.
+
+    ``path`` is the DuckDB file; DuckDB spills what passes ``memory`` (a size such as
+    ``1GB``) to a folder beside it. Raises duckdb.Error for a memory it does not take.
     """
 
-    def __init__(self, path: Path, cache_mb: int = 64) -> None:
+    def __init__(self, path: Path, memory: str = DEFAULT_STAGE_MEMORY) -> None:
         self.path = path
-        self.db = sqlite3.connect(path, isolation_level=None)
-        for pragma in (
-            "journal_mode = OFF",
-            "synchronous = OFF",
-            "locking_mode = EXCLUSIVE",
-            "temp_store = FILE",
-            f"cache_size = -{cache_mb * 1024}",
-        ):
-            self.db.execute(f"PRAGMA {pragma}")
-        self.db.executescript(_SCHEMA)
-        self.db.execute("BEGIN")
+        self.db = duckdb.connect(
+            path,
+            config={
+                "memory_limit": memory,
+                "temp_directory": str(path.with_name(path.name + ".tmp")),
+                "threads": min(os.cpu_count() or 1, _MAX_THREADS),
+                # no result here needs the order of its input (those that do sort): without
+                # it, DuckDB need not buffer rows to keep their order, which is what runs out
+                # of memory when a table or CSV larger than memory is written
+                "preserve_insertion_order": False,
+            },
+        )
+        for name, schema in _TABLES.items():
+            self.db.from_arrow(schema.empty_table()).create(name)
         self.snapshots: list[SnapshotRecord] = []
         """Every snapshot record, in the order read: the online writer upserts them all."""
         self.marked: list[str] = []
@@ -130,6 +222,9 @@ class ImportSink:
         """How many citations the online writer gets (set by ``write_csv``)."""
         self._snapshot_ids: dict[str, int] = {}
         self._sources: list[str] = []
+        self._categories: dict[str, dict[str, Any]] = {}
+        self._extra_sets: dict[tuple[tuple[str, str], ...], int] = {(): 0}
+        self._seq = 0
         self._split = False
 
     def close(self) -> None:
@@ -155,156 +250,78 @@ class ImportSink:
             self.marked.append(snapshot_key)
 
     def write_batch(self, batch: Batch) -> None:
-        """Stage the batch: full records whole, references by arXiv id alone as compact
-        edges, any other citation whole with the keys of its richer references."""
-        if batch.papers:
-            self.db.executemany(
-                "INSERT INTO records (key, record) VALUES (?, ?)",
-                [(r.key, pickle.dumps(r, pickle.HIGHEST_PROTOCOL)) for r in batch.papers],
-            )
-            self.db.executemany(
-                "INSERT OR IGNORE INTO rich_keys (key) VALUES (?)",
-                [(r.key,) for r in batch.papers if _splits_in_import(r)],
-            )
-            self.db.executemany(
-                "INSERT OR IGNORE INTO names (key, name) VALUES (?, ?)",
-                # an author a source gives ids for is keyed by them, and written online
-                [
-                    (_name_key(n), n)
-                    for r in batch.papers
-                    for n, ids in zip(r.authors, r.author_ids or [{}] * len(r.authors), strict=True)
-                    if not ids
-                ],
-            )
-        plain: list[tuple[str, str, int, str | None]] = []
-        rich: list[CitationRecord] = []
+        """Stage the batch, one Arrow table per table: full records whole and as their
+        import cells, references by arXiv id alone as compact edges, any other citation
+        whole with the keys of its richer references."""
+        rows = _Rows()
+        names: set[tuple[str, str]] = set()
+        for record in batch.papers:
+            self._stage_paper(record, rows, names)
+        for key, name in names:
+            rows.add("names", key, name)
         rich_keys: set[str] = set()
         for citation in batch.citations:
+            self._seq += 1
             citing = _plain_key(citation.citing)
             cited = _plain_key(citation.cited)
             if citing is not None and cited is not None:
-                as_of = citation.as_of.isoformat() if citation.as_of else None
-                plain.append((citing, cited, self._snapshot_ids[citation.snapshot], as_of))
+                snap = self._snapshot_ids[citation.snapshot]
+                rows.add("cites", citing, cited, snap, citation.as_of, self._seq)
                 continue
-            rich.append(citation)
-            for ref in (citation.citing, citation.cited):
-                if _plain_key(ref) is None:
-                    rich_keys.add(ref.key)
+            rows.add("rich_cites", self._seq, pickle.dumps(citation, pickle.HIGHEST_PROTOCOL))
+            rich_keys.update(
+                ref.key for ref in (citation.citing, citation.cited) if not _plain_key(ref)
+            )
+        for key in rich_keys:
+            rows.add("rich_keys", key)
+        rows.append_to(self.db)
+
+    def _stage_paper(self, record: PaperRecord, rows: _Rows, names: set[tuple[str, str]]) -> None:
+        """Add a full record's rows: itself, its authors' spellings and, when it alone could
+        be imported, its import cells."""
+        self._seq += 1
+        key = record.key
+        authors = [_name_key(name) for name in record.authors]
+        author_ids: Sequence[Any] = record.author_ids or [{}] * len(authors)
+        # an author a source gives ids for is keyed by them, and written online
+        names.update(
+            (author, name)
+            for author, name, ids in zip(authors, record.authors, author_ids, strict=True)
+            if not ids
+        )
+        # A record with strong ids besides arXiv's, or its authors', goes online: the rules
+        # for strong ids may merge its paper or its authors with others (reconcile_ids,
+        # reconcile_authors)
+        plain = not (
+            key.startswith(_TITLE_PREFIX)
+            or record.ids
+            or record.author_ids
+            or len(set(authors)) != len(authors)
+            or _splits_in_import(record)
+        )
+        cells: dict[str, Any] = {}
+        extras = 0
         if plain:
-            self.db.executemany(
-                "INSERT INTO cites (citing, cited, snap, as_of) VALUES (?, ?, ?, ?)", plain
-            )
-        if rich:
-            self.db.executemany(
-                "INSERT INTO rich_cites (record) VALUES (?)",
-                [(pickle.dumps(c, pickle.HIGHEST_PROTOCOL),) for c in rich],
-            )
-            self.db.executemany(
-                "INSERT OR IGNORE INTO rich_keys (key) VALUES (?)", [(k,) for k in rich_keys]
-            )
-
-    # The import files: the part no rule touches.
-
-    def write_csv(self, folder: Path) -> ImportFiles:
-        """Split what was staged (see the module's docstring) and write the import part as
-        CSVs for ``neo4j-admin database import full --id-type=string`` into ``folder``."""
-        self.db.execute("COMMIT")
-        # The split's sorts (the GROUP BY over every edge above all) take as much memory as
-        # the page cache's size beside the cache itself, and they read each table once: a
-        # small cache keeps the loader's peak down at no cost in time.
-        self.db.execute(f"PRAGMA cache_size = -{_SPLIT_CACHE_MB * 1024}")
-        self.db.execute("BEGIN")
-        folder.mkdir(parents=True, exist_ok=True)
-        files = ImportFiles()
-        online = self._online_keys()
-        categories: dict[str, dict[str, Any]] = {}
-        with _Writer(folder, files) as out:
-            self._write_papers(out, online, categories)
-            self._write_stubs(out, online)
-            self._write_cites(out, online)
-            # Each author with one of its spellings; author_spellings gives the online writer
-            # every spelling of the authors that have several, and it keeps the smallest.
-            out.node_file("Author", ("key:ID(Author)", "name"), "authors")
-            for key, name in self.db.execute("SELECT key, name FROM names GROUP BY key"):
-                out.node("Author", [_string(key), _string(name)])
-            out.node_file("Category", ("code:ID(Category)", "name", "archive"), "categories")
-            for code in sorted(categories):
-                row = categories[code]
-                out.node(
-                    "Category",
-                    [_string(code), _cell(row["name"], "string"), _cell(row["archive"], "string")],
-                )
-            out.node_file("Snapshot", ("key:ID(Snapshot)",), "snapshots")
-            for key in self._snapshot_ids:
-                out.node("Snapshot", [_string(key)])
-        self.db.executemany(
-            "INSERT OR IGNORE INTO online_keys (key) VALUES (?)", ((key,) for key in online)
-        )
-        self.online_citations += self.db.execute("SELECT count(*) FROM rich_cites").fetchone()[0]
-        self.online_keys = len(online)
-        self._split = True
-        return files
-
-    def _online_keys(self) -> set[str]:
-        """The papers a rule may touch: named richly, titled only, or with several records
-        (records whose authors are spelled more than one way join in ``_write_papers``)."""
-        online = {key for (key,) in self.db.execute("SELECT key FROM rich_keys")}
-        online.update(
-            key
-            for (key,) in self.db.execute(
-                "SELECT key FROM records GROUP BY key HAVING count(*) > 1"
-            )
-        )
-        return online
-
-    def _write_papers(
-        self,
-        out: _Writer,
-        online: set[str],
-        categories: dict[str, dict[str, Any]],
-    ) -> None:
-        """The papers with one full record that nothing else names richly: the values that
-        papers, authors and categories.cypher write on a new node, and its links."""
-        out.node_file(
-            "Paper",
-            ("key:ID(Paper)", *(f"{name}:{kind}" for name, kind in PAPER_COLUMNS)),
+            cells, extras = self._import_cells(record, authors, rows)
+        rows.add(
             "papers",
+            key,
+            self._seq,
+            plain and extras >= 0,
+            record.snapshot,
+            extras,
+            pickle.dumps(record, pickle.HIGHEST_PROTOCOL),
+            *(cells.get(name) for name, _ in _CELLS),
         )
-        out.relationship_file(
-            "AUTHORED", ":START_ID(Author),:END_ID(Paper),position:long", "authored"
-        )
-        out.relationship_file(
-            "PRIMARY_CATEGORY", ":START_ID(Paper),:END_ID(Category)", "primary_category"
-        )
-        out.relationship_file("CROSS_LISTED", ":START_ID(Paper),:END_ID(Category)", "cross_listed")
-        cursor = self.db.execute("SELECT key, record FROM records")
-        while rows := cursor.fetchmany(5_000):
-            for key, blob in rows:
-                if key in online:
-                    continue
-                record: PaperRecord = pickle.loads(blob)
-                authors = [_name_key(name) for name in record.authors]
-                # A record with strong ids besides arXiv's, or its authors', goes online: the
-                # rules for strong ids may merge its paper or its authors with others
-                # (reconcile_ids, reconcile_authors)
-                if (
-                    key.startswith(_TITLE_PREFIX)
-                    or record.ids
-                    or record.author_ids
-                    or len(set(authors)) != len(authors)
-                ):
-                    online.add(key)
-                    continue
-                self._write_paper(out, key, record, authors, categories)
 
-    def _write_paper(
-        self,
-        out: _Writer,
-        key: str,
-        record: PaperRecord,
-        authors: list[str],
-        categories: dict[str, dict[str, Any]],
-    ) -> None:
+    def _import_cells(
+        self, record: PaperRecord, authors: list[str], rows: _Rows
+    ) -> tuple[dict[str, Any], int]:
+        """Return the cells of a record's import rows (the values papers, authors and
+        categories.cypher write on a new node, and its link's) and the number of its set of
+        extra link properties (-1 when two of their columns would clash); add its AUTHORED
+        and category rows, and its extra properties, to ``rows``."""
+        key = record.key
         row = paper_row(record, key)
         props: dict[str, Any] = {name: row.get(name) for name, _ in PAPER_COLUMNS}
         props["stub"] = False
@@ -312,74 +329,201 @@ class ImportSink:
         if authors:
             props["authors_as_of"] = row["as_of"]
             for position, author in enumerate(authors, start=1):
-                out.relationship("AUTHORED", [_string(author), _string(key), str(position)])
+                rows.add("authored", key, author, position)
         if record.primary_category:
-            primary = category_row(record.primary_category)
-            cross = [category_row(c) for c in record.cross_categories]
             props["categories_as_of"] = as_of_key(record.as_of, record.snapshot)
-            props["primary_category"] = primary["code"]
-            categories[primary["code"]] = primary
-            out.relationship("PRIMARY_CATEGORY", [_string(key), _string(primary["code"])])
-            codes = dict.fromkeys(
-                named["code"]
-                for named, raw in zip(cross, record.cross_categories, strict=True)
-                if raw != record.primary_category
-            )
-            for named in cross:
-                categories[named["code"]] = named
-            for code in codes:
-                out.relationship("CROSS_LISTED", [_string(key), _string(code)])
-        out.node("Paper", [_string(key), *(_cell(props[n], t) for n, t in PAPER_COLUMNS)])
+            props["primary_category"] = self._stage_categories(record, rows)
         described = {
             **{name: value for name, value in row["extra"].items() if value is not None},
             **{link.name: row[link.row] for link in LINK_PROPERTIES},
         }
-        out.described(key, record.snapshot, described)
-
-    def _write_stubs(self, out: _Writer, online: set[str]) -> None:
-        """Papers named only by references by arXiv id: stub, arxiv_id (stubs.cypher's create)."""
-        cursor = self.db.execute(
-            "SELECT key FROM (SELECT citing AS key FROM cites UNION SELECT cited FROM cites) "
-            "WHERE key NOT IN (SELECT key FROM records)"
+        cells = {f"p_{name}": _staged(props[name], kind) for name, kind in PAPER_COLUMNS}
+        cells.update(
+            (f"d_{name}", _staged(described[name], kind)) for name, kind in DESCRIBED_COLUMNS
         )
-        while rows := cursor.fetchmany(50_000):
-            for (key,) in rows:
-                if key not in online:
-                    out.node("Paper", [_string(key), "true", _string(key), *_EMPTY_AFTER_ID])
+        return cells, self._stage_extras(key, described, rows)
 
-    def _write_cites(self, out: _Writer, online: set[str]) -> None:
-        """Edges asserted once between imported papers; the rest go to the online writer."""
-        out.relationship_file(
+    def _stage_categories(self, record: PaperRecord, rows: _Rows) -> str:
+        """Add the record's PRIMARY_CATEGORY and CROSS_LISTED rows; return the primary code."""
+        primary = category_row(str(record.primary_category))
+        cross = [category_row(c) for c in record.cross_categories]
+        for named in (primary, *cross):
+            self._categories[named["code"]] = named
+        rows.add("paper_categories", record.key, primary["code"], True)
+        codes = dict.fromkeys(
+            named["code"]
+            for named, raw in zip(cross, record.cross_categories, strict=True)
+            if raw != record.primary_category
+        )
+        for code in codes:
+            rows.add("paper_categories", record.key, code, False)
+        return str(primary["code"])
+
+    def _stage_extras(self, key: str, described: dict[str, Any], rows: _Rows) -> int:
+        """Add a record's extra link properties, one row each in the order of their set;
+        return the number of the set, or -1 when two columns would have one name in DuckDB,
+        which compares names regardless of case (such a paper goes online)."""
+        extras = tuple(
+            sorted(
+                (name, _kind(value))
+                for name, value in described.items()
+                if name not in _DESCRIBED_NAMES
+            )
+        )
+        columns = [name.casefold() for name in (*_DESCRIBED_NAMES, *(name for name, _ in extras))]
+        if len(set(columns)) != len(columns):
+            return -1
+        for slot, (name, kind) in enumerate(extras):
+            rows.add("extras", key, slot, _text(described[name], kind))
+        return self._extra_sets.setdefault(extras, len(self._extra_sets))
+
+    # The import files: the part no rule touches.
+
+    def write_csv(self, folder: Path) -> ImportFiles:
+        """Split what was staged (see the module's docstring) and have DuckDB write the
+        import part as CSVs for ``neo4j-admin database import full --id-type=string`` into
+        ``folder``; return them."""
+        folder.mkdir(parents=True, exist_ok=True)
+        self._stage_lookups()
+        self.db.execute(_SPLIT).fetchall()
+        out = _Copier(self.db, folder)
+        self._copy_papers(out)
+        self._copy_lists(out)
+        self._copy_described(out)
+        self._copy_cites(out)
+        self._copy_nodes(out)
+        self.online_keys = self._count("online_keys")
+        self.online_citations = self._count("rich_cites") + self._count("online_cites")
+        self._split = True
+        return out.files
+
+    def _stage_lookups(self) -> None:
+        """Stage the snapshots by number and the categories' names, for the CSVs."""
+        snapshots = pa.table(
+            {
+                "snap": pa.array(self._snapshot_ids.values(), pa.int32()),
+                "key": list(self._snapshot_ids),
+            }
+        )
+        self.db.from_arrow(snapshots).create("snapshots")
+        categories = pa.Table.from_pylist(
+            list(self._categories.values()), schema=_schema("code:text name:text archive:text")
+        )
+        self.db.from_arrow(categories).create("category_names")
+
+    def _copy_cites(self, out: _Copier) -> None:
+        """The edges asserted once between imported papers."""
+        out.relationship(
             "CITES",
-            ":START_ID(Paper),:END_ID(Paper),snapshots:string[],first_seen:date,last_seen:date",
             "cites",
+            [
+                ("c.citing", ":START_ID(Paper)", "string"),
+                ("c.cited", ":END_ID(Paper)", "string"),
+                ("s.key", "snapshots:string[]", "string[]"),
+                ("c.as_of", "first_seen:date", "date"),
+                ("c.as_of", "last_seen:date", "date"),
+            ],
+            "FROM cites c ANTI JOIN online_pairs USING (citing, cited) "
+            "JOIN snapshots s USING (snap)",
         )
-        snapshot_keys = list(self._snapshot_ids)
-        quoted = [_string(key) for key in snapshot_keys]
-        later: list[tuple[str, str, int, str | None]] = []
-        cursor = self.db.execute(
-            "SELECT citing, cited, count(*), min(snap), min(as_of), "
-            "group_concat(snap || '|' || coalesce(as_of, ''), ',') "
-            "FROM cites GROUP BY citing, cited"
+
+    def _copy_nodes(self, out: _Copier) -> None:
+        """The authors, the imported papers' categories and the snapshots."""
+        # Each author with one of its spellings; author_spellings gives the online writer
+        # every spelling of the authors that have several, and it keeps the smallest.
+        out.node(
+            "Author",
+            "authors",
+            [("key", "key:ID(Author)", "string"), ("min(name)", "name", "string")],
+            "FROM names GROUP BY key",
         )
-        while rows := cursor.fetchmany(50_000):
-            lines: list[str] = []
-            for citing, cited, count, snap, as_of, every in rows:
-                if count == 1 and citing not in online and cited not in online:
-                    day = as_of or ""
-                    lines.append(f"{_string(citing)},{_string(cited)},{quoted[snap]},{day},{day}")
-                    continue
-                for item in every.split(","):
-                    number, _, seen = item.partition("|")
-                    later.append((citing, cited, int(number), seen or None))
-            out.relationship_lines("CITES", lines)
-            if later:
-                self.db.executemany(
-                    "INSERT INTO online_cites (citing, cited, snap, as_of) VALUES (?, ?, ?, ?)",
-                    later,
+        out.node(
+            "Category",
+            "categories",
+            [
+                ("code", "code:ID(Category)", "string"),
+                ("name", "name", "string"),
+                ("archive", "archive", "string"),
+            ],
+            "FROM category_names SEMI JOIN (SELECT code FROM paper_categories "
+            "ANTI JOIN online_keys USING (key)) USING (code) ORDER BY code",
+        )
+        out.node(
+            "Snapshot",
+            "snapshots",
+            [("key", "key:ID(Snapshot)", "string")],
+            "FROM snapshots ORDER BY snap",
+        )
+
+    def _count(self, table: str) -> int:
+        """The rows of a table of the stage (one of its own names, never user data)."""
+        ((count,),) = self.db.execute(f"SELECT count(*) FROM {table}").fetchall()  # noqa: S608
+        return int(count)
+
+    def _copy_papers(self, out: _Copier) -> None:
+        """The papers with one full record that nothing else names richly, then those named
+        only by references by arXiv id: stub, arxiv_id (stubs.cypher's create)."""
+        columns = [("key", "key:ID(Paper)", "string")]
+        columns += [(f"p_{name}", f"{name}:{kind}", kind) for name, kind in PAPER_COLUMNS]
+        out.node("Paper", "papers", columns, "FROM import_papers UNION ALL " + _STUBS)
+
+    def _copy_lists(self, out: _Copier) -> None:
+        """The imported papers' authors and categories."""
+        ends = [("key", ":START_ID(Paper)", "string"), ("code", ":END_ID(Category)", "string")]
+        out.relationship(
+            "AUTHORED",
+            "authored",
+            [
+                ("author", ":START_ID(Author)", "string"),
+                ("key", ":END_ID(Paper)", "string"),
+                ("position", "position:long", "long"),
+            ],
+            "FROM authored ANTI JOIN online_keys USING (key)",
+        )
+        for kind, file_name, primary in (
+            ("PRIMARY_CATEGORY", "primary_category", ""),
+            ("CROSS_LISTED", "cross_listed", "NOT "),
+        ):
+            out.relationship(
+                kind,
+                file_name,
+                ends,
+                "FROM paper_categories ANTI JOIN online_keys USING (key) "
+                f"WHERE {primary}is_primary",
+            )
+
+    def _copy_described(self, out: _Copier) -> None:
+        """The imported papers' DESCRIBED_IN links: one file per set of extra properties
+        (a column has one type), their values gathered from their rows by slot."""
+        sets = {number: extras for extras, number in self._extra_sets.items()}
+        used = self.db.execute("SELECT DISTINCT extras FROM import_papers ORDER BY extras")
+        for (number,) in used.fetchall():
+            extras = sets[number]
+            columns = [
+                ("p.key", ":START_ID(Paper)", "string"),
+                ("p.snapshot", ":END_ID(Snapshot)", "string"),
+                *((f"p.d_{name}", f"{name}:{kind}", kind) for name, kind in DESCRIBED_COLUMNS),
+                *(
+                    (f"x.e{slot}", f"{name}:{kind}", kind)
+                    for slot, (name, kind) in enumerate(extras)
+                ),
+            ]
+            gathered = ", ".join(
+                f"max(value) FILTER (WHERE slot = {slot}) AS e{slot}" for slot in range(len(extras))
+            )
+            source = "FROM import_papers p"
+            if extras:
+                source += (
+                    # the stage's own names and slot numbers
+                    f" JOIN (SELECT key, {gathered} FROM extras GROUP BY key) x ON x.key = p.key"  # noqa: S608
                 )
-                self.online_citations += len(later)
-                later.clear()
+            out.relationship(
+                "DESCRIBED_IN",
+                f"described_in_{number}",
+                columns,
+                source + " WHERE p.extras = ?",
+                [number],
+            )
 
     # The online part.
 
@@ -387,9 +531,10 @@ class ImportSink:
         """Yield, in chunks, every spelling of the authors spelled more than one way: the
         online writer's author_names statement gives each its smallest."""
         rows: list[dict[str, str]] = []
-        for key, name in self.db.execute(
-            "SELECT key, name FROM names WHERE key IN "
-            "(SELECT key FROM names GROUP BY key HAVING count(*) > 1) ORDER BY key, name"
+        for key, name in self._stream(
+            "SELECT DISTINCT key, name FROM names WHERE key IN "
+            "(SELECT key FROM names GROUP BY key HAVING count(DISTINCT name) > 1) "
+            "ORDER BY key, name"
         ):
             rows.append({"key": key, "name": name, "norm_name": key})
             if len(rows) >= chunk:
@@ -399,33 +544,33 @@ class ImportSink:
             yield rows
 
     def online_batches(self, batch_size: int) -> Iterator[Batch]:
-        """Yield, in batches of ``batch_size``, every record the import files left out: the
-        online writer's statements apply the rules to them (call after ``write_csv``)."""
+        """Yield, in batches of ``batch_size``, every record the import files left out, in
+        the order read (edges by their ends): the online writer's statements apply the rules
+        to them. Raises RuntimeError before ``write_csv``."""
         if not self._split:
             raise RuntimeError("write_csv splits the staged records: call it first")
         batch = Batch()
-        cursor = self.db.execute(
-            "SELECT record FROM records WHERE key IN (SELECT key FROM online_keys)"
-        )
-        for (blob,) in cursor:
+        for (blob,) in self._stream(
+            "SELECT record FROM papers SEMI JOIN online_keys USING (key) ORDER BY seq"
+        ):
             batch.papers.append(pickle.loads(blob))
             if len(batch) >= batch_size:
                 yield batch
                 batch = Batch()
-        for (blob,) in self.db.execute("SELECT record FROM rich_cites"):
+        for (blob,) in self._stream("SELECT record FROM rich_cites ORDER BY seq"):
             batch.citations.append(pickle.loads(blob))
             if len(batch) >= batch_size:
                 yield batch
                 batch = Batch()
         snapshot_keys = list(self._snapshot_ids)
-        for citing, cited, snap, as_of in self.db.execute(
-            "SELECT citing, cited, snap, as_of FROM online_cites"
+        for citing, cited, snap, as_of in self._stream(
+            "SELECT citing, cited, snap, as_of FROM online_cites ORDER BY citing, cited, seq"
         ):
             batch.citations.append(
                 CitationRecord.model_construct(
                     origin=Origin.model_construct(path=self._sources[snap], line=1),
                     snapshot=snapshot_keys[snap],
-                    as_of=date.fromisoformat(as_of) if as_of else None,
+                    as_of=as_of,
                     citing=PaperRef.model_construct(arxiv_id=citing),
                     cited=PaperRef.model_construct(arxiv_id=cited),
                 )
@@ -435,6 +580,112 @@ class ImportSink:
                 batch = Batch()
         if len(batch):
             yield batch
+
+    def _stream(self, query: str) -> Iterator[tuple[Any, ...]]:
+        """Yield the rows of ``query`` a chunk at a time, as DuckDB streams them."""
+        reader = self.db.sql(query).to_arrow_reader(_FETCH_ROWS)
+        for chunk in reader or ():
+            yield from zip(*(column.to_pylist() for column in chunk.columns), strict=True)
+
+
+class _Rows:
+    """One batch's rows for the stage, per table, appended to it as one Arrow table per
+    table."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[tuple[Any, ...]]] = {table: [] for table in _TABLES}
+
+    def add(self, table: str, *values: Any) -> None:
+        self.rows[table].append(values)
+
+    def append_to(self, db: duckdb.DuckDBPyConnection) -> None:
+        """Append each table's rows, if any, to its table in ``db``."""
+        for table, rows in self.rows.items():
+            if rows:
+                schema = _TABLES[table]
+                columns = [
+                    pa.array(column, kind)
+                    for column, kind in zip(zip(*rows, strict=True), schema.types, strict=True)
+                ]
+                db.from_arrow(pa.Table.from_arrays(columns, schema=schema)).insert_into(table)
+
+
+class _Copier:
+    """Has DuckDB write the import CSVs into ``folder``, and notes them in ``files``."""
+
+    def __init__(self, db: duckdb.DuckDBPyConnection, folder: Path) -> None:
+        self.db = db
+        self.folder = folder
+        self.files = ImportFiles()
+
+    def node(
+        self, label: str, file_name: str, columns: Sequence[tuple[str, str, str]], source: str
+    ) -> None:
+        """Write the nodes of ``label``: ``columns`` (expression, header, import type) of
+        ``source`` (the query's FROM and the rest)."""
+        path, count = self._copy(file_name, columns, source, [])
+        self.files.nodes.setdefault(label, []).append(path)
+        self.files.node_counts[label] = self.files.node_counts.get(label, 0) + count
+
+    def relationship(
+        self,
+        kind: str,
+        file_name: str,
+        columns: Sequence[tuple[str, str, str]],
+        source: str,
+        parameters: Sequence[object] = (),
+    ) -> None:
+        """Write relationships of type ``kind``, as ``node`` writes nodes."""
+        path, count = self._copy(file_name, columns, source, parameters)
+        self.files.relationships.setdefault(kind, []).append(path)
+        self.files.relationship_counts[kind] = self.files.relationship_counts.get(kind, 0) + count
+
+    def _copy(
+        self,
+        file_name: str,
+        columns: Sequence[tuple[str, str, str]],
+        source: str,
+        parameters: Sequence[object],
+    ) -> tuple[Path, int]:
+        """Write one CSV of ``columns`` (expression, header, import type); return its path
+        and its rows. Strings and arrays (ids too) are always quoted, so an empty string
+        stays a string and an empty cell is no property."""
+        headers = [header for _, header, _ in columns]
+        selected = ", ".join(
+            f"{expression} AS {_ident(header)}"
+            for (expression, _, _), header in zip(columns, headers, strict=True)
+        )
+        quoted = [
+            _ident(h)
+            for (_, _, kind), h in zip(columns, headers, strict=True)
+            if kind == "string" or kind.endswith("[]")
+        ]
+        path = self.folder / f"{file_name}.csv"
+        ((count,),) = self.db.execute(
+            f"COPY (SELECT {selected} {source}) TO ? "
+            f"(FORMAT csv, HEADER true, FORCE_QUOTE ({', '.join(quoted)}))",
+            [*parameters, str(path)],
+        ).fetchall()
+        if _has_line_breaks(path, count) and path not in self.files.multiline:
+            self.files.multiline.append(path)
+        return path, count
+
+
+def _has_line_breaks(path: Path, rows: int) -> bool:
+    """Whether a CSV of ``rows`` rows and a header has line breaks inside values: then
+    neo4j-admin import must be told (--multiline-fields)."""
+    lines = 0
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 24):
+            if b"\r" in chunk:
+                return True
+            lines += chunk.count(b"\n")
+    return lines != rows + 1
+
+
+def _ident(name: str) -> str:
+    """A quoted DuckDB identifier."""
+    return '"' + name.replace('"', '""') + '"'
 
 
 # The imported string-array properties a record states, read as its papers.cypher row does
@@ -464,94 +715,6 @@ def _plain_key(ref: PaperRef) -> str | None:
     return _canonical(ref.arxiv_id)
 
 
-class _Writer:
-    """The import CSVs: one node file per label, one relationship file per type, and one
-    DESCRIBED_IN file per set of extra-property types (a column has one type)."""
-
-    def __init__(self, folder: Path, files: ImportFiles) -> None:
-        self.folder = folder
-        self.files = files
-        self._handles: dict[str, tuple[Path, IO[str]]] = {}
-        self._described: dict[tuple[tuple[str, str], ...], str] = {}
-
-    def __enter__(self) -> _Writer:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        for _path, handle in self._handles.values():
-            handle.close()
-
-    def _open(self, name: str, header: str, file_name: str) -> None:
-        if name in self._handles:
-            return
-        path = self.folder / f"{file_name}.csv"
-        handle = path.open("w", encoding="utf-8", newline="")
-        handle.write(header + "\n")
-        self._handles[name] = (path, handle)
-
-    def node_file(self, label: str, columns: tuple[str, ...], file_name: str) -> None:
-        self._open(label, ",".join(columns), file_name)
-        self.files.nodes.setdefault(label, []).append(self._handles[label][0])
-        self.files.node_counts.setdefault(label, 0)
-
-    def relationship_file(self, kind: str, header: str, file_name: str) -> None:
-        self._open(kind, header, file_name)
-        self.files.relationships.setdefault(kind, []).append(self._handles[kind][0])
-        self.files.relationship_counts.setdefault(kind, 0)
-
-    def _line(self, name: str, cells: list[str]) -> None:
-        path, handle = self._handles[name]
-        line = ",".join(cells)
-        if ("\n" in line or "\r" in line) and path not in self.files.multiline:
-            self.files.multiline.append(path)
-        handle.write(line + "\n")
-
-    def node(self, label: str, cells: list[str]) -> None:
-        self._line(label, cells)
-        self.files.node_counts[label] += 1
-
-    def relationship(self, kind: str, cells: list[str]) -> None:
-        self._line(kind, cells)
-        self.files.relationship_counts[kind] += 1
-
-    def relationship_lines(self, kind: str, lines: list[str]) -> None:
-        """Write many relationship lines at once (their cells already joined)."""
-        if not lines:
-            return
-        path, handle = self._handles[kind]
-        text = "\n".join(lines) + "\n"
-        multiline = text.count("\n") != len(lines) or "\r" in text
-        if multiline and path not in self.files.multiline:
-            self.files.multiline.append(path)
-        handle.write(text)
-        self.files.relationship_counts[kind] += len(lines)
-
-    def described(self, paper: str, snapshot: str, props: dict[str, Any]) -> None:
-        fixed = {name for name, _ in DESCRIBED_COLUMNS}
-        extras = tuple(sorted((k, _kind(v)) for k, v in props.items() if k not in fixed))
-        name = self._described.get(extras)
-        if name is None:
-            name = f"described_in_{len(self._described)}"
-            self._described[extras] = name
-            columns = [*DESCRIBED_COLUMNS, *extras]
-            self._open(
-                name,
-                ":START_ID(Paper),:END_ID(Snapshot)," + ",".join(f"{n}:{t}" for n, t in columns),
-                name,
-            )
-            self.files.relationships.setdefault("DESCRIBED_IN", []).append(self._handles[name][0])
-            self.files.relationship_counts.setdefault("DESCRIBED_IN", 0)
-        cells = [_string(paper), _string(snapshot)]
-        cells += [_cell(props.get(n), t) for n, t in (*DESCRIBED_COLUMNS, *extras)]
-        self._line(name, cells)
-        self.files.relationship_counts["DESCRIBED_IN"] += 1
-
-
-def _string(value: str) -> str:
-    """A quoted CSV string: quotes doubled, so an empty string stays a string."""
-    return '"' + value.replace('"', '""') + '"'
-
-
 def _kind(value: Any) -> str:
     """The import type of an extra property value."""
     if isinstance(value, bool):
@@ -563,16 +726,20 @@ def _kind(value: Any) -> str:
     return "string"
 
 
-def _cell(value: Any, kind: str) -> str:
-    """One CSV cell of the given import type; an empty cell is no property."""
+def _staged(value: Any, kind: str) -> Any:
+    """A cell's staged value: booleans, longs and dates as themselves (DuckDB writes them as
+    the import reads them), any other type as its CSV text before quoting."""
+    if value is None or kind in _NATIVE:
+        return value
+    return _text(value, kind)
+
+
+def _text(value: Any, kind: str) -> str | None:
+    """A value's CSV text as the import reads the type, before quoting; None for none."""
     if value is None:
-        return ""
-    if kind == "string":
-        return _string(str(value))
+        return None
     if kind == "boolean":
         return "true" if value else "false"
-    if kind == "date":
-        return value.isoformat() if isinstance(value, date) else str(value)
     if kind == "double":
         if math.isnan(value):
             return "NaN"
@@ -580,5 +747,5 @@ def _cell(value: Any, kind: str) -> str:
             return "Infinity" if value > 0 else "-Infinity"
         return repr(float(value))
     if kind.endswith("[]"):
-        return _string(";".join(str(item) for item in value))
-    return str(value)
+        return ";".join(str(item) for item in value)
+    return value.isoformat() if isinstance(value, date) else str(value)

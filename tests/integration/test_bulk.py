@@ -431,3 +431,38 @@ def test_a_bulk_rebuild_keeps_the_splits_a_file_names(
         kept = graph.read("MATCH (k:KeepApart) RETURN k.keys AS keys, k.norm_titles AS titles")
         assert kept == [{"keys": [late], "titles": ["sparse coding"]}]  # from the title key
         clear_database(graph)
+
+
+def test_the_stage_memory_bounds_duckdb_and_a_bad_size_is_refused_first(
+    bulk_server: LocalServer, tmp_path: Path
+) -> None:
+    """A small --stage-memory loads as the default does; a size DuckDB cannot read
+    is refused before the server is stopped."""
+    _empty(bulk_server)
+    settings = bulk_server.settings
+    pid = bulk_server.pid()
+    good = tmp_path / "good.jsonl"
+    good.write_text(
+        _arxiv("2101.00001", "Fine", "Fri, 1 Jan 2021 00:00:00 GMT", "2021-01-02"),
+        encoding="utf-8",
+    )
+    refused = CliRunner().invoke(
+        main,
+        ["load", "--bulk", "--stage-memory", "lots", str(good), "--rejects", str(tmp_path / "r")],
+        env=_cli_env(settings),
+    )
+    assert refused.exit_code == 1
+    assert "is not a size" in refused.output
+    assert bulk_server.pid() == pid
+    result = CliRunner().invoke(
+        main,
+        ["load", "--bulk", "--stage-memory", "64MB", str(good), "--rejects", str(tmp_path / "r")],
+        env=_cli_env(settings),
+    )
+    assert result.exit_code == 0, result.output
+    with _connect(settings) as graph:
+        # (the arXiv parser folds the abstract's line break into a space)
+        assert graph.read("MATCH (p:Paper) RETURN p.abstract AS a") == [
+            {"a": 'An abstract with "quotes", a comma,\\ a backslash and a new line.'}
+        ]
+    _empty(bulk_server)

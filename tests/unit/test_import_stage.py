@@ -1,0 +1,190 @@
+"""Bulk mode's DuckDB stage (kg.load.import_sink) without a server: which records the split
+sends to neo4j-admin import and which to the online writer, and the exact text of the CSVs
+DuckDB writes for the import tool."""
+
+from __future__ import annotations
+
+import csv
+from datetime import date
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kg.cli import main
+from kg.errors import ConfigError
+from kg.load.import_sink import ImportFiles, ImportSink, check_stage_memory
+from kg.load.rows import Batch
+from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
+
+TRICKY = 'He said "hi",\nthen; left'
+
+
+def _paper(arxiv_id: str, line: int, **fields: object) -> PaperRecord:
+    return PaperRecord(
+        arxiv_id=arxiv_id,
+        origin=Origin(path="p.jsonl", line=line),
+        snapshot="s1",
+        as_of=date(2024, 1, 1),
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def _cite(citing: str, cited: str | PaperRef, line: int, snapshot: str = "s1") -> CitationRecord:
+    return CitationRecord(
+        origin=Origin(path=f"{snapshot}.txt", line=line),
+        snapshot=snapshot,
+        as_of=date(2024, 1, 2),
+        citing=PaperRef(arxiv_id=citing),
+        cited=cited if isinstance(cited, PaperRef) else PaperRef(arxiv_id=cited),
+    )
+
+
+def _stage(
+    tmp_path: Path, batches: list[Batch], memory: str = "64MB"
+) -> tuple[ImportFiles, list[str], ImportSink]:
+    """Stage ``batches`` (snapshots s1 and s2) and split them; return the import files, what
+    the online writer gets in its order (one line a record) and the closed sink."""
+    sink = ImportSink(tmp_path / "stage.duckdb", memory)
+    try:
+        for name in ("s1", "s2"):
+            sink.write_snapshot(
+                SnapshotRecord(key=name, kind="edge_list", source=f"{name}.txt", sha256="0" * 64)
+            )
+        for batch in batches:
+            sink.write_batch(batch)
+        files = sink.write_csv(tmp_path / "csv")
+        online = []
+        for batch in sink.online_batches(2):
+            online += [f"paper {r.key} {r.origin.line}" for r in batch.papers]
+            online += [f"cites {c.citing.key} {c.cited.key} {c.snapshot}" for c in batch.citations]
+    finally:
+        sink.close()
+    return files, online, sink
+
+
+def _rows(path: Path) -> list[list[str]]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.reader(handle))
+
+
+def test_the_split_sends_only_what_a_rule_may_touch_online(tmp_path: Path) -> None:
+    """One record with plain references is imported; a second record, a ';' inside a topic,
+    an extra property whose name differs from a column's only in case, a richer reference
+    or an edge stated twice sends the paper or edge online, in the order read."""
+    files, online, sink = _stage(
+        tmp_path,
+        [
+            Batch(
+                papers=[
+                    _paper("2101.00001", 1, title="Alone"),
+                    _paper("2101.00002", 2, title="Twice"),
+                    _paper("2101.00003", 3, title="Topics", topics=("a;b",)),
+                ],
+                citations=[_cite("2101.00001", "2101.00009", 1)],
+            ),
+            Batch(
+                papers=[
+                    _paper("2101.00004", 4, title="Clash", extra={"LINE": 3}),
+                    _paper("2101.00002", 5, title="Twice again"),
+                ],
+                citations=[
+                    _cite("2101.00001", "2101.00002", 2),
+                    _cite("2101.00001", PaperRef(arxiv_id="2101.00005", year=2020), 3),
+                    _cite("2101.00009", "2101.00001", 4),
+                    _cite("2101.00009", "2101.00001", 5, "s2"),
+                ],
+            ),
+        ],
+    )
+    papers = _rows(files.nodes["Paper"][0])
+    assert sorted(row[0] for row in papers[1:]) == ["2101.00001", "2101.00009"]
+    assert online == [
+        "paper 2101.00002 2",
+        "paper 2101.00003 3",
+        "paper 2101.00004 4",
+        "paper 2101.00002 5",
+        "cites 2101.00001 2101.00005 s1",
+        "cites 2101.00001 2101.00002 s1",
+        "cites 2101.00009 2101.00001 s1",
+        "cites 2101.00009 2101.00001 s2",
+    ]
+    assert (sink.online_keys, sink.online_citations) == (4, 4)
+    assert files.relationship_counts["CITES"] == 1
+    assert files.node_counts["Paper"] == 2
+
+
+def test_duckdb_writes_the_cells_as_the_import_tool_reads_them(tmp_path: Path) -> None:
+    """Quotes doubled, a line break kept inside quotes (and the file named for
+    --multiline-fields), ';' inside a plain string left alone, ids and strings quoted, an
+    empty cell for a missing value, arrays joined by ';'."""
+    record = _paper(
+        "2101.00001",
+        1,
+        title=TRICKY,
+        authors=("Ann Lee",),
+        topics=("x", "y"),
+        extra={"score": 0.5, "flag": True, "note": ""},
+    )
+    files, online, _ = _stage(
+        tmp_path, [Batch(papers=[record], citations=[_cite("2101.00001", "2101.00009", 7)])]
+    )
+    assert online == []
+    folder = tmp_path / "csv"
+    text = (folder / "papers.csv").read_text(encoding="utf-8")
+    assert '"2101.00001",false,"2101.00001","He said ""hi"",\nthen; left","he said hi' in text
+    assert ',"x;y",' in text
+    assert files.multiline == [folder / "papers.csv"]
+    assert "--multiline-fields=" + str(folder / "papers.csv") in files.import_arguments()
+    header, row, stub = _rows(folder / "papers.csv")
+    assert dict(zip(header, row, strict=True))["title:string"] == TRICKY
+    assert stub[:4] == ["2101.00009", "true", "2101.00009", ""]
+    assert (folder / "cites.csv").read_text(encoding="utf-8") == (
+        '":START_ID(Paper)",":END_ID(Paper)","snapshots:string[]",first_seen:date,last_seen:date\n'
+        '"2101.00001","2101.00009","s1",2024-01-02,2024-01-02\n'
+    )
+    assert (folder / "authors.csv").read_text(encoding="utf-8") == (
+        '"key:ID(Author)","name"\n"ann lee","Ann Lee"\n'
+    )
+    (described,) = files.relationships["DESCRIBED_IN"]
+    header, row = _rows(described)
+    extras = dict(zip(header, row, strict=True))
+    assert (extras["flag:boolean"], extras["note:string"], extras["score:double"]) == (
+        "true",
+        "",
+        "0.5",
+    )
+    assert ',"",0.5\n' in described.read_text(encoding="utf-8")  # an empty string, quoted
+
+
+def test_the_stage_memory_is_duckdbs_limit(tmp_path: Path) -> None:
+    sink = ImportSink(tmp_path / "stage.duckdb", "256MB")
+    try:
+        ((limit, order),) = sink.db.execute(
+            "SELECT current_setting('memory_limit'), current_setting('preserve_insertion_order')"
+        ).fetchall()
+    finally:
+        sink.close()
+    assert limit.endswith("MiB")
+    assert order is False
+    assert check_stage_memory("512MB") == "512MB"
+    with pytest.raises(ConfigError, match="not a size"):
+        check_stage_memory("lots")
+
+
+def test_online_batches_need_the_split_first(tmp_path: Path) -> None:
+    sink = ImportSink(tmp_path / "stage.duckdb")
+    try:
+        with pytest.raises(RuntimeError, match="write_csv"):
+            next(sink.online_batches(10))
+    finally:
+        sink.close()
+
+
+def test_the_stage_memory_is_a_bulk_option(tmp_path: Path) -> None:
+    """--stage-memory without --bulk is a usage error, before any graph is opened."""
+    record = tmp_path / "r.jsonl"
+    record.write_text("", encoding="utf-8")
+    result = CliRunner().invoke(main, ["load", "--stage-memory", "1GB", str(record)])
+    assert result.exit_code == 2
+    assert "--stage-memory sizes bulk mode's staging store: add --bulk" in result.output
