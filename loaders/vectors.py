@@ -158,13 +158,8 @@ def _json_lines(path: Path) -> Iterator[VectorRow | Rejected]:
 
 
 def _parquet(path: Path) -> Iterator[VectorRow | Rejected]:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError as exc:
-        raise SourceError(
-            f"{path}: reading Parquet needs pyarrow, which is not installed",
-            "install it with: pip install 'kg-map[parquet]', or give the vectors as JSON lines",
-        ) from exc
+    import pyarrow.parquet as pq  # only when a Parquet file is read: pyarrow is slow to import
+
     try:
         table = pq.ParquetFile(path)
         number = 0

@@ -429,7 +429,7 @@ def bulk_dump(
     folder.mkdir()
     inputs = input_files(files)
     formats = [input_format(item, "auto", False) for item in inputs]
-    sink = ImportSink(folder / "graph.sqlite")
+    sink = ImportSink(folder / "stage.duckdb")
     rejects = RejectsFile(folder / "rejects.jsonl")
     try:
         load_files(sink, inputs, formats, LoadSummary(), rejects, StreamSettings(batch_size))

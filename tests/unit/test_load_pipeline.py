@@ -1,5 +1,5 @@
 """The load pipeline and its row building, with no server: the per-file loop feeds the bulk
-import sink (a scratch SQLite store), whose import files say what the graph would hold."""
+import sink (a scratch DuckDB stage), whose import files say what the graph would hold."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def load_offline(
     formats = [input_format(item, "auto", stream.strict) for item in inputs]
     summary = LoadSummary()
     rejects = RejectsFile(folder / "rejects.jsonl")
-    sink = ImportSink(folder / "graph.sqlite")
+    sink = ImportSink(folder / "stage.duckdb")
     try:
         load_files(sink, inputs, formats, summary, rejects, stream)
         files = sink.write_csv(folder / "csv")
@@ -220,7 +220,7 @@ def test_the_import_takes_only_what_no_rule_touches(tmp_path: Path) -> None:
     """One record and plain references are imported; a second record, a title-only or
     richer reference, an author named twice in one list or an edge stated twice goes online;
     an author spelled two ways is imported, and the online writer gets every spelling."""
-    sink = ImportSink(tmp_path / "graph.sqlite")
+    sink = ImportSink(tmp_path / "stage.duckdb")
     for name in ("s1", "s2"):
         sink.write_snapshot(
             SnapshotRecord(key=name, kind="edge_list", source=f"{name}.txt", sha256="0" * 64)

@@ -387,7 +387,7 @@ def test_the_import_headers_are_the_tables_columns(tmp_path: Path) -> None:
     snapshot = SnapshotRecord(
         key=record.snapshot, kind="paper_json", source="p.json", sha256="0" * 64
     )
-    sink = ImportSink(tmp_path / "stage.sqlite")
+    sink = ImportSink(tmp_path / "stage.duckdb")
     try:
         sink.write_snapshot(snapshot)
         sink.write_batch(Batch(papers=[record]))
