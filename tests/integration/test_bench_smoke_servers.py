@@ -4,7 +4,7 @@ smallest size under a temporary KG_HOME, with the Neo4j jars the installer takes
 local Maven cache; their reports are checked for tables and figures, never for what the
 figures are (issue 36). They are the slowest smoke runs, every server start a JVM's: two
 to eight minutes each on a shared 2-core machine, past what make test can give them, so
-they run only when KG_BENCH_SMOKE_SERVERS=1 (make bench-smoke sets it)."""
+they run only when KG_BENCH_SMOKE_ALL=1 (make bench-smoke sets it)."""
 
 from __future__ import annotations
 
@@ -14,17 +14,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from tests.bench.smoke import is_number, run_bench, table_rows
+from tests.bench.smoke import is_number, only_in_bench_smoke, run_bench, table_rows
 from tests.bench.standin import write_standin
 from tests.conftest import free_port
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("KG_BENCH_SMOKE_SERVERS") != "1",
-    reason="starts Neo4j servers of its own, minutes each: set KG_BENCH_SMOKE_SERVERS=1 "
-    "(make bench-smoke)",
-)
+pytestmark = only_in_bench_smoke
 
 
 def _own_env(home: Path) -> dict[str, str]:
