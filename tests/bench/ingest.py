@@ -122,15 +122,18 @@ def _time_statements(graph: Database) -> dict[str, dict[str, float]]:
     names = {query.cypher: name for name, query in queries.all_queries().items()}
     totals: dict[str, dict[str, float]] = {}
 
+    def add(name: str, began: float) -> None:
+        entry = totals.setdefault(name, {"seconds": 0.0, "calls": 0})
+        entry["seconds"] += time.monotonic() - began
+        entry["calls"] += 1
+
     def timed(method: Callable[..., Any]) -> Callable[..., Any]:
         def call(query: LiteralString, params: Any = None, **options: Any) -> Any:
             began = time.monotonic()
             try:
                 return method(query, params, **options)
             finally:
-                entry = totals.setdefault(names.get(query, "other"), {"seconds": 0.0, "calls": 0})
-                entry["seconds"] += time.monotonic() - began
-                entry["calls"] += 1
+                add(names.get(query, "other"), began)
 
         return call
 
@@ -140,9 +143,7 @@ def _time_statements(graph: Database) -> dict[str, dict[str, float]]:
             try:
                 return method(work)
             finally:
-                entry = totals.setdefault(name, {"seconds": 0.0, "calls": 0})
-                entry["seconds"] += time.monotonic() - began
-                entry["calls"] += 1
+                add(name, began)
 
         return call
 
