@@ -43,9 +43,10 @@ from .records import (
     SnapshotRecord,
 )
 from .source_file import (
+    DateSpan,
     LongLine,
-    content_sha256,
     date_problem,
+    file_snapshot,
     folder_sha256,
     numbered_lines,
     record_problem,
@@ -517,11 +518,9 @@ def parse_records(
     Raises SourceError when the path cannot be read, or is a folder without JSON files.
     """
     files = input_files(path)
-    sha256 = folder_sha256(path, files) if path.is_dir() else content_sha256(path)
-    snapshot = SnapshotRecord(key=snapshot_key(sha256), kind=kind, source=path.name, sha256=sha256)
+    snapshot = _folder_snapshot(path, kind, files) if path.is_dir() else file_snapshot(path, kind)
     yield snapshot
-    newest: date | None = None
-    oldest: date | None = None
+    span = DateSpan()
     for file in files:
         try:
             for record in json_records(file, unwrap):
@@ -529,9 +528,8 @@ def parse_records(
                     yield record
                     continue
                 for item in items(record, snapshot.key):
-                    if isinstance(item, PaperRecord) and item.as_of is not None:
-                        newest = item.as_of if newest is None else max(newest, item.as_of)
-                        oldest = item.as_of if oldest is None else min(oldest, item.as_of)
+                    if isinstance(item, PaperRecord):
+                        span.add(item.as_of)
                     yield item
         except SourceError as exc:
             if not path.is_dir():
@@ -541,4 +539,10 @@ def parse_records(
                 reason=f"{exc.message.removeprefix(f'{file}: ')}: {exc.hint}; the records "
                 "read before the error and the folder's other files loaded",
             )
-    yield snapshot.model_copy(update={"data_date": newest, "first_date": oldest})
+    yield span.closing(snapshot)
+
+
+def _folder_snapshot(path: Path, kind: FormatName, files: list[Path]) -> SnapshotRecord:
+    """Return the snapshot of a folder of files read as one input."""
+    sha256 = folder_sha256(path, files)
+    return SnapshotRecord(key=snapshot_key(sha256), kind=kind, source=path.name, sha256=sha256)

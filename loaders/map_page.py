@@ -34,7 +34,6 @@ from .records import (
     PaperRef,
     ParsedItem,
     Rejected,
-    SnapshotRecord,
 )
 from .source_file import (
     MAX_CATEGORY_CHARS,
@@ -42,11 +41,10 @@ from .source_file import (
     LongLine,
     arxiv_id_and_version,
     bounded_int,
-    content_sha256,
+    file_snapshot,
     numbered_lines,
     read_head,
     record_problem,
-    snapshot_key,
     version_problem,
 )
 from .text import collapse_spaces
@@ -758,30 +756,19 @@ def parse(path: Path) -> Iterator[ParsedItem]:
     Raises SourceError when the file cannot be read, is empty or binary, has no title or is
     not a map page.
     """
-    sha256 = content_sha256(path)
-    key = snapshot_key(sha256)
+    snapshot = file_snapshot(path, "map_page")
     _check_text(path)
     page, apart = _scan(path)
     origin = Origin(path=str(path), line=page.title_line)
-    try:
-        paper = page.record(origin, key)
-        page_ref = page.ref()
-    except ValidationError as exc:
-        reason = "; ".join(error["msg"] for error in exc.errors())
-        raise SourceError(
-            f"{origin}: the page's own paper is not usable ({reason})",
-            "give the page a title with letters or digits, or an arXiv id line",
-        ) from exc
+    paper, page_ref = _own_paper(page, origin, snapshot.key)
     apart.add(page_ref)
     problem = record_problem(paper)
-    yield SnapshotRecord(
-        key=key,
-        kind="map_page",
-        source=path.name,
-        sha256=sha256,
-        data_date=page.data_date,
-        # a page whose items are not loaded speaks for none of them
-        listed_apart=() if problem else tuple(apart.listed()),
+    yield snapshot.model_copy(
+        update={
+            "data_date": page.data_date,
+            # a page whose items are not loaded speaks for none of them
+            "listed_apart": () if problem else tuple(apart.listed()),
+        }
     )
     if problem:
         listed = (page.listed_refs or 0) + (page.listed_citing or 0)
@@ -793,6 +780,29 @@ def parse(path: Path) -> Iterator[ParsedItem]:
         )
         return
     yield paper
+    yield from _citations(path, page, page_ref, snapshot.key)
+    if missing := page.missing():
+        yield Rejected(origin=Origin(path=str(path), line=page.last_line), reason=missing)
+
+
+def _own_paper(page: _Page, origin: Origin, snapshot: str) -> tuple[PaperRecord, PaperRef]:
+    """Return the page's own paper, as a record and as the end of its citations; raises
+    SourceError when it is not usable (no title with letters or digits, no arXiv id)."""
+    try:
+        return page.record(origin, snapshot), page.ref()
+    except ValidationError as exc:
+        reason = "; ".join(error["msg"] for error in exc.errors())
+        raise SourceError(
+            f"{origin}: the page's own paper is not usable ({reason})",
+            "give the page a title with letters or digits, or an arXiv id line",
+        ) from exc
+
+
+def _citations(
+    path: Path, page: _Page, page_ref: PaperRef, snapshot: str
+) -> Iterator[CitationRecord | Rejected]:
+    """Yield a CitationRecord per listed item (from the page's paper to a reference, from a
+    citing paper to it), or why the item's line is none."""
     scanner = _Scanner(str(path))
     for number, line in numbered_lines(path):
         if isinstance(line, LongLine):
@@ -807,10 +817,8 @@ def parse(path: Path) -> Iterator[ParsedItem]:
             citing, cited = (page_ref, item.ref) if item.section == "refs" else (item.ref, page_ref)
             yield CitationRecord(
                 origin=Origin(path=str(path), line=item.line),
-                snapshot=key,
+                snapshot=snapshot,
                 as_of=page.data_date,
                 citing=citing,
                 cited=cited,
             )
-    if missing := page.missing():
-        yield Rejected(origin=Origin(path=str(path), line=page.last_line), reason=missing)

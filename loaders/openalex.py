@@ -252,27 +252,11 @@ def _paper(
     work = validated(record, _Work)
     if isinstance(work, str):
         return reject(work)
-    found = _ids(work)
-    if isinstance(found, str):
-        return reject(found)
-    ids, arxiv_id = found
-    if not ids and arxiv_id is None:
-        return reject(
-            "the work has no 'id' (https://openalex.org/W…), DOI or arXiv id, so it cannot "
-            "be told apart from others"
-        )
+    checked = _checked(work)
+    if isinstance(checked, str):
+        return reject(checked)
+    ids, arxiv_id, dates = checked
     year = work.publication_year
-    if year is not None and (problem := year_problem("publication_year", year)):
-        return reject(problem)
-    dates: dict[str, date | None] = {}
-    for what, text in (
-        ("publication_date", work.publication_date),
-        ("updated_date", work.updated_date),
-    ):
-        stated = stated_date(what, text) if text and text.strip() else None
-        if isinstance(stated, str):
-            return reject(stated)
-        dates[what] = stated
     index = work.abstract_inverted_index
     references = work.referenced_works
     try:
@@ -302,6 +286,35 @@ def _paper(
     if problem := record_problem(paper):
         return reject(problem)
     return paper, _cited(record, work)
+
+
+def _checked(
+    work: _Work,
+) -> tuple[dict[IdKind, str], str | None, dict[str, date | None]] | str:
+    """Return a work's strong ids, its arXiv id and its dates by field name, or why one of
+    them cannot be read (or it has no id at all)."""
+    found = _ids(work)
+    if isinstance(found, str):
+        return found
+    ids, arxiv_id = found
+    if not ids and arxiv_id is None:
+        return (
+            "the work has no 'id' (https://openalex.org/W…), DOI or arXiv id, so it cannot "
+            "be told apart from others"
+        )
+    year = work.publication_year
+    if year is not None and (problem := year_problem("publication_year", year)):
+        return problem
+    dates: dict[str, date | None] = {}
+    for what, text in (
+        ("publication_date", work.publication_date),
+        ("updated_date", work.updated_date),
+    ):
+        stated = stated_date(what, text) if text and text.strip() else None
+        if isinstance(stated, str):
+            return stated
+        dates[what] = stated
+    return ids, arxiv_id, dates
 
 
 def _cited(record: JsonRecord, work: _Work) -> Iterator[PaperRef | Rejected]:

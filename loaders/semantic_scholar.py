@@ -42,16 +42,15 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
 from .ids import AuthorIdKind, IdKind, arxiv_from_doi, normal_author_id, normal_id
 from .json_records import describe, json_kind, not_json
-from .records import CitationRecord, NamedPaper, PaperRecord, PaperRef, ParsedItem, SnapshotRecord
+from .records import CitationRecord, NamedPaper, PaperRecord, PaperRef, ParsedItem
 from .source_file import (
     LinePlace,
     LongLine,
     arxiv_id_and_version,
-    content_sha256,
     date_problem,
+    file_snapshot,
     numbered_lines,
     record_problem,
-    snapshot_key,
     version_problem,
     year_problem,
 )
@@ -533,11 +532,10 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
     ``unchanged`` (an incremental load of JSON lines) says which lines an older snapshot
     holds as they are: those are not read. Raises SourceError when the file cannot be read.
     """
-    sha256 = content_sha256(path)
-    key = snapshot_key(sha256)
-    yield SnapshotRecord(key=key, kind="semantic_scholar", source=path.name, sha256=sha256)
+    snapshot = file_snapshot(path, "semantic_scholar")
+    yield snapshot
     for number, text in _texts(path, unchanged):
-        where = LinePlace(str(path), number, key)
+        where = LinePlace(str(path), number, snapshot.key)
         if isinstance(text, LongLine):
             yield where.reject(text.reason(), text.head)
             continue

@@ -42,15 +42,15 @@ from pydantic import ValidationError
 
 from .arxiv_oai import metadata_record, validation_reason
 from .ids import IdKind, arxiv_from_doi, normal_id
-from .records import CitationRecord, PaperRecord, PaperRef, ParsedItem, SnapshotRecord
+from .json_records import not_json
+from .records import CitationRecord, PaperRecord, PaperRef, ParsedItem
 from .source_file import (
     LinePlace,
     LongLine,
     arxiv_id_and_version,
-    content_sha256,
+    file_snapshot,
     numbered_lines,
     record_problem,
-    snapshot_key,
     version_problem,
 )
 
@@ -254,11 +254,10 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
     ``unchanged`` (an incremental load) says which lines an older snapshot holds as they
     are: those are not read. Raises SourceError when the file cannot be read.
     """
-    sha256 = content_sha256(path)
-    key = snapshot_key(sha256)
-    yield SnapshotRecord(key=key, kind="unarxive", source=path.name, sha256=sha256)
+    snapshot = file_snapshot(path, "unarxive")
+    yield snapshot
     for number, line in numbered_lines(path):
-        where = LinePlace(str(path), number, key)
+        where = LinePlace(str(path), number, snapshot.key)
         if isinstance(line, LongLine):
             yield where.reject(line.reason(), line.head)
             continue
@@ -268,12 +267,6 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
         try:
             obj = json.loads(text)
         except (ValueError, RecursionError) as exc:
-            if isinstance(exc, json.JSONDecodeError):
-                what = f"not valid JSON ({exc.msg} at column {exc.colno}); it may be truncated"
-            elif isinstance(exc, RecursionError):
-                what = "the JSON is nested too deep to read"
-            else:
-                what = f"not loadable JSON ({exc})"
-            yield where.reject(f"{what}: {_FIX_LINE}", text)
+            yield where.reject(f"{not_json(exc, '; it may be truncated')}: {_FIX_LINE}", text)
             continue
         yield from _paper(where, obj, text)
