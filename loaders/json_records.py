@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .errors import SourceError
+from .ids import IdKind, normal_id
 from .records import (
     CitationRecord,
     FormatName,
@@ -45,17 +46,20 @@ from .records import (
 from .source_file import (
     DateSpan,
     LongLine,
+    arxiv_id_and_version,
     date_problem,
     file_snapshot,
     folder_sha256,
     numbered_lines,
     record_problem,
     snapshot_key,
+    version_problem,
 )
 from .text import collapse_spaces
 
 __all__ = [
     "RAW_LIMIT",
+    "BadValue",
     "Input",
     "JsonRecord",
     "Unwrapped",
@@ -63,6 +67,7 @@ __all__ = [
     "cited_items",
     "describe",
     "elements",
+    "id_text",
     "input_files",
     "json_kind",
     "json_records",
@@ -70,7 +75,9 @@ __all__ = [
     "paper_items",
     "parse_records",
     "plain_text",
+    "stated_arxiv_id",
     "stated_date",
+    "strong_id",
     "validated",
 ]
 
@@ -158,6 +165,48 @@ def describe(exc: ValidationError, width: int = 60) -> str:
         shown = json.dumps(got, ensure_ascii=False, default=str)[:width]
         phrases.append(f"{where} {what}, got {json_kind(got)} {shown}")
     return "; ".join(phrases)
+
+
+class BadValue(Exception):
+    """A value of a record that cannot be read; its message is the reject's reason (without
+    the fix)."""
+
+
+def id_text(value: object, where: str, expected: str, width: int) -> str | None:
+    """Return an id a record states, as text (a whole number too), None when null or blank;
+    raises BadValue saying it should be ``expected`` for a value of another type, showing
+    ``width`` characters of it."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        shown = json.dumps(value)[:width]
+        raise BadValue(f"{where} should be {expected}, got {json_kind(value)} {shown}")
+    return str(value).strip() or None
+
+
+def stated_arxiv_id(text: str | None, where: str, example: str) -> str | None:
+    """Return the canonical arXiv id (no version) of a stated one, None when none is
+    stated; raises BadValue, with an ``example`` of a new-style id, for text that is no
+    arXiv id or has a version that is none."""
+    if text is None:
+        return None
+    parsed = arxiv_id_and_version(text)
+    if parsed is None or version_problem(text):
+        raise BadValue(
+            f"{where} {text[:80]!r} is not an arXiv id (e.g. {example} or hep-th/9901001)"
+        )
+    return parsed[0]
+
+
+def strong_id(kind: IdKind, text: str | None, where: str, what: str) -> str | None:
+    """Return the normal form of a stated id of ``kind``, None when none is stated; raises
+    BadValue naming ``where`` and ``what`` the id should be when it is no such id."""
+    if text is None:
+        return None
+    normal = normal_id(kind, text)
+    if normal is None:
+        raise BadValue(f"{where} {text[:80]!r} is not {what}")
+    return normal
 
 
 def validated(record: JsonRecord, model: type[_Model]) -> _Model | str:

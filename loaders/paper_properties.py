@@ -181,6 +181,15 @@ def _histogram_counts(record: PaperRecord) -> object:
     return [record.histogram[y] for y in sorted(record.histogram)] or None
 
 
+_STATED_COUNTS: tuple[tuple[str, str], ...] = (
+    ("stated_cited_by", "cited by, all sources"),
+    ("stated_cited_by_in_map", "cited by papers in the map"),
+    ("stated_refs_total", "references in all"),
+    ("stated_refs_in_map", "references in the map"),
+)
+"""The counts a record states about its paper, with what each counts: each is a paper
+property (the newest record's) and a ``DESCRIBED_IN`` property (every record's)."""
+
 # The order is the order of the Cypher lists: the record properties (newest_or_reference,
 # then newest) in the order of papers.cypher's `names`, whose indexes its SET map and
 # merge_papers.cypher's use; the imported ones in the order of the import CSV's columns.
@@ -221,10 +230,7 @@ PAPER_PROPERTIES: tuple[PaperProperty, ...] = (
     _stated("doi", "string", "the DOI as stated (the strong id is a PaperId)"),
     _stated("journal_ref", "string", "the journal reference"),
     _stated("comments", "string", "the comments"),
-    _stated("stated_cited_by", "long", "cited by, all sources"),
-    _stated("stated_cited_by_in_map", "long", "cited by papers in the map"),
-    _stated("stated_refs_total", "long", "references in all"),
-    _stated("stated_refs_in_map", "long", "references in the map"),
+    *(_stated(name, "long", doc) for name, doc in _STATED_COUNTS),
     _stated(
         "topics",
         "string[]",
@@ -300,10 +306,7 @@ ROW_PROPERTIES: tuple[PaperProperty, ...] = tuple(p for p in PAPER_PROPERTIES if
 LINK_PROPERTIES: tuple[LinkProperty, ...] = (
     LinkProperty("line", "long", "line", ("origin",), attrgetter("origin.line"), "its line"),
     LinkProperty("as_of", "date", "as_of_date", ("as_of",), attrgetter("as_of"), "its date"),
-    _counted("stated_cited_by", "long", "cited by, all sources"),
-    _counted("stated_cited_by_in_map", "long", "cited by papers in the map"),
-    _counted("stated_refs_total", "long", "references in all"),
-    _counted("stated_refs_in_map", "long", "references in the map"),
+    *(_counted(name, "long", doc) for name, doc in _STATED_COUNTS),
     _counted("listed_refs", "long", "references the page lists"),
     _counted("listed_citing", "long", "citers the page lists"),
     LinkProperty(
