@@ -23,12 +23,13 @@ import re
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 from pydantic import Field, ValidationError
 
 from .ids import AuthorIdKind, arxiv_from_doi, normal_author_id, normal_id
 from .json_records import (
+    Count,
     Input,
     JsonRecord,
     Unwrapped,
@@ -43,7 +44,7 @@ from .json_records import (
     validated,
 )
 from .records import MAX_YEAR, MIN_YEAR, PaperRecord, PaperRef, ParsedItem, Rejected
-from .source_file import MAX_INT, record_problem, year_problem
+from .source_file import record_problem, year_problem
 from .text import collapse_spaces
 from .titles import normalize_title
 
@@ -52,8 +53,6 @@ __all__ = ["parse"]
 _FIX = "fix or remove this work"
 _YEAR = re.compile(r"^\s*(\d{4})(?!\d)")
 _DATE_FIELDS = ("published", "issued", "published-print", "published-online")
-
-_Count = Annotated[int, Field(ge=0, le=MAX_INT)]
 
 
 class _Dated(Input):
@@ -86,9 +85,9 @@ class _Work(Input):
     published_print: _Dated | None = Field(default=None, alias="published-print")
     published_online: _Dated | None = Field(default=None, alias="published-online")
     indexed: _Dated | None = None
-    is_referenced_by_count: _Count | None = Field(default=None, alias="is-referenced-by-count")
-    reference_count: _Count | None = Field(default=None, alias="reference-count")
-    references_count: _Count | None = Field(default=None, alias="references-count")
+    is_referenced_by_count: Count | None = Field(default=None, alias="is-referenced-by-count")
+    reference_count: Count | None = Field(default=None, alias="reference-count")
+    references_count: Count | None = Field(default=None, alias="references-count")
     reference: list[_Reference] | None = None
 
     def dated(self) -> dict[str, _Dated | None]:

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import SourceError
 from .ids import IdKind, normal_id
@@ -44,6 +44,7 @@ from .records import (
     SnapshotRecord,
 )
 from .source_file import (
+    MAX_INT,
     DateSpan,
     LongLine,
     arxiv_id_and_version,
@@ -60,6 +61,7 @@ from .text import collapse_spaces
 __all__ = [
     "RAW_LIMIT",
     "BadValue",
+    "Count",
     "Input",
     "JsonRecord",
     "Unwrapped",
@@ -107,6 +109,8 @@ class Input(BaseModel):
 
 
 _Model = TypeVar("_Model", bound=Input)
+Count = Annotated[int, Field(ge=0, le=MAX_INT)]
+"""A count a record states: a whole number from 0 to the largest Neo4j stores."""
 
 
 @dataclass(frozen=True)

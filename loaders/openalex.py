@@ -22,13 +22,14 @@ import re
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import unquote
 
-from pydantic import Field, ValidationError
+from pydantic import ValidationError
 
 from .ids import AuthorIdKind, IdKind, arxiv_from_doi, normal_author_id, normal_id
 from .json_records import (
+    Count,
     Input,
     JsonRecord,
     Unwrapped,
@@ -42,7 +43,7 @@ from .json_records import (
     validated,
 )
 from .records import PaperRecord, PaperRef, ParsedItem, Rejected
-from .source_file import MAX_ID_CHARS, MAX_INT, record_problem, year_problem
+from .source_file import MAX_ID_CHARS, record_problem, year_problem
 from .text import collapse_spaces
 from .titles import canonical_arxiv_id
 
@@ -67,8 +68,6 @@ _ENTITIES = {
     "K": "a keyword",
 }
 _NUMBERED_IDS: tuple[IdKind, ...] = ("mag", "pmid")
-
-_Count = Annotated[int, Field(ge=0, le=MAX_INT)]
 
 
 class _Author(Input):
@@ -102,12 +101,12 @@ class _Work(Input):
     publication_date: str | None = None
     ids: dict[str, str | int | None] | None = None
     authorships: list[_Authorship] | None = None
-    abstract_inverted_index: dict[str, list[_Count]] | None = None
+    abstract_inverted_index: dict[str, list[Count]] | None = None
     primary_location: _Location | None = None
     best_oa_location: _Location | None = None
     locations: list[_Location | None] | None = None
-    cited_by_count: _Count | None = None
-    referenced_works_count: _Count | None = None
+    cited_by_count: Count | None = None
+    referenced_works_count: Count | None = None
     referenced_works: list[str] | None = None
     updated_date: str | None = None
     topics: list[_Label | None] | None = None

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import SourceError
-from .json_records import describe, json_kind, not_json
+from .json_records import Count, describe, json_kind, not_json
 from .records import Origin, PaperRecord, ParsedItem, Rejected
 from .source_file import (
     MAX_CATEGORY_CHARS,
@@ -75,14 +75,14 @@ class _Paper(_Input):
 # The format's parts below, field for field as it names them: its schema as data, so the
 # parts that state the same kind of facts (counts, a snapshot_sha256) read alike.
 class _Claims(_Input):
-    count: int | None = Field(default=None, ge=0, le=MAX_INT)
+    count: Count | None = None
     snapshot_sha256: str | None = None
 
 
 class _IntegritySummary(_Input):
-    critical: int | None = Field(default=None, ge=0, le=MAX_INT)
-    advisory: int | None = Field(default=None, ge=0, le=MAX_INT)
-    informational: int | None = Field(default=None, ge=0, le=MAX_INT)
+    critical: Count | None = None
+    advisory: Count | None = None
+    informational: Count | None = None
 
 
 class _Integrity(_Input):
@@ -94,20 +94,20 @@ class _Integrity(_Input):
 
 
 class _References(_Input):
-    count: int | None = Field(default=None, ge=0, le=MAX_INT)
-    resolved_work: int | None = Field(default=None, ge=0, le=MAX_INT)
-    internal_anchors: int | None = Field(default=None, ge=0, le=MAX_INT)
+    count: Count | None = None
+    resolved_work: Count | None = None
+    internal_anchors: Count | None = None
     snapshot_sha256: str | None = None
 
 
 class _FormalCanon(_Input):
-    evidence_count: int | None = Field(default=None, ge=0, le=MAX_INT)
+    evidence_count: Count | None = None
     snapshot_sha256: str | None = None
 
 
 class _AuthorClaims(_Input):
-    count: int | None = Field(default=None, ge=0, le=MAX_INT)
-    strong_count: int | None = Field(default=None, ge=0, le=MAX_INT)
+    count: Count | None = None
+    strong_count: Count | None = None
     snapshot_sha256: str | None = None
 
 

@@ -136,6 +136,10 @@ class _Named:
     def names_a_paper(self) -> bool:
         return bool(self.arxiv_id or self.ids or self.title)
 
+    def fields(self) -> dict[str, Any]:
+        """The fields of a record or reference that name its paper."""
+        return {"arxiv_id": self.arxiv_id, "ids": self.ids, "title": self.title, "year": self.year}
+
 
 def _decodes(text: str) -> object:
     """Return the JSON value ``text`` holds, or ``BadValue`` when it holds none."""
@@ -239,13 +243,7 @@ def _nested_ref(item: object, wrapper: str) -> PaperRef | None:
         named = _named(doc, dataset=False)
         if not named.names_a_paper():
             return None
-        ref = PaperRef(
-            arxiv_id=named.arxiv_id,
-            ids=named.ids,
-            title=named.title,
-            year=named.year,
-            stated_cited_by=doc.citation_count,
-        )
+        ref = PaperRef(**named.fields(), stated_cited_by=doc.citation_count)
     except ValidationError as exc:
         raise BadValue(describe(exc, width=80)) from None
     if problem := record_problem(ref):
@@ -309,10 +307,7 @@ def _paper(where: LinePlace, obj: dict[str, Any], raw: object) -> Iterator[Parse
         record = PaperRecord(
             origin=where.origin,
             snapshot=where.snapshot,
-            arxiv_id=named.arxiv_id,
-            ids=named.ids,
-            title=named.title,
-            year=named.year,
+            **named.fields(),
             published=named.published,
             abstract=_abstract(doc.abstract),
             doi=named.doi,
