@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -65,6 +65,7 @@ __all__ = [
     "Input",
     "JsonRecord",
     "Unwrapped",
+    "WorkFormat",
     "checked_ref",
     "cited_items",
     "describe",
@@ -74,7 +75,6 @@ __all__ = [
     "json_kind",
     "json_records",
     "not_json",
-    "paper_items",
     "parse_records",
     "plain_text",
     "stated_arxiv_id",
@@ -533,19 +533,6 @@ def cited_items(
         )
 
 
-def paper_items(
-    found: tuple[PaperRecord, Iterable[PaperRef | Rejected]] | Rejected, what: str
-) -> Iterator[ParsedItem]:
-    """Yield a work's Rejected, or its PaperRecord and then a CitationRecord to each paper
-    it cites (``cited_items``; ``what`` names its references)."""
-    if isinstance(found, Rejected):
-        yield found
-        return
-    paper, cited = found
-    yield paper
-    yield from cited_items(paper, cited, what)
-
-
 def checked_ref(ref: PaperRef, origin: Origin, what: str, raw: str) -> PaperRef | Rejected:
     """Return a reference, or a Rejected when it cannot be written (a title too long)."""
     if problem := record_problem(ref):
@@ -599,3 +586,56 @@ def _folder_snapshot(path: Path, kind: FormatName, files: list[Path]) -> Snapsho
     """Return the snapshot of a folder of files read as one input."""
     sha256 = folder_sha256(path, files)
     return SnapshotRecord(key=snapshot_key(sha256), kind=kind, source=path.name, sha256=sha256)
+
+
+_WORK_FIX = "fix or remove this work"
+_Found = tuple[PaperRecord, Iterable[PaperRef | Rejected]]
+"""A work's PaperRecord and the papers it cites (or the Rejected of a reference)."""
+
+
+@dataclass(frozen=True)
+class WorkFormat(Generic[_Model]):
+    """A format of work objects (OpenAlex's, Crossref's): where a JSON value holds its
+    works, the model a work is read as, and how a work read so becomes a PaperRecord and
+    the papers it cites. Reading, rejecting and citing are the same for every such format;
+    a new one declares these four things."""
+
+    kind: FormatName
+    unwrap: Callable[[Any], Unwrapped]
+    model: type[_Model]
+    paper: Callable[
+        [_Model, JsonRecord, str], tuple[PaperRecord, Iterable[PaperRef | Rejected]] | str
+    ]
+    """The PaperRecord of a work (given the record and the snapshot key) and the papers it
+    cites, or why it is none; a ValidationError of the record is a reason too."""
+    references: str
+    """What a work calls its references, for a self-citation's Skipped."""
+
+    def parse(self, path: Path) -> Iterator[ParsedItem]:
+        """Yield the items of a file or folder of works (``parse_records``)."""
+        return parse_records(path, self.kind, self.unwrap, self.items)
+
+    def items(self, record: JsonRecord, snapshot: str) -> Iterator[ParsedItem]:
+        """Yield a work's PaperRecord and then a CitationRecord to each paper it cites
+        (``cited_items``), or its Rejected."""
+        found = self._paper(record, snapshot)
+        if isinstance(found, str):
+            yield Rejected(origin=record.origin, reason=f"{found}: {_WORK_FIX}", raw=record.raw())
+            return
+        paper, cited = found
+        yield paper
+        yield from cited_items(paper, cited, self.references)
+
+    def _paper(self, record: JsonRecord, snapshot: str) -> _Found | str:
+        work = validated(record, self.model)
+        if isinstance(work, str):
+            return work
+        try:
+            found = self.paper(work, record, snapshot)
+        except ValidationError as exc:
+            return describe(exc)
+        if isinstance(found, str):
+            return found
+        if problem := record_problem(found[0]):
+            return problem
+        return found
