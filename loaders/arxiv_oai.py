@@ -19,20 +19,20 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .records import MAX_YEAR, MIN_YEAR, Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from .records import MAX_YEAR, MIN_YEAR, Origin, PaperRecord, ParsedItem, Rejected
 from .source_file import (
     MAX_CATEGORY_CHARS,
     MAX_INT,
+    DateSpan,
     LongLine,
     arxiv_id_and_version,
     bounded_int,
-    content_sha256,
     date_problem,
+    file_snapshot,
     latin1_line,
     numbered_lines,
     record_problem,
     replaced,
-    snapshot_key,
     undecodable,
     version_problem,
     year_problem,
@@ -441,56 +441,74 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
 
     Raises SourceError when the file cannot be read.
     """
-    sha256 = content_sha256(path)
-    snapshot = SnapshotRecord(
-        key=snapshot_key(sha256), kind="arxiv_oai", source=path.name, sha256=sha256
-    )
+    snapshot = file_snapshot(path, "arxiv_oai")
     yield snapshot
-    newest: date | None = None
-    oldest: date | None = None
+    span = DateSpan()
     for number, line in numbered_lines(path, errors="surrogateescape"):
-        if isinstance(line, LongLine):
-            yield Rejected(
-                origin=Origin(path=str(path), line=number),
-                reason=line.reason(),
-                raw=replaced(line.head),
-            )
+        decoded = _decoded(path, number, line)
+        if isinstance(decoded, Rejected):
+            yield decoded
             continue
-        latin1 = undecodable(line)
-        if latin1:
-            decoded = latin1_line(line)
-            if decoded is None:
-                yield Rejected(
-                    origin=Origin(path=str(path), line=number),
-                    reason=_MIXED_BYTES,
-                    raw=replaced(line)[:RAW_LIMIT],
-                )
-                continue
-            line = decoded
+        line, latin1 = decoded
         text = line.lstrip("\ufeff") if number == 1 else line
         if not text.strip():
             continue
-        if unchanged is not None and not latin1:
-            stated = _stated_update_date(text)
-            if stated is not _UNSURE and unchanged(text):
-                if isinstance(stated, date):
-                    newest = stated if newest is None else max(newest, stated)
-                    oldest = stated if oldest is None else min(oldest, stated)
-                continue
-        origin = Origin(path=str(path), line=number)
-        try:
-            try:
-                obj = json.loads(text)
-            except (ValueError, RecursionError) as exc:
-                raise _BadLine(f"invalid JSON ({exc}); each line must be one JSON object") from None
-            record = _paper(obj, origin, snapshot.key)
-        except _BadLine as exc:
-            yield Rejected(origin=origin, reason=str(exc), raw=line[:RAW_LIMIT])
+        if unchanged is not None and not latin1 and _held(text, unchanged, span):
             continue
-        if record.as_of is not None:
-            newest = record.as_of if newest is None else max(newest, record.as_of)
-            oldest = record.as_of if oldest is None else min(oldest, record.as_of)
-        yield record
-        if latin1:
-            yield Rejected(origin=origin, reason=_LATIN1_NOTE, raw=line[:RAW_LIMIT])
-    yield snapshot.model_copy(update={"data_date": newest, "first_date": oldest})
+        origin = Origin(path=str(path), line=number)
+        for item in _line_items(origin, line, text, latin1, snapshot.key):
+            if isinstance(item, PaperRecord):
+                span.add(item.as_of)
+            yield item
+    yield span.closing(snapshot)
+
+
+def _decoded(path: Path, number: int, line: str | LongLine) -> tuple[str, bool] | Rejected:
+    """Return a line's text, read as Latin-1 when it is not UTF-8, and whether it was; or
+    its Rejected when it is over the limit or mixes UTF-8 with other bytes."""
+    if isinstance(line, LongLine):
+        return Rejected(
+            origin=Origin(path=str(path), line=number),
+            reason=line.reason(),
+            raw=replaced(line.head),
+        )
+    if not undecodable(line):
+        return line, False
+    decoded = latin1_line(line)
+    if decoded is None:
+        return Rejected(
+            origin=Origin(path=str(path), line=number),
+            reason=_MIXED_BYTES,
+            raw=replaced(line)[:RAW_LIMIT],
+        )
+    return decoded, True
+
+
+def _held(text: str, unchanged: Callable[[str], bool], span: DateSpan) -> bool:
+    """Return True when an older snapshot holds the line as it is (it is not decoded
+    again), taking its ``update_date`` into the span."""
+    stated = _stated_update_date(text)
+    if stated is _UNSURE or not unchanged(text):
+        return False
+    if isinstance(stated, date):
+        span.add(stated)
+    return True
+
+
+def _line_items(
+    origin: Origin, line: str, text: str, latin1: bool, snapshot: str
+) -> Iterator[ParsedItem]:
+    """Yield the PaperRecord of one line's JSON ``text`` (then a note when the line was
+    read as Latin-1), or why it is none."""
+    try:
+        try:
+            obj = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise _BadLine(f"invalid JSON ({exc}); each line must be one JSON object") from None
+        record = _paper(obj, origin, snapshot)
+    except _BadLine as exc:
+        yield Rejected(origin=origin, reason=str(exc), raw=line[:RAW_LIMIT])
+        return
+    yield record
+    if latin1:
+        yield Rejected(origin=origin, reason=_LATIN1_NOTE, raw=line[:RAW_LIMIT])

@@ -23,37 +23,32 @@ import re
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from .ids import AuthorIdKind, arxiv_from_doi, normal_author_id, normal_id
 from .json_records import (
+    Count,
     Input,
     JsonRecord,
     Unwrapped,
+    WorkFormat,
     checked_ref,
-    describe,
     elements,
     json_kind,
-    paper_items,
-    parse_records,
     plain_text,
     stated_date,
-    validated,
 )
 from .records import MAX_YEAR, MIN_YEAR, PaperRecord, PaperRef, ParsedItem, Rejected
-from .source_file import MAX_INT, record_problem, year_problem
+from .source_file import year_problem
 from .text import collapse_spaces
 from .titles import normalize_title
 
 __all__ = ["parse"]
 
-_FIX = "fix or remove this work"
 _YEAR = re.compile(r"^\s*(\d{4})(?!\d)")
 _DATE_FIELDS = ("published", "issued", "published-print", "published-online")
-
-_Count = Annotated[int, Field(ge=0, le=MAX_INT)]
 
 
 class _Dated(Input):
@@ -86,9 +81,9 @@ class _Work(Input):
     published_print: _Dated | None = Field(default=None, alias="published-print")
     published_online: _Dated | None = Field(default=None, alias="published-online")
     indexed: _Dated | None = None
-    is_referenced_by_count: _Count | None = Field(default=None, alias="is-referenced-by-count")
-    reference_count: _Count | None = Field(default=None, alias="reference-count")
-    references_count: _Count | None = Field(default=None, alias="references-count")
+    is_referenced_by_count: Count | None = Field(default=None, alias="is-referenced-by-count")
+    reference_count: Count | None = Field(default=None, alias="reference-count")
+    references_count: Count | None = Field(default=None, alias="references-count")
     reference: list[_Reference] | None = None
 
     def dated(self) -> dict[str, _Dated | None]:
@@ -234,69 +229,53 @@ def _cited(record: JsonRecord, work: _Work) -> tuple[list[PaperRef | Rejected], 
 
 
 def _paper(
-    record: JsonRecord, snapshot: str
-) -> tuple[PaperRecord, list[PaperRef | Rejected]] | Rejected:
-    """Return the PaperRecord of one work object and the papers it cites, or why it is
-    none."""
-
-    def reject(reason: str) -> Rejected:
-        return Rejected(origin=record.origin, reason=f"{reason}: {_FIX}", raw=record.raw())
-
-    work = validated(record, _Work)
-    if isinstance(work, str):
-        return reject(work)
+    work: _Work, record: JsonRecord, snapshot: str
+) -> tuple[PaperRecord, list[PaperRef | Rejected]] | str:
+    """Return the PaperRecord of one work and the papers it cites, or why it is none;
+    raises ValidationError for a record that is no PaperRecord."""
     stated_doi = (work.doi or "").strip()
     if not stated_doi:
-        return reject(
+        return (
             "the work has no 'DOI', which every Crossref work has: give the work object "
             "(the 'message' of /works/DOI)"
         )
     arxiv_id = arxiv_from_doi(stated_doi)
     doi = None if arxiv_id else normal_id("doi", stated_doi)
     if arxiv_id is None and doi is None:
-        return reject(f"'DOI' {stated_doi[:80]!r} is not a DOI (10.<digits>/…)")
+        return f"'DOI' {stated_doi[:80]!r} is not a DOI (10.<digits>/…)"
     published = _published(work)
     if isinstance(published, str):
-        return reject(published)
+        return published
     as_of = _indexed(work)
     if isinstance(as_of, str):
-        return reject(as_of)
+        return as_of
     cited, unnamed = _cited(record, work)
     refs_total = work.reference_count
     if refs_total is None:
         refs_total = work.references_count
     if refs_total is None and work.reference is not None:
         refs_total = len(work.reference)
-    try:
-        paper = PaperRecord(
-            origin=record.origin,
-            snapshot=snapshot,
-            as_of=as_of,
-            arxiv_id=arxiv_id,
-            ids={"doi": doi} if doi else {},
-            doi=doi,
-            title=_title(work),
-            year=published[0],
-            published=published[1],
-            abstract=(plain_text(work.abstract, paragraphs=True) or None)
-            if work.abstract
-            else None,
-            authors=_authors(work)[0],
-            author_ids=_authors(work)[1],
-            stated_cited_by=work.is_referenced_by_count,
-            stated_refs_total=refs_total,
-            extra={"references_unnamed": unnamed} if unnamed else {},
-        )
-    except ValidationError as exc:
-        return reject(describe(exc))
-    if problem := record_problem(paper):
-        return reject(problem)
+    paper = PaperRecord(
+        origin=record.origin,
+        snapshot=snapshot,
+        as_of=as_of,
+        arxiv_id=arxiv_id,
+        ids={"doi": doi} if doi else {},
+        doi=doi,
+        title=_title(work),
+        year=published[0],
+        published=published[1],
+        abstract=(plain_text(work.abstract, paragraphs=True) or None) if work.abstract else None,
+        authors=_authors(work)[0],
+        author_ids=_authors(work)[1],
+        stated_cited_by=work.is_referenced_by_count,
+        stated_refs_total=refs_total,
+        extra={"references_unnamed": unnamed} if unnamed else {},
+    )
     return paper, cited
 
 
-def _items(record: JsonRecord, snapshot: str) -> Iterator[ParsedItem]:
-    """Return the items of one work: its PaperRecord and its citations, or its Rejected."""
-    return paper_items(_paper(record, snapshot), "references")
+_FORMAT = WorkFormat("crossref", _unwrap, _Work, _paper, "references")
 
 
 def parse(path: Path) -> Iterator[ParsedItem]:
@@ -307,4 +286,4 @@ def parse(path: Path) -> Iterator[ParsedItem]:
 
     ``path`` is a file or a folder of them (``loaders.json_records``). Raises SourceError
     when it cannot be read, or is a folder without JSON files."""
-    return parse_records(path, "crossref", _unwrap, _items)
+    return _FORMAT.parse(path)

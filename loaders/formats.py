@@ -41,6 +41,16 @@ LineFilter = Callable[[str], bool]
 Parser = Callable[[Path, IdScheme, LineFilter | None], Iterator[ParsedItem]]
 
 
+def _by_path(parse: Callable[[Path], Iterator[ParsedItem]]) -> Parser:
+    """The Parser of a format whose records depend on the file alone."""
+    return lambda path, _scheme, _unchanged: parse(path)
+
+
+def _by_lines(parse: Callable[[Path, LineFilter | None], Iterator[ParsedItem]]) -> Parser:
+    """The Parser of a format of one record a line, which skips the ``unchanged`` lines."""
+    return lambda path, _scheme, unchanged: parse(path, unchanged)
+
+
 @dataclass(frozen=True)
 class SourceFormat:
     """One input format."""
@@ -66,19 +76,19 @@ FORMATS: dict[FormatName, SourceFormat] = {
     for fmt in (
         SourceFormat(
             "map_page",
-            lambda path, _scheme, _unchanged: map_page.parse(path),
+            _by_path(map_page.parse),
             "a map page as text (the paper, key facts, references, citing papers)",
             "a 'Key facts.' line, 'cited by N' lines or an 'arXiv <id> ↗' link",
         ),
         SourceFormat(
             "paper_json",
-            lambda path, _scheme, _unchanged: paper_json.parse(path),
+            _by_path(paper_json.parse),
             "the map's JSON record of one paper, or JSON lines of them",
             "a JSON object with 'paper' and 'source' keys",
         ),
         SourceFormat(
             "arxiv_oai",
-            lambda path, _scheme, unchanged: arxiv_oai.parse(path, unchanged),
+            _by_lines(arxiv_oai.parse),
             "arXiv metadata snapshot as JSON lines (Kaggle's arXiv Dataset, OAI-PMH)",
             "JSON lines with 'id' and one of 'title', 'categories', 'abstract', 'authors'",
             line_context=lambda _path: None,
@@ -93,27 +103,27 @@ FORMATS: dict[FormatName, SourceFormat] = {
         ),
         SourceFormat(
             "hepth_abs",
-            lambda path, _scheme, _unchanged: hepth_abs.parse(path),
+            _by_path(hepth_abs.parse),
             "hep-th .abs abstracts: a folder, a tar, or one file",
             "a 'Paper: <arXiv id>' line, or .abs files in a folder or tar",
         ),
         SourceFormat(
             "openalex",
-            lambda path, _scheme, _unchanged: openalex.parse(path),
+            _by_path(openalex.parse),
             "OpenAlex works: snapshot JSON lines (gzipped too), API result pages or one work",
             "an 'id' that is an openalex.org W URL, 'referenced_works', 'authorships' or "
             "'abstract_inverted_index' keys, or a 'meta' and 'results' page",
         ),
         SourceFormat(
             "crossref",
-            lambda path, _scheme, _unchanged: crossref.parse(path),
+            _by_path(crossref.parse),
             "Crossref REST works: JSON lines, the API's envelope or list page, or one work",
             "a 'DOI' with 'reference', 'is-referenced-by-count' or 'container-title', or a "
             "'status', 'message-type' and 'message' envelope",
         ),
         SourceFormat(
             "semantic_scholar",
-            lambda path, _scheme, unchanged: semantic_scholar.parse(path, unchanged),
+            _by_lines(semantic_scholar.parse),
             "Semantic Scholar: Graph API paper objects (JSON lines, a 'data' page, one object) "
             "or the datasets' papers, abstracts and citations lines",
             "JSON with 'paperId' or 'externalIds' (or a 'data' page of them), or lines with "
@@ -122,7 +132,7 @@ FORMATS: dict[FormatName, SourceFormat] = {
         ),
         SourceFormat(
             "unarxive",
-            lambda path, _scheme, unchanged: unarxive.parse(path, unchanged),
+            _by_lines(unarxive.parse),
             "unarXive: arXiv papers with their metadata and matched bib entries, as JSON lines",
             "JSON lines with 'metadata' and 'bib_entries' (or 'paper_id')",
             line_context=lambda _path: None,

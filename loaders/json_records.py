@@ -26,11 +26,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import SourceError
+from .ids import IdKind, normal_id
 from .records import (
     CitationRecord,
     FormatName,
@@ -43,33 +44,42 @@ from .records import (
     SnapshotRecord,
 )
 from .source_file import (
+    MAX_INT,
+    DateSpan,
     LongLine,
-    content_sha256,
+    arxiv_id_and_version,
     date_problem,
+    file_snapshot,
     folder_sha256,
     numbered_lines,
     record_problem,
     snapshot_key,
+    version_problem,
 )
 from .text import collapse_spaces
 
 __all__ = [
     "RAW_LIMIT",
+    "BadValue",
+    "Count",
     "Input",
     "JsonRecord",
     "Unwrapped",
+    "WorkFormat",
     "checked_ref",
     "cited_items",
     "describe",
     "elements",
+    "id_text",
     "input_files",
     "json_kind",
     "json_records",
     "not_json",
-    "paper_items",
     "parse_records",
     "plain_text",
+    "stated_arxiv_id",
     "stated_date",
+    "strong_id",
     "validated",
 ]
 
@@ -99,6 +109,8 @@ class Input(BaseModel):
 
 
 _Model = TypeVar("_Model", bound=Input)
+Count = Annotated[int, Field(ge=0, le=MAX_INT)]
+"""A count a record states: a whole number from 0 to the largest Neo4j stores."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +169,48 @@ def describe(exc: ValidationError, width: int = 60) -> str:
         shown = json.dumps(got, ensure_ascii=False, default=str)[:width]
         phrases.append(f"{where} {what}, got {json_kind(got)} {shown}")
     return "; ".join(phrases)
+
+
+class BadValue(Exception):
+    """A value of a record that cannot be read; its message is the reject's reason (without
+    the fix)."""
+
+
+def id_text(value: object, where: str, expected: str, width: int) -> str | None:
+    """Return an id a record states, as text (a whole number too), None when null or blank;
+    raises BadValue saying it should be ``expected`` for a value of another type, showing
+    ``width`` characters of it."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        shown = json.dumps(value)[:width]
+        raise BadValue(f"{where} should be {expected}, got {json_kind(value)} {shown}")
+    return str(value).strip() or None
+
+
+def stated_arxiv_id(text: str | None, where: str, example: str) -> str | None:
+    """Return the canonical arXiv id (no version) of a stated one, None when none is
+    stated; raises BadValue, with an ``example`` of a new-style id, for text that is no
+    arXiv id or has a version that is none."""
+    if text is None:
+        return None
+    parsed = arxiv_id_and_version(text)
+    if parsed is None or version_problem(text):
+        raise BadValue(
+            f"{where} {text[:80]!r} is not an arXiv id (e.g. {example} or hep-th/9901001)"
+        )
+    return parsed[0]
+
+
+def strong_id(kind: IdKind, text: str | None, where: str, what: str) -> str | None:
+    """Return the normal form of a stated id of ``kind``, None when none is stated; raises
+    BadValue naming ``where`` and ``what`` the id should be when it is no such id."""
+    if text is None:
+        return None
+    normal = normal_id(kind, text)
+    if normal is None:
+        raise BadValue(f"{where} {text[:80]!r} is not {what}")
+    return normal
 
 
 def validated(record: JsonRecord, model: type[_Model]) -> _Model | str:
@@ -479,19 +533,6 @@ def cited_items(
         )
 
 
-def paper_items(
-    found: tuple[PaperRecord, Iterable[PaperRef | Rejected]] | Rejected, what: str
-) -> Iterator[ParsedItem]:
-    """Yield a work's Rejected, or its PaperRecord and then a CitationRecord to each paper
-    it cites (``cited_items``; ``what`` names its references)."""
-    if isinstance(found, Rejected):
-        yield found
-        return
-    paper, cited = found
-    yield paper
-    yield from cited_items(paper, cited, what)
-
-
 def checked_ref(ref: PaperRef, origin: Origin, what: str, raw: str) -> PaperRef | Rejected:
     """Return a reference, or a Rejected when it cannot be written (a title too long)."""
     if problem := record_problem(ref):
@@ -517,11 +558,9 @@ def parse_records(
     Raises SourceError when the path cannot be read, or is a folder without JSON files.
     """
     files = input_files(path)
-    sha256 = folder_sha256(path, files) if path.is_dir() else content_sha256(path)
-    snapshot = SnapshotRecord(key=snapshot_key(sha256), kind=kind, source=path.name, sha256=sha256)
+    snapshot = _folder_snapshot(path, kind, files) if path.is_dir() else file_snapshot(path, kind)
     yield snapshot
-    newest: date | None = None
-    oldest: date | None = None
+    span = DateSpan()
     for file in files:
         try:
             for record in json_records(file, unwrap):
@@ -529,9 +568,8 @@ def parse_records(
                     yield record
                     continue
                 for item in items(record, snapshot.key):
-                    if isinstance(item, PaperRecord) and item.as_of is not None:
-                        newest = item.as_of if newest is None else max(newest, item.as_of)
-                        oldest = item.as_of if oldest is None else min(oldest, item.as_of)
+                    if isinstance(item, PaperRecord):
+                        span.add(item.as_of)
                     yield item
         except SourceError as exc:
             if not path.is_dir():
@@ -541,4 +579,63 @@ def parse_records(
                 reason=f"{exc.message.removeprefix(f'{file}: ')}: {exc.hint}; the records "
                 "read before the error and the folder's other files loaded",
             )
-    yield snapshot.model_copy(update={"data_date": newest, "first_date": oldest})
+    yield span.closing(snapshot)
+
+
+def _folder_snapshot(path: Path, kind: FormatName, files: list[Path]) -> SnapshotRecord:
+    """Return the snapshot of a folder of files read as one input."""
+    sha256 = folder_sha256(path, files)
+    return SnapshotRecord(key=snapshot_key(sha256), kind=kind, source=path.name, sha256=sha256)
+
+
+_WORK_FIX = "fix or remove this work"
+_Found = tuple[PaperRecord, Iterable[PaperRef | Rejected]]
+"""A work's PaperRecord and the papers it cites (or the Rejected of a reference)."""
+
+
+@dataclass(frozen=True)
+class WorkFormat(Generic[_Model]):
+    """A format of work objects (OpenAlex's, Crossref's): where a JSON value holds its
+    works, the model a work is read as, and how a work read so becomes a PaperRecord and
+    the papers it cites. Reading, rejecting and citing are the same for every such format;
+    a new one declares these four things."""
+
+    kind: FormatName
+    unwrap: Callable[[Any], Unwrapped]
+    model: type[_Model]
+    paper: Callable[
+        [_Model, JsonRecord, str], tuple[PaperRecord, Iterable[PaperRef | Rejected]] | str
+    ]
+    """The PaperRecord of a work (given the record and the snapshot key) and the papers it
+    cites, or why it is none; a ValidationError of the record is a reason too."""
+    references: str
+    """What a work calls its references, for a self-citation's Skipped."""
+
+    def parse(self, path: Path) -> Iterator[ParsedItem]:
+        """Yield the items of a file or folder of works (``parse_records``)."""
+        return parse_records(path, self.kind, self.unwrap, self.items)
+
+    def items(self, record: JsonRecord, snapshot: str) -> Iterator[ParsedItem]:
+        """Yield a work's PaperRecord and then a CitationRecord to each paper it cites
+        (``cited_items``), or its Rejected."""
+        found = self._paper(record, snapshot)
+        if isinstance(found, str):
+            yield Rejected(origin=record.origin, reason=f"{found}: {_WORK_FIX}", raw=record.raw())
+            return
+        paper, cited = found
+        yield paper
+        yield from cited_items(paper, cited, self.references)
+
+    def _paper(self, record: JsonRecord, snapshot: str) -> _Found | str:
+        work = validated(record, self.model)
+        if isinstance(work, str):
+            return work
+        try:
+            found = self.paper(work, record, snapshot)
+        except ValidationError as exc:
+            return describe(exc)
+        if isinstance(found, str):
+            return found
+        if problem := record_problem(found[0]):
+            return problem
+        return found

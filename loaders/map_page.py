@@ -34,7 +34,6 @@ from .records import (
     PaperRef,
     ParsedItem,
     Rejected,
-    SnapshotRecord,
 )
 from .source_file import (
     MAX_CATEGORY_CHARS,
@@ -42,11 +41,10 @@ from .source_file import (
     LongLine,
     arxiv_id_and_version,
     bounded_int,
-    content_sha256,
+    file_snapshot,
     numbered_lines,
     read_head,
     record_problem,
-    snapshot_key,
     version_problem,
 )
 from .text import collapse_spaces
@@ -255,31 +253,51 @@ class _Item(NamedTuple):
     ref: PaperRef
 
 
-# One field a fact a page can state, as PaperRecord has one a fact a source gives:
-# declarations alike in shape to the records' and paper JSON's models, not logic.
+@dataclass
+class _Counts:
+    """The counts of a page's paper that one part of the page states: its key facts, or
+    its sections' headings and summaries."""
+
+    cited_in_map: int | None = None
+    refs_in_map: int | None = None
+    refs_total: int | None = None
+
+    def over(self, other: _Counts) -> _Counts:
+        """Return these counts, each one they do not state taken from ``other``."""
+        return _Counts(
+            _first(self.cited_in_map, other.cited_in_map),
+            _first(self.refs_in_map, other.refs_in_map),
+            _first(self.refs_total, other.refs_total),
+        )
+
+
+@dataclass
+class _Facts(_Counts):
+    """What a page's key facts state: the counts, the data date and the first-posted one."""
+
+    data_date: date | None = None
+    posted: date | None = None
+
+
 @dataclass
 class _Page:
-    """The facts a page states about its own paper, gathered while scanning."""
+    """The facts a page states about its own paper, gathered while scanning. Its key facts
+    win over its sections for the counts, and its site and arXiv lines over its key facts
+    for the dates."""
 
     seen_text: bool = False
     recognised: bool = False
     header_date: date | None = None
-    facts_date: date | None = None
     title: str | None = None
     title_line: int = 1
     arxiv_id: str | None = None
     version: int | None = None
     posted: date | None = None
-    facts_posted: date | None = None
     primary: str | None = None
     cross: tuple[str, ...] = ()
     cited_by: int | None = None
-    facts_cited_in_map: int | None = None
-    facts_refs_in_map: int | None = None
-    facts_refs_total: int | None = None
-    section_cited_in_map: int | None = None
-    section_refs_in_map: int | None = None
-    section_refs_total: int | None = None
+    facts: _Facts = field(default_factory=_Facts)
+    section: _Counts = field(default_factory=_Counts)
     listed_refs: int | None = None
     listed_citing: int | None = None
     histogram: dict[int, int] = field(default_factory=dict)
@@ -296,8 +314,8 @@ class _Page:
         """
         no_refs = self.listed_refs is None
         no_citing = self.listed_citing is None and not self.histogram
-        refs = _first(self.facts_refs_in_map, self.section_refs_in_map)
-        citers = _first(self.facts_cited_in_map, self.section_cited_in_map)
+        counts = self.counts
+        refs, citers = counts.refs_in_map, counts.cited_in_map
         if no_refs and no_citing and not (refs == 0 and citers == 0):
             parts = "'Builds on' and 'Built on by' lists"
             if not self.has_facts:
@@ -324,12 +342,17 @@ class _Page:
     @property
     def data_date(self) -> date | None:
         """The date the page's data runs to: the site line's, else the key facts'."""
-        return self.header_date or self.facts_date
+        return self.header_date or self.facts.data_date
 
     @property
     def published(self) -> date | None:
         """The first-posted date: the arXiv line's, else the key facts'."""
-        return self.posted or self.facts_posted
+        return self.posted or self.facts.posted
+
+    @property
+    def counts(self) -> _Counts:
+        """The counts in the map the page states: the key facts', else the sections'."""
+        return self.facts.over(self.section)
 
     @property
     def year(self) -> int | None:
@@ -342,6 +365,7 @@ class _Page:
 
     def record(self, origin: Origin, snapshot: str) -> PaperRecord:
         """Return the PaperRecord of the page's paper; raises ValidationError if unusable."""
+        counts = self.counts
         return PaperRecord(
             origin=origin,
             snapshot=snapshot,
@@ -355,9 +379,9 @@ class _Page:
             primary_category=self.primary,
             cross_categories=self.cross,
             stated_cited_by=self.cited_by,
-            stated_cited_by_in_map=_first(self.facts_cited_in_map, self.section_cited_in_map),
-            stated_refs_in_map=_first(self.facts_refs_in_map, self.section_refs_in_map),
-            stated_refs_total=_first(self.facts_refs_total, self.section_refs_total),
+            stated_cited_by_in_map=counts.cited_in_map,
+            stated_refs_in_map=counts.refs_in_map,
+            stated_refs_total=counts.refs_total,
             listed_refs=self.listed_refs,
             listed_citing=self.listed_citing,
             histogram=dict(self.histogram),
@@ -512,16 +536,16 @@ class _Scanner:
             self._enter("refs")
             if kind == "refs_heading" and (match := _REFS_HEADING.match(text)) and match["n"]:
                 counts.append(match["n"])
-                page.section_refs_in_map = _first(page.section_refs_in_map, _count(match["n"]))
+                page.section.refs_in_map = _first(page.section.refs_in_map, _count(match["n"]))
             if kind == "refs_summary" and (match := _REFS_SUMMARY.match(text)):
                 counts.extend((match["m"], match["k"]))
-                page.section_refs_in_map = _count(match["m"])
-                page.section_refs_total = _count(match["k"])
+                page.section.refs_in_map = _count(match["m"])
+                page.section.refs_total = _count(match["k"])
         elif kind in ("built_on_by", "citing_heading", "papers_summary"):
             self._enter("citing")
             if kind == "papers_summary" and (match := _PAPERS_SUMMARY.match(text)):
                 counts.append(match["n"])
-                page.section_cited_in_map = _count(match["n"])
+                page.section.cited_in_map = _count(match["n"])
         elif kind == "histogram":
             self._enter("citing")
             return self._histogram(number, raw, _HISTOGRAM.match(text))
@@ -529,9 +553,9 @@ class _Scanner:
             counts.append(match["total"])
             total = _count(match["total"])
             if self._state == "refs":
-                page.section_refs_in_map = _first(page.section_refs_in_map, total)
+                page.section.refs_in_map = _first(page.section.refs_in_map, total)
             elif self._state == "citing":
-                page.section_cited_in_map = _first(page.section_cited_in_map, total)
+                page.section.cited_in_map = _first(page.section.cited_in_map, total)
         if big := [count for count in counts if _too_large(count)]:
             return [self._reject(number, raw, _over("the count", big[0]) + "; it was left out")]
         return []
@@ -595,25 +619,25 @@ class _Scanner:
         }
         problems.extend(_over("the count", value) + "; it was left out" for value in sorted(big))
         if match := _FACT_CITED.search(text):
-            page.facts_cited_in_map = _count(match["n"])
+            page.facts.cited_in_map = _count(match["n"])
         elif _FACT_NOT_CITED.search(text):
-            page.facts_cited_in_map = 0
+            page.facts.cited_in_map = 0
         if match := _FACT_REFS.search(text):
-            page.facts_refs_in_map = _count(match["m"])
-            page.facts_refs_total = _count(match["k"])
+            page.facts.refs_in_map = _count(match["m"])
+            page.facts.refs_total = _count(match["k"])
         elif match := _FACT_REFS_IN_MAP.search(text):
-            page.facts_refs_in_map = _count(match["m"])
+            page.facts.refs_in_map = _count(match["m"])
         if match := _FACT_DATA.search(text):
-            page.facts_date = parse_date(match["date"])
-            if page.facts_date is None:
+            page.facts.data_date = parse_date(match["date"])
+            if page.facts.data_date is None:
                 problems.append(
                     f"'data through {match['date']}' is not a real date like '14 Oct 2026' in the "
                     f"years {MIN_YEAR}-{MAX_YEAR}; "
                     "the snapshot's date comes from the site line, if any"
                 )
         if match := _FACT_POSTED.search(text):
-            page.facts_posted = parse_date(match["date"] or "")
-            if page.facts_posted is None:
+            page.facts.posted = parse_date(match["date"] or "")
+            if page.facts.posted is None:
                 shown = (match["date"] or match["rest"]).strip()
                 problems.append(
                     f"first-posted date '{shown}' is not a real date like '8 Oct 2021' in the "
@@ -758,30 +782,19 @@ def parse(path: Path) -> Iterator[ParsedItem]:
     Raises SourceError when the file cannot be read, is empty or binary, has no title or is
     not a map page.
     """
-    sha256 = content_sha256(path)
-    key = snapshot_key(sha256)
+    snapshot = file_snapshot(path, "map_page")
     _check_text(path)
     page, apart = _scan(path)
     origin = Origin(path=str(path), line=page.title_line)
-    try:
-        paper = page.record(origin, key)
-        page_ref = page.ref()
-    except ValidationError as exc:
-        reason = "; ".join(error["msg"] for error in exc.errors())
-        raise SourceError(
-            f"{origin}: the page's own paper is not usable ({reason})",
-            "give the page a title with letters or digits, or an arXiv id line",
-        ) from exc
+    paper, page_ref = _own_paper(page, origin, snapshot.key)
     apart.add(page_ref)
     problem = record_problem(paper)
-    yield SnapshotRecord(
-        key=key,
-        kind="map_page",
-        source=path.name,
-        sha256=sha256,
-        data_date=page.data_date,
-        # a page whose items are not loaded speaks for none of them
-        listed_apart=() if problem else tuple(apart.listed()),
+    yield snapshot.model_copy(
+        update={
+            "data_date": page.data_date,
+            # a page whose items are not loaded speaks for none of them
+            "listed_apart": () if problem else tuple(apart.listed()),
+        }
     )
     if problem:
         listed = (page.listed_refs or 0) + (page.listed_citing or 0)
@@ -793,6 +806,29 @@ def parse(path: Path) -> Iterator[ParsedItem]:
         )
         return
     yield paper
+    yield from _citations(path, page, page_ref, snapshot.key)
+    if missing := page.missing():
+        yield Rejected(origin=Origin(path=str(path), line=page.last_line), reason=missing)
+
+
+def _own_paper(page: _Page, origin: Origin, snapshot: str) -> tuple[PaperRecord, PaperRef]:
+    """Return the page's own paper, as a record and as the end of its citations; raises
+    SourceError when it is not usable (no title with letters or digits, no arXiv id)."""
+    try:
+        return page.record(origin, snapshot), page.ref()
+    except ValidationError as exc:
+        reason = "; ".join(error["msg"] for error in exc.errors())
+        raise SourceError(
+            f"{origin}: the page's own paper is not usable ({reason})",
+            "give the page a title with letters or digits, or an arXiv id line",
+        ) from exc
+
+
+def _citations(
+    path: Path, page: _Page, page_ref: PaperRef, snapshot: str
+) -> Iterator[CitationRecord | Rejected]:
+    """Yield a CitationRecord per listed item (from the page's paper to a reference, from a
+    citing paper to it), or why the item's line is none."""
     scanner = _Scanner(str(path))
     for number, line in numbered_lines(path):
         if isinstance(line, LongLine):
@@ -807,10 +843,8 @@ def parse(path: Path) -> Iterator[ParsedItem]:
             citing, cited = (page_ref, item.ref) if item.section == "refs" else (item.ref, page_ref)
             yield CitationRecord(
                 origin=Origin(path=str(path), line=item.line),
-                snapshot=key,
+                snapshot=snapshot,
                 as_of=page.data_date,
                 citing=citing,
                 cited=cited,
             )
-    if missing := page.missing():
-        yield Rejected(origin=Origin(path=str(path), line=page.last_line), reason=missing)

@@ -22,33 +22,28 @@ import re
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import unquote
-
-from pydantic import Field, ValidationError
 
 from .ids import AuthorIdKind, IdKind, arxiv_from_doi, normal_author_id, normal_id
 from .json_records import (
+    Count,
     Input,
     JsonRecord,
     Unwrapped,
-    describe,
+    WorkFormat,
     elements,
     json_kind,
-    paper_items,
-    parse_records,
     plain_text,
     stated_date,
-    validated,
 )
 from .records import PaperRecord, PaperRef, ParsedItem, Rejected
-from .source_file import MAX_ID_CHARS, MAX_INT, record_problem, year_problem
+from .source_file import MAX_ID_CHARS, year_problem
 from .text import collapse_spaces
 from .titles import canonical_arxiv_id
 
 __all__ = ["abstract_from_index", "arxiv_from_url", "parse"]
 
-_FIX = "fix or remove this work"
 _ARXIV_URL = re.compile(
     r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(.+?)(?:\.pdf)?/?$", re.IGNORECASE
 )
@@ -67,8 +62,6 @@ _ENTITIES = {
     "K": "a keyword",
 }
 _NUMBERED_IDS: tuple[IdKind, ...] = ("mag", "pmid")
-
-_Count = Annotated[int, Field(ge=0, le=MAX_INT)]
 
 
 class _Author(Input):
@@ -102,12 +95,12 @@ class _Work(Input):
     publication_date: str | None = None
     ids: dict[str, str | int | None] | None = None
     authorships: list[_Authorship] | None = None
-    abstract_inverted_index: dict[str, list[_Count]] | None = None
+    abstract_inverted_index: dict[str, list[Count]] | None = None
     primary_location: _Location | None = None
     best_oa_location: _Location | None = None
     locations: list[_Location | None] | None = None
-    cited_by_count: _Count | None = None
-    referenced_works_count: _Count | None = None
+    cited_by_count: Count | None = None
+    referenced_works_count: Count | None = None
     referenced_works: list[str] | None = None
     updated_date: str | None = None
     topics: list[_Label | None] | None = None
@@ -241,29 +234,59 @@ def _authors(work: _Work) -> tuple[tuple[str, ...], tuple[dict[AuthorIdKind, str
 
 
 def _paper(
-    record: JsonRecord, snapshot: str
-) -> tuple[PaperRecord, Iterator[PaperRef | Rejected]] | Rejected:
-    """Return the PaperRecord of one work object and the works its ``referenced_works``
-    name (read as they are taken), or why it is none."""
+    work: _Work, record: JsonRecord, snapshot: str
+) -> tuple[PaperRecord, Iterator[PaperRef | Rejected]] | str:
+    """Return the PaperRecord of one work and the works its ``referenced_works`` name
+    (read as they are taken), or why it is none; raises ValidationError for a record that
+    is no PaperRecord."""
+    checked = _checked(work)
+    if isinstance(checked, str):
+        return checked
+    ids, arxiv_id, dates = checked
+    year = work.publication_year
+    index = work.abstract_inverted_index
+    references = work.referenced_works
+    paper = PaperRecord(
+        origin=record.origin,
+        snapshot=snapshot,
+        as_of=dates["updated_date"],
+        arxiv_id=arxiv_id,
+        ids=ids,
+        doi=ids.get("doi"),
+        title=plain_text(work.title or "") or plain_text(work.display_name or "") or None,
+        year=year,
+        published=dates["publication_date"],
+        abstract=abstract_from_index(index) if index else None,
+        authors=_authors(work)[0],
+        author_ids=_authors(work)[1],
+        stated_cited_by=work.cited_by_count,
+        topics=_topics(work),
+        stated_refs_total=(
+            work.referenced_works_count
+            if work.referenced_works_count is not None or references is None
+            else len(references)
+        ),
+    )
+    return paper, _cited(record, work)
 
-    def reject(reason: str) -> Rejected:
-        return Rejected(origin=record.origin, reason=f"{reason}: {_FIX}", raw=record.raw())
 
-    work = validated(record, _Work)
-    if isinstance(work, str):
-        return reject(work)
+def _checked(
+    work: _Work,
+) -> tuple[dict[IdKind, str], str | None, dict[str, date | None]] | str:
+    """Return a work's strong ids, its arXiv id and its dates by field name, or why one of
+    them cannot be read (or it has no id at all)."""
     found = _ids(work)
     if isinstance(found, str):
-        return reject(found)
+        return found
     ids, arxiv_id = found
     if not ids and arxiv_id is None:
-        return reject(
+        return (
             "the work has no 'id' (https://openalex.org/W…), DOI or arXiv id, so it cannot "
             "be told apart from others"
         )
     year = work.publication_year
     if year is not None and (problem := year_problem("publication_year", year)):
-        return reject(problem)
+        return problem
     dates: dict[str, date | None] = {}
     for what, text in (
         ("publication_date", work.publication_date),
@@ -271,37 +294,9 @@ def _paper(
     ):
         stated = stated_date(what, text) if text and text.strip() else None
         if isinstance(stated, str):
-            return reject(stated)
+            return stated
         dates[what] = stated
-    index = work.abstract_inverted_index
-    references = work.referenced_works
-    try:
-        paper = PaperRecord(
-            origin=record.origin,
-            snapshot=snapshot,
-            as_of=dates["updated_date"],
-            arxiv_id=arxiv_id,
-            ids=ids,
-            doi=ids.get("doi"),
-            title=plain_text(work.title or "") or plain_text(work.display_name or "") or None,
-            year=year,
-            published=dates["publication_date"],
-            abstract=abstract_from_index(index) if index else None,
-            authors=_authors(work)[0],
-            author_ids=_authors(work)[1],
-            stated_cited_by=work.cited_by_count,
-            topics=_topics(work),
-            stated_refs_total=(
-                work.referenced_works_count
-                if work.referenced_works_count is not None or references is None
-                else len(references)
-            ),
-        )
-    except ValidationError as exc:
-        return reject(describe(exc))
-    if problem := record_problem(paper):
-        return reject(problem)
-    return paper, _cited(record, work)
+    return ids, arxiv_id, dates
 
 
 def _cited(record: JsonRecord, work: _Work) -> Iterator[PaperRef | Rejected]:
@@ -321,9 +316,7 @@ def _cited(record: JsonRecord, work: _Work) -> Iterator[PaperRef | Rejected]:
         yield PaperRef(ids={"openalex": value})
 
 
-def _items(record: JsonRecord, snapshot: str) -> Iterator[ParsedItem]:
-    """Return the items of one work: its PaperRecord and its citations, or its Rejected."""
-    return paper_items(_paper(record, snapshot), "referenced_works")
+_FORMAT = WorkFormat("openalex", _unwrap, _Work, _paper, "referenced_works")
 
 
 def parse(path: Path) -> Iterator[ParsedItem]:
@@ -334,4 +327,4 @@ def parse(path: Path) -> Iterator[ParsedItem]:
 
     ``path`` is a file or a folder of them (``loaders.json_records``). Raises SourceError
     when it cannot be read, or is a folder without JSON files."""
-    return parse_records(path, "openalex", _unwrap, _items)
+    return _FORMAT.parse(path)

@@ -18,18 +18,18 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import SourceError
-from .json_records import describe, json_kind, not_json
-from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from .json_records import Count, describe, json_kind, not_json
+from .records import Origin, PaperRecord, ParsedItem, Rejected
 from .source_file import (
     MAX_CATEGORY_CHARS,
     MAX_INT,
+    DateSpan,
     LongLine,
     arxiv_id_and_version,
-    content_sha256,
     date_problem,
+    file_snapshot,
     numbered_lines,
     record_problem,
-    snapshot_key,
     version_problem,
     year_problem,
 )
@@ -45,6 +45,7 @@ _NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 _HASHED_PARTS = ("claims", "integrity", "references", "formal_canon", "author_claims")
 _FIX = "fix or remove this object"
 _RAW_LIMIT = 100_000
+_GIVE_RECORD = "give a paper record: one JSON object, or one object per line"
 
 _Scalar = str | int | float | bool | None
 
@@ -74,14 +75,14 @@ class _Paper(_Input):
 # The format's parts below, field for field as it names them: its schema as data, so the
 # parts that state the same kind of facts (counts, a snapshot_sha256) read alike.
 class _Claims(_Input):
-    count: int | None = Field(default=None, ge=0, le=MAX_INT)
+    count: Count | None = None
     snapshot_sha256: str | None = None
 
 
 class _IntegritySummary(_Input):
-    critical: int | None = Field(default=None, ge=0, le=MAX_INT)
-    advisory: int | None = Field(default=None, ge=0, le=MAX_INT)
-    informational: int | None = Field(default=None, ge=0, le=MAX_INT)
+    critical: Count | None = None
+    advisory: Count | None = None
+    informational: Count | None = None
 
 
 class _Integrity(_Input):
@@ -93,20 +94,20 @@ class _Integrity(_Input):
 
 
 class _References(_Input):
-    count: int | None = Field(default=None, ge=0, le=MAX_INT)
-    resolved_work: int | None = Field(default=None, ge=0, le=MAX_INT)
-    internal_anchors: int | None = Field(default=None, ge=0, le=MAX_INT)
+    count: Count | None = None
+    resolved_work: Count | None = None
+    internal_anchors: Count | None = None
     snapshot_sha256: str | None = None
 
 
 class _FormalCanon(_Input):
-    evidence_count: int | None = Field(default=None, ge=0, le=MAX_INT)
+    evidence_count: Count | None = None
     snapshot_sha256: str | None = None
 
 
 class _AuthorClaims(_Input):
-    count: int | None = Field(default=None, ge=0, le=MAX_INT)
-    strong_count: int | None = Field(default=None, ge=0, le=MAX_INT)
+    count: Count | None = None
+    strong_count: Count | None = None
     snapshot_sha256: str | None = None
 
 
@@ -230,49 +231,20 @@ def _entries(path: Path) -> Iterator[_Entry | Rejected]:
         if isinstance(text, LongLine):
             yield Rejected(origin=origin, reason=text.reason(), raw=text.head)
             continue
-        try:
-            value: object = json.loads(text)
-            error: ValueError | RecursionError | None = None
-        except (ValueError, RecursionError) as exc:
-            value, error = None, exc
+        value, error = _decoded(text)
         if refused is not None:
             if not isinstance(value, dict):
                 raise refused[0]
             yield refused[1]
             refused = None
-        if error is not None:
-            what = not_json(error, "; the object may be truncated")
-            reject = Rejected(origin=origin, reason=f"{what}: {_FIX}", raw=text[:_RAW_LIMIT])
-            if first and not text.lstrip().startswith("{"):
-                refused = (
-                    SourceError(
-                        f"{path}: the file is not JSON ({what} on line {number})",
-                        "give a paper record: one JSON object, or one object per line",
-                    ),
-                    reject,
-                )
-                first = False
-                continue
-            yield reject
+        unfit = _unfit(path, origin, text, value, error)
+        if unfit is not None:
+            reject, refusal = unfit
+            if first and refusal is not None:
+                refused = (refusal, reject)
+            else:
+                yield reject
             first = False
-            continue
-        if not isinstance(value, dict):
-            reject = Rejected(
-                origin=origin,
-                reason=f"a JSON {json_kind(value)} where a paper object should be: {_FIX}",
-                raw=text[:_RAW_LIMIT],
-            )
-            if first:
-                refused = (
-                    SourceError(
-                        f"{path}: the file holds a JSON {json_kind(value)}, not an object",
-                        "give a paper record: one JSON object, or one object per line",
-                    ),
-                    reject,
-                )
-                first = False
-                continue
-            yield reject
             continue
         first = False
         try:
@@ -281,6 +253,39 @@ def _entries(path: Path) -> Iterator[_Entry | Rejected]:
             yield Rejected(origin=origin, reason=f"{describe(exc)}: {_FIX}", raw=text)
     if refused is not None:
         raise refused[0]
+
+
+def _decoded(text: str) -> tuple[object, ValueError | RecursionError | None]:
+    """Return the value of a JSON text, or None and why it is none."""
+    try:
+        return json.loads(text), None
+    except (ValueError, RecursionError) as exc:
+        return None, exc
+
+
+def _unfit(
+    path: Path, origin: Origin, text: str, value: object, error: ValueError | RecursionError | None
+) -> tuple[Rejected, SourceError | None] | None:
+    """Return the reject of a text that is not JSON, or JSON but not an object, with the
+    error that refuses the file when it is the first text and no object follows (None for
+    a cut-off object, a bad line whatever follows); None for an object."""
+    if error is not None:
+        what = not_json(error, "; the object may be truncated")
+        reject = Rejected(origin=origin, reason=f"{what}: {_FIX}", raw=text[:_RAW_LIMIT])
+        if text.lstrip().startswith("{"):
+            return reject, None
+        return reject, SourceError(
+            f"{path}: the file is not JSON ({what} on line {origin.line})", _GIVE_RECORD
+        )
+    if isinstance(value, dict):
+        return None
+    kind = json_kind(value)
+    reject = Rejected(
+        origin=origin,
+        reason=f"a JSON {kind} where a paper object should be: {_FIX}",
+        raw=text[:_RAW_LIMIT],
+    )
+    return reject, SourceError(f"{path}: the file holds a JSON {kind}, not an object", _GIVE_RECORD)
 
 
 def _published(submitted_at: str | None) -> date | str | None:
@@ -359,25 +364,15 @@ def _record(path: Path, entry: _Entry, snapshot: str, in_lines: bool) -> PaperRe
     """Return the PaperRecord an object states, or why it cannot be one."""
     origin = Origin(path=str(path), line=entry.line)
     doc = entry.doc
-    source = doc.source or _Source()
     paper = doc.paper or _Paper()
 
     def reject(reason: str) -> Rejected:
         return Rejected(origin=origin, reason=reason, raw=entry.raw)
 
-    if source.kind is not None and source.kind.lower() != "arxiv":
-        return reject(f"source.kind '{source.kind}' is not 'arxiv'; only arXiv papers load")
-    arxiv_id, version = None, source.version
-    if source.id is not None and source.id.strip():
-        parsed = arxiv_id_and_version(source.id)
-        if parsed is None:
-            return reject(
-                f"source.id '{source.id[:60]}' is not an arXiv id (expected e.g. 2110.03888 or "
-                f"hep-th/9901001): {_FIX}"
-            )
-        if problem := version_problem(source.id):
-            return reject(f"source.id: {problem}: {_FIX}")
-        arxiv_id, version = parsed[0], version or parsed[1]
+    named = _arxiv_id(doc.source or _Source())
+    if isinstance(named, str):
+        return reject(named)
+    arxiv_id, version = named
     published = _published(paper.submitted_at)
     if isinstance(published, str):
         return reject(published)
@@ -387,19 +382,9 @@ def _record(path: Path, entry: _Entry, snapshot: str, in_lines: bool) -> PaperRe
     title = collapse_spaces(paper.title) if paper.title else None
     if arxiv_id is None and not title:
         return reject(f"the object has neither a source.id nor a paper.title: {_FIX}")
-    primary = (paper.primary_cat or "").strip() or None
-    cross = tuple(
-        dict.fromkeys(
-            category.strip()
-            for category in paper.cross_cats or []
-            if category.strip() and category.strip() != primary
-        )
-    )
-    for where, code in (("paper.primary_cat", primary), *(("paper.cross_cats", c) for c in cross)):
-        if code is not None and not (len(code) <= MAX_CATEGORY_CHARS and is_category_code(code)):
-            return reject(
-                f"{where} '{code[:60]}' is not an arXiv category code such as 'cs.LG': {_FIX}"
-            )
+    categories = _categories(paper)
+    if isinstance(categories, str):
+        return reject(categories)
     authors_text = paper.authors_text or ""
     try:
         record = PaperRecord(
@@ -413,8 +398,8 @@ def _record(path: Path, entry: _Entry, snapshot: str, in_lines: bool) -> PaperRe
             published=published,
             abstract_excerpt=(paper.abstract_excerpt or "").strip() or None,
             license=(paper.license or "").strip() or None,
-            primary_category=primary,
-            cross_categories=cross,
+            primary_category=categories[0],
+            cross_categories=categories[1],
             authors=split_authors(authors_text),
             extra=_extra(doc, in_lines, _has_et_al(authors_text)),
         )
@@ -423,6 +408,41 @@ def _record(path: Path, entry: _Entry, snapshot: str, in_lines: bool) -> PaperRe
     if problem := record_problem(record):
         return reject(f"{problem}: {_FIX}")
     return record
+
+
+def _arxiv_id(source: _Source) -> tuple[str | None, int | None] | str:
+    """Return the arXiv id and version the ``source`` part states (none when it states no
+    id), or why it is no arXiv paper's."""
+    if source.kind is not None and source.kind.lower() != "arxiv":
+        return f"source.kind '{source.kind}' is not 'arxiv'; only arXiv papers load"
+    if source.id is None or not source.id.strip():
+        return None, source.version
+    parsed = arxiv_id_and_version(source.id)
+    if parsed is None:
+        return (
+            f"source.id '{source.id[:60]}' is not an arXiv id (expected e.g. 2110.03888 or "
+            f"hep-th/9901001): {_FIX}"
+        )
+    if problem := version_problem(source.id):
+        return f"source.id: {problem}: {_FIX}"
+    return parsed[0], source.version or parsed[1]
+
+
+def _categories(paper: _Paper) -> tuple[str | None, tuple[str, ...]] | str:
+    """Return the primary category and the other categories, once each, or why one of
+    them is no category code."""
+    primary = (paper.primary_cat or "").strip() or None
+    cross = tuple(
+        dict.fromkeys(
+            category.strip()
+            for category in paper.cross_cats or []
+            if category.strip() and category.strip() != primary
+        )
+    )
+    for where, code in (("paper.primary_cat", primary), *(("paper.cross_cats", c) for c in cross)):
+        if code is not None and not (len(code) <= MAX_CATEGORY_CHARS and is_category_code(code)):
+            return f"{where} '{code[:60]}' is not an arXiv category code such as 'cs.LG': {_FIX}"
+    return primary, cross
 
 
 def _missing_paper(path: Path, entry: _Entry, record: PaperRecord) -> Rejected | None:
@@ -449,44 +469,33 @@ def parse(path: Path) -> Iterator[ParsedItem]:
     Raises SourceError when the file cannot be read, is empty, is not JSON, or holds JSON
     that is not an object.
     """
-    sha256 = content_sha256(path)
-    key = snapshot_key(sha256)
+    snapshot = file_snapshot(path, "paper_json")
     entries = _entries(path)
     head = [entry for entry in (next(entries, None), next(entries, None)) if entry is not None]
     if not head:
         raise SourceError(f"{path}: the file is empty", "give a paper JSON record")
     in_lines = len(head) > 1
     only = head[0] if not in_lines and isinstance(head[0], _Entry) else None
-    yield SnapshotRecord(
-        key=key,
-        kind="paper_json",
-        source=path.name,
-        sha256=sha256,
-        data_date=only.doc.builder_date() if only else None,
-        builder_version=only.doc.builder_version if only else None,
-        hashes=only.doc.hashes() if only else {},
+    yield snapshot.model_copy(
+        update={
+            "data_date": only.doc.builder_date() if only else None,
+            "builder_version": only.doc.builder_version if only else None,
+            "hashes": only.doc.hashes() if only else {},
+        }
     )
-    newest: date | None = None
+    span = DateSpan()
     versions: set[str | None] = set()
     for entry in chain(head, entries):
         if isinstance(entry, Rejected):
             yield entry
             continue
-        record = _record(path, entry, key, in_lines)
+        record = _record(path, entry, snapshot.key, in_lines)
         if isinstance(record, PaperRecord):
             versions.add(entry.doc.builder_version)
-            if record.as_of and (newest is None or record.as_of > newest):
-                newest = record.as_of
+            span.add(record.as_of)
         yield record
         if isinstance(record, PaperRecord) and (missing := _missing_paper(path, entry, record)):
             yield missing
     common = next(iter(versions)) if len(versions) == 1 else None
-    if in_lines and (newest or common):
-        yield SnapshotRecord(
-            key=key,
-            kind="paper_json",
-            source=path.name,
-            sha256=sha256,
-            data_date=newest,
-            builder_version=common,
-        )
+    if in_lines and (span.newest or common):
+        yield snapshot.model_copy(update={"data_date": span.newest, "builder_version": common})

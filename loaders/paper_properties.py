@@ -160,6 +160,17 @@ def _stated(name: str, type_: ImportType, doc: str, policy: Policy = "newest") -
     return PaperProperty(name, type_, policy, (name,), doc, read=attrgetter(name), imported=True)
 
 
+def _stamp(name: str, policy: Policy, doc: str) -> PaperProperty:
+    """A property naming the record that set something: its ``as_of`` key,
+    '<data date>|<snapshot key>'."""
+    return PaperProperty(name, "string", policy, ("as_of", "snapshot"), doc, imported=True)
+
+
+def _kept(name: str, type_: ImportType, policy: Policy, doc: str) -> PaperProperty:
+    """A property no record states: the load statements work it out in the graph."""
+    return PaperProperty(name, type_, policy, (), doc)
+
+
 def _counted(name: str, type_: ImportType, doc: str) -> LinkProperty:
     """A link property a record states as its field of the same name."""
     return LinkProperty(name, type_, name, (name,), attrgetter(name), doc)
@@ -180,6 +191,15 @@ def _histogram_years(record: PaperRecord) -> object:
 def _histogram_counts(record: PaperRecord) -> object:
     return [record.histogram[y] for y in sorted(record.histogram)] or None
 
+
+_STATED_COUNTS: tuple[tuple[str, str], ...] = (
+    ("stated_cited_by", "cited by, all sources"),
+    ("stated_cited_by_in_map", "cited by papers in the map"),
+    ("stated_refs_total", "references in all"),
+    ("stated_refs_in_map", "references in the map"),
+)
+"""The counts a record states about its paper, with what each counts: each is a paper
+property (the newest record's) and a ``DESCRIBED_IN`` property (every record's)."""
 
 # The order is the order of the Cypher lists: the record properties (newest_or_reference,
 # then newest) in the order of papers.cypher's `names`, whose indexes its SET map and
@@ -221,41 +241,17 @@ PAPER_PROPERTIES: tuple[PaperProperty, ...] = (
     _stated("doi", "string", "the DOI as stated (the strong id is a PaperId)"),
     _stated("journal_ref", "string", "the journal reference"),
     _stated("comments", "string", "the comments"),
-    _stated("stated_cited_by", "long", "cited by, all sources"),
-    _stated("stated_cited_by_in_map", "long", "cited by papers in the map"),
-    _stated("stated_refs_total", "long", "references in all"),
-    _stated("stated_refs_in_map", "long", "references in the map"),
+    *(_stated(name, "long", doc) for name, doc in _STATED_COUNTS),
     _stated(
         "topics",
         "string[]",
         "the subject labels of the newest record that gives any (OpenAlex topics, else its "
         "concepts), most relevant first",
     ),
-    PaperProperty(
-        "as_of",
-        "string",
-        "newest_record",
-        ("as_of", "snapshot"),
-        "'<data date>|<snapshot key>' of the newest record",
-        imported=True,
-    ),
+    _stamp("as_of", "newest_record", "'<data date>|<snapshot key>' of the newest record"),
     PaperProperty("years", "long[]", "own_years", ("year",), "every year stated", imported=True),
-    PaperProperty(
-        "authors_as_of",
-        "string",
-        "with_list",
-        ("as_of", "snapshot"),
-        "which record set the author list",
-        imported=True,
-    ),
-    PaperProperty(
-        "categories_as_of",
-        "string",
-        "with_list",
-        ("as_of", "snapshot"),
-        "which record set the categories",
-        imported=True,
-    ),
+    _stamp("authors_as_of", "with_list", "which record set the author list"),
+    _stamp("categories_as_of", "with_list", "which record set the categories"),
     PaperProperty(
         "primary_category",
         "string",
@@ -264,24 +260,22 @@ PAPER_PROPERTIES: tuple[PaperProperty, ...] = (
         "the primary category's code",
         imported=True,
     ),
-    PaperProperty(
+    _kept(
         "filled_as_of",
         "string[]",
         "provenance",
-        (),
         "'<name>=<as_of>' per property an older record or a reference gave",
     ),
-    PaperProperty("ref_as_of", "string", "best_reference", (), "the best reference to the paper"),
-    PaperProperty("aliases", "string[]", "union", (), "the other keys the paper was known by"),
-    PaperProperty(
+    _kept("ref_as_of", "string", "best_reference", "the best reference to the paper"),
+    _kept("aliases", "string[]", "union", "the other keys the paper was known by"),
+    _kept(
         "recorded",
         "string[]",
         "union",
-        (),
         "the title keys among its keys that a full record was written under",
     ),
-    PaperProperty("key_refs", "string[]", "best_per_key", (), "the best reference under each key"),
-    PaperProperty("self_cites", "string[]", "union", (), "citations between two keys of the paper"),
+    _kept("key_refs", "string[]", "best_per_key", "the best reference under each key"),
+    _kept("self_cites", "string[]", "union", "citations between two keys of the paper"),
 )
 
 RECORD_PROPERTIES: tuple[PaperProperty, ...] = tuple(
@@ -300,10 +294,7 @@ ROW_PROPERTIES: tuple[PaperProperty, ...] = tuple(p for p in PAPER_PROPERTIES if
 LINK_PROPERTIES: tuple[LinkProperty, ...] = (
     LinkProperty("line", "long", "line", ("origin",), attrgetter("origin.line"), "its line"),
     LinkProperty("as_of", "date", "as_of_date", ("as_of",), attrgetter("as_of"), "its date"),
-    _counted("stated_cited_by", "long", "cited by, all sources"),
-    _counted("stated_cited_by_in_map", "long", "cited by papers in the map"),
-    _counted("stated_refs_total", "long", "references in all"),
-    _counted("stated_refs_in_map", "long", "references in the map"),
+    *(_counted(name, "long", doc) for name, doc in _STATED_COUNTS),
     _counted("listed_refs", "long", "references the page lists"),
     _counted("listed_citing", "long", "citers the page lists"),
     LinkProperty(

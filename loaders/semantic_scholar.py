@@ -41,18 +41,23 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
 from .ids import AuthorIdKind, IdKind, arxiv_from_doi, normal_author_id, normal_id
-from .json_records import describe, json_kind, not_json
-from .records import CitationRecord, NamedPaper, PaperRecord, PaperRef, ParsedItem, SnapshotRecord
+from .json_records import (
+    BadValue,
+    describe,
+    id_text,
+    json_kind,
+    not_json,
+    stated_arxiv_id,
+    strong_id,
+)
+from .records import CitationRecord, NamedPaper, PaperRecord, PaperRef, ParsedItem
 from .source_file import (
     LinePlace,
     LongLine,
-    arxiv_id_and_version,
-    content_sha256,
     date_problem,
+    file_snapshot,
     numbered_lines,
     record_problem,
-    snapshot_key,
-    version_problem,
     year_problem,
 )
 from .text import collapse_spaces
@@ -131,46 +136,30 @@ class _Named:
     def names_a_paper(self) -> bool:
         return bool(self.arxiv_id or self.ids or self.title)
 
-
-class _Bad(Exception):
-    """A value that cannot be read; its message is the reject's reason (without the fix)."""
-
-
-def _shown(value: object) -> str:
-    return json.dumps(value)[:80]
+    def fields(self) -> dict[str, Any]:
+        """The fields of a record or reference that name its paper."""
+        return {"arxiv_id": self.arxiv_id, "ids": self.ids, "title": self.title, "year": self.year}
 
 
 def _decodes(text: str) -> object:
-    """Return the JSON value ``text`` holds, or ``_Bad`` when it holds none."""
+    """Return the JSON value ``text`` holds, or ``BadValue`` when it holds none."""
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
-        return _Bad
+        return BadValue
 
 
 def _id_text(value: object, where: str) -> str | None:
-    """Return an id value as text, None when null or blank; raises _Bad for another type."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise _Bad(
-            f"{where} should be a string or a whole number, got {json_kind(value)} {_shown(value)}"
-        )
-    return str(value).strip() or None
+    """Return an id value as text, None when null or blank; raises BadValue for another type."""
+    return id_text(value, where, "a string or a whole number", 80)
 
 
 def _strong_id(kind: IdKind, value: object, where: str, what: str) -> str | None:
-    text = _id_text(value, where)
-    if text is None:
-        return None
-    normal = normal_id(kind, text)
-    if normal is None:
-        raise _Bad(f"{where} {text[:80]!r} is not {what}")
-    return normal
+    return strong_id(kind, _id_text(value, where), where, what)
 
 
 def _named(doc: _Paper, dataset: bool) -> _Named:
-    """Return what names the paper of ``doc``; raises _Bad for a value of no such id, a
+    """Return what names the paper of ``doc``; raises BadValue for a value of no such id, a
     year or date outside MIN_YEAR-MAX_YEAR, or a date that is no date."""
     external_field = "externalids" if dataset else "externalIds"
     corpus_field = "corpusid" if dataset else "corpusId"
@@ -181,15 +170,10 @@ def _named(doc: _Paper, dataset: bool) -> _Named:
         "corpus": _strong_id("corpus", doc.corpus_id, corpus_field, "a corpus id (digits)"),
     }
     external = doc.external_ids or {}
-    arxiv_text = _id_text(external.get("ArXiv"), f"{external_field}.ArXiv")
-    if arxiv_text is not None:
-        parsed = arxiv_id_and_version(arxiv_text)
-        if parsed is None or version_problem(arxiv_text):
-            raise _Bad(
-                f"{external_field}.ArXiv {arxiv_text[:80]!r} is not an arXiv id (e.g. "
-                "1706.03762 or hep-th/9901001)"
-            )
-        named.arxiv_id = parsed[0]
+    arxiv_where = f"{external_field}.ArXiv"
+    named.arxiv_id = stated_arxiv_id(
+        _id_text(external.get("ArXiv"), arxiv_where), arxiv_where, "1706.03762"
+    )
     doi_text = _id_text(external.get("DOI"), f"{external_field}.DOI")
     if doi_text is not None:
         from_doi = arxiv_from_doi(doi_text)
@@ -198,7 +182,7 @@ def _named(doc: _Paper, dataset: bool) -> _Named:
         else:
             found["doi"] = normal_id("doi", doi_text)
             if found["doi"] is None:
-                raise _Bad(
+                raise BadValue(
                     f"{external_field}.DOI {doi_text[:80]!r} is not a DOI (10., a registrant "
                     "code, / and a suffix, e.g. 10.1145/3292500.3330701)"
                 )
@@ -209,16 +193,16 @@ def _named(doc: _Paper, dataset: bool) -> _Named:
     named.ids = {kind: value for kind, value in found.items() if value}
     named.title = collapse_spaces(doc.title) or None if doc.title else None
     if doc.year is not None and (problem := year_problem("year", doc.year)):
-        raise _Bad(problem)
+        raise BadValue(problem)
     named.year = doc.year
     text = (doc.publication_date or "").strip()
     if text:
         try:
             published = date.fromisoformat(text)
         except ValueError:
-            raise _Bad(f"{date_field} {text[:40]!r} is not a date like 2017-06-12") from None
+            raise BadValue(f"{date_field} {text[:40]!r} is not a date like 2017-06-12") from None
         if problem := date_problem(date_field, published):
-            raise _Bad(problem)
+            raise BadValue(problem)
         named.published = published
         named.year = named.year or published.year
     return named
@@ -249,27 +233,21 @@ def _unwrapped(item: dict[str, Any], wrapper: str) -> dict[str, Any]:
 
 
 def _nested_ref(item: object, wrapper: str) -> PaperRef | None:
-    """Return the PaperRef of a nested paper, None when it names no paper; raises _Bad."""
+    """Return the PaperRef of a nested paper, None when it names no paper; raises BadValue."""
     if item is None:
         return None
     if not isinstance(item, dict):
-        raise _Bad(f"a JSON {json_kind(item)} where a paper object should be")
+        raise BadValue(f"a JSON {json_kind(item)} where a paper object should be")
     try:
         doc = _Paper.model_validate(_unwrapped(item, wrapper))
         named = _named(doc, dataset=False)
         if not named.names_a_paper():
             return None
-        ref = PaperRef(
-            arxiv_id=named.arxiv_id,
-            ids=named.ids,
-            title=named.title,
-            year=named.year,
-            stated_cited_by=doc.citation_count,
-        )
+        ref = PaperRef(**named.fields(), stated_cited_by=doc.citation_count)
     except ValidationError as exc:
-        raise _Bad(describe(exc, width=80)) from None
+        raise BadValue(describe(exc, width=80)) from None
     if problem := record_problem(ref):
-        raise _Bad(problem)
+        raise BadValue(problem)
     return ref
 
 
@@ -284,7 +262,7 @@ def _citations(
         entry = f"{name}[{index}]"
         try:
             other = _nested_ref(item, wrapper)
-        except _Bad as exc:
+        except BadValue as exc:
             yield where.reject(f"{entry}: {exc}: {_FIX_NESTED}", item)
             continue
         if other is None:
@@ -311,7 +289,7 @@ def _paper(where: LinePlace, obj: dict[str, Any], raw: object) -> Iterator[Parse
     except ValidationError as exc:
         yield where.reject(f"{describe(exc, width=80)}: {_FIX}", raw)
         return
-    except _Bad as exc:
+    except BadValue as exc:
         yield where.reject(f"{exc}: {_FIX}", raw)
         return
     if not named.names_a_paper():
@@ -329,10 +307,7 @@ def _paper(where: LinePlace, obj: dict[str, Any], raw: object) -> Iterator[Parse
         record = PaperRecord(
             origin=where.origin,
             snapshot=where.snapshot,
-            arxiv_id=named.arxiv_id,
-            ids=named.ids,
-            title=named.title,
-            year=named.year,
+            **named.fields(),
             published=named.published,
             abstract=_abstract(doc.abstract),
             doi=named.doi,
@@ -358,7 +333,7 @@ def _corpus_citation(where: LinePlace, obj: dict[str, Any], raw: object) -> Pars
     for name in ("citingcorpusid", "citedcorpusid"):
         try:
             found[name] = _strong_id("corpus", obj.get(name), name, "a corpus id (digits)")
-        except _Bad as exc:
+        except BadValue as exc:
             return where.reject(f"{exc}: {_FIX}", raw)
     citing, cited = found["citingcorpusid"], found["citedcorpusid"]
     if citing is None or cited is None:
@@ -484,7 +459,7 @@ def _one_document(path: Path) -> bool:
     Its first line is then no JSON value but opens one, and its second line is no JSON
     object (a JSON-lines file whose first line is broken has whole objects after it)."""
     lines = _first_lines(path, 2)
-    if not lines or not lines[0].startswith(("{", "[")) or _decodes(lines[0]) is not _Bad:
+    if not lines or not lines[0].startswith(("{", "[")) or _decodes(lines[0]) is not BadValue:
         return False
     return len(lines) == 2 and not isinstance(_decodes(lines[1]), dict)
 
@@ -533,11 +508,10 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
     ``unchanged`` (an incremental load of JSON lines) says which lines an older snapshot
     holds as they are: those are not read. Raises SourceError when the file cannot be read.
     """
-    sha256 = content_sha256(path)
-    key = snapshot_key(sha256)
-    yield SnapshotRecord(key=key, kind="semantic_scholar", source=path.name, sha256=sha256)
+    snapshot = file_snapshot(path, "semantic_scholar")
+    yield snapshot
     for number, text in _texts(path, unchanged):
-        where = LinePlace(str(path), number, key)
+        where = LinePlace(str(path), number, snapshot.key)
         if isinstance(text, LongLine):
             yield where.reject(text.reason(), text.head)
             continue

@@ -23,18 +23,31 @@ from pathlib import Path
 from typing import IO, cast
 
 from .errors import SourceError
-from .records import MAX_YEAR, MIN_YEAR, Origin, PaperRecord, PaperRef, Rejected, SkipKind, Skipped
+from .records import (
+    MAX_YEAR,
+    MIN_YEAR,
+    FormatName,
+    Origin,
+    PaperRecord,
+    PaperRef,
+    Rejected,
+    SkipKind,
+    Skipped,
+    SnapshotRecord,
+)
 from .titles import normalize_name, normalize_title, parse_arxiv_id
 
 __all__ = [
     "MAX_LINE_LENGTH",
     "READ_ERRORS",
+    "DateSpan",
     "LinePlace",
     "LongLine",
     "arxiv_id_and_version",
     "bounded_int",
     "content_sha256",
     "date_problem",
+    "file_snapshot",
     "folder_sha256",
     "int_problem",
     "is_gzip",
@@ -335,6 +348,32 @@ def snapshot_key(sha256: str, reading: str | None = None) -> str:
     where one content can state two sets of records (an edge list of SNAP integers read as
     hep-ph ids): ``sha256:<hex>``, or ``sha256:<hex>:<reading>``."""
     return f"sha256:{sha256}" if reading is None else f"sha256:{sha256}:{reading}"
+
+
+def file_snapshot(path: Path, kind: FormatName) -> SnapshotRecord:
+    """Return the snapshot of one file read as ``kind``: keyed by the sha256 of its
+    decompressed content. Raises SourceError when the file cannot be read."""
+    sha256 = content_sha256(path)
+    return SnapshotRecord(key=snapshot_key(sha256), kind=kind, source=path.name, sha256=sha256)
+
+
+@dataclass
+class DateSpan:
+    """The newest and oldest of the dates a snapshot's records state, gathered one by one:
+    the closing snapshot's ``data_date`` and ``first_date``."""
+
+    newest: date | None = None
+    oldest: date | None = None
+
+    def add(self, day: date | None) -> None:
+        """Take one record's date into the span; None changes nothing."""
+        if day is not None:
+            self.newest = day if self.newest is None else max(self.newest, day)
+            self.oldest = day if self.oldest is None else min(self.oldest, day)
+
+    def closing(self, snapshot: SnapshotRecord) -> SnapshotRecord:
+        """Return the snapshot again, dated by the span."""
+        return snapshot.model_copy(update={"data_date": self.newest, "first_date": self.oldest})
 
 
 def bounded_int(digits: str) -> int | None:

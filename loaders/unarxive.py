@@ -42,16 +42,15 @@ from pydantic import ValidationError
 
 from .arxiv_oai import metadata_record, validation_reason
 from .ids import IdKind, arxiv_from_doi, normal_id
-from .records import CitationRecord, PaperRecord, PaperRef, ParsedItem, SnapshotRecord
+from .json_records import BadValue, id_text, json_kind, not_json, stated_arxiv_id, strong_id
+from .records import CitationRecord, PaperRecord, PaperRef, ParsedItem
 from .source_file import (
     LinePlace,
     LongLine,
     arxiv_id_and_version,
-    content_sha256,
+    file_snapshot,
     numbered_lines,
     record_problem,
-    snapshot_key,
-    version_problem,
 )
 
 __all__ = ["parse"]
@@ -65,43 +64,18 @@ _WHAT: dict[IdKind, str] = {
 _SEMOPENALEX = re.compile(r"^https?://semopenalex\.org/work/(w\d+)/?$", re.IGNORECASE | re.ASCII)
 
 
-class _Bad(Exception):
-    """A value that cannot be read; its message is the reject's reason (without the fix)."""
-
-
-def _json_kind(value: object) -> str:
-    kinds = {list: "array", dict: "object", str: "string", bool: "boolean", int: "number"}
-    return "null" if value is None else kinds.get(type(value), "number")
-
-
 def _stated(value: object, where: str) -> str | None:
-    """Return an id as stated, None when null or blank; raises _Bad for another type."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise _Bad(f"{where} should be a string, got {_json_kind(value)} {json.dumps(value)[:60]}")
-    return str(value).strip() or None
+    """Return an id as stated, None when null or blank; raises BadValue for another type."""
+    return id_text(value, where, "a string", 60)
 
 
 def _arxiv(value: object, where: str) -> str | None:
     """Return the canonical arXiv id of a stated one, None when none is stated."""
-    text = _stated(value, where)
-    if text is None:
-        return None
-    parsed = arxiv_id_and_version(text)
-    if parsed is None or version_problem(text):
-        raise _Bad(f"{where} {text[:80]!r} is not an arXiv id (e.g. 1206.2606 or hep-th/9901001)")
-    return parsed[0]
+    return stated_arxiv_id(_stated(value, where), where, "1206.2606")
 
 
 def _strong(kind: IdKind, value: object, where: str) -> str | None:
-    text = _stated(value, where)
-    if text is None:
-        return None
-    normal = normal_id(kind, text)
-    if normal is None:
-        raise _Bad(f"{where} {text[:80]!r} is not {_WHAT[kind]}")
-    return normal
+    return strong_id(kind, _stated(value, where), where, _WHAT[kind])
 
 
 def _contained(entry: dict[str, Any], where: str) -> list[str]:
@@ -110,7 +84,7 @@ def _contained(entry: dict[str, Any], where: str) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise _Bad(f"{where}.contained_arXiv_ids should be an array, got {_json_kind(value)}")
+        raise BadValue(f"{where}.contained_arXiv_ids should be an array, got {json_kind(value)}")
     found: list[str] = []
     for index, item in enumerate(value):
         stated = item.get("id") if isinstance(item, dict) else item
@@ -121,15 +95,15 @@ def _contained(entry: dict[str, Any], where: str) -> list[str]:
 
 
 def _cited(entry: object, where: str) -> list[PaperRef]:
-    """Return the papers a bib entry names by id (none for an unresolved entry); raises _Bad
+    """Return the papers a bib entry names by id (none for an unresolved entry); raises BadValue
     for an id that is no id of its kind."""
     if not isinstance(entry, dict):
-        raise _Bad(f"{where} should be an object, got {_json_kind(entry)}")
+        raise BadValue(f"{where} should be an object, got {json_kind(entry)}")
     ids = entry.get("ids")
     if ids is None:
         ids = {}
     if not isinstance(ids, dict):
-        raise _Bad(f"{where}.ids should be an object, got {_json_kind(ids)}")
+        raise BadValue(f"{where}.ids should be an object, got {json_kind(ids)}")
     contained = _contained(entry, where)
     arxiv_id = _arxiv(ids.get("arxiv_id"), f"{where}.ids.arxiv_id")
     arxiv_id = arxiv_id or (contained[0] if contained else None)
@@ -142,7 +116,7 @@ def _cited(entry: object, where: str) -> list[PaperRef]:
         elif (strong_doi := normal_id("doi", doi)) is not None:
             strong["doi"] = strong_doi
         else:
-            raise _Bad(f"{where}.ids.doi {doi[:80]!r} is not a DOI (e.g. 10.1086/156337)")
+            raise BadValue(f"{where}.ids.doi {doi[:80]!r} is not a DOI (e.g. 10.1086/156337)")
     openalex = _strong("openalex", ids.get("open_alex_id"), f"{where}.ids.open_alex_id")
     if openalex is None:
         semantic = _stated(ids.get("sem_open_alex_id"), f"{where}.ids.sem_open_alex_id")
@@ -163,7 +137,7 @@ def _record(where: LinePlace, arxiv_id: str, metadata: object) -> PaperRecord | 
     if metadata is None or metadata == {}:
         metadata = {"id": arxiv_id}  # unarXive found no metadata: the id alone
     if not isinstance(metadata, dict):
-        return f"metadata should be an object, got {_json_kind(metadata)}"
+        return f"metadata should be an object, got {json_kind(metadata)}"
     stated = metadata.get("id")
     if stated is None:
         metadata = {**metadata, "id": arxiv_id}
@@ -190,13 +164,13 @@ def _paper(where: LinePlace, obj: object, raw: str) -> Iterator[ParsedItem]:
     """Yield the PaperRecord of one decoded line and its citations, or why it has none."""
     if not isinstance(obj, dict):
         yield where.reject(
-            f"a JSON {_json_kind(obj)} where an unarXive paper object should be: {_FIX_LINE}",
+            f"a JSON {json_kind(obj)} where an unarXive paper object should be: {_FIX_LINE}",
             raw,
         )
         return
     try:
         arxiv_id = _arxiv(obj.get("paper_id"), "paper_id")
-    except _Bad as exc:
+    except BadValue as exc:
         yield where.reject(f"{exc}; the line was not loaded: {_FIX_LINE}", raw)
         return
     if arxiv_id is None:
@@ -217,7 +191,7 @@ def _paper(where: LinePlace, obj: object, raw: str) -> Iterator[ParsedItem]:
     if entries is None:
         yield where.reject(
             f"bib_entries should be an object of bib entries, got "
-            f"{_json_kind(obj.get('bib_entries'))}; no citation of {arxiv_id} was loaded: fix "
+            f"{json_kind(obj.get('bib_entries'))}; no citation of {arxiv_id} was loaded: fix "
             "bib_entries",
             raw,
         )
@@ -229,7 +203,7 @@ def _paper(where: LinePlace, obj: object, raw: str) -> Iterator[ParsedItem]:
         try:
             cited = _cited(entry, name)
             problem = next(filter(None, map(record_problem, cited)), None)
-        except _Bad as exc:
+        except BadValue as exc:
             problem = str(exc)
         except ValidationError as exc:
             problem = validation_reason(exc)
@@ -254,11 +228,10 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
     ``unchanged`` (an incremental load) says which lines an older snapshot holds as they
     are: those are not read. Raises SourceError when the file cannot be read.
     """
-    sha256 = content_sha256(path)
-    key = snapshot_key(sha256)
-    yield SnapshotRecord(key=key, kind="unarxive", source=path.name, sha256=sha256)
+    snapshot = file_snapshot(path, "unarxive")
+    yield snapshot
     for number, line in numbered_lines(path):
-        where = LinePlace(str(path), number, key)
+        where = LinePlace(str(path), number, snapshot.key)
         if isinstance(line, LongLine):
             yield where.reject(line.reason(), line.head)
             continue
@@ -268,12 +241,6 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
         try:
             obj = json.loads(text)
         except (ValueError, RecursionError) as exc:
-            if isinstance(exc, json.JSONDecodeError):
-                what = f"not valid JSON ({exc.msg} at column {exc.colno}); it may be truncated"
-            elif isinstance(exc, RecursionError):
-                what = "the JSON is nested too deep to read"
-            else:
-                what = f"not loadable JSON ({exc})"
-            yield where.reject(f"{what}: {_FIX_LINE}", text)
+            yield where.reject(f"{not_json(exc, '; it may be truncated')}: {_FIX_LINE}", text)
             continue
         yield from _paper(where, obj, text)
