@@ -17,8 +17,6 @@ from kg.analytics import (
     RankOptions,
     Scope,
 )
-from kg.analytics.similarity import DEFAULT_K, SIMILARITY_WRITE_BATCH
-from kg.analytics.stored import WRITE_BACK_BATCH
 from kg.answers import (
     CommunityResult,
     RankedPaper,
@@ -33,13 +31,14 @@ from kg.cli.app import (
     F,
     count,
     emitted,
+    face_default,
     json_command,
     number_option,
     open_graph,
     options_into,
 )
 from kg.cli.tables import RANKED_COLUMNS, Column, display, paper_cells, print_table, say
-from kg.knowledge_graph import parse_years
+from kg.knowledge_graph import Analytics, parse_years
 
 # What every whole-map command shares is declared once: its scope and write options
 # (scope_options), the answer or the no-papers line (answered), a ranked paper's cells.
@@ -129,14 +128,14 @@ _scope_options = scope_options(
     click.option(
         "--engine",
         type=click.Choice(ENGINES),
-        default="auto",
+        default=face_default(Analytics.rank, "engine"),
         show_default=True,
         help=_ENGINE_HELP,
     ),
     years="Only papers of these years, e.g. 2019-2023, 2019- or -2023.",
     write="Store the values on the Paper nodes (replacing any from an earlier run) "
     "and record the run as an AnalyticsRun node.",
-    batch_size=WRITE_BACK_BATCH,
+    batch_size=face_default(Analytics.rank, "batch_size"),
     batch="Papers per write transaction.",
 )
 
@@ -198,7 +197,11 @@ _rank_options = options_into(
     "rank",
     click.argument("algorithm", type=click.Choice(ALGORITHMS)),
     click.option(
-        "--top", default=10, show_default=True, type=count(), help="How many papers to list."
+        "--top",
+        default=face_default(Analytics.rank, "top"),
+        show_default=True,
+        type=count(),
+        help="How many papers to list.",
     ),
     _scope_options,
     _rank_options,
@@ -257,19 +260,22 @@ _partition_options = options_into(
     click.option(
         "--method",
         type=click.Choice(COMMUNITY_METHODS),
-        default="leiden",
+        default=face_default(Analytics.communities, "method"),
         show_default=True,
         help="Leiden (modularity) or Louvain.",
     ),
     click.option(
         "--seed",
-        default=42,
+        default=face_default(Analytics.communities, "seed"),
         show_default=True,
         type=SEED,
         help="The same seed gives the same split.",
     ),
     click.option(
-        "--resolution", default=1.0, show_default=True, help="Higher gives smaller communities."
+        "--resolution",
+        default=face_default(Analytics.communities, "resolution"),
+        show_default=True,
+        help="Higher gives smaller communities.",
     ),
 )
 
@@ -278,14 +284,14 @@ _partition_options = options_into(
     "communities",
     click.option(
         "--top",
-        default=10,
+        default=face_default(Analytics.communities, "top"),
         show_default=True,
         type=count(),
         help="How many of the largest to list.",
     ),
     click.option(
         "--papers",
-        default=3,
+        default=face_default(Analytics.communities, "papers"),
         show_default=True,
         type=count(0),
         help="Most cited papers shown for each.",
@@ -378,11 +384,13 @@ def _stored_json(runs: list[StoredRun]) -> list[dict[str, object]]:
     number_option(
         "--k",
         "k",
-        default=DEFAULT_K,
+        default=face_default(Analytics.similar, "k"),
         help="How many similar papers each paper keeps; questions asking for more run live.",
     ),
     number_option(
-        "--batch-size", default=SIMILARITY_WRITE_BATCH, help="Papers per write transaction."
+        "--batch-size",
+        default=face_default(Analytics.similar, "batch_size"),
+        help="Papers per write transaction.",
     ),
     click.option(
         "--force",

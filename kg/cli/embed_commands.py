@@ -12,16 +12,18 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from kg.analytics.embed import EMBED_MODEL_BATCH
 from kg.answers import VectorFileReport
-from kg.cli.app import emitted, json_command, number_option, open_graph
+from kg.cli.app import emitted, face_default, json_command, number_option, open_graph
 from kg.cli.tables import clean, progress_bar, say
+from kg.knowledge_graph import KnowledgeGraph
 
 
 @json_command(
     "embed",
     number_option(
-        "--batch-size", default=EMBED_MODEL_BATCH, help="Papers the model embeds at once."
+        "--batch-size",
+        default=face_default(KnowledgeGraph.embed, "batch_size"),
+        help="Papers the model embeds at once.",
     ),
     click.option(
         "--from",

@@ -8,23 +8,35 @@ from typing import Any, TypedDict
 
 import click
 
-from kg.analytics.stored import WRITE_BACK_BATCH
-from kg.analytics.time import DEFAULT_KEY_ROUTES
-from kg.analytics.time_series import DEFAULT_GAMMA, DEFAULT_S, DEFAULT_WINDOW
 from kg.cli.analytics_commands import RunOptions, answered, ranked_cells, scope_options
-from kg.cli.app import YEAR, F, count, json_command, number_option, open_graph, options_into
+from kg.cli.app import (
+    YEAR,
+    F,
+    count,
+    face_default,
+    json_command,
+    number_option,
+    open_graph,
+    options_into,
+)
 from kg.cli.tables import RANKED_COLUMNS, Column, print_table, say, showing
+from kg.knowledge_graph import Analytics
 
 
-def _options(what: str) -> Callable[[F], F]:
-    """The scope, --limit, --write and --batch-size options every time command shares."""
+def _options(what: str, method: Callable[..., Any], limit: int | None = None) -> Callable[[F], F]:
+    """The scope, --limit, --write and --batch-size options every time command shares, with
+    the defaults of ``method`` of the face (``limit``, where it takes none: the rows shown)."""
     return scope_options(
-        number_option("--limit", default=20, help="How many rows to list."),
+        number_option(
+            "--limit",
+            default=face_default(method, "limit") if limit is None else limit,
+            help="How many rows to list.",
+        ),
         years="Only papers of these years, e.g. 1995-2003; citations count only between "
         "papers in scope.",
         write=f"Store {what} (replacing any from an earlier run) and record the run as "
         "AnalyticsRun nodes.",
-        batch_size=WRITE_BACK_BATCH,
+        batch_size=face_default(method, "batch_size"),
         batch="Rows per write transaction.",
         batch_type=count(),
     )
@@ -68,13 +80,13 @@ _bursts_options = options_into(
     click.option(
         "--s",
         "s",
-        default=DEFAULT_S,
+        default=face_default(Analytics.bursts, "s"),
         show_default=True,
         help="The burst state's citation rate as a multiple of the paper's base rate.",
     ),
     click.option(
         "--gamma",
-        default=DEFAULT_GAMMA,
+        default=face_default(Analytics.bursts, "gamma"),
         show_default=True,
         help="Cost of entering a burst, times ln(years): higher finds fewer, stronger bursts.",
     ),
@@ -84,7 +96,9 @@ _bursts_options = options_into(
 @json_command(
     "bursts",
     _bursts_options,
-    _options("each paper's strongest burst (burst_strength, burst_start, burst_end)"),
+    _options(
+        "each paper's strongest burst (burst_strength, burst_start, burst_end)", Analytics.bursts
+    ),
 )
 def bursts(
     ctx: click.Context,
@@ -132,8 +146,12 @@ def bursts(
 
 @json_command(
     "beauties",
-    number_option("--min-citations", default=10, help="Only papers cited at least this often."),
-    _options("beauty and awakening (a year) on every paper scored"),
+    number_option(
+        "--min-citations",
+        default=face_default(Analytics.beauties, "min_citations"),
+        help="Only papers cited at least this often.",
+    ),
+    _options("beauty and awakening (a year) on every paper scored", Analytics.beauties),
 )
 def beauties(
     ctx: click.Context,
@@ -204,16 +222,20 @@ _traction_options = options_into(
         help="The last year of the window [default: the last year of each paper's body of "
         "data, the papers citations connect it to].",
     ),
-    number_option("--window", default=DEFAULT_WINDOW, help="How many years count as recent."),
+    number_option(
+        "--window",
+        default=face_default(Analytics.traction, "window"),
+        help="How many years count as recent.",
+    ),
     number_option(
         "--min-citations",
-        default=5,
+        default=face_default(Analytics.traction, "min_citations"),
         low=0,
         help="Only list papers cited at least this often in the window.",
     ),
     number_option(
         "--min-cohort",
-        default=5,
+        default=face_default(Analytics.traction, "min_cohort"),
         help="Only score papers whose category and year hold at least this many papers.",
     ),
 )
@@ -222,7 +244,7 @@ _traction_options = options_into(
 @json_command(
     "traction",
     _traction_options,
-    _options("traction on every paper scored"),
+    _options("traction on every paper scored", Analytics.traction),
 )
 def traction(
     ctx: click.Context,
@@ -277,10 +299,14 @@ def traction(
     "mainpath",
     number_option(
         "--key-routes",
-        default=DEFAULT_KEY_ROUTES,
+        default=face_default(Analytics.main_path, "key_routes"),
         help="How many of the heaviest citations seed the key-route main path.",
     ),
-    _options("spc on every citation used and the main_path and key_route flags on papers"),
+    _options(
+        "spc on every citation used and the main_path and key_route flags on papers",
+        Analytics.main_path,
+        limit=20,
+    ),
 )
 def mainpath_command(
     ctx: click.Context,
