@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import click
@@ -57,7 +57,7 @@ COMMANDS: dict[str, tuple[Callable[..., Any], dict[str, str]]] = {
 }
 
 
-def _commands() -> dict[str, click.Command]:
+def _commands() -> Mapping[str, click.Command]:
     for path in sorted((REPO / "kg" / "cli").glob("*_commands.py")):
         importlib.import_module(f"kg.cli.{path.stem}")
     from kg.cli import main

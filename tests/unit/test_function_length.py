@@ -12,7 +12,6 @@ MAX_LINES = 60
 WHOLE = "# whole:"
 
 PENDING = {
-    "kg/export/selection.py:select_keys",
     "loaders/arxiv_oai.py:parse",
     "loaders/edge_list.py:parse",
     "loaders/map_page.py:parse",
