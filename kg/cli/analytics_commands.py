@@ -32,6 +32,7 @@ from kg.cli.app import (
     count,
     emitted,
     face_default,
+    face_option,
     json_command,
     number_option,
     open_graph,
@@ -125,13 +126,7 @@ def ranked_cells(paper: RankedPaper, *extra: object) -> list[object]:
 
 
 _scope_options = scope_options(
-    click.option(
-        "--engine",
-        type=click.Choice(ENGINES),
-        default=face_default(Analytics.rank, "engine"),
-        show_default=True,
-        help=_ENGINE_HELP,
-    ),
+    face_option(Analytics.rank, "engine", _ENGINE_HELP, type=click.Choice(ENGINES)),
     years="Only papers of these years, e.g. 2019-2023, 2019- or -2023.",
     write="Store the values on the Paper nodes (replacing any from an earlier run) "
     "and record the run as an AnalyticsRun node.",
@@ -196,13 +191,7 @@ _rank_options = options_into(
 @json_command(
     "rank",
     click.argument("algorithm", type=click.Choice(ALGORITHMS)),
-    click.option(
-        "--top",
-        default=face_default(Analytics.rank, "top"),
-        show_default=True,
-        type=count(),
-        help="How many papers to list.",
-    ),
+    face_option(Analytics.rank, "top", "How many papers to list.", type=count()),
     _scope_options,
     _rank_options,
 )
@@ -257,44 +246,22 @@ class _Partition(TypedDict):
 _partition_options = options_into(
     "partition",
     _Partition,
-    click.option(
-        "--method",
+    face_option(
+        Analytics.communities,
+        "method",
+        "Leiden (modularity) or Louvain.",
         type=click.Choice(COMMUNITY_METHODS),
-        default=face_default(Analytics.communities, "method"),
-        show_default=True,
-        help="Leiden (modularity) or Louvain.",
     ),
-    click.option(
-        "--seed",
-        default=face_default(Analytics.communities, "seed"),
-        show_default=True,
-        type=SEED,
-        help="The same seed gives the same split.",
-    ),
-    click.option(
-        "--resolution",
-        default=face_default(Analytics.communities, "resolution"),
-        show_default=True,
-        help="Higher gives smaller communities.",
-    ),
+    face_option(Analytics.communities, "seed", "The same seed gives the same split.", type=SEED),
+    face_option(Analytics.communities, "resolution", "Higher gives smaller communities."),
 )
 
 
 @json_command(
     "communities",
-    click.option(
-        "--top",
-        default=face_default(Analytics.communities, "top"),
-        show_default=True,
-        type=count(),
-        help="How many of the largest to list.",
-    ),
-    click.option(
-        "--papers",
-        default=face_default(Analytics.communities, "papers"),
-        show_default=True,
-        type=count(0),
-        help="Most cited papers shown for each.",
+    face_option(Analytics.communities, "top", "How many of the largest to list.", type=count()),
+    face_option(
+        Analytics.communities, "papers", "Most cited papers shown for each.", type=count(0)
     ),
     _scope_options,
     _partition_options,
@@ -381,17 +348,13 @@ def _stored_json(runs: list[StoredRun]) -> list[dict[str, object]]:
         help="Compute every paper's top-k co-cited and coupled papers and store them as "
         "CO_CITED and COUPLED relationships (replacing the old ones), with a run record.",
     ),
-    number_option(
-        "--k",
+    face_option(
+        Analytics.similar,
         "k",
-        default=face_default(Analytics.similar, "k"),
-        help="How many similar papers each paper keeps; questions asking for more run live.",
+        "How many similar papers each paper keeps; questions asking for more run live.",
+        type=count(),
     ),
-    number_option(
-        "--batch-size",
-        default=face_default(Analytics.similar, "batch_size"),
-        help="Papers per write transaction.",
-    ),
+    face_option(Analytics.similar, "batch_size", "Papers per write transaction.", type=count()),
     click.option(
         "--force",
         is_flag=True,

@@ -82,6 +82,17 @@ def number_option(
     )
 
 
+def face_option(
+    method: Callable[..., Any], name: str, help: str, **kwargs: Any
+) -> Callable[[F], F]:
+    """The option --NAME of the face ``method``'s parameter ``name`` (``_`` written ``-``),
+    with the method's default (face_default) shown in --help; ``kwargs`` (a ``type``) go to
+    click.option."""
+    flag = "--" + name.replace("_", "-")
+    default = face_default(method, name)
+    return click.option(flag, name, default=default, show_default=True, help=help, **kwargs)
+
+
 def options_into(
     name: str, build: Callable[..., Any], *options: Callable[[Any], Any]
 ) -> Callable[[F], F]:

@@ -13,17 +13,15 @@ from rich.progress import (
 )
 
 from kg.answers import VectorFileReport
-from kg.cli.app import emitted, face_default, json_command, number_option, open_graph
+from kg.cli.app import count, emitted, face_option, json_command, open_graph
 from kg.cli.tables import clean, progress_bar, say
 from kg.knowledge_graph import KnowledgeGraph
 
 
 @json_command(
     "embed",
-    number_option(
-        "--batch-size",
-        default=face_default(KnowledgeGraph.embed, "batch_size"),
-        help="Papers the model embeds at once.",
+    face_option(
+        KnowledgeGraph.embed, "batch_size", "Papers the model embeds at once.", type=count()
     ),
     click.option(
         "--from",

@@ -14,6 +14,7 @@ from kg.cli.app import (
     F,
     count,
     face_default,
+    face_option,
     json_command,
     number_option,
     open_graph,
@@ -77,18 +78,15 @@ _bursts_options = options_into(
     click.option(
         "--since", type=YEAR, metavar="YEAR", help="Only bursts lasting until this year or later."
     ),
-    click.option(
-        "--s",
+    face_option(
+        Analytics.bursts,
         "s",
-        default=face_default(Analytics.bursts, "s"),
-        show_default=True,
-        help="The burst state's citation rate as a multiple of the paper's base rate.",
+        "The burst state's citation rate as a multiple of the paper's base rate.",
     ),
-    click.option(
-        "--gamma",
-        default=face_default(Analytics.bursts, "gamma"),
-        show_default=True,
-        help="Cost of entering a burst, times ln(years): higher finds fewer, stronger bursts.",
+    face_option(
+        Analytics.bursts,
+        "gamma",
+        "Cost of entering a burst, times ln(years): higher finds fewer, stronger bursts.",
     ),
 )
 
@@ -146,10 +144,8 @@ def bursts(
 
 @json_command(
     "beauties",
-    number_option(
-        "--min-citations",
-        default=face_default(Analytics.beauties, "min_citations"),
-        help="Only papers cited at least this often.",
+    face_option(
+        Analytics.beauties, "min_citations", "Only papers cited at least this often.", type=count()
     ),
     _options("beauty and awakening (a year) on every paper scored", Analytics.beauties),
 )
@@ -222,21 +218,18 @@ _traction_options = options_into(
         help="The last year of the window [default: the last year of each paper's body of "
         "data, the papers citations connect it to].",
     ),
-    number_option(
-        "--window",
-        default=face_default(Analytics.traction, "window"),
-        help="How many years count as recent.",
+    face_option(Analytics.traction, "window", "How many years count as recent.", type=count()),
+    face_option(
+        Analytics.traction,
+        "min_citations",
+        "Only list papers cited at least this often in the window.",
+        type=count(0),
     ),
-    number_option(
-        "--min-citations",
-        default=face_default(Analytics.traction, "min_citations"),
-        low=0,
-        help="Only list papers cited at least this often in the window.",
-    ),
-    number_option(
-        "--min-cohort",
-        default=face_default(Analytics.traction, "min_cohort"),
-        help="Only score papers whose category and year hold at least this many papers.",
+    face_option(
+        Analytics.traction,
+        "min_cohort",
+        "Only score papers whose category and year hold at least this many papers.",
+        type=count(),
     ),
 )
 
@@ -297,10 +290,11 @@ def traction(
 
 @json_command(
     "mainpath",
-    number_option(
-        "--key-routes",
-        default=face_default(Analytics.main_path, "key_routes"),
-        help="How many of the heaviest citations seed the key-route main path.",
+    face_option(
+        Analytics.main_path,
+        "key_routes",
+        "How many of the heaviest citations seed the key-route main path.",
+        type=count(),
     ),
     _options(
         "spc on every citation used and the main_path and key_route flags on papers",
