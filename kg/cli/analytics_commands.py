@@ -31,7 +31,6 @@ from kg.cli.app import (
     F,
     count,
     emitted,
-    face_default,
     face_option,
     json_command,
     number_option,
@@ -75,15 +74,15 @@ def _run_options(
 def scope_options(
     first: Callable[[Any], Any],
     *,
+    method: Callable[..., Any],
     years: str,
     write: str,
-    batch_size: int,
     batch: str,
-    batch_type: click.IntRange | None = None,
 ) -> Callable[[F], F]:
     """The options of every whole-map command, in --help order: ``first`` (--engine or
-    --limit), --no-stubs, --category, --years, --write and --batch-size, the last three with
-    the caller's help. All but ``first`` reach the command as one ``run: RunOptions``."""
+    --limit), --no-stubs, --category, --years, --write and --batch-size (the default of the
+    face's ``method``), the last three with the caller's help. All but ``first`` reach the
+    command as one ``run: RunOptions``."""
     scoped = options_into(
         "run",
         _run_options,
@@ -93,13 +92,7 @@ def scope_options(
         click.option("--category", metavar="CODE", help="Only papers of this primary category."),
         click.option("--years", metavar="FROM-TO", help=years),
         click.option("--write", is_flag=True, help=write),
-        click.option(
-            "--batch-size",
-            default=batch_size,
-            show_default=True,
-            type=batch_type or count(),
-            help=batch,
-        ),
+        face_option(method, "batch_size", batch, type=count()),
     )
 
     def decorate(func: F) -> F:
@@ -127,10 +120,10 @@ def ranked_cells(paper: RankedPaper, *extra: object) -> list[object]:
 
 _scope_options = scope_options(
     face_option(Analytics.rank, "engine", _ENGINE_HELP, type=click.Choice(ENGINES)),
+    method=Analytics.rank,
     years="Only papers of these years, e.g. 2019-2023, 2019- or -2023.",
     write="Store the values on the Paper nodes (replacing any from an earlier run) "
     "and record the run as an AnalyticsRun node.",
-    batch_size=face_default(Analytics.rank, "batch_size"),
     batch="Papers per write transaction.",
 )
 

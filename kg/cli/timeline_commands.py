@@ -13,7 +13,6 @@ from kg.cli.app import (
     YEAR,
     F,
     count,
-    face_default,
     face_option,
     json_command,
     number_option,
@@ -24,22 +23,20 @@ from kg.cli.tables import RANKED_COLUMNS, Column, print_table, say, showing
 from kg.knowledge_graph import Analytics
 
 
-def _options(what: str, method: Callable[..., Any], limit: int | None = None) -> Callable[[F], F]:
+def _options(
+    what: str, method: Callable[..., Any], limit: Callable[[F], F] | None = None
+) -> Callable[[F], F]:
     """The scope, --limit, --write and --batch-size options every time command shares, with
-    the defaults of ``method`` of the face (``limit``, where it takes none: the rows shown)."""
+    the defaults of ``method`` of the face; ``limit`` for a --limit the method does not take
+    (the rows shown)."""
     return scope_options(
-        number_option(
-            "--limit",
-            default=face_default(method, "limit") if limit is None else limit,
-            help="How many rows to list.",
-        ),
+        limit or face_option(method, "limit", "How many rows to list.", type=count()),
+        method=method,
         years="Only papers of these years, e.g. 1995-2003; citations count only between "
         "papers in scope.",
         write=f"Store {what} (replacing any from an earlier run) and record the run as "
         "AnalyticsRun nodes.",
-        batch_size=face_default(method, "batch_size"),
         batch="Rows per write transaction.",
-        batch_type=count(),
     )
 
 
@@ -299,7 +296,7 @@ def traction(
     _options(
         "spc on every citation used and the main_path and key_route flags on papers",
         Analytics.main_path,
-        limit=20,
+        limit=number_option("--limit", default=20, help="How many rows to list."),
     ),
 )
 def mainpath_command(
