@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import click
 import pytest
 
 from kg.cli.app import face_default
-from kg.knowledge_graph import Analytics, KnowledgeGraph
+from kg.knowledge_graph import Analytics, KnowledgeGraph, Plots
 from tests.data import REPO
 
 _TIME = {"limit": "limit", "batch_size": "batch_size"}
@@ -54,22 +54,28 @@ COMMANDS: dict[str, tuple[Callable[..., Any], dict[str, str]]] = {
         {"max_hops": "max_hops", "limit": "limit", "paths_per_pair": "paths_per_pair"},
     ),
     "recommend": (KnowledgeGraph.recommend, {"limit": "limit", "max_degree": "max_degree"}),
+    "merges": (KnowledgeGraph.merges, {"limit": "limit"}),
+    "plot ego": (Plots.ego, {"hops": "hops", "limit": "limit", "seed": "seed"}),
 }
 
 
-def _commands() -> Mapping[str, click.Command]:
+def _command(name: str) -> click.Command:
+    """Return `kg NAME` (``plot ego``: a command of a group)."""
     for path in sorted((REPO / "kg" / "cli").glob("*_commands.py")):
         importlib.import_module(f"kg.cli.{path.stem}")
     from kg.cli import main
 
-    assert isinstance(main, click.Group)
-    return main.commands
+    command: click.Command = main
+    for word in name.split():
+        assert isinstance(command, click.Group)
+        command = command.commands[word]
+    return command
 
 
 @pytest.mark.parametrize("name", COMMANDS)
 def test_an_options_default_is_the_faces(name: str) -> None:
     method, options = COMMANDS[name]
-    params = {param.name: param for param in _commands()[name].params}
+    params = {param.name: param for param in _command(name).params}
     for option, parameter in options.items():
         expected = inspect.signature(method).parameters[parameter].default
         assert expected is not inspect.Parameter.empty, f"{name}: the face has no {parameter}"
