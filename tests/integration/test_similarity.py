@@ -341,9 +341,10 @@ def test_a_load_committed_after_the_runs_read_leaves_its_papers_live(
             {"key": key},
         )
 
-    spy = _AfterTheRead(small_map, load)
-    monkeypatch.setattr(small_map, "records", spy)
-    run = KnowledgeGraph.on(small_map).analytics.similar(k=5, write=True)
+    face = KnowledgeGraph.on(small_map)
+    spy = _AfterTheRead(face, load)
+    monkeypatch.setattr(face, "records", spy)
+    run = face.analytics.similar(k=5, write=True)
     monkeypatch.undo()
     assert spy.projection_write == [True]
     assert run.computed_at is not None
@@ -360,9 +361,9 @@ def test_a_load_committed_after_the_runs_read_leaves_its_papers_live(
     )[0]["key"]
     assert questions.cocited(small_map, untouched, limit=5).source == "materialised"
     # A run that does not write reads where reads go.
-    spy = _AfterTheRead(small_map, lambda graph: None)
-    monkeypatch.setattr(small_map, "records", spy)
-    KnowledgeGraph.on(small_map).analytics.similar(k=5)
+    spy = _AfterTheRead(face, lambda graph: None)
+    monkeypatch.setattr(face, "records", spy)
+    face.analytics.similar(k=5)
     assert spy.projection_write == [False]
 
 
@@ -389,8 +390,9 @@ def test_lists_are_written_by_key_and_skip_a_paper_removed_after_the_read(
     def remove(graph: Database) -> None:
         graph.write("MATCH (p:Paper {key: $key}) DETACH DELETE p", {"key": gone})
 
-    monkeypatch.setattr(small_map, "records", _AfterTheRead(small_map, remove))
-    run = KnowledgeGraph.on(small_map).analytics.similar(k=5, write=True)
+    face = KnowledgeGraph.on(small_map)
+    monkeypatch.setattr(face, "records", _AfterTheRead(face, remove))
+    run = face.analytics.similar(k=5, write=True)
     monkeypatch.undo()
     assert run.rewritten["co-citation"] > 0
     # No list names the removed paper, and every list's ranks run 1..n without a gap.
