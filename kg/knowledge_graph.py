@@ -13,11 +13,15 @@ similarity, time), ``.exports`` (files for other tools) and ``.plots`` (pictures
 
 Most methods call a function of ``kg.questions``, ``kg.analytics``, ``kg.load``,
 ``kg.export`` or ``kg.plots`` with this graph as its first argument. Each is written out
-with that function's parameters, so that editors and mypy read them, and takes its
-docstring from the function (``_documented_by``), where it is written once;
-tests/unit/test_face_help.py checks that each pair agrees. The pictures (matplotlib, igraph)
-and the load wing (its parsers, the import tool's sink) are imported inside the methods that
-use them, so a question loads neither: those methods write their functions' docstrings out.
+with that function's parameters, so that editors and mypy read them, and declares their
+defaults: the function takes the same parameters without defaults (the analytics, search,
+the vectors, the pictures, graph JSON), so a default is written once, here, and the CLI
+reads its own from these signatures. A method takes its docstring from the function
+(``_documented_by``). The pictures (matplotlib, igraph) and the load wing (its parsers, the
+import tool's sink) are imported inside the methods that use them, so a question loads
+neither: their docstrings cannot be read when the class is built, so they live on the
+methods here and the functions name the method. tests/unit/test_face_help.py checks that
+each pair agrees.
 """
 
 from __future__ import annotations

@@ -50,9 +50,7 @@ _UNKNOWN: Final = (0.78, 0.8, 0.83, 1.0)  # the colour of a paper of no known ye
 
 
 def save(figure: Figure, path: PathArg) -> Path:
-    """Write ``figure`` to ``path`` (a Path or a str) as PNG, SVG or PDF by its suffix; return
-    the path. Raises ParameterError for another suffix, a folder that does not exist (it is
-    not made) or a path that cannot be written."""
+    """Write ``figure`` to ``path``; ``KnowledgeGraph.plots.save`` documents it."""
     path = as_path(path, "path")
     if path.suffix.lower() not in FORMATS:
         raise ParameterError(
@@ -84,8 +82,7 @@ def render(figure: Figure, target: Path | IO[Any], **options: Any) -> None:
 
 
 def years(graph: Database, ref: str) -> Figure:
-    """Bars of the papers citing ``ref``'s paper per year: counted in the graph beside what
-    the newest source stated. Raises PaperNotFound or AmbiguousPaper for a bad REF."""
+    """Bars of citers per year; ``KnowledgeGraph.plots.years`` documents it."""
     report = paper_report(graph, ref)
     counted = {c.year: c.count for c in report.citers_per_year if c.year is not None}
     stated = {c.year: c.count for c in report.stated_citers_per_year if c.year is not None}
@@ -121,18 +118,13 @@ def years(graph: Database, ref: str) -> Figure:
 def ego(
     graph: Database,
     ref: str,
-    hops: int = 1,
-    limit: int = 40,
-    seed: int = 42,
-    link: Callable[[str], str] | None = None,
+    hops: int,
+    limit: int,
+    seed: int,
+    link: Callable[[str], str] | None,
 ) -> Figure:
-    """The paper's neighbourhood within ``hops`` citation hops (its ``limit`` most cited
-    papers there, as the web view's citations layer, ``graph_data``, gives them), laid out
-    by Fruchterman-Reingold (seeded): an arrow points at the cited paper, size is the papers
-    in the graph citing each (log scale), colour its year on the graph's first..last scale,
-    with a legend of both below; the paper and the most cited are labelled with their
-    shortened titles. With ``link``, each node of an SVG links to ``link(key)``.
-    Raises PaperNotFound, AmbiguousPaper or ParameterError."""
+    """The paper's neighbourhood; ``KnowledgeGraph.plots.ego`` documents it and holds the
+    defaults."""
     seed = whole_number("seed", seed)
     data = graph_data(graph, ref, "citations", hops, check_range("limit", limit, 1))
     nodes = data.nodes
@@ -216,8 +208,8 @@ def _label(
 
 
 def rank_distribution(graph: Database, prop: str = "pagerank", bins: int = 50) -> Figure:
-    """A histogram (log-log) of one value `kg rank --write` stored on the papers.
-    Raises ParameterError when no paper holds it, or for fewer than 1 bin."""
+    """A histogram of one stored value; ``KnowledgeGraph.plots.rank_distribution``
+    documents it."""
     bins = check_range("bins", bins, 1)
     values = [row["value"] for row in queries.analytics.rank_values.run(graph, property=prop)]
     if not values:

@@ -241,8 +241,8 @@ def lookup(graph: Database, ref: str) -> list[PaperSummary]:
     ParameterError for an empty ref.
     """
     parsed = parse_ref(ref)
-    # Each tier by name as the query's $params: a keyword call alike in shape to the export
-    # selection's, and clearer spelled out than unpacked from the dataclass.
+    # Each tier by name as the query's $params: clearer spelled out than unpacked from the
+    # dataclass.
     rows = queries.questions.paper_lookup.run(
         graph,
         key=parsed.key,

@@ -235,9 +235,9 @@ def _rebuild_index(graph: Database, dimension: int) -> None:
 def embed_papers(
     graph: Database,
     *,
-    embedder: Embedder | None = None,
-    batch_size: int = EMBED_MODEL_BATCH,
-    on_progress: Callable[[int, int, int], None] | None = None,
+    embedder: Embedder | None,
+    batch_size: int,
+    on_progress: Callable[[int, int, int], None] | None,
 ) -> EmbedReport:
     """Embed every titled paper whose text (or model) changed since its vector was stored,
     store the vectors and create the vector index (built again whole after a run that

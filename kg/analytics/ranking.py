@@ -38,7 +38,7 @@ from kg.analytics.igraph_engine import (
     modularity,
     top_indices,
 )
-from kg.analytics.stored import WRITE_BACK_BATCH, record_runs, write_rows
+from kg.analytics.stored import record_runs, write_rows
 from kg.answers import (
     AnalyticsRun,
     Community,
@@ -398,12 +398,12 @@ def rank(
     graph: Database,
     algorithm: Algorithm,
     *,
-    scope: Scope | None = None,
-    engine: Engine = "auto",
-    options: RankOptions | Mapping[str, object] | None = None,
-    top: int = 10,
-    write: bool = False,
-    batch_size: int = WRITE_BACK_BATCH,
+    scope: Scope | None,
+    engine: Engine,
+    options: RankOptions | Mapping[str, object] | None,
+    top: int,
+    write: bool,
+    batch_size: int,
 ) -> RankResult:
     """Rank the papers in ``scope`` by ``algorithm`` and return every value and the ``top``
     papers; with ``write`` store the values on the papers and record an AnalyticsRun.
@@ -458,15 +458,15 @@ def rank(
 def communities(
     graph: Database,
     *,
-    scope: Scope | None = None,
-    engine: Engine = "auto",
-    method: CommunityMethod = "leiden",
-    seed: int = 42,
-    resolution: float = 1.0,
-    top: int = 10,
-    papers: int = 3,
-    write: bool = False,
-    batch_size: int = WRITE_BACK_BATCH,
+    scope: Scope | None,
+    engine: Engine,
+    method: CommunityMethod,
+    seed: int,
+    resolution: float,
+    top: int,
+    papers: int,
+    write: bool,
+    batch_size: int,
 ) -> CommunityResult:
     """Partition the papers in ``scope`` into communities on the undirected citation graph
     and return the ``top`` largest with their ``papers`` most cited members (in-degree in

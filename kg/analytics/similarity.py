@@ -254,12 +254,12 @@ def _rows(
 def run_similarity(
     graph: Database,
     *,
-    k: int = DEFAULT_K,
-    write: bool = False,
-    batch_size: int = SIMILARITY_WRITE_BATCH,
-    measures: Sequence[Measure] = MEASURES,
-    force: bool = False,
-    writers: int = DEFAULT_WRITERS,
+    k: int,
+    write: bool,
+    batch_size: int,
+    measures: Sequence[Measure],
+    force: bool,
+    writers: int,
 ) -> SimilarityRun:
     """Compute every paper's top ``k`` co-cited and coupled papers over the whole citation
     graph; with ``write`` replace the stored CO_CITED / COUPLED relationships and record

@@ -27,7 +27,7 @@ from typing import Any
 
 from kg import queries
 from kg.analytics import Scope, mainpath, time_series
-from kg.analytics.stored import WRITE_BACK_BATCH, record_runs, write_rows
+from kg.analytics.stored import record_runs, write_rows
 from kg.answers import (
     AnalyticsRun,
     BeautyResult,
@@ -286,13 +286,13 @@ def _series(data: CitationTimeline, i: int, last: int) -> tuple[int, list[int]]:
 def bursts(
     graph: Database,
     *,
-    scope: Scope | None = None,
-    since: int | None = None,
-    s: float = time_series.DEFAULT_S,
-    gamma: float = time_series.DEFAULT_GAMMA,
-    limit: int = 20,
-    write: bool = False,
-    batch_size: int = WRITE_BACK_BATCH,
+    scope: Scope | None,
+    since: int | None,
+    s: float,
+    gamma: float,
+    limit: int,
+    write: bool,
+    batch_size: int,
 ) -> BurstResult:
     """Return the citation bursts of the papers in ``scope`` that last until ``since`` or
     later, strongest first, at most ``limit``; with ``write`` store each paper's strongest
@@ -361,11 +361,11 @@ def _bursts_of(
 def sleeping_beauties(
     graph: Database,
     *,
-    scope: Scope | None = None,
-    min_citations: int = 10,
-    limit: int = 20,
-    write: bool = False,
-    batch_size: int = WRITE_BACK_BATCH,
+    scope: Scope | None,
+    min_citations: int,
+    limit: int,
+    write: bool,
+    batch_size: int,
 ) -> BeautyResult:
     """Return the papers in ``scope`` with at least ``min_citations`` citations, highest
     beauty coefficient first (Ke et al. 2015, see kg.analytics.time_series), at most ``limit``; with
@@ -434,14 +434,14 @@ def _beauties(
 def traction(
     graph: Database,
     *,
-    scope: Scope | None = None,
-    as_of: int | None = None,
-    window: int = time_series.DEFAULT_WINDOW,
-    min_citations: int = 5,
-    min_cohort: int = 5,
-    limit: int = 20,
-    write: bool = False,
-    batch_size: int = WRITE_BACK_BATCH,
+    scope: Scope | None,
+    as_of: int | None,
+    window: int,
+    min_citations: int,
+    min_cohort: int,
+    limit: int,
+    write: bool,
+    batch_size: int,
 ) -> TractionResult:
     """Return the papers gaining traction: citations in the ``window`` years ending at
     ``as_of`` (default: the last year of each paper's body of data, ``CitationTimeline``,
@@ -544,10 +544,10 @@ def _time_rank(data: CitationTimeline) -> list[int]:
 def main_path(
     graph: Database,
     *,
-    scope: Scope | None = None,
-    key_routes: int = DEFAULT_KEY_ROUTES,
-    write: bool = False,
-    batch_size: int = WRITE_BACK_BATCH,
+    scope: Scope | None,
+    key_routes: int,
+    write: bool,
+    batch_size: int,
 ) -> MainPathResult:
     """Return the global main path and the key-route main path (from ``key_routes`` key
     arcs) of the citations among the papers in ``scope``, by search path count (see

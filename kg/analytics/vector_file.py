@@ -153,10 +153,10 @@ def load_vectors(
     graph: Database,
     path: Path,
     *,
-    model: str | None = None,
-    replace: bool = False,
-    batch_size: int = VECTOR_FILE_BATCH,
-    on_progress: Callable[[int], None] | None = None,
+    model: str | None,
+    replace: bool,
+    batch_size: int,
+    on_progress: Callable[[int], None] | None,
 ) -> VectorFileReport:
     """Store the vectors of a file the user brings on the papers they name, and create the
     vector index for their dimension. ``on_progress(rows)`` is called after each batch.

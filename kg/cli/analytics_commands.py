@@ -17,8 +17,6 @@ from kg.analytics import (
     RankOptions,
     Scope,
 )
-from kg.analytics.similarity import DEFAULT_K, SIMILARITY_WRITE_BATCH
-from kg.analytics.stored import WRITE_BACK_BATCH
 from kg.answers import (
     CommunityResult,
     RankedPaper,
@@ -33,13 +31,14 @@ from kg.cli.app import (
     F,
     count,
     emitted,
+    face_option,
     json_command,
     number_option,
     open_graph,
     options_into,
 )
 from kg.cli.tables import RANKED_COLUMNS, Column, display, paper_cells, print_table, say
-from kg.knowledge_graph import parse_years
+from kg.knowledge_graph import Analytics, parse_years
 
 # What every whole-map command shares is declared once: its scope and write options
 # (scope_options), the answer or the no-papers line (answered), a ranked paper's cells.
@@ -75,15 +74,15 @@ def _run_options(
 def scope_options(
     first: Callable[[Any], Any],
     *,
+    method: Callable[..., Any],
     years: str,
     write: str,
-    batch_size: int,
     batch: str,
-    batch_type: click.IntRange | None = None,
 ) -> Callable[[F], F]:
     """The options of every whole-map command, in --help order: ``first`` (--engine or
-    --limit), --no-stubs, --category, --years, --write and --batch-size, the last three with
-    the caller's help. All but ``first`` reach the command as one ``run: RunOptions``."""
+    --limit), --no-stubs, --category, --years, --write and --batch-size (the default of the
+    face's ``method``), the last three with the caller's help. All but ``first`` reach the
+    command as one ``run: RunOptions``."""
     scoped = options_into(
         "run",
         _run_options,
@@ -93,13 +92,7 @@ def scope_options(
         click.option("--category", metavar="CODE", help="Only papers of this primary category."),
         click.option("--years", metavar="FROM-TO", help=years),
         click.option("--write", is_flag=True, help=write),
-        click.option(
-            "--batch-size",
-            default=batch_size,
-            show_default=True,
-            type=batch_type or count(),
-            help=batch,
-        ),
+        face_option(method, "batch_size", batch, type=count()),
     )
 
     def decorate(func: F) -> F:
@@ -126,17 +119,11 @@ def ranked_cells(paper: RankedPaper, *extra: object) -> list[object]:
 
 
 _scope_options = scope_options(
-    click.option(
-        "--engine",
-        type=click.Choice(ENGINES),
-        default="auto",
-        show_default=True,
-        help=_ENGINE_HELP,
-    ),
+    face_option(Analytics.rank, "engine", _ENGINE_HELP, type=click.Choice(ENGINES)),
+    method=Analytics.rank,
     years="Only papers of these years, e.g. 2019-2023, 2019- or -2023.",
     write="Store the values on the Paper nodes (replacing any from an earlier run) "
     "and record the run as an AnalyticsRun node.",
-    batch_size=WRITE_BACK_BATCH,
     batch="Papers per write transaction.",
 )
 
@@ -197,9 +184,7 @@ _rank_options = options_into(
 @json_command(
     "rank",
     click.argument("algorithm", type=click.Choice(ALGORITHMS)),
-    click.option(
-        "--top", default=10, show_default=True, type=count(), help="How many papers to list."
-    ),
+    face_option(Analytics.rank, "top", "How many papers to list.", type=count()),
     _scope_options,
     _rank_options,
 )
@@ -254,41 +239,22 @@ class _Partition(TypedDict):
 _partition_options = options_into(
     "partition",
     _Partition,
-    click.option(
-        "--method",
+    face_option(
+        Analytics.communities,
+        "method",
+        "Leiden (modularity) or Louvain.",
         type=click.Choice(COMMUNITY_METHODS),
-        default="leiden",
-        show_default=True,
-        help="Leiden (modularity) or Louvain.",
     ),
-    click.option(
-        "--seed",
-        default=42,
-        show_default=True,
-        type=SEED,
-        help="The same seed gives the same split.",
-    ),
-    click.option(
-        "--resolution", default=1.0, show_default=True, help="Higher gives smaller communities."
-    ),
+    face_option(Analytics.communities, "seed", "The same seed gives the same split.", type=SEED),
+    face_option(Analytics.communities, "resolution", "Higher gives smaller communities."),
 )
 
 
 @json_command(
     "communities",
-    click.option(
-        "--top",
-        default=10,
-        show_default=True,
-        type=count(),
-        help="How many of the largest to list.",
-    ),
-    click.option(
-        "--papers",
-        default=3,
-        show_default=True,
-        type=count(0),
-        help="Most cited papers shown for each.",
+    face_option(Analytics.communities, "top", "How many of the largest to list.", type=count()),
+    face_option(
+        Analytics.communities, "papers", "Most cited papers shown for each.", type=count(0)
     ),
     _scope_options,
     _partition_options,
@@ -375,15 +341,13 @@ def _stored_json(runs: list[StoredRun]) -> list[dict[str, object]]:
         help="Compute every paper's top-k co-cited and coupled papers and store them as "
         "CO_CITED and COUPLED relationships (replacing the old ones), with a run record.",
     ),
-    number_option(
-        "--k",
+    face_option(
+        Analytics.similar,
         "k",
-        default=DEFAULT_K,
-        help="How many similar papers each paper keeps; questions asking for more run live.",
+        "How many similar papers each paper keeps; questions asking for more run live.",
+        type=count(),
     ),
-    number_option(
-        "--batch-size", default=SIMILARITY_WRITE_BATCH, help="Papers per write transaction."
-    ),
+    face_option(Analytics.similar, "batch_size", "Papers per write transaction.", type=count()),
     click.option(
         "--force",
         is_flag=True,

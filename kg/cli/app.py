@@ -4,6 +4,7 @@ its errors are in kg.cli.root, table layout in kg.cli.tables)."""
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any, Final, TypeVar, cast
 
@@ -16,6 +17,16 @@ from kg.cli.root import main as main
 from kg.knowledge_graph import KnowledgeGraph
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def face_default(method: Callable[..., Any], name: str) -> Any:
+    """Return the default that ``method`` of the face (``KnowledgeGraph.cocited``,
+    ``Analytics.rank``) declares for its parameter ``name``: an option's default is read
+    from there, so that it is written once. Raises TypeError when the face declares none."""
+    default = inspect.signature(method).parameters[name].default
+    if default is inspect.Parameter.empty:
+        raise TypeError(f"{method.__qualname__}({name}) has no default to take")
+    return default
 
 
 def _remember_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
@@ -69,6 +80,17 @@ def number_option(
     return click.option(
         *names, default=default, show_default=True, type=click.IntRange(low, high), help=help
     )
+
+
+def face_option(
+    method: Callable[..., Any], name: str, help: str, **kwargs: Any
+) -> Callable[[F], F]:
+    """The option --NAME of the face ``method``'s parameter ``name`` (``_`` written ``-``),
+    with the method's default (face_default) shown in --help; ``kwargs`` (a ``type``) go to
+    click.option."""
+    flag = "--" + name.replace("_", "-")
+    default = face_default(method, name)
+    return click.option(flag, name, default=default, show_default=True, help=help, **kwargs)
 
 
 def options_into(

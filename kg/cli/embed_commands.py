@@ -12,16 +12,16 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from kg.analytics.embed import EMBED_MODEL_BATCH
 from kg.answers import VectorFileReport
-from kg.cli.app import emitted, json_command, number_option, open_graph
+from kg.cli.app import count, emitted, face_option, json_command, open_graph
 from kg.cli.tables import clean, progress_bar, say
+from kg.knowledge_graph import KnowledgeGraph
 
 
 @json_command(
     "embed",
-    number_option(
-        "--batch-size", default=EMBED_MODEL_BATCH, help="Papers the model embeds at once."
+    face_option(
+        KnowledgeGraph.embed, "batch_size", "Papers the model embeds at once.", type=count()
     ),
     click.option(
         "--from",

@@ -7,16 +7,15 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from kg.answers import KeptApart, MergeRecord
-from kg.cli.app import count, emit_json, json_option, main, open_graph
+from kg.cli.app import count, emit_json, face_option, json_option, main, open_graph
 from kg.cli.tables import Column, clean, console, print_table, render_mapping
 from kg.errors import ParameterError
+from kg.knowledge_graph import KnowledgeGraph
 
 
 @main.command("merges")
 @click.argument("ref", required=False)
-@click.option(
-    "--limit", default=100, show_default=True, type=count(), help="How many merged papers to show."
-)
+@face_option(KnowledgeGraph.merges, "limit", "How many merged papers to show.", type=count())
 @click.option(
     "--kept-apart",
     is_flag=True,

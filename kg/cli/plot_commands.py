@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from kg.cli.app import SEED, count, emit_json, json_option, main, open_graph
+from kg.cli.app import SEED, count, emit_json, face_option, json_option, main, open_graph
+from kg.knowledge_graph import Plots
 
 _OUT = click.option(
     "--out",
@@ -49,9 +50,9 @@ def plot_years(ctx: click.Context, ref: str, out: Path, as_json: bool) -> None:
 @plot.command("ego")
 @click.argument("ref")
 @_OUT
-@click.option("--hops", default=1, show_default=True, type=click.IntRange(1, 3))
-@click.option("--limit", default=40, show_default=True, type=count(), help="Papers at most.")
-@click.option("--seed", default=42, show_default=True, type=SEED, help="Seed of the layout.")
+@face_option(Plots.ego, "hops", "Citation hops out from the paper.", type=click.IntRange(1, 3))
+@face_option(Plots.ego, "limit", "Papers at most.", type=count())
+@face_option(Plots.ego, "seed", "Seed of the layout.", type=SEED)
 @json_option
 @click.pass_context
 def plot_ego(

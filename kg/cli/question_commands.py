@@ -27,7 +27,7 @@ from kg.answers import (
     YearCount,
     short_handles,
 )
-from kg.cli.app import F, count, emitted, json_command, number_option, open_graph
+from kg.cli.app import F, count, emitted, face_default, json_command, number_option, open_graph
 from kg.cli.tables import (
     PAPER_COLUMNS,
     RANKED_COLUMNS,
@@ -43,20 +43,16 @@ from kg.cli.tables import (
     showing,
 )
 from kg.knowledge_graph import KnowledgeGraph, parse_years
-from kg.questions import DEFAULT_LIMIT, DEFAULT_MAX_HOPS, MAX_HOPS, MAX_NEAR_HOPS
+from kg.questions import DEFAULT_LIMIT, MAX_HOPS, MAX_NEAR_HOPS
 from kg.questions.find import SearchMode
-from kg.questions.paper import DEFAULT_EXAMPLES, MAX_EXAMPLES
-from kg.questions.seeds import (
-    DEFAULT_CONNECT_HOPS,
-    DEFAULT_MAX_DEGREE,
-    DEFAULT_PATHS_PER_PAIR,
-    MAX_CONNECT_HOPS,
-)
+from kg.questions.paper import MAX_EXAMPLES
+from kg.questions.seeds import MAX_CONNECT_HOPS
 
 # Every command has one shape, as sqlite-utils' do: json_command declares it with its
 # arguments and options, the body calls the face, then prints --json (emitted) or a table.
 _HOP_ARROWS = {"cites": "→ cites", "cited_by": "← cited by"}
 _CITED = (Column("cited by", "right"), Column("in graph", "right"))
+_EXAMPLES = face_default(KnowledgeGraph.sources, "examples")
 
 
 def _limit_option(default: int | None = DEFAULT_LIMIT, what: str = "rows") -> Callable[[F], F]:
@@ -333,7 +329,7 @@ def render_sources(result: PaperSources) -> None:
         "--limit",
         type=count(),
         help="How many references and citers to list [default: 20; with --json, all]; with "
-        f"--sources, how many papers each of its lists shows [default: {DEFAULT_EXAMPLES}; "
+        f"--sources, how many papers each of its lists shows [default: {_EXAMPLES}; "
         f"at most {MAX_EXAMPLES:,}].",
     ),
     _offset_option("references and citers"),
@@ -357,7 +353,7 @@ def paper(
     Example: kg paper hep-th/9711200 --sources
     """
     if show_sources:
-        examples = DEFAULT_EXAMPLES if limit is None else min(limit, MAX_EXAMPLES)
+        examples = _EXAMPLES if limit is None else min(limit, MAX_EXAMPLES)
         result = open_graph(ctx).sources(ref, examples)
         if not emitted(result, as_json):
             render_sources(result)
@@ -383,7 +379,10 @@ def _similarity_command(
 
     command.__doc__ = doc
     return json_command(
-        name, click.argument("ref"), _limit_option(what="papers"), _offset_option("papers")
+        name,
+        click.argument("ref"),
+        _limit_option(face_default(KnowledgeGraph.cocited, "limit"), what="papers"),
+        _offset_option("papers"),
     )(command)
 
 
@@ -453,7 +452,10 @@ common_citers = _overlap_command(
     click.option("--undirected", is_flag=True, help="Follow CITES both ways, not only forward."),
     click.option("--all", "all_paths", is_flag=True, help="Every shortest path, not just one."),
     number_option(
-        "--max-hops", default=DEFAULT_MAX_HOPS, high=MAX_HOPS, help="The longest path to accept."
+        "--max-hops",
+        default=face_default(KnowledgeGraph.path, "max_hops"),
+        high=MAX_HOPS,
+        help="The longest path to accept.",
     ),
     _limit_option(default=10, what="paths (with --all)"),
 )
@@ -486,11 +488,11 @@ def path(
     click.argument("ref"),
     number_option(
         "--hops",
-        default=2,
+        default=face_default(KnowledgeGraph.near, "hops"),
         high=MAX_NEAR_HOPS,
         help="How many citation hops to go out, either direction.",
     ),
-    _limit_option(default=50, what="papers"),
+    _limit_option(face_default(KnowledgeGraph.near, "limit"), what="papers"),
     _offset_option("papers"),
 )
 def near(ctx: click.Context, ref: str, hops: int, limit: int, offset: int, as_json: bool) -> None:
@@ -514,7 +516,7 @@ def near(ctx: click.Context, ref: str, hops: int, limit: int, offset: int, as_js
 @json_command(
     "search",
     click.argument("text"),
-    _limit_option(what="papers"),
+    _limit_option(face_default(KnowledgeGraph.search, "limit"), what="papers"),
     click.option(
         "--semantic",
         "mode",
@@ -763,9 +765,9 @@ def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
 _HOPS = {"cites": "→", "cited_by": "←"}
 
 
-def _seeds_limit(what: str) -> Callable[[F], F]:
+def _seeds_limit(method: Callable[..., Any], what: str) -> Callable[[F], F]:
     # Unlike the lists above, a seed question's --limit shows its default: same help as before.
-    return number_option("--limit", default=20, help=f"How many {what}.")
+    return number_option("--limit", default=face_default(method, "limit"), help=f"How many {what}.")
 
 
 @json_command(
@@ -773,16 +775,16 @@ def _seeds_limit(what: str) -> Callable[[F], F]:
     click.argument("refs", nargs=-1, required=True),
     number_option(
         "--max-hops",
-        default=DEFAULT_CONNECT_HOPS,
+        default=face_default(KnowledgeGraph.connector, "max_hops"),
         low=2,
         high=MAX_CONNECT_HOPS,
         help="The longest path between two seeds to follow, either direction.",
     ),
-    _seeds_limit("papers between the seeds to list"),
+    _seeds_limit(KnowledgeGraph.connector, "papers between the seeds to list"),
     number_option(
         "--paths",
         "paths_per_pair",
-        default=DEFAULT_PATHS_PER_PAIR,
+        default=face_default(KnowledgeGraph.connector, "paths_per_pair"),
         help="The most shortest paths to keep per pair of seeds.",
     ),
 )
@@ -833,10 +835,10 @@ def _line(text: str) -> None:
 @json_command(
     "recommend",
     click.argument("refs", nargs=-1, required=True),
-    _seeds_limit("papers to recommend"),
+    _seeds_limit(KnowledgeGraph.recommend, "papers to recommend"),
     number_option(
         "--max-degree",
-        default=DEFAULT_MAX_DEGREE,
+        default=face_default(KnowledgeGraph.recommend, "max_degree"),
         low=2,
         help="Leave out links through papers with more citations than this (hubs).",
     ),

@@ -8,25 +8,35 @@ from typing import Any, TypedDict
 
 import click
 
-from kg.analytics.stored import WRITE_BACK_BATCH
-from kg.analytics.time import DEFAULT_KEY_ROUTES
-from kg.analytics.time_series import DEFAULT_GAMMA, DEFAULT_S, DEFAULT_WINDOW
 from kg.cli.analytics_commands import RunOptions, answered, ranked_cells, scope_options
-from kg.cli.app import YEAR, F, count, json_command, number_option, open_graph, options_into
+from kg.cli.app import (
+    YEAR,
+    F,
+    count,
+    face_option,
+    json_command,
+    number_option,
+    open_graph,
+    options_into,
+)
 from kg.cli.tables import RANKED_COLUMNS, Column, print_table, say, showing
+from kg.knowledge_graph import Analytics
 
 
-def _options(what: str) -> Callable[[F], F]:
-    """The scope, --limit, --write and --batch-size options every time command shares."""
+def _options(
+    what: str, method: Callable[..., Any], limit: Callable[[F], F] | None = None
+) -> Callable[[F], F]:
+    """The scope, --limit, --write and --batch-size options every time command shares, with
+    the defaults of ``method`` of the face; ``limit`` for a --limit the method does not take
+    (the rows shown)."""
     return scope_options(
-        number_option("--limit", default=20, help="How many rows to list."),
+        limit or face_option(method, "limit", "How many rows to list.", type=count()),
+        method=method,
         years="Only papers of these years, e.g. 1995-2003; citations count only between "
         "papers in scope.",
         write=f"Store {what} (replacing any from an earlier run) and record the run as "
         "AnalyticsRun nodes.",
-        batch_size=WRITE_BACK_BATCH,
         batch="Rows per write transaction.",
-        batch_type=count(),
     )
 
 
@@ -65,18 +75,15 @@ _bursts_options = options_into(
     click.option(
         "--since", type=YEAR, metavar="YEAR", help="Only bursts lasting until this year or later."
     ),
-    click.option(
-        "--s",
+    face_option(
+        Analytics.bursts,
         "s",
-        default=DEFAULT_S,
-        show_default=True,
-        help="The burst state's citation rate as a multiple of the paper's base rate.",
+        "The burst state's citation rate as a multiple of the paper's base rate.",
     ),
-    click.option(
-        "--gamma",
-        default=DEFAULT_GAMMA,
-        show_default=True,
-        help="Cost of entering a burst, times ln(years): higher finds fewer, stronger bursts.",
+    face_option(
+        Analytics.bursts,
+        "gamma",
+        "Cost of entering a burst, times ln(years): higher finds fewer, stronger bursts.",
     ),
 )
 
@@ -84,7 +91,9 @@ _bursts_options = options_into(
 @json_command(
     "bursts",
     _bursts_options,
-    _options("each paper's strongest burst (burst_strength, burst_start, burst_end)"),
+    _options(
+        "each paper's strongest burst (burst_strength, burst_start, burst_end)", Analytics.bursts
+    ),
 )
 def bursts(
     ctx: click.Context,
@@ -132,8 +141,10 @@ def bursts(
 
 @json_command(
     "beauties",
-    number_option("--min-citations", default=10, help="Only papers cited at least this often."),
-    _options("beauty and awakening (a year) on every paper scored"),
+    face_option(
+        Analytics.beauties, "min_citations", "Only papers cited at least this often.", type=count()
+    ),
+    _options("beauty and awakening (a year) on every paper scored", Analytics.beauties),
 )
 def beauties(
     ctx: click.Context,
@@ -204,17 +215,18 @@ _traction_options = options_into(
         help="The last year of the window [default: the last year of each paper's body of "
         "data, the papers citations connect it to].",
     ),
-    number_option("--window", default=DEFAULT_WINDOW, help="How many years count as recent."),
-    number_option(
-        "--min-citations",
-        default=5,
-        low=0,
-        help="Only list papers cited at least this often in the window.",
+    face_option(Analytics.traction, "window", "How many years count as recent.", type=count()),
+    face_option(
+        Analytics.traction,
+        "min_citations",
+        "Only list papers cited at least this often in the window.",
+        type=count(0),
     ),
-    number_option(
-        "--min-cohort",
-        default=5,
-        help="Only score papers whose category and year hold at least this many papers.",
+    face_option(
+        Analytics.traction,
+        "min_cohort",
+        "Only score papers whose category and year hold at least this many papers.",
+        type=count(),
     ),
 )
 
@@ -222,7 +234,7 @@ _traction_options = options_into(
 @json_command(
     "traction",
     _traction_options,
-    _options("traction on every paper scored"),
+    _options("traction on every paper scored", Analytics.traction),
 )
 def traction(
     ctx: click.Context,
@@ -275,12 +287,17 @@ def traction(
 
 @json_command(
     "mainpath",
-    number_option(
-        "--key-routes",
-        default=DEFAULT_KEY_ROUTES,
-        help="How many of the heaviest citations seed the key-route main path.",
+    face_option(
+        Analytics.main_path,
+        "key_routes",
+        "How many of the heaviest citations seed the key-route main path.",
+        type=count(),
     ),
-    _options("spc on every citation used and the main_path and key_route flags on papers"),
+    _options(
+        "spc on every citation used and the main_path and key_route flags on papers",
+        Analytics.main_path,
+        limit=number_option("--limit", default=20, help="How many rows to list."),
+    ),
 )
 def mainpath_command(
     ctx: click.Context,

@@ -82,9 +82,9 @@ def export_graph_json(
     graph: Database,
     ref: str,
     path: PathArg,
-    layer: GraphLayer = "citations",
-    hops: int = 1,
-    limit: int | None = None,
+    layer: GraphLayer,
+    hops: int,
+    limit: int | None,
 ) -> ExportSummary:
     """Write one ``layer`` of ``ref``'s paper's graph to ``path`` as JSON: exactly the
     answer of ``graph_data(ref, layer, hops, limit)``, which the web view's /graph.json

@@ -109,6 +109,23 @@ def select_keys(graph: Database, selection: Selection | None) -> list[str] | Non
     """
     if selection is None:
         return None
+    _check(selection)
+    if selection.whole_graph:
+        return None
+    keys = _around(graph, selection) if selection.around is not None else None
+    filters = {name: getattr(selection, name) for name in _FILTERS}
+    if any(value is not None for value in filters.values()):
+        found = _filtered(graph, selection, filters)
+        keys = found if keys is None else keys & found
+    return sorted(keys or ())
+
+
+_FILTERS = ("category", "year_from", "year_to", "community", "top")
+"""The filters of a Selection that the selection query takes as its $params, by name."""
+
+
+def _check(selection: object) -> None:
+    """Raise ParameterError for a ``selection`` that is no Selection or holds a bad value."""
     if not isinstance(selection, Selection):
         raise ParameterError(
             f"selection is {selection!r}, not a kg.Selection",
@@ -126,45 +143,27 @@ def select_keys(graph: Database, selection: Selection | None) -> list[str] | Non
         check_range("top", selection.top, 1)
     # A reversed range is the error an analysis's Scope gives for it, not an empty selection.
     Scope(year_from=selection.year_from, year_to=selection.year_to).check()
-    if selection.whole_graph:
-        return None
-    keys: set[str] | None = None
-    if selection.around is not None:
-        centre = resolve(graph, selection.around)
-        row = queries.questions.neighbourhood.run(
-            graph, key=centre.key, hops=selection.hops, limit=_EVERYTHING
-        )[0]
-        keys = {centre.key, *(paper["key"] for paper in row["papers"])}
-    filtered = any(
-        value is not None
-        for value in (
-            selection.category,
-            selection.year_from,
-            selection.year_to,
-            selection.community,
-            selection.top,
+
+
+def _around(graph: Database, selection: Selection) -> set[str]:
+    """Return the keys within ``selection.hops`` of the paper ``selection.around`` names."""
+    centre = resolve(graph, selection.around or "")
+    row = queries.questions.neighbourhood.run(
+        graph, key=centre.key, hops=selection.hops, limit=_EVERYTHING
+    )[0]
+    return {centre.key, *(paper["key"] for paper in row["papers"])}
+
+
+def _filtered(graph: Database, selection: Selection, filters: dict[str, object]) -> set[str]:
+    """Return the keys the ``filters`` select (ranked by ``selection.rank_by`` with a top)."""
+    rank_by = selection.rank_by if selection.top is not None else None
+    if rank_by is not None and rank_by not in _rank_properties():
+        raise ParameterError(
+            f"{rank_by!r} is not a property `kg rank` writes",
+            f"pass one of {', '.join(sorted(_rank_properties()))}",
         )
-    )
-    if filtered:
-        rank_by = selection.rank_by if selection.top is not None else None
-        if rank_by is not None and rank_by not in _rank_properties():
-            raise ParameterError(
-                f"{rank_by!r} is not a property `kg rank` writes",
-                f"pass one of {', '.join(sorted(_rank_properties()))}",
-            )
-        # Each filter by name as the query's $params (alike in shape to kg.refs.lookup's call).
-        rows = queries.export.selection.run(
-            graph,
-            category=selection.category,
-            year_from=selection.year_from,
-            year_to=selection.year_to,
-            community=selection.community,
-            rank_by=rank_by,
-            top=selection.top,
-        )
-        found = {row["key"] for row in rows}
-        keys = found if keys is None else keys & found
-    return sorted(keys or ())
+    rows = queries.export.selection.run(graph, rank_by=rank_by, **filters)
+    return {row["key"] for row in rows}
 
 
 def _rank_properties() -> set[str]:

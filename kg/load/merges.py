@@ -210,14 +210,8 @@ def _listed_apart(graph: Database, rows: list[dict[str, Any]]) -> _Listed:
 def merges(
     graph: Database, ref: str | None = None, limit: int = 100, *, contested: bool = False
 ) -> list[MergeRecord]:
-    """Return the merge records: every paper that absorbed other keys (or ``ref``'s only).
-
-    Each names what speaks against it: the other arXiv papers that contest its title
-    (``MergeRecord.contested_by``) and the pages that list two of its keys apart
-    (``listed_apart``). With ``contested``, only the merges something speaks against, and
-    the papers a strong id names along with another (``shared_ids``: two arXiv papers that
-    share a DOI, say, which the rule keeps apart), merged or not.
-    """
+    """Return the merge records; ``KnowledgeGraph.merges``, the face's method that calls
+    this, documents them."""
     limit = whole_number("limit", limit)
     if limit < 1:
         raise ParameterError(f"limit is {limit}", "pass a limit at least 1, e.g. 100")
@@ -250,9 +244,8 @@ def kept_apart_key(split_from: str | None, keys: list[str]) -> str:
 
 
 def kept_apart(graph: Database, ref: str | None = None) -> list[KeptApart]:
-    """Return the splits users made, newest first; with ``ref``, those that name its key
-    (split from it, or keeping it apart). ``ref`` is a key as ``kg.refs.key_written`` reads
-    it, else a paper reference, which must name a paper in the graph."""
+    """Return the splits users made; ``KnowledgeGraph.kept_apart``, the face's method that
+    calls this, documents them."""
     splits = [
         KeptApart(
             split_from=row["split_from"],
@@ -410,22 +403,9 @@ def unmerge(
     dry_run: bool = False,
     wait: float = UNMERGE_WAIT,
 ) -> UnmergeResult:
-    """Split keys off the paper ``ref`` names and keep them apart on every later load.
-
-    ``aliases`` are the keys to split off, each a key or the handle lists show for it
-    (``kg.refs.handle_names``). Without them, a ``ref`` that names a key merged into the
-    paper (an alias) splits that key only; any other ``ref`` splits every key the paper
-    absorbed. The merged paper is removed; the result lists the sources that name it,
-    whose reload writes each key as its own paper. With ``dry_run``, nothing changes: the
-    result says what would be split (``removed`` False), for a caller to ask first.
-
-    An unmerge runs alone: it waits up to ``wait`` seconds for the loads writing the graph
-    to end (and a load started meanwhile waits for it; ``kg.load.leases``), so the graph is
-    the one of the unmerge before or after each load, never a mix of both.
-
-    Raises ParameterError when the paper absorbed no key, or not one of ``aliases``, and
-    GraphBusy when loads still run after ``wait`` seconds.
-    """
+    """Split keys off the paper ``ref`` names and keep them apart on every later load;
+    ``KnowledgeGraph.unmerge``, the face's method that calls this, documents how and what
+    it raises."""
     if dry_run:
         return _unmerge(graph, ref, aliases, dry_run=True)
     with leases.held(graph, "unmerge", wait=wait):

@@ -23,7 +23,7 @@ from kg.answers import SearchHit, SearchResult
 from kg.database import Database
 from kg.errors import ParameterError, QueryFailed
 from kg.questions import retrievers
-from kg.questions.bounds import DEFAULT_LIMIT, SHOWN_AUTHORS, check_count, check_text
+from kg.questions.bounds import SHOWN_AUTHORS, check_count, check_text
 from kg.refs import MAX_SEARCH_WORDS, first_words, lookup
 from kg.text import search_words
 
@@ -51,14 +51,14 @@ SearchMode = Literal["text", "semantic", "hybrid"]
 def search(
     graph: Database,
     text: str,
-    limit: int = DEFAULT_LIMIT,
+    limit: int,
     *,
-    mode: SearchMode = "text",
-    offset: int = 0,
-    year_from: int | None = None,
-    year_to: int | None = None,
-    category: str | None = None,
-    embedder: Embedder | None = None,
+    mode: SearchMode,
+    offset: int,
+    year_from: int | None,
+    year_to: int | None,
+    category: str | None,
+    embedder: Embedder | None,
 ) -> SearchResult:
     """Return the papers ``text`` finds, best first, at most ``limit`` after skipping the
     first ``offset`` of the ranking, within the years and the category (primary or

@@ -35,9 +35,9 @@ _AMONG: Final = {"cocited": "questions.cocitation_among", "coupled": "questions.
 def graph_data(
     graph: Database,
     ref: str,
-    layer: GraphLayer = "citations",
-    hops: int = 1,
-    limit: int | None = None,
+    layer: GraphLayer,
+    hops: int,
+    limit: int | None,
 ) -> GraphData:
     """Return one ``layer`` of ``ref``'s paper's graph as nodes and edges: ``citations``
     (its ``limit`` most cited papers within ``hops`` citation hops, either way, and the

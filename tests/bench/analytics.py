@@ -41,6 +41,7 @@ from kg import analytics, queries
 from kg.analytics import gds_engine as analytics_gds
 from kg.analytics import igraph_engine as analytics_engine
 from kg.database import Database
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.pipeline import load_paths
 from kg.server import config
 from kg.server.local import LocalServer
@@ -143,7 +144,9 @@ def run(
         figures["load_s"] = _ensure_loaded(graph, edges)
         runs = []
         for i in range(repeat + 1):
-            result = analytics.rank(graph, "pagerank", engine="igraph", top=10, write=True)
+            result = KnowledgeGraph.on(graph).analytics.rank(
+                "pagerank", engine="igraph", top=10, write=True
+            )
             if i == 0:
                 figures["pagerank_cold"] = result.timings
             else:
@@ -160,7 +163,7 @@ def run(
         figures["igraph_pagerank_s"] = _median_time(
             lambda: analytics_engine.pagerank(network), repeat
         )
-        exact_bc = analytics.rank(graph, "betweenness", engine="igraph", top=10)
+        exact_bc = KnowledgeGraph.on(graph).analytics.rank("betweenness", engine="igraph", top=10)
         figures["igraph_betweenness"] = exact_bc.timings
         figures["igraph_sampled_bc_s"] = _median_time(
             lambda: analytics_engine.betweenness(network, nx_samples, seed), repeat
@@ -168,10 +171,12 @@ def run(
         figures["gds"] = None
         if analytics.choose_engine(graph, "auto") == "gds":
             gds_runs = [
-                analytics.rank(graph, "pagerank", engine="gds", write=True).timings
+                KnowledgeGraph.on(graph)
+                .analytics.rank("pagerank", engine="gds", write=True)
+                .timings
                 for _ in range(repeat + 1)
             ][1:]
-            gds_bc = analytics.rank(graph, "betweenness", engine="gds").timings
+            gds_bc = KnowledgeGraph.on(graph).analytics.rank("betweenness", engine="gds").timings
             figures["gds"] = (analytics_gds.gds_version(graph), gds_runs, gds_bc)
         figures["rss_igraph_mib"] = _peak_rss_mib()
 

@@ -128,7 +128,7 @@ def _writers(kg: KnowledgeGraph, counts: list[int]) -> dict[int, float]:
     seconds = {}
     for writers in counts:
         _remove_stored(kg)
-        run = similarity.run_similarity(kg, write=True, writers=writers)
+        run = KnowledgeGraph.on(kg).analytics.similar(write=True, writers=writers)
         seconds[writers] = run.timings["write"]
         print(f"write step with {writers} writer(s): {seconds[writers]:.1f}s", flush=True)
     return seconds

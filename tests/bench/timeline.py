@@ -30,6 +30,7 @@ from kg.analytics import RankedPaper
 from kg.analytics import time as timeline_analytics
 from kg.answers import MainPathResult
 from kg.database import Database
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.pipeline import load_paths
 from tests.bench.analytics import _neo4j_version, _peak_rss_mib, _server
 from tests.bench.common import add_data_option, print_and_write
@@ -96,15 +97,17 @@ def run(repeat: int, paths: list[Path] | None = None) -> list[str]:
         data = timeline_analytics.load_timeline(graph)
         read_s = time.perf_counter() - began
         burst, cold, warm = _runs(
-            lambda: timeline_analytics.bursts(graph, since=2000, limit=10, write=True), repeat
+            lambda: KnowledgeGraph.on(graph).analytics.bursts(since=2000, limit=10, write=True),
+            repeat,
         )
         timings["bursts"] = cold, warm
         beauty, cold, warm = _runs(
-            lambda: timeline_analytics.sleeping_beauties(graph, limit=10, write=True), repeat
+            lambda: KnowledgeGraph.on(graph).analytics.beauties(limit=10, write=True), repeat
         )
         timings["beauties"] = cold, warm
         rising, cold, warm = _runs(
-            lambda: timeline_analytics.traction(graph, as_of=2002, limit=10, write=True), repeat
+            lambda: KnowledgeGraph.on(graph).analytics.traction(as_of=2002, limit=10, write=True),
+            repeat,
         )
         timings["traction"] = cold, warm
 
@@ -113,7 +116,7 @@ def run(repeat: int, paths: list[Path] | None = None) -> list[str]:
             # write nothing: remove the weights first (untimed), as a first run finds them.
             graph.run_autocommit(_REMOVE_SPC)
             began = time.perf_counter()
-            result = timeline_analytics.main_path(graph, key_routes=5, write=True)
+            result = KnowledgeGraph.on(graph).analytics.main_path(key_routes=5, write=True)
             spent.append(time.perf_counter() - began)
             return result
 
@@ -121,7 +124,9 @@ def run(repeat: int, paths: list[Path] | None = None) -> list[str]:
         path, _, _ = _runs(fresh_main_path, repeat)
         cold, warm = spent[0], spent[1:]
         timings["mainpath"] = cold, warm
-        read_only, _, warm_read = _runs(lambda: timeline_analytics.main_path(graph), repeat)
+        read_only, _, warm_read = _runs(
+            lambda: KnowledgeGraph.on(graph).analytics.main_path(), repeat
+        )
         del read_only
     lines = [
         "# Benchmarks: time analytics",

@@ -15,6 +15,7 @@ from kg.analytics import AnalyticsError, RankOptions, Scope
 from kg.analytics import gds_engine as analytics_gds
 from kg.cli import main
 from kg.database import Database
+from kg.knowledge_graph import KnowledgeGraph
 from kg.server.config import Connection
 from tests.conftest import hepth_pairs
 
@@ -98,7 +99,9 @@ def test_projection_reads_the_citation_graph(small: Database) -> None:
 
 
 def test_pagerank_write_back_and_run_record(small: Database) -> None:
-    result = analytics.rank(small, "pagerank", engine="igraph", top=3, write=True, batch_size=3)
+    result = KnowledgeGraph.on(small).analytics.rank(
+        "pagerank", engine="igraph", top=3, write=True, batch_size=3
+    )
     expected = _reference(CITES, set(PAPERS))
     assert result.scores() == pytest.approx(expected, abs=1e-9)
     assert result.written == len(PAPERS)
@@ -125,10 +128,10 @@ def test_pagerank_write_back_and_run_record(small: Database) -> None:
 
 
 def test_rerun_replaces_values_and_leaves_no_stale_ones(small: Database) -> None:
-    analytics.rank(small, "pagerank", engine="igraph", write=True)
+    KnowledgeGraph.on(small).analytics.rank("pagerank", engine="igraph", write=True)
     assert set(_stored(small, "pagerank")) == set(PAPERS)
-    second = analytics.rank(
-        small, "pagerank", engine="igraph", scope=Scope(include_stubs=False), write=True
+    second = KnowledgeGraph.on(small).analytics.rank(
+        "pagerank", engine="igraph", scope=Scope(include_stubs=False), write=True
     )
     stored = _stored(small, "pagerank")
     assert set(stored) == set(PAPERS) - STUBS
@@ -145,20 +148,20 @@ def test_rerun_replaces_values_and_leaves_no_stale_ones(small: Database) -> None
 
 
 def test_category_and_year_restrict_the_graph(small: Database) -> None:
-    by_category = analytics.rank(
-        small, "indegree", engine="igraph", scope=Scope(category="cs.LG"), top=10
+    by_category = KnowledgeGraph.on(small).analytics.rank(
+        "indegree", engine="igraph", scope=Scope(category="cs.LG"), top=10
     )
     assert by_category.keys == ("2001.00001", "2001.00002", "2001.00003")
     assert by_category.scores() == {"2001.00001": 2, "2001.00002": 1, "2001.00003": 0}
     assert by_category.edges == 3
-    by_years = analytics.rank(
-        small, "outdegree", engine="igraph", scope=Scope(year_from=2020, year_to=2021)
+    by_years = KnowledgeGraph.on(small).analytics.rank(
+        "outdegree", engine="igraph", scope=Scope(year_from=2020, year_to=2021)
     )
     # 2001.00006 and the second stub have no year: a year range leaves them out.
     assert by_years.keys == ("2001.00002", "2001.00003", "2001.00004")
     assert by_years.scores() == {"2001.00002": 0, "2001.00003": 1, "2001.00004": 1}
-    both = analytics.rank(
-        small, "pagerank", engine="igraph", scope=Scope(category="cs.CL", year_from=2021)
+    both = KnowledgeGraph.on(small).analytics.rank(
+        "pagerank", engine="igraph", scope=Scope(category="cs.CL", year_from=2021)
     )
     assert both.keys == ("2001.00005",)
     assert both.scores() == {"2001.00005": pytest.approx(1.0)}
@@ -166,8 +169,8 @@ def test_category_and_year_restrict_the_graph(small: Database) -> None:
 
 def test_every_algorithm_writes_its_properties(small: Database) -> None:
     for algorithm in analytics.ALGORITHMS:
-        result = analytics.rank(
-            small, algorithm, engine="igraph", write=True, options=RankOptions(samples=4)
+        result = KnowledgeGraph.on(small).analytics.rank(
+            algorithm, engine="igraph", write=True, options=RankOptions(samples=4)
         )
         for prop in result.properties:
             assert _stored(small, prop) == pytest.approx(result.scores(prop)), prop
@@ -189,8 +192,10 @@ def test_every_algorithm_writes_its_properties(small: Database) -> None:
 
 
 def test_communities_write_and_repeat_with_a_seed(small: Database) -> None:
-    first = analytics.communities(small, engine="igraph", seed=5, write=True, top=2, papers=2)
-    second = analytics.communities(small, engine="igraph", seed=5)
+    first = KnowledgeGraph.on(small).analytics.communities(
+        engine="igraph", seed=5, write=True, top=2, papers=2
+    )
+    second = KnowledgeGraph.on(small).analytics.communities(engine="igraph", seed=5)
     assert first.community_of() == second.community_of()
     assert _stored(small, "community") == first.community_of()
     assert first.count == len(set(first.membership))
@@ -210,29 +215,36 @@ def test_gds_engine_agrees_with_igraph_or_is_refused_clearly(small: Database) ->
     # engines must agree; without them, asking for GDS must fail with a hint.
     if analytics.choose_engine(small, "auto") == "igraph":
         with pytest.raises(AnalyticsError) as caught:
-            analytics.rank(small, "pagerank", engine="gds")
+            KnowledgeGraph.on(small).analytics.rank("pagerank", engine="gds")
         if analytics_gds.gds_version(small) is None:
             assert "has no Graph Data Science plugin" in str(caught.value)
         else:
             assert "pip install graphdatascience" in str(caught.value)
         assert "--engine igraph" in str(caught.value)
-        assert analytics.rank(small, "pagerank", engine="auto").engine == "igraph"
+        assert KnowledgeGraph.on(small).analytics.rank("pagerank", engine="auto").engine == "igraph"
         return
     options = RankOptions(tolerance=1e-10, max_iterations=1000)
     for algorithm in analytics.ALGORITHMS:
-        ours = analytics.rank(small, algorithm, engine="igraph", options=options)
-        theirs = analytics.rank(small, algorithm, engine="gds", options=options, write=True)
+        ours = KnowledgeGraph.on(small).analytics.rank(algorithm, engine="igraph", options=options)
+        theirs = KnowledgeGraph.on(small).analytics.rank(
+            algorithm, engine="gds", options=options, write=True
+        )
         assert theirs.engine == "gds"
         assert (theirs.keys, theirs.edges) == (ours.keys, ours.edges)
         for prop in ours.properties:
             assert theirs.scores(prop) == pytest.approx(ours.scores(prop), abs=1e-8), prop
             assert _stored(small, prop) == pytest.approx(theirs.scores(prop)), prop
-    first = analytics.communities(small, engine="gds", seed=3)
-    assert analytics.communities(small, engine="gds", seed=3).membership == first.membership
+    first = KnowledgeGraph.on(small).analytics.communities(engine="gds", seed=3)
+    assert (
+        KnowledgeGraph.on(small).analytics.communities(engine="gds", seed=3).membership
+        == first.membership
+    )
 
 
 def test_empty_scope_gives_an_empty_result(small: Database) -> None:
-    result = analytics.rank(small, "pagerank", engine="igraph", scope=Scope(category="math.AG"))
+    result = KnowledgeGraph.on(small).analytics.rank(
+        "pagerank", engine="igraph", scope=Scope(category="math.AG")
+    )
     assert (result.nodes, result.edges, result.top) == (0, 0, [])
 
 
@@ -268,7 +280,7 @@ def test_cli_rank_and_communities(small: Database, kg_env: Connection) -> None:
 
 @pytest.mark.slow
 def test_hepth_pagerank_top_100_matches_networkx(hepth_citations: Database) -> None:
-    result = analytics.rank(hepth_citations, "pagerank", engine="igraph", top=100)
+    result = KnowledgeGraph.on(hepth_citations).analytics.rank("pagerank", engine="igraph", top=100)
     pairs = hepth_pairs()
     assert (result.nodes, result.edges) == (27_769, len(pairs))
     reference = DiGraph(pairs)

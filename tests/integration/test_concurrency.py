@@ -22,10 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from kg import analytics, questions
+from kg import questions
 from kg.analytics.igraph_engine import CitationGraph
 from kg.database import Database
 from kg.errors import PaperNotFound
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.pipeline import load_paths
 from kg.load.schema import clear_database
 from kg.server.config import Connection
@@ -261,10 +262,10 @@ def test_ranking_while_a_loader_adds_papers(
     results = []
     while growing_load.poll() is None:
         for algorithm in ("pagerank", "indegree"):
-            result = analytics.rank(graph, algorithm, engine="igraph", top=3)
+            result = KnowledgeGraph.on(graph).analytics.rank(algorithm, engine="igraph", top=3)
             assert result.nodes >= len(result.top)
             results.append(result)
-        communities = analytics.communities(graph, engine="igraph", top=1)
+        communities = KnowledgeGraph.on(graph).analytics.communities(engine="igraph", top=1)
         assert communities.nodes == len(communities.membership)
     assert growing_load.returncode == 1  # the slice's bad lines
     assert len(results) >= 6, "the load ended before ranking could overlap it"

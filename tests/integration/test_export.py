@@ -12,10 +12,10 @@ import rispy
 from bibtexparser.entrypoint import parse_string
 from click.testing import CliRunner
 
-from kg import analytics
 from kg.cli import main
 from kg.database import Database
 from kg.export import FORMATS, Selection, export
+from kg.knowledge_graph import KnowledgeGraph
 from kg.server.config import Connection
 from tests.data import HOSTILE_TITLE
 
@@ -116,7 +116,7 @@ def test_selections(small_map: Database, tmp_path: Path) -> None:
     years = export(small_map, "csv", tmp_path / "y", Selection(year_from=2019, year_to=2019))
     in_2019 = small_map.read("MATCH (p:Paper {year: 2019}) RETURN collect(p.key) AS k")[0]["k"]
     assert (years.papers, years.citations) == _counts(small_map, in_2019)
-    analytics.rank(small_map, "pagerank", engine="igraph", write=True)
+    KnowledgeGraph.on(small_map).analytics.rank("pagerank", engine="igraph", write=True)
     top = export(small_map, "csv", tmp_path / "t", Selection(top=3))
     assert top.papers == 3
     best = small_map.read(
@@ -124,7 +124,7 @@ def test_selections(small_map: Database, tmp_path: Path) -> None:
     )
     with (tmp_path / "t" / "papers.csv").open(encoding="utf-8", newline="") as handle:
         assert {row["key"] for row in csv.DictReader(handle)} == {row["key"] for row in best}
-    analytics.communities(small_map, engine="igraph", write=True)
+    KnowledgeGraph.on(small_map).analytics.communities(engine="igraph", write=True)
     community = small_map.read("MATCH (p:Paper {key: '2110.03888'}) RETURN p.community AS c")[0][
         "c"
     ]

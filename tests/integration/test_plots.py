@@ -13,7 +13,7 @@ from matplotlib import colormaps
 from matplotlib.collections import PathCollection
 from matplotlib.patches import Rectangle
 
-from kg import KnowledgeGraph, analytics, questions
+from kg import KnowledgeGraph, questions
 from kg.cli import main
 from kg.database import Database
 from kg.plots import short_title
@@ -74,7 +74,7 @@ def test_rank_distribution_counts_every_paper(small_map: Database) -> None:
     plots = KnowledgeGraph.on(small_map).plots
     with pytest.raises(Exception, match="no paper holds 'pagerank'"):
         plots.rank_distribution()
-    result = analytics.rank(small_map, "pagerank", engine="igraph", write=True)
+    result = KnowledgeGraph.on(small_map).analytics.rank("pagerank", engine="igraph", write=True)
     figure = plots.rank_distribution()
     heights = 0.0
     for patch in figure.axes[0].patches:

@@ -317,21 +317,21 @@ def test_unknown_ref_suggests_near_titles(named_graph: Database) -> None:
 
 
 def test_search_by_title_words_and_by_id(named_graph: Database) -> None:
-    hits = questions.search(named_graph, "learning").results
+    hits = KnowledgeGraph.on(named_graph).search("learning").results
     assert {h.key for h in hits} == {"title:deep learning:2015", "title:deep learning:2016"}
     assert all(h.score is not None and h.score > 0 for h in hits)
-    special = questions.search(named_graph, 'attention: "need" (all)?').results
+    special = KnowledgeGraph.on(named_graph).search('attention: "need" (all)?').results
     assert [h.key for h in special] == ["title:attention is all you need:2017"]
-    by_id = questions.search(named_graph, "arXiv:2110.03888").results
+    by_id = KnowledgeGraph.on(named_graph).search("arXiv:2110.03888").results
     assert [(h.key, h.score) for h in by_id] == [("2110.03888", None)]
-    exact_first = questions.search(named_graph, "Attention Is All You Need").results
+    exact_first = KnowledgeGraph.on(named_graph).search("Attention Is All You Need").results
     assert (exact_first[0].key, exact_first[0].score) == (
         "title:attention is all you need:2017",
         None,
     )
     assert len(exact_first) == 1
-    assert questions.search(named_graph, "zebra").results == []
-    assert len(questions.search(named_graph, "learning", limit=1).results) == 1
+    assert KnowledgeGraph.on(named_graph).search("zebra").results == []
+    assert len(KnowledgeGraph.on(named_graph).search("learning", limit=1).results) == 1
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from kg import queries, questions
 from kg.analytics import load_projection, similarity
 from kg.cli import main
 from kg.database import Database
+from kg.knowledge_graph import KnowledgeGraph
 from kg.server.config import Connection
 
 MEASURES: dict[similarity.Measure, str] = {
@@ -61,15 +62,19 @@ def _stamp(graph: Database, key: str) -> None:
 
 
 def test_stored_lists_equal_the_live_queries_on_the_seed_graph(small_map: Database) -> None:
-    run = similarity.run_similarity(small_map, k=3, write=True, batch_size=7)
+    run = KnowledgeGraph.on(small_map).analytics.similar(k=3, write=True, batch_size=7)
     assert run.written
     assert {r.key for r in run.runs} == {"co_cited", "coupled"}
     keys = _keys(small_map)
     one_writer = _relationships(small_map)
     # written again by one transaction at a time: the same lists as by two at once
-    similarity.run_similarity(small_map, k=3, write=True, batch_size=7, force=True, writers=1)
+    KnowledgeGraph.on(small_map).analytics.similar(
+        k=3, write=True, batch_size=7, force=True, writers=1
+    )
     small_map.write("MATCH ()-[r:CO_CITED|COUPLED]->() DELETE r")
-    similarity.run_similarity(small_map, k=3, write=True, batch_size=3, force=True, writers=1)
+    KnowledgeGraph.on(small_map).analytics.similar(
+        k=3, write=True, batch_size=3, force=True, writers=1
+    )
     assert _relationships(small_map) == one_writer
     compared = 0
     for measure in MEASURES:
@@ -94,7 +99,7 @@ def test_a_question_by_key_on_fresh_lists_takes_one_round_trip(
 ) -> None:
     """kg.cocited by a key or arXiv id reads the paper, the freshness and the stored list
     in one query (similar_answer.cypher); by a title, the REF is resolved first: two."""
-    similarity.run_similarity(small_map, k=5, write=True)
+    KnowledgeGraph.on(small_map).analytics.similar(k=5, write=True)
     sent: list[str] = []
     for name in ("read", "write", "records", "read_transaction", "run_autocommit"):
         real = getattr(small_map, name)
@@ -123,7 +128,7 @@ def test_questions_read_the_stored_lists_when_fresh_and_say_so(small_map: Databa
     assert before.source == "live"
     assert before.stale_reason is not None
     assert "no similarity run" in before.stale_reason
-    similarity.run_similarity(small_map, k=5, write=True)
+    KnowledgeGraph.on(small_map).analytics.similar(k=5, write=True)
     after = questions.cocited(small_map, key, limit=5)
     assert after.source == "materialised"
     assert after.computed_at is not None
@@ -142,7 +147,7 @@ def test_questions_read_the_stored_lists_when_fresh_and_say_so(small_map: Databa
 
 
 def test_a_load_after_the_run_makes_the_touched_papers_live(small_map: Database) -> None:
-    similarity.run_similarity(small_map, k=5, write=True)
+    KnowledgeGraph.on(small_map).analytics.similar(k=5, write=True)
     key = "1810.04805"
     citer = small_map.read(
         "MATCH (:Paper {key: $key})<-[:CITES]-(c) RETURN c.key AS key ORDER BY key LIMIT 1",
@@ -172,7 +177,7 @@ def test_a_load_after_the_run_makes_the_touched_papers_live(small_map: Database)
         "MERGE (a)-[:CITES]->(b) SET a.changed_at = datetime(), b.changed_at = datetime()"
     )
     time.sleep(0.01)
-    run = similarity.run_similarity(small_map, k=5, write=True)
+    run = KnowledgeGraph.on(small_map).analytics.similar(k=5, write=True)
     for measure in MEASURES:
         for paper in _keys(small_map):
             assert _stored(small_map, measure, paper, 5) == _live(small_map, measure, paper, 5)
@@ -336,9 +341,10 @@ def test_a_load_committed_after_the_runs_read_leaves_its_papers_live(
             {"key": key},
         )
 
-    spy = _AfterTheRead(small_map, load)
-    monkeypatch.setattr(small_map, "records", spy)
-    run = similarity.run_similarity(small_map, k=5, write=True)
+    face = KnowledgeGraph.on(small_map)
+    spy = _AfterTheRead(face, load)
+    monkeypatch.setattr(face, "records", spy)
+    run = face.analytics.similar(k=5, write=True)
     monkeypatch.undo()
     assert spy.projection_write == [True]
     assert run.computed_at is not None
@@ -355,14 +361,14 @@ def test_a_load_committed_after_the_runs_read_leaves_its_papers_live(
     )[0]["key"]
     assert questions.cocited(small_map, untouched, limit=5).source == "materialised"
     # A run that does not write reads where reads go.
-    spy = _AfterTheRead(small_map, lambda graph: None)
-    monkeypatch.setattr(small_map, "records", spy)
-    similarity.run_similarity(small_map, k=5)
+    spy = _AfterTheRead(face, lambda graph: None)
+    monkeypatch.setattr(face, "records", spy)
+    face.analytics.similar(k=5)
     assert spy.projection_write == [False]
 
 
 def test_a_stamp_equal_to_computed_at_counts_as_a_change(small_map: Database) -> None:
-    similarity.run_similarity(small_map, k=5, write=True)
+    KnowledgeGraph.on(small_map).analytics.similar(k=5, write=True)
     key = "1706.03762"
     assert questions.cocited(small_map, key, limit=5).source == "materialised"
     small_map.write(
@@ -384,8 +390,9 @@ def test_lists_are_written_by_key_and_skip_a_paper_removed_after_the_read(
     def remove(graph: Database) -> None:
         graph.write("MATCH (p:Paper {key: $key}) DETACH DELETE p", {"key": gone})
 
-    monkeypatch.setattr(small_map, "records", _AfterTheRead(small_map, remove))
-    run = similarity.run_similarity(small_map, k=5, write=True)
+    face = KnowledgeGraph.on(small_map)
+    monkeypatch.setattr(face, "records", _AfterTheRead(face, remove))
+    run = face.analytics.similar(k=5, write=True)
     monkeypatch.undo()
     assert run.rewritten["co-citation"] > 0
     # No list names the removed paper, and every list's ranks run 1..n without a gap.
@@ -398,8 +405,8 @@ def test_lists_are_written_by_key_and_skip_a_paper_removed_after_the_read(
     assert not small_map.read("MATCH (p:Paper {key: $key}) RETURN p", {"key": gone})
     # The next run sees the graph without the paper and rewrites the lists that changed; the
     # one after finds every stored list equal to its own (compared by key): none rewritten.
-    similarity.run_similarity(small_map, k=5, write=True)
-    again = similarity.run_similarity(small_map, k=5, write=True, force=True)
+    KnowledgeGraph.on(small_map).analytics.similar(k=5, write=True)
+    again = KnowledgeGraph.on(small_map).analytics.similar(k=5, write=True, force=True)
     assert not again.unchanged
     assert again.rewritten == {"co-citation": 0, "coupling": 0}
     for measure in MEASURES:
@@ -410,10 +417,10 @@ def test_lists_are_written_by_key_and_skip_a_paper_removed_after_the_read(
 def test_a_run_on_an_unchanged_graph_keeps_the_stored_lists(
     small_map: Database, kg_env: Connection
 ) -> None:
-    first = similarity.run_similarity(small_map, k=5, write=True)
+    first = KnowledgeGraph.on(small_map).analytics.similar(k=5, write=True)
     assert not first.unchanged
     ids = small_map.read("MATCH ()-[s:CO_CITED|COUPLED]->() RETURN collect(elementId(s)) AS ids")
-    again = similarity.run_similarity(small_map, k=5, write=True)
+    again = KnowledgeGraph.on(small_map).analytics.similar(k=5, write=True)
     assert again.unchanged
     assert (again.pairs, again.papers_with, again.nodes, again.edges) == (
         first.pairs,
@@ -428,14 +435,14 @@ def test_a_run_on_an_unchanged_graph_keeps_the_stored_lists(
         == ids
     )
     # another k is another run
-    assert not similarity.run_similarity(small_map, k=4, write=True).unchanged
-    assert similarity.run_similarity(small_map, k=4, write=True).unchanged
+    assert not KnowledgeGraph.on(small_map).analytics.similar(k=4, write=True).unchanged
+    assert KnowledgeGraph.on(small_map).analytics.similar(k=4, write=True).unchanged
     # a load's stamp
     _stamp(small_map, "1706.03762")
-    assert not similarity.run_similarity(small_map, k=4, write=True).unchanged
+    assert not KnowledgeGraph.on(small_map).analytics.similar(k=4, write=True).unchanged
     # lists deleted by hand are written again
     small_map.write("MATCH (:Paper {key: '1810.04805'})-[s:CO_CITED]->() DELETE s")
-    rerun = similarity.run_similarity(small_map, k=4, write=True)
+    rerun = KnowledgeGraph.on(small_map).analytics.similar(k=4, write=True)
     assert not rerun.unchanged
     assert rerun.rewritten["co-citation"] == 1
     for paper in _keys(small_map):
@@ -466,7 +473,7 @@ def test_coupling_ties_go_to_the_most_cited_live_and_stored(graph: Database) -> 
     live = questions.coupled(graph, "A")
     assert live.source == "live"
     assert [(r.key, r.together, r.size_b) for r in live.results] == [("C", 2, 2), ("B", 2, 2)]
-    similarity.run_similarity(graph, k=5, write=True)
+    KnowledgeGraph.on(graph).analytics.similar(k=5, write=True)
     stored = questions.coupled(graph, "A", limit=5)
     assert stored.source == "materialised"
     assert [r.key for r in stored.results] == ["C", "B"]

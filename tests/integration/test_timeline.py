@@ -11,7 +11,6 @@ import pytest
 from click.testing import CliRunner
 
 from kg.analytics import Scope, analytics_runs
-from kg.analytics import time as timeline_analytics
 from kg.cli import main
 from kg.database import Database
 from kg.errors import ParameterError
@@ -77,7 +76,7 @@ def test_bursts_read_the_yearly_counts_and_write_back(years: Database) -> None:
     """A's series 1995-2000 is r = 0, 0, 0, 0, 1, 6 of d = 0, 6, 6, 6, 7, 14: p0 = 7/39,
     p1 = 14/39; 2000 saves 6 ln 2 + 8 ln(25/32) = 2.184 > ln 6 = 1.792, 1999 would cost
     ln 2 - 6 ln(32/25) < 0 more: one burst, 2000-2000. B and F never burst."""
-    result = timeline_analytics.bursts(years, since=2000, write=True)
+    result = KnowledgeGraph.on(years).analytics.bursts(since=2000, write=True)
     assert [(p.key, p.values["burst_start"], p.values["burst_end"]) for p in result.top] == [
         (A, 2000, 2000)
     ]
@@ -94,7 +93,7 @@ def test_bursts_read_the_yearly_counts_and_write_back(years: Database) -> None:
     assert {"burst_strength", "burst_start", "burst_end"} <= set(runs)
     assert runs["burst_strength"].algorithm == "kleinberg-bursts"
     assert runs["burst_strength"].parameters["s"] == 2.0
-    assert timeline_analytics.bursts(years, since=2001).top == []
+    assert KnowledgeGraph.on(years).analytics.bursts(since=2001).top == []
 
 
 def test_data_no_citation_connects_changes_nothing(years: Database) -> None:
@@ -107,11 +106,11 @@ def test_data_no_citation_connects_changes_nothing(years: Database) -> None:
         [_paper(key, 2020) for key in later],
         [(later[0], later[1]), (later[2], later[1]), (later[2], later[0])],
     )
-    found = timeline_analytics.bursts(years, since=2000)
+    found = KnowledgeGraph.on(years).analytics.bursts(since=2000)
     assert [(p.key, p.values["burst_start"], p.values["burst_end"]) for p in found.top] == [
         (A, 2000, 2000)
     ]
-    rising = timeline_analytics.traction(years, window=2, min_cohort=2, min_citations=1)
+    rising = KnowledgeGraph.on(years).analytics.traction(window=2, min_cohort=2, min_citations=1)
     assert rising.as_of is None  # the two bodies end in 2000 and 2020
     ratios = {p.key: p.values["traction"] for p in rising.top}
     assert ratios[A] == pytest.approx(8 / 5.5)
@@ -124,7 +123,7 @@ def test_beauties_and_traction(years: Database) -> None:
     t = 4 (|6t - 5c_t| = 0, 6, 12, 18, 19, 0): 1999. B and F peak a year after publication:
     B = 0. Traction in 1999-2000: A 7 and B 2 citations, hep-th 1995 mean 4.5:
     A (7 + 1) / 5.5, B 3 / 5.5; F is alone in math-ph 1995."""
-    beauty = timeline_analytics.sleeping_beauties(years, min_citations=2, write=True)
+    beauty = KnowledgeGraph.on(years).analytics.beauties(min_citations=2, write=True)
     assert [(p.key, p.values["beauty"], p.values["awakening"]) for p in beauty.top] == [
         (A, pytest.approx(11.0), 1999),
         (B, 0.0, 1995),
@@ -135,8 +134,8 @@ def test_beauties_and_traction(years: Database) -> None:
         "MATCH (p:Paper {key: $key}) RETURN p.beauty AS b, p.awakening AS a", {"key": A}
     )
     assert stored == [{"b": pytest.approx(11.0), "a": 1999}]
-    rising = timeline_analytics.traction(
-        years, as_of=2000, window=2, min_cohort=2, min_citations=1, write=True
+    rising = KnowledgeGraph.on(years).analytics.traction(
+        as_of=2000, window=2, min_cohort=2, min_citations=1, write=True
     )
     ratios = {p.key: p.values["traction"] for p in rising.top}
     assert ratios == {
@@ -171,7 +170,7 @@ def test_main_path_writes_spc_and_flags(hand: Database) -> None:
     """SPC of the hand network (2, 2, 1, 2, 2, 2, 3) plus the pair, once M1's citation of the
     later M2 is dropped (1): total flow 6. Global main path A C E F (7); key routes from
     E>F and A>C: A C E F and C D F."""
-    result = timeline_analytics.main_path(hand, key_routes=2, write=True)
+    result = KnowledgeGraph.on(hand).analytics.main_path(key_routes=2, write=True)
     a, b, c, d, e, f = HAND
     assert [p.key for p in result.path] == [a, c, e, f]
     assert [p.values["spc_in"] for p in result.path] == [None, 2 / 6, 2 / 6, 3 / 6]
@@ -201,7 +200,7 @@ def test_main_path_writes_spc_and_flags(hand: Database) -> None:
     assert runs["spc"].edges == 9
     assert runs["spc"].nodes == 8
     # A narrower scope replaces every flag and weight of the earlier run.
-    timeline_analytics.main_path(hand, scope=Scope(year_from=2001), write=True)
+    KnowledgeGraph.on(hand).analytics.main_path(scope=Scope(year_from=2001), write=True)
     assert hand.read("MATCH (p:Paper) WHERE p.main_path RETURN p.key AS k ORDER BY k") == [
         {"k": M1},
         {"k": M2},
@@ -260,7 +259,7 @@ def test_the_cli_lists_and_refuses_bad_options(hand: Database, kg_env: Connectio
     assert facade.bursts().run.nodes == facade.beauties().run.nodes == 8
     assert facade.traction(as_of=1995, window=1).as_of == 1995
     with pytest.raises(ParameterError, match="key_routes is 0"):
-        timeline_analytics.main_path(hand, key_routes=0)
+        KnowledgeGraph.on(hand).analytics.main_path(key_routes=0)
     empty = runner.invoke(main, ["beauties", "--category", "nowhere"])
     assert empty.exit_code == 0
     assert "No papers in scope" in empty.output

@@ -1,8 +1,9 @@
 """help() of a method of the face shows the library function it calls: its docstring and
 its parameters less the graph. The methods are written out (so that editors and mypy read
-them) and take the docstring from the function (``_documented_by``), except where the face
-imports the function only when called (the pictures, the load wing); this test keeps each
-one's signature and docstring those of its function."""
+them) and declare the defaults; the function takes the same parameters, and takes no
+default where the face holds it, so that each default is written once. Where the face
+imports the function only when called (the pictures, the load wing), the docstring lives
+on the face and the function's names the method; this test keeps each pair in step."""
 
 from __future__ import annotations
 
@@ -78,6 +79,35 @@ FACE: dict[str, tuple[type, Callable[..., Any], bool]] = {
 LAZY = ("kg.plots", "kg.load.")
 
 
+# The methods whose function still states the same defaults as the face: each default is
+# written twice, a debt to pay by moving it to the face (as the analytics have).
+DEFAULTS_TWICE = {
+    "read_only",
+    "paper",
+    "cocited",
+    "coupled",
+    "path",
+    "near",
+    "similar_by_text",
+    "author",
+    "category",
+    "overview",
+    "sources",
+    "load",
+    "bulk_load",
+    "merges",
+    "kept_apart",
+    "unmerge",
+    "clear",
+    "exports.write",
+    "plots.rank_distribution",
+}
+
+
+def _without_default(parameter: inspect.Parameter) -> inspect.Parameter:
+    return parameter.replace(default=inspect.Parameter.empty)
+
+
 def _words(doc: str | None) -> list[str]:
     """Return a docstring's words: the face indents and may wrap its copy otherwise."""
     assert doc, "no docstring"
@@ -91,15 +121,23 @@ def test_a_method_has_its_functions_docstring_and_signature(name: str) -> None:
     if not takes_graph:
         assert isinstance(method, staticmethod), f"{name} takes no graph: a staticmethod"
         method = method.__func__
-    assert _words(method.__doc__) == _words(function.__doc__), f"{name}: docstring"
     if not function.__module__.startswith(LAZY):
         assert method.__doc__ is function.__doc__, f"{name}: @_documented_by({function.__name__})"
+    elif f"KnowledgeGraph.{name}" not in " ".join(_words(function.__doc__)):
+        assert _words(method.__doc__) == _words(function.__doc__), f"{name}: docstring"
     expected = list(inspect.signature(function).parameters.values())
     if takes_graph:
         assert expected[0].name == "graph"
         expected[0] = expected[0].replace(name="self", annotation=inspect.Parameter.empty)
     actual = list(inspect.signature(method).parameters.values())
-    assert actual == expected, f"{name}: signature"
+    assert [_without_default(p) for p in actual] == [_without_default(p) for p in expected], (
+        f"{name}: signature"
+    )
+    if name in DEFAULTS_TWICE:
+        assert actual == expected, f"{name}: defaults"
+    else:
+        twice = [p.name for p in expected if p.default is not inspect.Parameter.empty]
+        assert twice == [], f"{name}: the face holds the defaults, the function none"
     returns = inspect.signature(function).return_annotation
     assert inspect.signature(method).return_annotation == returns, f"{name}: answer"
 

@@ -260,4 +260,14 @@ def test_library_refuses_out_of_range_bounds_before_querying() -> None:
     with pytest.raises(ParameterError, match=r"hops is 0\. Pass a hops from 1 to 3"):
         questions.neighbourhood(graph, "a", hops=0)  # type: ignore[arg-type]
     with pytest.raises(ParameterError, match=r"limit is 0\. Pass a limit at least 1"):
-        questions.search(graph, "x", limit=0)  # type: ignore[arg-type]
+        questions.search(
+            graph,  # type: ignore[arg-type]
+            "x",
+            0,
+            mode="text",
+            offset=0,
+            year_from=None,
+            year_to=None,
+            category=None,
+            embedder=None,
+        )
