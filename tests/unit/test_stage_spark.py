@@ -8,7 +8,6 @@ import csv
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,34 +18,12 @@ from kg.load.import_sink import ImportSink
 from kg.load.rows import Batch
 from kg.load.spark_stage import local_spark, write_import_files_on_spark
 from kg.load.stage_sql import DuckDBStage, ImportFiles, write_import_files
-from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
+from loaders.records import PaperRef, SnapshotRecord
 from tests.data import in_ci
+from tests.unit.test_import_stage import TRICKY, _cite, _paper
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
-
-TRICKY = 'He said "hi",\nthen; left'
-
-
-def _paper(arxiv_id: str, line: int, **fields: object) -> PaperRecord:
-    return PaperRecord(
-        arxiv_id=arxiv_id,
-        origin=Origin(path="p.jsonl", line=line),
-        snapshot="s1",
-        as_of=date(2024, 1, 1),
-        **fields,  # type: ignore[arg-type]
-    )
-
-
-def _cite(citing: str, cited: str | PaperRef, line: int, snapshot: str = "s1") -> CitationRecord:
-    return CitationRecord(
-        origin=Origin(path=f"{snapshot}.txt", line=line),
-        snapshot=snapshot,
-        as_of=date(2024, 1, 2),
-        citing=PaperRef(arxiv_id=citing),
-        cited=cited if isinstance(cited, PaperRef) else PaperRef(arxiv_id=cited),
-    )
-
 
 # A small input that reaches every import file and every rule of the split: quotes and a line
 # break in a title, arrays, two sets of extra properties (a double, a boolean, an empty
