@@ -54,16 +54,17 @@ def local_spark(
     """Yield a Spark session in local mode on ``cores`` cores, shuffling into
     ``partitions`` partitions, with no web UI and ``java_options`` for its JVM (when this
     starts it); stop it on exit. Raises ConfigError when pyspark is not installed."""
-    session = (
+    builder = (
         _spark_sql()
         .SparkSession.builder.master(f"local[{cores}]")
         .appName("kg-stage")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.extraJavaOptions", java_options)
         .config("spark.sql.shuffle.partitions", str(partitions))
-        .getOrCreate()
     )
+    if java_options:
+        builder = builder.config("spark.driver.extraJavaOptions", java_options)
+    session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     try:
         yield session
@@ -121,7 +122,9 @@ def write_import_files_on_spark(
 ) -> ImportFiles:
     """Split the stage in ``tables`` (the Parquet files ``ImportSink.write_parquet`` wrote)
     on Spark and write the import CSVs into ``folder``; return them. ``spark`` is the
-    session to run on (a cluster's); without it, a local one on two cores.
+    session to run on: a cluster's, when both folders are on a file system its executors
+    share with this machine (which joins each file's parts); without it, a local one on
+    two cores.
 
     Raises ConfigError when pyspark is not installed."""
     if spark is None:
