@@ -14,7 +14,7 @@ the one file neo4j-admin import is given.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,11 +49,11 @@ def _spark_sql() -> Any:
 
 @contextmanager
 def local_spark(
-    cores: int = 2, partitions: int = 4, java_options: str = ""
+    cores: int = 2, partitions: int = 4, config: Mapping[str, str] | None = None
 ) -> Iterator[SparkSession]:
     """Yield a Spark session in local mode on ``cores`` cores, shuffling into
-    ``partitions`` partitions, with no web UI and ``java_options`` for its JVM (when this
-    starts it); stop it on exit. Raises ConfigError when pyspark is not installed."""
+    ``partitions`` partitions, with no web UI and the Spark settings ``config``; stop it on
+    exit. Raises ConfigError when pyspark is not installed."""
     builder = (
         _spark_sql()
         .SparkSession.builder.master(f"local[{cores}]")
@@ -62,8 +62,8 @@ def local_spark(
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", str(partitions))
     )
-    if java_options:
-        builder = builder.config("spark.driver.extraJavaOptions", java_options)
+    for key, value in (config or {}).items():
+        builder = builder.config(key, value)
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     try:

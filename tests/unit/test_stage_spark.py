@@ -71,8 +71,14 @@ def spark() -> Iterator[SparkSession]:
         if in_ci():
             pytest.fail("pyspark is missing: make install puts it in (the dev extra)")
         pytest.skip("pyspark is not installed: pip install 'kg-map[spark]'")
-    # a short run: the JVM's quick compiler alone starts it in half the time
-    with local_spark(2, 2, "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC") as session:
+    # A short run over a few rows: the JVM's quick compiler alone, and Spark's interpreted
+    # plans in place of generated code, cost less here than compiling for speed
+    quick = {
+        "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+        "spark.sql.codegen.wholeStage": "false",
+        "spark.sql.codegen.factoryMode": "NO_CODEGEN",
+    }
+    with local_spark(2, 2, quick) as session:
         yield session
 
 
