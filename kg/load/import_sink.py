@@ -34,7 +34,6 @@ import math
 import os
 import pickle
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -45,6 +44,7 @@ import pyarrow as pa
 
 from kg.errors import ConfigError
 from kg.load.rows import Batch, as_of_key, category_row, paper_row
+from kg.load.stage_sql import PARQUET_TABLES, DuckDBStage, ImportFiles, write_import_files
 from loaders.paper_properties import (
     DESCRIBED_COLUMNS,
     LINK_PROPERTIES,
@@ -109,33 +109,6 @@ _TABLES: dict[str, pa.Schema] = {
     "rich_keys": _schema("key:text"),
 }
 
-# The split, once every record is staged. The papers a rule may touch: named richly, or
-# with several records, or with one that cannot be imported alone (titled only, strong ids,
-# an author named twice, ';' in an array, extra properties whose names differ only in case).
-# The edges: stated more than once, or touching such a paper.
-_SPLIT = """
-CREATE OR REPLACE TABLE online_keys AS
-    SELECT key FROM rich_keys
-    UNION
-    SELECT key FROM papers GROUP BY key HAVING count(*) > 1 OR NOT bool_and(plain);
-CREATE OR REPLACE VIEW import_papers AS SELECT * FROM papers ANTI JOIN online_keys USING (key);
-CREATE OR REPLACE TABLE online_pairs AS
-    SELECT citing, cited FROM cites GROUP BY citing, cited
-    HAVING count(*) > 1
-        OR citing IN (SELECT key FROM online_keys)
-        OR cited IN (SELECT key FROM online_keys);
-CREATE OR REPLACE TABLE online_cites AS
-    SELECT * FROM cites SEMI JOIN online_pairs USING (citing, cited);
-"""
-
-# The stubs: papers named only by references by arXiv id, with stub and arxiv_id alone.
-_STUBS = (
-    "SELECT key, true, key"
-    + ", NULL" * (len(PAPER_COLUMNS) - 2)
-    + " FROM (SELECT citing AS key FROM cites UNION SELECT cited FROM cites)"
-    " ANTI JOIN papers USING (key) ANTI JOIN online_keys USING (key)"
-)
-
 # Edge lists name the same papers over and over, and papers the same authors: remember
 # recent canonical ids and name keys.
 _canonical = lru_cache(maxsize=1 << 16)(canonical_arxiv_id)
@@ -155,33 +128,6 @@ def check_stage_memory(memory: str) -> str:
             f"give a number and a unit, as {DEFAULT_STAGE_MEMORY!r} or '512MB'",
         ) from error
     return memory
-
-
-@dataclass
-class ImportFiles:
-    """The CSV files for neo4j-admin import and what they hold."""
-
-    nodes: dict[str, list[Path]] = field(default_factory=dict)
-    relationships: dict[str, list[Path]] = field(default_factory=dict)
-    multiline: list[Path] = field(default_factory=list)
-    node_counts: dict[str, int] = field(default_factory=dict)
-    relationship_counts: dict[str, int] = field(default_factory=dict)
-
-    def import_arguments(self) -> list[str]:
-        """Return the ``import full`` arguments naming the files: ``--nodes``,
-        ``--relationships`` and, for files with line breaks in values, ``--multiline-fields``."""
-        args = [f"--nodes={label}={path}" for label, paths in self.nodes.items() for path in paths]
-        args += [
-            f"--relationships={kind}={path}"
-            for kind, paths in self.relationships.items()
-            for path in paths
-        ]
-        if self.multiline:
-            args += [
-                "--multiline-fields-format=v2",
-                "--multiline-fields=" + ",".join(str(p) for p in self.multiline),
-            ]
-        return args
 
 
 class ImportSink:
@@ -383,147 +329,61 @@ class ImportSink:
         """Split what was staged (see the module's docstring) and have DuckDB write the
         import part as CSVs for ``neo4j-admin database import full --id-type=string`` into
         ``folder``; return them."""
-        folder.mkdir(parents=True, exist_ok=True)
         self._stage_lookups()
-        self.db.execute(_SPLIT).fetchall()
-        out = _Copier(self.db, folder)
-        self._copy_papers(out)
-        self._copy_lists(out)
-        self._copy_described(out)
-        self._copy_cites(out)
-        self._copy_nodes(out)
+        files = write_import_files(DuckDBStage(self.db), folder)
         self.online_keys = self._count("online_keys")
         self.online_citations = self._count("rich_cites") + self._count("online_cites")
         self._split = True
-        return out.files
+        return files
+
+    def write_parquet(self, folder: Path) -> Path:
+        """Write the tables the split reads (``kg.load.stage_sql.PARQUET_TABLES``) as Parquet
+        files into ``folder``, for the split on another engine (DuckDBStage.over_parquet,
+        kg.load.spark_stage); return ``folder``."""
+        folder.mkdir(parents=True, exist_ok=True)
+        self._stage_lookups()
+        for table in PARQUET_TABLES:
+            # the stage's own table names; a record's pickle stays here, for the online part
+            self.db.execute(
+                f"COPY (SELECT * EXCLUDE (record) FROM {table}) TO ? (FORMAT parquet)"  # noqa: S608
+                if table == "papers"
+                else f"COPY {table} TO ? (FORMAT parquet)",
+                [str(folder / f"{table}.parquet")],
+            )
+        return folder
 
     def _stage_lookups(self) -> None:
-        """Stage the snapshots by number and the categories' names, for the CSVs."""
-        snapshots = pa.table(
-            {
-                "snap": pa.array(self._snapshot_ids.values(), pa.int32()),
-                "key": list(self._snapshot_ids),
-            }
-        )
-        self.db.from_arrow(snapshots).create("snapshots")
-        categories = pa.Table.from_pylist(
-            list(self._categories.values()), schema=_schema("code:text name:text archive:text")
-        )
-        self.db.from_arrow(categories).create("category_names")
-
-    def _copy_cites(self, out: _Copier) -> None:
-        """The edges asserted once between imported papers."""
-        out.relationship(
-            "CITES",
-            "cites",
-            [
-                ("c.citing", ":START_ID(Paper)", "string"),
-                ("c.cited", ":END_ID(Paper)", "string"),
-                ("s.key", "snapshots:string[]", "string[]"),
-                ("c.as_of", "first_seen:date", "date"),
-                ("c.as_of", "last_seen:date", "date"),
-            ],
-            "FROM cites c ANTI JOIN online_pairs USING (citing, cited) "
-            "JOIN snapshots s USING (snap)",
-        )
-
-    def _copy_nodes(self, out: _Copier) -> None:
-        """The authors, the imported papers' categories and the snapshots."""
-        # Each author with one of its spellings; author_spellings gives the online writer
-        # every spelling of the authors that have several, and it keeps the smallest.
-        out.node(
-            "Author",
-            "authors",
-            [("key", "key:ID(Author)", "string"), ("min(name)", "name", "string")],
-            "FROM names GROUP BY key",
-        )
-        out.node(
-            "Category",
-            "categories",
-            [
-                ("code", "code:ID(Category)", "string"),
-                ("name", "name", "string"),
-                ("archive", "archive", "string"),
-            ],
-            "FROM category_names SEMI JOIN (SELECT code FROM paper_categories "
-            "ANTI JOIN online_keys USING (key)) USING (code) ORDER BY code",
-        )
-        out.node(
-            "Snapshot",
-            "snapshots",
-            [("key", "key:ID(Snapshot)", "string")],
-            "FROM snapshots ORDER BY snap",
-        )
+        """Stage the snapshots by number, the categories' names and the sets of extra link
+        properties (a row a property: the set's number, its slot, name and import type), for
+        the CSVs."""
+        extra_sets = [
+            {"number": number, "slot": slot, "name": name, "kind": kind}
+            for extras, number in self._extra_sets.items()
+            for slot, (name, kind) in enumerate(extras)
+        ]
+        lookups = {
+            "snapshots": pa.table(
+                {
+                    "snap": pa.array(self._snapshot_ids.values(), pa.int32()),
+                    "key": pa.array(self._snapshot_ids, pa.string()),
+                }
+            ),
+            "category_names": pa.Table.from_pylist(
+                list(self._categories.values()), schema=_schema("code:text name:text archive:text")
+            ),
+            "extra_sets": pa.Table.from_pylist(
+                extra_sets, schema=_schema("number:int slot:int name:text kind:text")
+            ),
+        }
+        for name, table in lookups.items():
+            self.db.register("lookup", table)
+            self.db.execute(f"CREATE OR REPLACE TABLE {name} AS FROM lookup")
+            self.db.unregister("lookup")
 
     def _count(self, table: str) -> int:
         """The rows of a table of the stage (one of its own names, never user data)."""
         ((count,),) = self.db.execute(f"SELECT count(*) FROM {table}").fetchall()  # noqa: S608
         return int(count)
-
-    def _copy_papers(self, out: _Copier) -> None:
-        """The papers with one full record that nothing else names richly, then those named
-        only by references by arXiv id: stub, arxiv_id (stubs.cypher's create)."""
-        columns = [("key", "key:ID(Paper)", "string")]
-        columns += [(f"p_{name}", f"{name}:{kind}", kind) for name, kind in PAPER_COLUMNS]
-        out.node("Paper", "papers", columns, "FROM import_papers UNION ALL " + _STUBS)
-
-    def _copy_lists(self, out: _Copier) -> None:
-        """The imported papers' authors and categories."""
-        ends = [("key", ":START_ID(Paper)", "string"), ("code", ":END_ID(Category)", "string")]
-        out.relationship(
-            "AUTHORED",
-            "authored",
-            [
-                ("author", ":START_ID(Author)", "string"),
-                ("key", ":END_ID(Paper)", "string"),
-                ("position", "position:long", "long"),
-            ],
-            "FROM authored ANTI JOIN online_keys USING (key)",
-        )
-        for kind, file_name, primary in (
-            ("PRIMARY_CATEGORY", "primary_category", ""),
-            ("CROSS_LISTED", "cross_listed", "NOT "),
-        ):
-            out.relationship(
-                kind,
-                file_name,
-                ends,
-                "FROM paper_categories ANTI JOIN online_keys USING (key) "
-                f"WHERE {primary}is_primary",
-            )
-
-    def _copy_described(self, out: _Copier) -> None:
-        """The imported papers' DESCRIBED_IN links: one file per set of extra properties
-        (a column has one type), their values gathered from their rows by slot."""
-        sets = {number: extras for extras, number in self._extra_sets.items()}
-        used = self.db.execute("SELECT DISTINCT extras FROM import_papers ORDER BY extras")
-        for (number,) in used.fetchall():
-            extras = sets[number]
-            columns = [
-                ("p.key", ":START_ID(Paper)", "string"),
-                ("p.snapshot", ":END_ID(Snapshot)", "string"),
-                *((f"p.d_{name}", f"{name}:{kind}", kind) for name, kind in DESCRIBED_COLUMNS),
-                *(
-                    (f"x.e{slot}", f"{name}:{kind}", kind)
-                    for slot, (name, kind) in enumerate(extras)
-                ),
-            ]
-            gathered = ", ".join(
-                f"max(value) FILTER (WHERE slot = {slot}) AS e{slot}" for slot in range(len(extras))
-            )
-            source = "FROM import_papers p"
-            if extras:
-                source += (
-                    # the stage's own names and slot numbers
-                    f" JOIN (SELECT key, {gathered} FROM extras GROUP BY key) x ON x.key = p.key"  # noqa: S608
-                )
-            out.relationship(
-                "DESCRIBED_IN",
-                f"described_in_{number}",
-                columns,
-                source + " WHERE p.extras = ?",
-                [number],
-            )
 
     # The online part.
 
@@ -608,84 +468,6 @@ class _Rows:
                     for column, kind in zip(zip(*rows, strict=True), schema.types, strict=True)
                 ]
                 db.from_arrow(pa.Table.from_arrays(columns, schema=schema)).insert_into(table)
-
-
-class _Copier:
-    """Has DuckDB write the import CSVs into ``folder``, and notes them in ``files``."""
-
-    def __init__(self, db: duckdb.DuckDBPyConnection, folder: Path) -> None:
-        self.db = db
-        self.folder = folder
-        self.files = ImportFiles()
-
-    def node(
-        self, label: str, file_name: str, columns: Sequence[tuple[str, str, str]], source: str
-    ) -> None:
-        """Write the nodes of ``label``: ``columns`` (expression, header, import type) of
-        ``source`` (the query's FROM and the rest)."""
-        path, count = self._copy(file_name, columns, source, [])
-        self.files.nodes.setdefault(label, []).append(path)
-        self.files.node_counts[label] = self.files.node_counts.get(label, 0) + count
-
-    def relationship(
-        self,
-        kind: str,
-        file_name: str,
-        columns: Sequence[tuple[str, str, str]],
-        source: str,
-        parameters: Sequence[object] = (),
-    ) -> None:
-        """Write relationships of type ``kind``, as ``node`` writes nodes."""
-        path, count = self._copy(file_name, columns, source, parameters)
-        self.files.relationships.setdefault(kind, []).append(path)
-        self.files.relationship_counts[kind] = self.files.relationship_counts.get(kind, 0) + count
-
-    def _copy(
-        self,
-        file_name: str,
-        columns: Sequence[tuple[str, str, str]],
-        source: str,
-        parameters: Sequence[object],
-    ) -> tuple[Path, int]:
-        """Write one CSV of ``columns`` (expression, header, import type); return its path
-        and its rows. Strings and arrays (ids too) are always quoted, so an empty string
-        stays a string and an empty cell is no property."""
-        headers = [header for _, header, _ in columns]
-        selected = ", ".join(
-            f"{expression} AS {_ident(header)}"
-            for (expression, _, _), header in zip(columns, headers, strict=True)
-        )
-        quoted = [
-            _ident(h)
-            for (_, _, kind), h in zip(columns, headers, strict=True)
-            if kind == "string" or kind.endswith("[]")
-        ]
-        path = self.folder / f"{file_name}.csv"
-        ((count,),) = self.db.execute(
-            f"COPY (SELECT {selected} {source}) TO ? "
-            f"(FORMAT csv, HEADER true, FORCE_QUOTE ({', '.join(quoted)}))",
-            [*parameters, str(path)],
-        ).fetchall()
-        if _has_line_breaks(path, count) and path not in self.files.multiline:
-            self.files.multiline.append(path)
-        return path, count
-
-
-def _has_line_breaks(path: Path, rows: int) -> bool:
-    """Whether a CSV of ``rows`` rows and a header has line breaks inside values: then
-    neo4j-admin import must be told (--multiline-fields)."""
-    lines = 0
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 24):
-            if b"\r" in chunk:
-                return True
-            lines += chunk.count(b"\n")
-    return lines != rows + 1
-
-
-def _ident(name: str) -> str:
-    """A quoted DuckDB identifier."""
-    return '"' + name.replace('"', '""') + '"'
 
 
 # The imported string-array properties a record states, read as its papers.cypher row does
