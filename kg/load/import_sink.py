@@ -4,10 +4,12 @@ online writer.
 The load rules (newest record wins, gap filling, stubs, title merges, CITES provenance,
 author names) are written once, in the ``cypher/load`` statements that
 ``kg.load.neo4j_sink.GraphWriter`` runs. ``ImportSink`` takes the same snapshots and batches
-from ``kg.load.pipeline`` and only stages them in a scratch DuckDB database, one Arrow table
-per table and batch: each full record as the cells its import row would hold (and, pickled,
-whole), references by arXiv id alone as compact edges, any other citation whole. Once every
-file is read it splits them, in SQL over the whole input:
+from ``kg.load.pipeline`` and only stages them in a scratch DuckDB database, as Arrow tables
+a few batches at a time: each full record as the cells its import row would hold,
+references by arXiv id alone as compact edges, any other citation by the keys of its richer
+references. Records and rich citations are also kept whole, pickled into a plain file beside
+the database (read back only for what goes online). Once every file is read it splits them,
+in SQL over the whole input:
 
 - **import**: what no rule can touch, because nothing else in the input names it: an arXiv
   paper with exactly one full record (or none: a plain stub), named by no reference that
@@ -65,6 +67,13 @@ _TITLE_PREFIX = "title:"
 _MAX_THREADS = 4
 # Rows a streamed result hands over at a time.
 _FETCH_ROWS = 2_048
+# Rows the stage gathers in Python before it appends them to its tables: each append costs
+# DuckDB a statement, so batches of the loader's size (2,000 records) are put together first;
+# bounded, so memory stays flat.
+_APPEND_ROWS = 32_768
+# References whose key the stage remembers: an edge list names the same PaperRef object over
+# and over (its parser keeps one per id), so its key is worked out once.
+_KNOWN_REFS = 1 << 16
 
 # The import types DuckDB writes as neo4j-admin import reads them; the others (arrays joined
 # by ';', doubles as Java spells them) are staged as their CSV text.
@@ -95,9 +104,10 @@ def _schema(columns: str, *more: tuple[str, pa.DataType]) -> pa.Schema:
 
 _TABLES: dict[str, pa.Schema] = {
     # every full record: its key, its place in the input, whether it alone could be
-    # imported, its snapshot, its set of extra DESCRIBED_IN properties, itself, its cells
+    # imported, its snapshot, its set of extra DESCRIBED_IN properties, where it is kept
+    # whole (an offset in the records file), its cells
     "papers": _schema(
-        "key:text seq:long plain:bool snapshot:text extras:int record:blob",
+        "key:text seq:long plain:bool snapshot:text extras:int record:long",
         *((name, _NATIVE.get(kind, pa.string())) for name, kind in _CELLS),
     ),
     "names": _schema("key:text name:text"),
@@ -105,7 +115,7 @@ _TABLES: dict[str, pa.Schema] = {
     "paper_categories": _schema("key:text code:text is_primary:bool"),
     "extras": _schema("key:text slot:int value:text"),
     "cites": _schema("citing:text cited:text snap:int as_of:date seq:long"),
-    "rich_cites": _schema("seq:long record:blob"),
+    "rich_cites": _schema("seq:long record:long"),
     "rich_keys": _schema("key:text"),
 }
 
@@ -226,9 +236,13 @@ class ImportSink:
         self._extra_sets: dict[tuple[tuple[str, str], ...], int] = {(): 0}
         self._seq = 0
         self._split = False
+        self._rows = _Rows()
+        self._records = _Records(path.with_name(path.name + ".records"))
+        self._ref_keys: dict[int, tuple[PaperRef, str | None]] = {}
 
     def close(self) -> None:
-        """Close the scratch store (the file stays; its folder's owner removes it)."""
+        """Close the scratch store (the files stay; their folder's owner removes them)."""
+        self._records.close()
         self.db.close()
 
     # What the pipeline feeds.
@@ -250,31 +264,61 @@ class ImportSink:
             self.marked.append(snapshot_key)
 
     def write_batch(self, batch: Batch) -> None:
-        """Stage the batch, one Arrow table per table: full records whole and as their
-        import cells, references by arXiv id alone as compact edges, any other citation
-        whole with the keys of its richer references."""
-        rows = _Rows()
+        """Stage the batch: full records as their import cells (and whole in the records
+        file), references by arXiv id alone as compact edges, any other citation whole with
+        the keys of its richer references. The rows go to the stage's tables a few batches
+        at a time, as Arrow tables."""
+        rows = self._rows
         names: set[tuple[str, str]] = set()
         for record in batch.papers:
             self._stage_paper(record, rows, names)
         for key, name in names:
             rows.add("names", key, name)
+        self._stage_citations(batch.citations, rows)
+        self._records.flush()
+        if rows.count >= _APPEND_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Append the rows gathered so far to the stage's tables."""
+        self._rows.append_to(self.db)
+        self._records.flush()
+
+    def _stage_citations(self, citations: Sequence[CitationRecord], rows: _Rows) -> None:
+        """Add the citations' rows: an edge between two references by arXiv id alone, or
+        the citation whole (in the records file) and the keys of its richer references."""
+        cites = rows.rows["cites"]
+        key_of = self._plain_key
+        snapshot_ids = self._snapshot_ids
+        seq = self._seq
         rich_keys: set[str] = set()
-        for citation in batch.citations:
-            self._seq += 1
-            citing = _plain_key(citation.citing)
-            cited = _plain_key(citation.cited)
+        for citation in citations:
+            seq += 1
+            citing = key_of(citation.citing)
+            cited = key_of(citation.cited)
             if citing is not None and cited is not None:
-                snap = self._snapshot_ids[citation.snapshot]
-                rows.add("cites", citing, cited, snap, citation.as_of, self._seq)
+                snap = snapshot_ids[citation.snapshot]
+                cites.append((citing, cited, snap, citation.as_of, seq))
                 continue
-            rows.add("rich_cites", self._seq, pickle.dumps(citation, pickle.HIGHEST_PROTOCOL))
+            rows.add("rich_cites", seq, self._records.add(citation))
             rich_keys.update(
                 ref.key for ref in (citation.citing, citation.cited) if not _plain_key(ref)
             )
+        self._seq = seq
         for key in rich_keys:
             rows.add("rich_keys", key)
-        rows.append_to(self.db)
+
+    def _plain_key(self, ref: PaperRef) -> str | None:
+        """``_plain_key(ref)``, remembered for the reference object (kept alive with its key,
+        so its id is not reused while remembered)."""
+        known = self._ref_keys.get(id(ref))
+        if known is not None and known[0] is ref:
+            return known[1]
+        key = _plain_key(ref)
+        if len(self._ref_keys) >= _KNOWN_REFS:
+            self._ref_keys.clear()
+        self._ref_keys[id(ref)] = (ref, key)
+        return key
 
     def _stage_paper(self, record: PaperRecord, rows: _Rows, names: set[tuple[str, str]]) -> None:
         """Add a full record's rows: itself, its authors' spellings and, when it alone could
@@ -310,7 +354,7 @@ class ImportSink:
             plain and extras >= 0,
             record.snapshot,
             extras,
-            pickle.dumps(record, pickle.HIGHEST_PROTOCOL),
+            self._records.add(record),
             *(cells.get(name) for name, _ in _CELLS),
         )
 
@@ -384,6 +428,7 @@ class ImportSink:
         import part as CSVs for ``neo4j-admin database import full --id-type=string`` into
         ``folder``; return them."""
         folder.mkdir(parents=True, exist_ok=True)
+        self._flush()
         self._stage_lookups()
         self.db.execute(_SPLIT).fetchall()
         out = _Copier(self.db, folder)
@@ -550,15 +595,15 @@ class ImportSink:
         if not self._split:
             raise RuntimeError("write_csv splits the staged records: call it first")
         batch = Batch()
-        for (blob,) in self._stream(
+        for (at,) in self._stream(
             "SELECT record FROM papers SEMI JOIN online_keys USING (key) ORDER BY seq"
         ):
-            batch.papers.append(pickle.loads(blob))
+            batch.papers.append(self._records.read(at))
             if len(batch) >= batch_size:
                 yield batch
                 batch = Batch()
-        for (blob,) in self._stream("SELECT record FROM rich_cites ORDER BY seq"):
-            batch.citations.append(pickle.loads(blob))
+        for (at,) in self._stream("SELECT record FROM rich_cites ORDER BY seq"):
+            batch.citations.append(self._records.read(at))
             if len(batch) >= batch_size:
                 yield batch
                 batch = Batch()
@@ -589,17 +634,21 @@ class ImportSink:
 
 
 class _Rows:
-    """One batch's rows for the stage, per table, appended to it as one Arrow table per
-    table."""
+    """Rows for the stage, per table, appended to it as one Arrow table per table."""
 
     def __init__(self) -> None:
         self.rows: dict[str, list[tuple[Any, ...]]] = {table: [] for table in _TABLES}
+
+    @property
+    def count(self) -> int:
+        """The rows gathered, in all tables."""
+        return sum(map(len, self.rows.values()))
 
     def add(self, table: str, *values: Any) -> None:
         self.rows[table].append(values)
 
     def append_to(self, db: duckdb.DuckDBPyConnection) -> None:
-        """Append each table's rows, if any, to its table in ``db``."""
+        """Append each table's rows, if any, to its table in ``db``, and forget them."""
         for table, rows in self.rows.items():
             if rows:
                 schema = _TABLES[table]
@@ -608,6 +657,42 @@ class _Rows:
                     for column, kind in zip(zip(*rows, strict=True), schema.types, strict=True)
                 ]
                 db.from_arrow(pa.Table.from_arrays(columns, schema=schema)).insert_into(table)
+                rows.clear()
+
+
+class _Records:
+    """Records kept whole, pickled one after the other in a file beside the stage, each
+    read back by its offset: only those the online writer gets are ever read. Appending
+    bytes to a file costs far less than storing them in a DuckDB column."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = path.open("w+b")
+        self.size = 0
+        self.pending: list[bytes] = []
+
+    def add(self, record: PaperRecord | CitationRecord) -> int:
+        """Keep ``record``; return its offset."""
+        data = pickle.dumps(record, pickle.HIGHEST_PROTOCOL)
+        at = self.size
+        self.pending.append(data)
+        self.size += len(data)
+        return at
+
+    def flush(self) -> None:
+        """Write the records kept since the last flush."""
+        if self.pending:
+            self.file.seek(0, os.SEEK_END)
+            self.file.write(b"".join(self.pending))
+            self.pending.clear()
+
+    def read(self, at: int) -> Any:
+        """The record kept at offset ``at``."""
+        self.flush()
+        self.file.seek(at)
+        return pickle.load(self.file)
+
+    def close(self) -> None:
+        self.file.close()
 
 
 class _Copier:
