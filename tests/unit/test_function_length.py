@@ -14,7 +14,6 @@ WHOLE = "# whole:"
 PENDING = {
     "kg/export/selection.py:select_keys",
     "loaders/arxiv_oai.py:parse",
-    "loaders/edge_list.py:parse",
     "loaders/map_page.py:parse",
     "loaders/openalex.py:_paper",
     "loaders/paper_json.py:_entries",
