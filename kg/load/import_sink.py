@@ -84,6 +84,15 @@ _CELLS = (
     *((f"d_{name}", kind) for name, kind in DESCRIBED_COLUMNS),
 )
 _DESCRIBED_NAMES = frozenset(name for name, _ in DESCRIBED_COLUMNS)
+# Each cell's name, import type and whether it is staged as itself (booleans, longs and
+# dates: DuckDB writes them as the import reads them) rather than as its CSV text before
+# quoting (_text), in _CELLS order
+_STAGED_PAPER = tuple((name, kind, kind in _NATIVE) for name, kind in PAPER_COLUMNS)
+_STAGED_DESCRIBED = tuple((name, kind, kind in _NATIVE) for name, kind in DESCRIBED_COLUMNS)
+_PAPER_NAMES = tuple(name for name, _ in PAPER_COLUMNS)
+_DESCRIBED_ORDER = tuple(name for name, _ in DESCRIBED_COLUMNS)
+# The cells of a record that is not imported alone
+_NO_CELLS = (None,) * len(_CELLS)
 
 _ARROW = {
     "text": pa.string(),
@@ -150,6 +159,8 @@ _STUBS = (
 # recent canonical ids and name keys.
 _canonical = lru_cache(maxsize=1 << 16)(canonical_arxiv_id)
 _name_key = lru_cache(maxsize=1 << 16)(normalize_name)
+# and the same few categories: the rows are only read
+_category_row = lru_cache(maxsize=1 << 12)(category_row)
 
 
 def check_stage_memory(memory: str) -> str:
@@ -326,13 +337,17 @@ class ImportSink:
         self._seq += 1
         key = record.key
         authors = [_name_key(name) for name in record.authors]
-        author_ids: Sequence[Any] = record.author_ids or [{}] * len(authors)
-        # an author a source gives ids for is keyed by them, and written online
-        names.update(
-            (author, name)
-            for author, name, ids in zip(authors, record.authors, author_ids, strict=True)
-            if not ids
-        )
+        if record.author_ids:
+            # an author a source gives ids for is keyed by them, and written online
+            names.update(
+                (author, name)
+                for author, name, ids in zip(
+                    authors, record.authors, record.author_ids, strict=True
+                )
+                if not ids
+            )
+        else:
+            names.update(zip(authors, record.authors, strict=True))
         # A record with strong ids besides arXiv's, or its authors', goes online: the rules
         # for strong ids may merge its paper or its authors with others (reconcile_ids,
         # reconcile_authors)
@@ -343,10 +358,10 @@ class ImportSink:
             or len(set(authors)) != len(authors)
             or _splits_in_import(record)
         )
-        cells: dict[str, Any] = {}
+        cells: Sequence[Any] = _NO_CELLS
         extras = 0
         if plain:
-            cells, extras = self._import_cells(record, authors, rows)
+            cells, extras = self._import_cells(record, key, authors, rows)
         rows.add(
             "papers",
             key,
@@ -355,52 +370,57 @@ class ImportSink:
             record.snapshot,
             extras,
             self._records.add(record),
-            *(cells.get(name) for name, _ in _CELLS),
+            *cells,
         )
 
     def _import_cells(
-        self, record: PaperRecord, authors: list[str], rows: _Rows
-    ) -> tuple[dict[str, Any], int]:
-        """Return the cells of a record's import rows (the values papers, authors and
-        categories.cypher write on a new node, and its link's) and the number of its set of
-        extra link properties (-1 when two of their columns would clash); add its AUTHORED
-        and category rows, and its extra properties, to ``rows``."""
-        key = record.key
+        self, record: PaperRecord, key: str, authors: list[str], rows: _Rows
+    ) -> tuple[list[Any], int]:
+        """Return the cells of a record's import rows, in ``_CELLS`` order (the values
+        papers, authors and categories.cypher write on a new node, and its link's) and the
+        number of its set of extra link properties (-1 when two of their columns would
+        clash); add its AUTHORED and category rows, and its extra properties, to ``rows``."""
         row = paper_row(record, key)
-        props: dict[str, Any] = {name: row.get(name) for name, _ in PAPER_COLUMNS}
-        props["stub"] = False
-        props["years"] = [record.year] if record.year is not None else None
+        row["stub"] = False
+        row["years"] = [record.year] if record.year is not None else None
         if authors:
-            props["authors_as_of"] = row["as_of"]
+            row["authors_as_of"] = row["as_of"]
+            authored = rows.rows["authored"]
             for position, author in enumerate(authors, start=1):
-                rows.add("authored", key, author, position)
+                authored.append((key, author, position))
         if record.primary_category:
-            props["categories_as_of"] = as_of_key(record.as_of, record.snapshot)
-            props["primary_category"] = self._stage_categories(record, rows)
-        described = {
-            **{name: value for name, value in row["extra"].items() if value is not None},
-            **{link.name: row[link.row] for link in LINK_PROPERTIES},
-        }
-        cells = {f"p_{name}": _staged(props[name], kind) for name, kind in PAPER_COLUMNS}
-        cells.update(
-            (f"d_{name}", _staged(described[name], kind)) for name, kind in DESCRIBED_COLUMNS
-        )
+            row["categories_as_of"] = as_of_key(record.as_of, record.snapshot)
+            row["primary_category"] = self._stage_categories(record, key, rows)
+        described = {name: value for name, value in row["extra"].items() if value is not None}
+        described.update((link.name, row[link.row]) for link in LINK_PROPERTIES)
+        cells = [
+            value if value is None or native else _text(value, kind)
+            for value, (name, kind, native) in zip(
+                map(row.get, _PAPER_NAMES), _STAGED_PAPER, strict=True
+            )
+        ]
+        cells += [
+            value if value is None or native else _text(value, kind)
+            for value, (name, kind, native) in zip(
+                map(described.__getitem__, _DESCRIBED_ORDER), _STAGED_DESCRIBED, strict=True
+            )
+        ]
         return cells, self._stage_extras(key, described, rows)
 
-    def _stage_categories(self, record: PaperRecord, rows: _Rows) -> str:
+    def _stage_categories(self, record: PaperRecord, key: str, rows: _Rows) -> str:
         """Add the record's PRIMARY_CATEGORY and CROSS_LISTED rows; return the primary code."""
-        primary = category_row(str(record.primary_category))
-        cross = [category_row(c) for c in record.cross_categories]
+        primary = _category_row(str(record.primary_category))
+        cross = [_category_row(c) for c in record.cross_categories]
         for named in (primary, *cross):
             self._categories[named["code"]] = named
-        rows.add("paper_categories", record.key, primary["code"], True)
+        rows.add("paper_categories", key, primary["code"], True)
         codes = dict.fromkeys(
             named["code"]
             for named, raw in zip(cross, record.cross_categories, strict=True)
             if raw != record.primary_category
         )
         for code in codes:
-            rows.add("paper_categories", record.key, code, False)
+            rows.add("paper_categories", key, code, False)
         return str(primary["code"])
 
     def _stage_extras(self, key: str, described: dict[str, Any], rows: _Rows) -> int:
@@ -809,14 +829,6 @@ def _kind(value: Any) -> str:
     if isinstance(value, float):
         return "double"
     return "string"
-
-
-def _staged(value: Any, kind: str) -> Any:
-    """A cell's staged value: booleans, longs and dates as themselves (DuckDB writes them as
-    the import reads them), any other type as its CSV text before quoting."""
-    if value is None or kind in _NATIVE:
-        return value
-    return _text(value, kind)
 
 
 def _text(value: Any, kind: str) -> str | None:
