@@ -271,6 +271,26 @@ def parse(
     yield from _EdgeLines(path, key, id_scheme, layout, unchanged).items()
 
 
+def _quick_tokens(text: str, stripped: str, layout: _Layout) -> tuple[str, str] | None:
+    """The (citing, cited) tokens of a common data line, as ``_fields`` finds them: two
+    fields split at white space under no header, or a line without quotes under one; None
+    for any other line (``_fields`` then reads it, or says what is wrong)."""
+    if layout.header_line is None:
+        if "," in stripped:
+            return None
+        fields = stripped.split()
+        return (fields[0], fields[1]) if len(fields) == 2 else None
+    if layout.delimiter is None:
+        fields = text.split()
+    elif '"' in text or "\0" in text:
+        return None
+    else:
+        fields = text.split(layout.delimiter)
+    if len(fields) <= max(layout.citing_column, layout.cited_column):
+        return None
+    return fields[layout.citing_column].strip(), fields[layout.cited_column].strip()
+
+
 _DATA = object()
 """What ``_EdgeLines._unusual`` returns for a data line: read it as an edge."""
 
@@ -300,11 +320,11 @@ class _EdgeLines:
 
     def items(self) -> Iterator[ParsedItem]:
         """Yield one CitationRecord, Skipped or Rejected per data line (``parse``). The
-        common SNAP line, two known ids under no header, is read here; any other through
-        ``_unusual`` and ``_edge``."""
+        common data line, two known ids as ``_quick_tokens`` finds them, is read here; any
+        other through ``_unusual`` and ``_edge``."""
         known, unchanged = self.known, self.unchanged
         origin_path, key = self.origin_path, self.key
-        header, unknown_header = self.header, self.unknown_header
+        header, unknown_header, layout = self.header, self.unknown_header, self.layout
         for number, line in numbered_lines(self.path):
             if isinstance(line, LongLine):
                 yield Rejected(
@@ -315,19 +335,19 @@ class _EdgeLines:
                 continue
             text = line.lstrip("\ufeff")
             stripped = text.strip()
-            if header is not None or unknown_header is not None or not stripped[:1].isdigit():
+            if number == header or unknown_header is not None or not stripped[:1].isdigit():
                 item = self._unusual(number, line, stripped)
-                header, unknown_header = self.header, self.unknown_header
+                header, unknown_header, layout = self.header, self.unknown_header, self.layout
                 if item is not _DATA:
                     if item is not None:
                         yield item  # type: ignore[misc]
                     continue
             if unchanged is not None and unchanged(text):
                 continue
-            fields = stripped.split() if header is None and "," not in stripped else ()
-            if len(fields) == 2:
-                citing = known.get(fields[0])
-                cited = known.get(fields[1])
+            tokens = _quick_tokens(text, stripped, layout)
+            if tokens is not None:
+                citing = known.get(tokens[0])
+                cited = known.get(tokens[1])
                 if (
                     citing is not None
                     and cited is not None
