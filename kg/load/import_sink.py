@@ -71,9 +71,10 @@ _FETCH_ROWS = 2_048
 # DuckDB a statement, so batches of the loader's size (2,000 records) are put together first;
 # bounded, so memory stays flat.
 _APPEND_ROWS = 32_768
-# References whose key the stage remembers: an edge list names the same PaperRef object over
-# and over (its parser keeps one per id), so its key is worked out once.
-_KNOWN_REFS = 1 << 16
+# References by arXiv id alone whose key the stage remembers: an edge list names the same
+# PaperRef object over and over (its parser keeps one per id), so its key is worked out once.
+# Such a reference is small, and richer ones are not kept: memory stays flat.
+_KNOWN_REFS = 1 << 15
 
 # The import types DuckDB writes as neo4j-admin import reads them; the others (arrays joined
 # by ';', doubles as Java spells them) are staged as their CSV text.
@@ -249,7 +250,7 @@ class ImportSink:
         self._split = False
         self._rows = _Rows()
         self._records = _Records(path.with_name(path.name + ".records"))
-        self._ref_keys: dict[int, tuple[PaperRef, str | None]] = {}
+        self._ref_keys: dict[int, tuple[PaperRef, str]] = {}
 
     def close(self) -> None:
         """Close the scratch store (the files stay; their folder's owner removes them)."""
@@ -320,15 +321,16 @@ class ImportSink:
             rows.add("rich_keys", key)
 
     def _plain_key(self, ref: PaperRef) -> str | None:
-        """``_plain_key(ref)``, remembered for the reference object (kept alive with its key,
-        so its id is not reused while remembered)."""
+        """``_plain_key(ref)``, remembered for a reference object by arXiv id alone (kept
+        alive with its key, so its id is not reused while remembered)."""
         known = self._ref_keys.get(id(ref))
         if known is not None and known[0] is ref:
             return known[1]
         key = _plain_key(ref)
-        if len(self._ref_keys) >= _KNOWN_REFS:
-            self._ref_keys.clear()
-        self._ref_keys[id(ref)] = (ref, key)
+        if key is not None:
+            if len(self._ref_keys) >= _KNOWN_REFS:
+                self._ref_keys.clear()
+            self._ref_keys[id(ref)] = (ref, key)
         return key
 
     def _stage_paper(self, record: PaperRecord, rows: _Rows, names: set[tuple[str, str]]) -> None:
