@@ -268,81 +268,159 @@ def parse(
     sha256 = content_sha256(path)
     key = snapshot_key(sha256, reading(id_scheme))
     yield SnapshotRecord(key=key, kind="edge_list", source=path.name, sha256=sha256)
-    source = str(path)
-    header = layout.header_line
-    unknown_header: int | None = None  # the line of a header that names no columns
-    known: dict[str, tuple[str, PaperRef | None]] = {}
-    origin_path = valid_text(source)  # what Origin's validation makes of the path
-    for number, line in numbered_lines(path):
-        if isinstance(line, LongLine):
-            yield Rejected(
-                origin=Origin(path=source, line=number), reason=line.reason(), raw=line.head
-            )
-            continue
-        text = line.lstrip("\ufeff")
-        stripped = text.strip()
-        if number == header or not stripped or stripped[0] == "#":  # not _is_data(text)
-            continue
+    yield from _EdgeLines(path, key, id_scheme, layout, unchanged).items()
+
+
+def _quick_tokens(text: str, stripped: str, layout: _Layout) -> tuple[str, str] | None:
+    """The (citing, cited) tokens of a common data line, as ``_fields`` finds them: two
+    fields split at white space under no header, or a line without quotes under one; None
+    for any other line (``_fields`` then reads it, or says what is wrong)."""
+    if layout.header_line is None:
+        if "," in stripped:
+            return None
+        fields = stripped.split()
+        return (fields[0], fields[1]) if len(fields) == 2 else None
+    if layout.delimiter is None:
+        fields = text.split()
+    elif '"' in text or "\0" in text:
+        return None
+    else:
+        fields = text.split(layout.delimiter)
+    if len(fields) <= max(layout.citing_column, layout.cited_column):
+        return None
+    return fields[layout.citing_column].strip(), fields[layout.cited_column].strip()
+
+
+_DATA = object()
+"""What ``_EdgeLines._unusual`` returns for a data line: read it as an edge."""
+
+
+class _EdgeLines:
+    """The data lines of one edge list as they are read: the header in force, a header
+    naming no columns above them, and the tokens resolved so far."""
+
+    def __init__(
+        self,
+        path: Path,
+        key: str,
+        id_scheme: IdScheme,
+        layout: _Layout,
+        unchanged: Callable[[str], bool] | None,
+    ) -> None:
+        self.path = path
+        self.source = str(path)
+        self.origin_path = valid_text(self.source)  # what Origin's validation makes of it
+        self.key = key
+        self.id_scheme: IdScheme = id_scheme
+        self.layout = layout
+        self.header = layout.header_line
+        self.unknown_header: int | None = None  # the line of a header naming no columns
+        self.unchanged = unchanged
+        self.known: dict[str, tuple[str, PaperRef | None]] = {}
+
+    def items(self) -> Iterator[ParsedItem]:
+        """Yield one CitationRecord, Skipped or Rejected per data line (``parse``). The
+        common data line, two known ids as ``_quick_tokens`` finds them, is read here; any
+        other through ``_unusual`` and ``_edge``."""
+        known, unchanged = self.known, self.unchanged
+        origin_path, key = self.origin_path, self.key
+        header, unknown_header, layout = self.header, self.unknown_header, self.layout
+        for number, line in numbered_lines(self.path):
+            if isinstance(line, LongLine):
+                yield Rejected(
+                    origin=Origin(path=self.source, line=number),
+                    reason=line.reason(),
+                    raw=line.head,
+                )
+                continue
+            text = line.lstrip("\ufeff")
+            stripped = text.strip()
+            if number == header or unknown_header is not None or not stripped[:1].isdigit():
+                item = self._unusual(number, line, stripped)
+                header, unknown_header, layout = self.header, self.unknown_header, self.layout
+                if item is not _DATA:
+                    if item is not None:
+                        yield item  # type: ignore[misc]
+                    continue
+            if unchanged is not None and unchanged(text):
+                continue
+            tokens = _quick_tokens(text, stripped, layout)
+            if tokens is not None:
+                citing = known.get(tokens[0])
+                cited = known.get(tokens[1])
+                if (
+                    citing is not None
+                    and cited is not None
+                    and citing[1] is not None
+                    and cited[1] is not None
+                    and citing[0] != cited[0]
+                ):
+                    # Both refs are valid (PaperRef raised otherwise), the path is as Origin
+                    # makes it and the line is at least 1: all that validating it would check.
+                    yield checked_citation(origin_path, number, key, citing[1], cited[1])
+                    continue
+            yield self._edge(number, line, text, stripped)
+
+    def _unusual(self, number: int, line: str, stripped: str) -> ParsedItem | object | None:
+        """Read a line that may be no plain data line: None for a blank line, a comment or
+        the header; a Rejected for a header naming no columns or a line under one; _DATA
+        for a data line. A header naming columns is read from its line on."""
+        if number == self.header or not stripped or stripped[0] == "#":  # not _is_data
+            return None
         if not stripped[0].isdigit() and _may_be_header(stripped):
             found = _header(stripped, number)
             if isinstance(found, _Layout):
-                layout, header, unknown_header = found, number, None
-                continue
+                self.layout, self.header, self.unknown_header = found, number, None
+                return None
             if isinstance(found, str):
-                unknown_header = number
-                yield Rejected(
-                    origin=Origin(path=source, line=number),
+                self.unknown_header = number
+                return Rejected(
+                    origin=Origin(path=self.source, line=number),
                     reason=f"{_no_columns(found)}, so the lines after it up to a header that "
                     f"names them are rejected too: {_NAME_THEM}",
                     raw=line[:RAW_LIMIT],
                 )
-                continue
-        if unknown_header is not None:
-            yield Rejected(
-                origin=Origin(path=source, line=number),
-                reason=f"follows the header on line {unknown_header}, which names no citing "
-                f"and cited columns, so which id cites which cannot be told: {_NAME_THEM} "
-                "in that header",
+        if self.unknown_header is not None:
+            return Rejected(
+                origin=Origin(path=self.source, line=number),
+                reason=f"follows the header on line {self.unknown_header}, which names no "
+                f"citing and cited columns, so which id cites which cannot be told: "
+                f"{_NAME_THEM} in that header",
                 raw=line[:RAW_LIMIT],
             )
-            continue
-        if unchanged is not None and unchanged(text):
-            continue
+        return _DATA
+
+    def _edge(self, number: int, line: str, text: str, stripped: str) -> ParsedItem:
+        """Return the CitationRecord of a data line, Skipped for a self-citation, or a
+        Rejected saying why it is no edge."""
         try:
-            fields = stripped.split() if header is None and "," not in stripped else []
+            fields = stripped.split() if self.header is None and "," not in stripped else []
             # _fields(text, layout) for the common SNAP line, without a call
-            citing_token, cited_token = fields if len(fields) == 2 else _fields(text, layout)
-            citing = known.get(citing_token)
-            if citing is None:
-                citing = _resolved(citing_token, id_scheme, "citing")
-                _remember(known, citing_token, citing)
-            cited = known.get(cited_token)
-            if cited is None:
-                cited = _resolved(cited_token, id_scheme, "cited")
-                _remember(known, cited_token, cited)
+            tokens = fields if len(fields) == 2 else _fields(text, self.layout)
+            citing = self._resolve(tokens[0], "citing")
+            cited = self._resolve(tokens[1], "cited")
             if citing[0] == cited[0]:
-                yield Skipped(
-                    origin=Origin(path=source, line=number),
+                return Skipped(
+                    origin=Origin(path=self.source, line=number),
                     kind="self-citation",
                     detail=f"{citing[0]} cites itself",
                 )
-                continue
             # The original order of failures: the citing paper's validation error first.
             citing_ref = PaperRef(arxiv_id=citing[0]) if citing[1] is None else citing[1]
             cited_ref = PaperRef(arxiv_id=cited[0]) if cited[1] is None else cited[1]
-            # Both refs are valid (PaperRef raised otherwise), the path is as Origin makes
-            # it and the line is at least 1: all that validating the record would check.
-            record = checked_citation(origin_path, number, key, citing_ref, cited_ref)
+            return checked_citation(self.origin_path, number, self.key, citing_ref, cited_ref)
         except _BadLine as exc:
-            yield Rejected(
-                origin=Origin(path=source, line=number), reason=str(exc), raw=line[:RAW_LIMIT]
-            )
-            continue
+            reason = str(exc)
         except ValidationError as exc:
-            yield Rejected(
-                origin=Origin(path=source, line=number),
-                reason=f"invalid edge: {validation_reason(exc)}",
-                raw=line[:RAW_LIMIT],
-            )
-            continue
-        yield record
+            reason = f"invalid edge: {validation_reason(exc)}"
+        return Rejected(
+            origin=Origin(path=self.source, line=number), reason=reason, raw=line[:RAW_LIMIT]
+        )
+
+    def _resolve(self, token: str, role: str) -> tuple[str, PaperRef | None]:
+        """``_resolved`` for a token, remembered. Raises _BadLine as ``_arxiv_id`` does."""
+        found = self.known.get(token)
+        if found is None:
+            found = _resolved(token, self.id_scheme, role)
+            _remember(self.known, token, found)
+        return found

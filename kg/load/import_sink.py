@@ -4,10 +4,12 @@ online writer.
 The load rules (newest record wins, gap filling, stubs, title merges, CITES provenance,
 author names) are written once, in the ``cypher/load`` statements that
 ``kg.load.neo4j_sink.GraphWriter`` runs. ``ImportSink`` takes the same snapshots and batches
-from ``kg.load.pipeline`` and only stages them in a scratch DuckDB database, one Arrow table
-per table and batch: each full record as the cells its import row would hold (and, pickled,
-whole), references by arXiv id alone as compact edges, any other citation whole. Once every
-file is read it splits them, in SQL over the whole input:
+from ``kg.load.pipeline`` and only stages them in a scratch DuckDB database, as Arrow tables
+a few batches at a time: each full record as the cells its import row would hold,
+references by arXiv id alone as compact edges, any other citation by the keys of its richer
+references. Records and rich citations are also kept whole, pickled into a plain file beside
+the database (read back only for what goes online). Once every file is read it splits them,
+in SQL over the whole input:
 
 - **import**: what no rule can touch, because nothing else in the input names it: an arXiv
   paper with exactly one full record (or none: a plain stub), named by no reference that
@@ -65,6 +67,14 @@ _TITLE_PREFIX = "title:"
 _MAX_THREADS = 4
 # Rows a streamed result hands over at a time.
 _FETCH_ROWS = 2_048
+# Rows the stage gathers in Python before it appends them to its tables: each append costs
+# DuckDB a statement, so batches of the loader's size (2,000 records) are put together first;
+# bounded, so memory stays flat.
+_APPEND_ROWS = 32_768
+# References by arXiv id alone whose key the stage remembers: an edge list names the same
+# PaperRef object over and over (its parser keeps one per id), so its key is worked out once.
+# Such a reference is small, and richer ones are not kept: memory stays flat.
+_KNOWN_REFS = 1 << 15
 
 # The import types DuckDB writes as neo4j-admin import reads them; the others (arrays joined
 # by ';', doubles as Java spells them) are staged as their CSV text.
@@ -75,6 +85,15 @@ _CELLS = (
     *((f"d_{name}", kind) for name, kind in DESCRIBED_COLUMNS),
 )
 _DESCRIBED_NAMES = frozenset(name for name, _ in DESCRIBED_COLUMNS)
+# Each cell's name, import type and whether it is staged as itself (booleans, longs and
+# dates: DuckDB writes them as the import reads them) rather than as its CSV text before
+# quoting (_text), in _CELLS order
+_STAGED_PAPER = tuple((name, kind, kind in _NATIVE) for name, kind in PAPER_COLUMNS)
+_STAGED_DESCRIBED = tuple((name, kind, kind in _NATIVE) for name, kind in DESCRIBED_COLUMNS)
+_PAPER_NAMES = tuple(name for name, _ in PAPER_COLUMNS)
+_DESCRIBED_ORDER = tuple(name for name, _ in DESCRIBED_COLUMNS)
+# The cells of a record that is not imported alone
+_NO_CELLS = (None,) * len(_CELLS)
 
 _ARROW = {
     "text": pa.string(),
@@ -95,9 +114,10 @@ def _schema(columns: str, *more: tuple[str, pa.DataType]) -> pa.Schema:
 
 _TABLES: dict[str, pa.Schema] = {
     # every full record: its key, its place in the input, whether it alone could be
-    # imported, its snapshot, its set of extra DESCRIBED_IN properties, itself, its cells
+    # imported, its snapshot, its set of extra DESCRIBED_IN properties, where it is kept
+    # whole (an offset in the records file), its cells
     "papers": _schema(
-        "key:text seq:long plain:bool snapshot:text extras:int record:blob",
+        "key:text seq:long plain:bool snapshot:text extras:int record:long",
         *((name, _NATIVE.get(kind, pa.string())) for name, kind in _CELLS),
     ),
     "names": _schema("key:text name:text"),
@@ -105,7 +125,7 @@ _TABLES: dict[str, pa.Schema] = {
     "paper_categories": _schema("key:text code:text is_primary:bool"),
     "extras": _schema("key:text slot:int value:text"),
     "cites": _schema("citing:text cited:text snap:int as_of:date seq:long"),
-    "rich_cites": _schema("seq:long record:blob"),
+    "rich_cites": _schema("seq:long record:long"),
     "rich_keys": _schema("key:text"),
 }
 
@@ -113,6 +133,8 @@ _TABLES: dict[str, pa.Schema] = {
 # recent canonical ids and name keys.
 _canonical = lru_cache(maxsize=1 << 16)(canonical_arxiv_id)
 _name_key = lru_cache(maxsize=1 << 16)(normalize_name)
+# and the same few categories: the rows are only read
+_category_row = lru_cache(maxsize=1 << 12)(category_row)
 
 
 def check_stage_memory(memory: str) -> str:
@@ -172,9 +194,13 @@ class ImportSink:
         self._extra_sets: dict[tuple[tuple[str, str], ...], int] = {(): 0}
         self._seq = 0
         self._split = False
+        self._rows = _Rows()
+        self._records = _Records(path.with_name(path.name + ".records"))
+        self._ref_keys: dict[int, tuple[PaperRef, str]] = {}
 
     def close(self) -> None:
-        """Close the scratch store (the file stays; its folder's owner removes it)."""
+        """Close the scratch store (the files stay; their folder's owner removes them)."""
+        self._records.close()
         self.db.close()
 
     # What the pipeline feeds.
@@ -196,31 +222,62 @@ class ImportSink:
             self.marked.append(snapshot_key)
 
     def write_batch(self, batch: Batch) -> None:
-        """Stage the batch, one Arrow table per table: full records whole and as their
-        import cells, references by arXiv id alone as compact edges, any other citation
-        whole with the keys of its richer references."""
-        rows = _Rows()
+        """Stage the batch: full records as their import cells (and whole in the records
+        file), references by arXiv id alone as compact edges, any other citation whole with
+        the keys of its richer references. The rows go to the stage's tables a few batches
+        at a time, as Arrow tables."""
+        rows = self._rows
         names: set[tuple[str, str]] = set()
         for record in batch.papers:
             self._stage_paper(record, rows, names)
         for key, name in names:
             rows.add("names", key, name)
+        self._stage_citations(batch.citations, rows)
+        self._records.flush()
+        if rows.count >= _APPEND_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Append the rows gathered so far to the stage's tables."""
+        self._rows.append_to(self.db)
+        self._records.flush()
+
+    def _stage_citations(self, citations: Sequence[CitationRecord], rows: _Rows) -> None:
+        """Add the citations' rows: an edge between two references by arXiv id alone, or
+        the citation whole (in the records file) and the keys of its richer references."""
+        cites = rows.rows["cites"]
+        key_of = self._plain_key
+        snapshot_ids = self._snapshot_ids
+        seq = self._seq
         rich_keys: set[str] = set()
-        for citation in batch.citations:
-            self._seq += 1
-            citing = _plain_key(citation.citing)
-            cited = _plain_key(citation.cited)
+        for citation in citations:
+            seq += 1
+            citing = key_of(citation.citing)
+            cited = key_of(citation.cited)
             if citing is not None and cited is not None:
-                snap = self._snapshot_ids[citation.snapshot]
-                rows.add("cites", citing, cited, snap, citation.as_of, self._seq)
+                snap = snapshot_ids[citation.snapshot]
+                cites.append((citing, cited, snap, citation.as_of, seq))
                 continue
-            rows.add("rich_cites", self._seq, pickle.dumps(citation, pickle.HIGHEST_PROTOCOL))
+            rows.add("rich_cites", seq, self._records.add(citation))
             rich_keys.update(
                 ref.key for ref in (citation.citing, citation.cited) if not _plain_key(ref)
             )
+        self._seq = seq
         for key in rich_keys:
             rows.add("rich_keys", key)
-        rows.append_to(self.db)
+
+    def _plain_key(self, ref: PaperRef) -> str | None:
+        """``_plain_key(ref)``, remembered for a reference object by arXiv id alone (kept
+        alive with its key, so its id is not reused while remembered)."""
+        known = self._ref_keys.get(id(ref))
+        if known is not None and known[0] is ref:
+            return known[1]
+        key = _plain_key(ref)
+        if key is not None:
+            if len(self._ref_keys) >= _KNOWN_REFS:
+                self._ref_keys.clear()
+            self._ref_keys[id(ref)] = (ref, key)
+        return key
 
     def _stage_paper(self, record: PaperRecord, rows: _Rows, names: set[tuple[str, str]]) -> None:
         """Add a full record's rows: itself, its authors' spellings and, when it alone could
@@ -228,13 +285,17 @@ class ImportSink:
         self._seq += 1
         key = record.key
         authors = [_name_key(name) for name in record.authors]
-        author_ids: Sequence[Any] = record.author_ids or [{}] * len(authors)
-        # an author a source gives ids for is keyed by them, and written online
-        names.update(
-            (author, name)
-            for author, name, ids in zip(authors, record.authors, author_ids, strict=True)
-            if not ids
-        )
+        if record.author_ids:
+            # an author a source gives ids for is keyed by them, and written online
+            names.update(
+                (author, name)
+                for author, name, ids in zip(
+                    authors, record.authors, record.author_ids, strict=True
+                )
+                if not ids
+            )
+        else:
+            names.update(zip(authors, record.authors, strict=True))
         # A record with strong ids besides arXiv's, or its authors', goes online: the rules
         # for strong ids may merge its paper or its authors with others (reconcile_ids,
         # reconcile_authors)
@@ -245,10 +306,10 @@ class ImportSink:
             or len(set(authors)) != len(authors)
             or _splits_in_import(record)
         )
-        cells: dict[str, Any] = {}
+        cells: Sequence[Any] = _NO_CELLS
         extras = 0
         if plain:
-            cells, extras = self._import_cells(record, authors, rows)
+            cells, extras = self._import_cells(record, key, authors, rows)
         rows.add(
             "papers",
             key,
@@ -256,53 +317,58 @@ class ImportSink:
             plain and extras >= 0,
             record.snapshot,
             extras,
-            pickle.dumps(record, pickle.HIGHEST_PROTOCOL),
-            *(cells.get(name) for name, _ in _CELLS),
+            self._records.add(record),
+            *cells,
         )
 
     def _import_cells(
-        self, record: PaperRecord, authors: list[str], rows: _Rows
-    ) -> tuple[dict[str, Any], int]:
-        """Return the cells of a record's import rows (the values papers, authors and
-        categories.cypher write on a new node, and its link's) and the number of its set of
-        extra link properties (-1 when two of their columns would clash); add its AUTHORED
-        and category rows, and its extra properties, to ``rows``."""
-        key = record.key
+        self, record: PaperRecord, key: str, authors: list[str], rows: _Rows
+    ) -> tuple[list[Any], int]:
+        """Return the cells of a record's import rows, in ``_CELLS`` order (the values
+        papers, authors and categories.cypher write on a new node, and its link's) and the
+        number of its set of extra link properties (-1 when two of their columns would
+        clash); add its AUTHORED and category rows, and its extra properties, to ``rows``."""
         row = paper_row(record, key)
-        props: dict[str, Any] = {name: row.get(name) for name, _ in PAPER_COLUMNS}
-        props["stub"] = False
-        props["years"] = [record.year] if record.year is not None else None
+        row["stub"] = False
+        row["years"] = [record.year] if record.year is not None else None
         if authors:
-            props["authors_as_of"] = row["as_of"]
+            row["authors_as_of"] = row["as_of"]
+            authored = rows.rows["authored"]
             for position, author in enumerate(authors, start=1):
-                rows.add("authored", key, author, position)
+                authored.append((key, author, position))
         if record.primary_category:
-            props["categories_as_of"] = as_of_key(record.as_of, record.snapshot)
-            props["primary_category"] = self._stage_categories(record, rows)
-        described = {
-            **{name: value for name, value in row["extra"].items() if value is not None},
-            **{link.name: row[link.row] for link in LINK_PROPERTIES},
-        }
-        cells = {f"p_{name}": _staged(props[name], kind) for name, kind in PAPER_COLUMNS}
-        cells.update(
-            (f"d_{name}", _staged(described[name], kind)) for name, kind in DESCRIBED_COLUMNS
-        )
+            row["categories_as_of"] = as_of_key(record.as_of, record.snapshot)
+            row["primary_category"] = self._stage_categories(record, key, rows)
+        described = {name: value for name, value in row["extra"].items() if value is not None}
+        described.update((link.name, row[link.row]) for link in LINK_PROPERTIES)
+        cells = [
+            value if value is None or native else _text(value, kind)
+            for value, (name, kind, native) in zip(
+                map(row.get, _PAPER_NAMES), _STAGED_PAPER, strict=True
+            )
+        ]
+        cells += [
+            value if value is None or native else _text(value, kind)
+            for value, (name, kind, native) in zip(
+                map(described.__getitem__, _DESCRIBED_ORDER), _STAGED_DESCRIBED, strict=True
+            )
+        ]
         return cells, self._stage_extras(key, described, rows)
 
-    def _stage_categories(self, record: PaperRecord, rows: _Rows) -> str:
+    def _stage_categories(self, record: PaperRecord, key: str, rows: _Rows) -> str:
         """Add the record's PRIMARY_CATEGORY and CROSS_LISTED rows; return the primary code."""
-        primary = category_row(str(record.primary_category))
-        cross = [category_row(c) for c in record.cross_categories]
+        primary = _category_row(str(record.primary_category))
+        cross = [_category_row(c) for c in record.cross_categories]
         for named in (primary, *cross):
             self._categories[named["code"]] = named
-        rows.add("paper_categories", record.key, primary["code"], True)
+        rows.add("paper_categories", key, primary["code"], True)
         codes = dict.fromkeys(
             named["code"]
             for named, raw in zip(cross, record.cross_categories, strict=True)
             if raw != record.primary_category
         )
         for code in codes:
-            rows.add("paper_categories", record.key, code, False)
+            rows.add("paper_categories", key, code, False)
         return str(primary["code"])
 
     def _stage_extras(self, key: str, described: dict[str, Any], rows: _Rows) -> int:
@@ -329,6 +395,8 @@ class ImportSink:
         """Split what was staged (see the module's docstring) and have DuckDB write the
         import part as CSVs for ``neo4j-admin database import full --id-type=string`` into
         ``folder``; return them."""
+        folder.mkdir(parents=True, exist_ok=True)
+        self._flush()
         self._stage_lookups()
         files = write_import_files(DuckDBStage(self.db), folder)
         self.online_keys = self._count("online_keys")
@@ -341,9 +409,11 @@ class ImportSink:
         files into ``folder``, for the split on another engine (DuckDBStage.over_parquet,
         kg.load.spark_stage); return ``folder``."""
         folder.mkdir(parents=True, exist_ok=True)
+        self._flush()
         self._stage_lookups()
         for table in PARQUET_TABLES:
-            # the stage's own table names; a record's pickle stays here, for the online part
+            # the stage's own table names; a record's offset in the records file beside the
+            # stage stays here, for the online part
             self.db.execute(
                 f"COPY (SELECT * EXCLUDE (record) FROM {table}) TO ? (FORMAT parquet)"  # noqa: S608
                 if table == "papers"
@@ -410,15 +480,15 @@ class ImportSink:
         if not self._split:
             raise RuntimeError("write_csv splits the staged records: call it first")
         batch = Batch()
-        for (blob,) in self._stream(
+        for (at,) in self._stream(
             "SELECT record FROM papers SEMI JOIN online_keys USING (key) ORDER BY seq"
         ):
-            batch.papers.append(pickle.loads(blob))
+            batch.papers.append(self._records.read(at))
             if len(batch) >= batch_size:
                 yield batch
                 batch = Batch()
-        for (blob,) in self._stream("SELECT record FROM rich_cites ORDER BY seq"):
-            batch.citations.append(pickle.loads(blob))
+        for (at,) in self._stream("SELECT record FROM rich_cites ORDER BY seq"):
+            batch.citations.append(self._records.read(at))
             if len(batch) >= batch_size:
                 yield batch
                 batch = Batch()
@@ -449,17 +519,21 @@ class ImportSink:
 
 
 class _Rows:
-    """One batch's rows for the stage, per table, appended to it as one Arrow table per
-    table."""
+    """Rows for the stage, per table, appended to it as one Arrow table per table."""
 
     def __init__(self) -> None:
         self.rows: dict[str, list[tuple[Any, ...]]] = {table: [] for table in _TABLES}
+
+    @property
+    def count(self) -> int:
+        """The rows gathered, in all tables."""
+        return sum(map(len, self.rows.values()))
 
     def add(self, table: str, *values: Any) -> None:
         self.rows[table].append(values)
 
     def append_to(self, db: duckdb.DuckDBPyConnection) -> None:
-        """Append each table's rows, if any, to its table in ``db``."""
+        """Append each table's rows, if any, to its table in ``db``, and forget them."""
         for table, rows in self.rows.items():
             if rows:
                 schema = _TABLES[table]
@@ -468,6 +542,42 @@ class _Rows:
                     for column, kind in zip(zip(*rows, strict=True), schema.types, strict=True)
                 ]
                 db.from_arrow(pa.Table.from_arrays(columns, schema=schema)).insert_into(table)
+                rows.clear()
+
+
+class _Records:
+    """Records kept whole, pickled one after the other in a file beside the stage, each
+    read back by its offset: only those the online writer gets are ever read. Appending
+    bytes to a file costs far less than storing them in a DuckDB column."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = path.open("w+b")
+        self.size = 0
+        self.pending: list[bytes] = []
+
+    def add(self, record: PaperRecord | CitationRecord) -> int:
+        """Keep ``record``; return its offset."""
+        data = pickle.dumps(record, pickle.HIGHEST_PROTOCOL)
+        at = self.size
+        self.pending.append(data)
+        self.size += len(data)
+        return at
+
+    def flush(self) -> None:
+        """Write the records kept since the last flush."""
+        if self.pending:
+            self.file.seek(0, os.SEEK_END)
+            self.file.write(b"".join(self.pending))
+            self.pending.clear()
+
+    def read(self, at: int) -> Any:
+        """The record kept at offset ``at``."""
+        self.flush()
+        self.file.seek(at)
+        return pickle.load(self.file)
+
+    def close(self) -> None:
+        self.file.close()
 
 
 # The imported string-array properties a record states, read as its papers.cypher row does
@@ -506,14 +616,6 @@ def _kind(value: Any) -> str:
     if isinstance(value, float):
         return "double"
     return "string"
-
-
-def _staged(value: Any, kind: str) -> Any:
-    """A cell's staged value: booleans, longs and dates as themselves (DuckDB writes them as
-    the import reads them), any other type as its CSV text before quoting."""
-    if value is None or kind in _NATIVE:
-        return value
-    return _text(value, kind)
 
 
 def _text(value: Any, kind: str) -> str | None:

@@ -11,13 +11,6 @@ REPO = Path(__file__).resolve().parents[2]
 MAX_LINES = 60
 WHOLE = "# whole:"
 
-PENDING = {
-    "loaders/edge_list.py:parse",
-}
-"""Long functions in files other tasks of the same change are rewriting (the parsers', the
-exports' and the plots'): each is broken into steps there. A name leaves this set once its
-function is short (``test_pending_ones_are_still_long`` says when)."""
-
 
 def _long_functions() -> dict[str, int]:
     """Return 'path:name' -> length of every function over MAX_LINES with no '# whole:'."""
@@ -38,15 +31,10 @@ def _long_functions() -> dict[str, int]:
 
 
 def test_no_function_runs_over_the_limit() -> None:
-    long = {name: length for name, length in _long_functions().items() if name not in PENDING}
+    long = _long_functions()
     assert not long, (
         f"functions over {MAX_LINES} lines: "
         + ", ".join(f"{name} ({length})" for name, length in sorted(long.items()))
         + f"; break each into named steps, or say why it must stay whole ('{WHOLE} ...' on "
         "the line before its def)"
     )
-
-
-def test_pending_ones_are_still_long() -> None:
-    short = sorted(PENDING - set(_long_functions()))
-    assert not short, f"now within {MAX_LINES} lines: remove {', '.join(short)} from PENDING"
