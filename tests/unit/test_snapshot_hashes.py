@@ -35,5 +35,5 @@ def test_a_stated_hash_becomes_its_property() -> None:
 
 
 def test_a_hash_of_an_unknown_part_is_refused_by_name() -> None:
-    with pytest.raises(ValueError, match="hashes of novel, which cypher/load/snapshots.cypher"):
+    with pytest.raises(ValueError, match=r"hashes of novel, which cypher/load/snapshots\.cypher"):
         snapshot_row(_record({"novel": "b" * 64}))
