@@ -25,10 +25,10 @@ from typing import Any
 from kg import queries
 from kg.database import Database
 from kg.load.pipeline import load_paths
-from kg.load.rows import Batch, batch_statements, title_refs
+from kg.load.rows import Batch, batch_statements, snapshot_row, title_refs
 from kg.queries import Query, parse_query_file
 from loaders.formats import parse_file
-from loaders.records import CitationRecord, PaperRecord
+from loaders.records import CitationRecord, PaperRecord, SnapshotRecord
 from tests.data import EXAMPLES, FIXTURES
 
 WRITE_STATEMENTS = (
@@ -99,10 +99,10 @@ def _profile(graph: Database, query: Query, params: dict[str, Any]) -> int:
     return _db_hits(summary.profile)
 
 
-def load_samples(graph: Database, rejects: Path) -> dict[str, dict[str, Any]]:
-    """Load the sample files, and return each statement's parameters for a batch of them."""
-    load_paths(graph, [EXAMPLES / "map", FIXTURES / "arxiv" / "sample.jsonl"], rejects_path=rejects)
+def sample_batch() -> tuple[Batch, list[SnapshotRecord]]:
+    """The example map and the arXiv sample as one batch, and their snapshots."""
     batch = Batch()
+    snapshots: list[SnapshotRecord] = []
     sources = [(path, "map_page") for path in sorted((EXAMPLES / "map").glob("*.txt"))]
     sources.append((FIXTURES / "arxiv" / "sample.jsonl", "arxiv_oai"))
     for path, fmt in sources:
@@ -111,6 +111,40 @@ def load_samples(graph: Database, rejects: Path) -> dict[str, dict[str, Any]]:
                 batch.papers.append(item)
             elif isinstance(item, CitationRecord):
                 batch.citations.append(item)
+            elif isinstance(item, SnapshotRecord):
+                snapshots.append(item)
+    return batch, snapshots
+
+
+def first_load_hits(graph: Database, folder: Path | None = None) -> dict[str, int]:
+    """Return the db hits of each statement of the sample batch written onto an empty graph:
+    its snapshots, then its statements in the writer's order, in one transaction under
+    PROFILE, rolled back. ``folder``: another revision's cypher/ folder.
+
+    Raises RuntimeError when the graph holds papers already.
+    """
+    if graph.read("MATCH (p:Paper) RETURN count(p) AS n")[0]["n"]:
+        raise RuntimeError("the first-load profile needs an empty graph: kg db reset --yes")
+    batch, snapshots = sample_batch()
+    steps = [("load_snapshots", {"rows": [snapshot_row(s) for s in snapshots]})]
+    hits: dict[str, int] = {}
+    with graph.driver.session(database=graph.database) as session:
+        tx = session.begin_transaction()
+        try:
+            for name, params in steps + batch_statements(batch):
+                query = _query(name, folder)
+                summary = tx.run("PROFILE " + query.cypher, query.bind(params)).consume()
+                assert summary.profile is not None, name
+                hits[name] = hits.get(name, 0) + _db_hits(summary.profile)
+        finally:
+            tx.rollback()
+    return hits
+
+
+def load_samples(graph: Database, rejects: Path) -> dict[str, dict[str, Any]]:
+    """Load the sample files, and return each statement's parameters for a batch of them."""
+    load_paths(graph, [EXAMPLES / "map", FIXTURES / "arxiv" / "sample.jsonl"], rejects_path=rejects)
+    batch, _snapshots = sample_batch()
     statements = dict(batch_statements(batch))
     some = batch.papers[0].key
     statements["load_self_citations"] = {"rows": [{"key": some, "entry": f"x|{some}|title:x:2000"}]}
@@ -149,12 +183,27 @@ def plans(graph: Database, rejects: Path) -> dict[str, list[str]]:
     return {name: _plan(graph, _query(name), statements[name]) for name in WRITE_STATEMENTS}
 
 
+def _print_first_load(graph: Database, against: Path | None) -> None:
+    after = first_load_hits(graph)
+    before = first_load_hits(graph, against) if against else {}
+    print("| statement (first load) | db hits before | db hits |")
+    print("| --- | ---: | ---: |")
+    for name, hits in after.items():
+        print(f"| `{name}` | {before.get(name, '')} | {hits} |")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", action="store_true", help="add each statement's db hits")
     parser.add_argument("--against", type=Path, help="a cypher/ folder to profile as well")
+    parser.add_argument(
+        "--first-load", action="store_true", help="profile the batch onto an empty graph first"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder, Database.connect() as graph:
+        if args.first_load:
+            _print_first_load(graph, args.against)
         statements = load_samples(graph, Path(folder) / "rejects.jsonl")
         rows = []
         for name in WRITE_STATEMENTS:
