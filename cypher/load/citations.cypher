@@ -19,35 +19,35 @@ WITH a, b, row,
      coalesce(row.named_citing, row.citing) <> row.citing
        OR coalesce(row.named_cited, row.cited) <> row.cited AS aside
 MERGE (a)-[r:CITES]->(b)
-// An edge whose first source named another key starts with no snapshot, so that the SETs
-// below record the name (and do not take the snapshot for one naming the two papers)
-ON CREATE SET r.snapshots = CASE WHEN aside THEN [] ELSE [row.snapshot] END,
-              r.first_seen = row.as_of, r.last_seen = row.as_of,
-              a.changed_at = datetime.transaction(), b.changed_at = datetime.transaction()
-WITH a, b, r, row, naming, aside
-WHERE NOT row.snapshot IN r.snapshots
+ON CREATE SET a.changed_at = datetime.transaction(), b.changed_at = datetime.transaction()
+// Every read of the edge happens in the FOREACH that writes it, row by row, so the plan needs
+// no Eager (a WHERE reading what a later SET writes makes the plan hold the whole batch).
+// `old` is the edge's snapshots before this row, as earlier rows of this statement left
+// them. A new edge has none yet: one whose first source named another key gets the
+// snapshot only with its name (and not as one naming the two papers).
+FOREACH (old IN CASE WHEN r.snapshots IS NULL OR NOT row.snapshot IN r.snapshots
    OR (aside OR r.named IS NOT NULL) AND NOT naming IN coalesce(r.named, [])
    OR (row.as_of IS NOT NULL AND (r.first_seen IS NULL OR row.as_of < r.first_seen
        OR r.last_seen IS NULL OR row.as_of > r.last_seen))
-// `named` is written only where some source named another key: an edge no merge touched
-// never has it written (not even as null). The SET reads the edge as it was before this
-// row's SET of its snapshots below, and as earlier rows of this statement left it
-CALL (a, b, r, naming, aside) {
-  WITH a, b, r, naming WHERE (aside OR r.named IS NOT NULL) AND NOT naming IN coalesce(r.named, [])
-  SET r.named = COLLECT {
-        UNWIND coalesce(r.named, [k IN r.snapshots | k + '|' + a.key + '|' + b.key]) + naming AS k
-        WITH DISTINCT k RETURN k ORDER BY k
-      }
-}
-SET r.snapshots = CASE
-      WHEN row.snapshot IN r.snapshots THEN r.snapshots
-      ELSE [k IN r.snapshots WHERE k < row.snapshot] + row.snapshot
-           + [k IN r.snapshots WHERE k > row.snapshot] END,
-    r.first_seen = CASE
-      WHEN row.as_of IS NULL THEN r.first_seen
-      WHEN r.first_seen IS NULL OR row.as_of < r.first_seen THEN row.as_of
-      ELSE r.first_seen END,
-    r.last_seen = CASE
-      WHEN row.as_of IS NULL THEN r.last_seen
-      WHEN r.last_seen IS NULL OR row.as_of > r.last_seen THEN row.as_of
-      ELSE r.last_seen END
+   THEN [coalesce(r.snapshots, [])] ELSE [] END |
+  // `named` is written only where some source named another key: an edge no merge touched
+  // never has it written (not even as null)
+  FOREACH (_ IN CASE WHEN (aside OR r.named IS NOT NULL) AND NOT naming IN coalesce(r.named, [])
+                THEN [1] ELSE [] END |
+    SET r.named = COLLECT {
+          UNWIND coalesce(r.named, [k IN old | k + '|' + a.key + '|' + b.key]) + naming AS k
+          WITH DISTINCT k RETURN k ORDER BY k
+        }
+  )
+  SET r.snapshots = CASE
+        WHEN row.snapshot IN old THEN old
+        ELSE [k IN old WHERE k < row.snapshot] + row.snapshot + [k IN old WHERE k > row.snapshot] END,
+      r.first_seen = CASE
+        WHEN row.as_of IS NULL THEN r.first_seen
+        WHEN r.first_seen IS NULL OR row.as_of < r.first_seen THEN row.as_of
+        ELSE r.first_seen END,
+      r.last_seen = CASE
+        WHEN row.as_of IS NULL THEN r.last_seen
+        WHEN r.last_seen IS NULL OR row.as_of > r.last_seen THEN row.as_of
+        ELSE r.last_seen END
+)

@@ -7,10 +7,13 @@
 // param rows: list[map]  one map per paper: key, aliases (id keys, sorted)
 UNWIND $rows AS row
 MATCH (p:Paper {key: row.key})
-WITH p, [k IN row.aliases WHERE k <> p.key AND NOT k IN coalesce(p.aliases, [])] AS new
-WHERE new <> []
-// and, as merge_papers.cypher does, starts `key_refs` with its own best reference
-SET p.key_refs = coalesce(p.key_refs, CASE WHEN p.ref_as_of IS NULL THEN null ELSE [p.key + '|' + p.ref_as_of] END),
-    p.aliases = COLLECT {
-      UNWIND coalesce(p.aliases, []) + new AS k WITH DISTINCT k RETURN k ORDER BY k
-    }
+// The test and the write are one FOREACH, row by row, so the plan needs no Eager
+FOREACH (new IN CASE WHEN any(k IN row.aliases WHERE k <> p.key AND NOT k IN coalesce(p.aliases, []))
+                THEN [[k IN row.aliases WHERE k <> p.key AND NOT k IN coalesce(p.aliases, [])]]
+                ELSE [] END |
+  // and, as merge_papers.cypher does, starts `key_refs` with its own best reference
+  SET p.key_refs = coalesce(p.key_refs, CASE WHEN p.ref_as_of IS NULL THEN null ELSE [p.key + '|' + p.ref_as_of] END),
+      p.aliases = COLLECT {
+        UNWIND coalesce(p.aliases, []) + new AS k WITH DISTINCT k RETURN k ORDER BY k
+      }
+)

@@ -9,9 +9,11 @@ UNWIND $rows AS row
 MATCH (p:Paper {key: row.key})
 // The paper's write lock before it is read (setting a label it has writes nothing)
 SET p:Paper
-WITH p, row WHERE NOT row.entry IN coalesce(p.self_cites, [])
-// Read again as it is written: two rows may name one paper
-SET p.self_cites = COLLECT {
-      UNWIND coalesce(p.self_cites, []) + row.entry AS e
-      WITH DISTINCT e RETURN e ORDER BY e
-    }
+// The test and the write are one FOREACH, row by row (two rows may name one paper), so the
+// plan needs no Eager
+FOREACH (_ IN CASE WHEN NOT row.entry IN coalesce(p.self_cites, []) THEN [1] ELSE [] END |
+  SET p.self_cites = COLLECT {
+        UNWIND coalesce(p.self_cites, []) + row.entry AS e
+        WITH DISTINCT e RETURN e ORDER BY e
+      }
+)

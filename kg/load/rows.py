@@ -20,6 +20,7 @@ from loaders.taxonomy import category
 from loaders.titles import canonical_arxiv_id, normalize_name, normalize_title, parse_title_key
 
 __all__ = [
+    "SNAPSHOT_HASHES",
     "STATEMENT_QUERY",
     "Batch",
     "KeyRef",
@@ -67,8 +68,23 @@ def as_of_key(as_of: date | None, snapshot: str) -> str:
     return f"{as_of.isoformat() if as_of else _NO_DATE}|{snapshot}"
 
 
+SNAPSHOT_HASHES = ("claims", "integrity", "references", "formal_canon", "author_claims")
+"""The parts of a JSON record whose stated hashes a Snapshot keeps, as hash_<part>:
+snapshots.cypher names each property, so that its plan holds no Eager."""
+
+
 def snapshot_row(snapshot: SnapshotRecord) -> dict[str, Any]:
-    """Return the load_snapshots row of a snapshot; stated hashes become hash_<name> props."""
+    """Return the load_snapshots row of a snapshot; stated hashes become hash_<name> props.
+
+    Raises ValueError for a hash of a part SNAPSHOT_HASHES does not name (a loader that
+    states a new part must add it there and to snapshots.cypher).
+    """
+    unknown = sorted(set(snapshot.hashes) - set(SNAPSHOT_HASHES))
+    if unknown:
+        raise ValueError(
+            f"snapshot {snapshot.key} states hashes of {', '.join(unknown)}, which "
+            "cypher/load/snapshots.cypher does not write: add them to SNAPSHOT_HASHES and it"
+        )
     return {
         "key": snapshot.key,
         "kind": snapshot.kind,
