@@ -15,10 +15,10 @@ from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from .errors import SourceError
-from .json_records import Count, describe, json_kind, not_json
+from .json_records import Count, Input, describe, json_kind, not_json
 from .records import Origin, PaperRecord, ParsedItem, Rejected
 from .source_file import (
     MAX_CATEGORY_CHARS,
@@ -50,19 +50,13 @@ _GIVE_RECORD = "give a paper record: one JSON object, or one object per line"
 _Scalar = str | int | float | bool | None
 
 
-class _Input(BaseModel):
-    """Part of a paper JSON object: unknown keys are ignored, known ones are type-checked."""
-
-    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
-
-
-class _Source(_Input):
+class _Source(Input):
     id: str | None = None
     kind: str | None = None
     version: int | None = Field(default=None, ge=1, le=MAX_INT)
 
 
-class _Paper(_Input):
+class _Paper(Input):
     title: str | None = None
     license: str | None = None
     primary_cat: str | None = None
@@ -74,18 +68,18 @@ class _Paper(_Input):
 
 # The format's parts below, field for field as it names them: its schema as data, so the
 # parts that state the same kind of facts (counts, a snapshot_sha256) read alike.
-class _Claims(_Input):
+class _Claims(Input):
     count: Count | None = None
     snapshot_sha256: str | None = None
 
 
-class _IntegritySummary(_Input):
+class _IntegritySummary(Input):
     critical: Count | None = None
     advisory: Count | None = None
     informational: Count | None = None
 
 
-class _Integrity(_Input):
+class _Integrity(Input):
     clean: bool | None = None
     available: bool | None = None
     endpoint: str | None = None
@@ -93,25 +87,25 @@ class _Integrity(_Input):
     snapshot_sha256: str | None = None
 
 
-class _References(_Input):
+class _References(Input):
     count: Count | None = None
     resolved_work: Count | None = None
     internal_anchors: Count | None = None
     snapshot_sha256: str | None = None
 
 
-class _FormalCanon(_Input):
+class _FormalCanon(Input):
     evidence_count: Count | None = None
     snapshot_sha256: str | None = None
 
 
-class _AuthorClaims(_Input):
+class _AuthorClaims(Input):
     count: Count | None = None
     strong_count: Count | None = None
     snapshot_sha256: str | None = None
 
 
-class _PaperJson(_Input):
+class _PaperJson(Input):
     """One paper JSON object; every part may be missing or null."""
 
     source: _Source | None = None

@@ -15,15 +15,9 @@ import pytest
 
 from loaders import crossref
 from loaders.detect import detect_format
-from loaders.records import (
-    CitationRecord,
-    PaperRecord,
-    ParsedItem,
-    Rejected,
-    Skipped,
-    SnapshotRecord,
-)
+from loaders.records import Rejected, SnapshotRecord
 from loaders.source_file import content_sha256
+from tests import parsed
 from tests.data import REAL_SOURCES
 
 REAL_CROSSREF = REAL_SOURCES / "crossref_works.jsonl"
@@ -97,18 +91,6 @@ def _write_lines(path: Path, records: list[Any]) -> Path:
     return path
 
 
-def _papers(items: list[ParsedItem]) -> list[PaperRecord]:
-    return [item for item in items if isinstance(item, PaperRecord)]
-
-
-def _cites(items: list[ParsedItem]) -> list[CitationRecord]:
-    return [item for item in items if isinstance(item, CitationRecord)]
-
-
-def _rejects(items: list[ParsedItem]) -> list[Rejected]:
-    return [item for item in items if isinstance(item, Rejected)]
-
-
 def test_snapshot_first_and_last(tmp_path: Path) -> None:
     older = work(2, indexed={"date-parts": [[2023, 6, 24]], "date-time": "2023-06-24T23:17:17Z"})
     path = _write_lines(tmp_path / "works.jsonl", [work(1), older, work(3, indexed=...)])
@@ -122,13 +104,17 @@ def test_snapshot_first_and_last(tmp_path: Path) -> None:
     assert last.key == first.key
     assert last.data_date == date(2025, 8, 6)
     assert last.first_date == date(2023, 6, 24)
-    assert [paper.as_of for paper in _papers(items)] == [date(2025, 8, 6), date(2023, 6, 24), None]
+    assert [paper.as_of for paper in parsed.papers(items)] == [
+        date(2025, 8, 6),
+        date(2023, 6, 24),
+        None,
+    ]
 
 
 def test_what_a_work_states(tmp_path: Path) -> None:
     items = list(crossref.parse(_write_lines(tmp_path / "w.jsonl", [work(1)])))
-    assert not _rejects(items)
-    (paper,) = _papers(items)
+    assert not parsed.rejects(items)
+    (paper,) = parsed.papers(items)
     assert paper.key == "doi:10.1234/made.up.1"
     assert paper.ids == {"doi": "10.1234/made.up.1"}
     assert paper.doi == "10.1234/made.up.1"
@@ -147,7 +133,7 @@ def test_what_a_work_states(tmp_path: Path) -> None:
 
 def test_references_by_doi_arxiv_id_and_title(tmp_path: Path) -> None:
     items = list(crossref.parse(_write_lines(tmp_path / "w.jsonl", [work(1)])))
-    cites = _cites(items)
+    cites = parsed.citations(items)
     assert [cite.cited.key for cite in cites] == [
         "doi:10.5555/cited.one",
         "title:a cited title:2013",
@@ -169,7 +155,7 @@ def test_dates_and_counts_from_fallbacks(tmp_path: Path) -> None:
         work(3, **{"reference-count": ..., "references-count": ...}),
         work(4, published=..., issued=..., **{"published-print": ..., "published-online": ...}),
     ]
-    papers = _papers(list(crossref.parse(_write_lines(tmp_path / "w.jsonl", records))))
+    papers = parsed.papers(list(crossref.parse(_write_lines(tmp_path / "w.jsonl", records))))
     assert [(paper.year, paper.published) for paper in papers] == [
         (2015, date(2015, 5, 20)),  # 'published-online', the only date left
         (2014, None),  # no full date of 2014
@@ -186,15 +172,15 @@ def test_a_self_citation_and_repeated_references(tmp_path: Path) -> None:
         {"key": "c", "DOI": "10.5555/TWICE"},
     ]
     items = list(crossref.parse(_write_lines(tmp_path / "w.jsonl", [work(1, reference=refs)])))
-    assert [cite.cited.key for cite in _cites(items)] == ["doi:10.5555/twice"]
-    (skipped,) = [item for item in items if isinstance(item, Skipped)]
+    assert [cite.cited.key for cite in parsed.citations(items)] == ["doi:10.5555/twice"]
+    (skipped,) = parsed.skipped(items)
     assert skipped.kind == "self-citation"
     assert skipped.detail == "doi:10.1234/made.up.1 lists itself in its references"
 
 
 def test_an_arxiv_doi_is_the_arxiv_id(tmp_path: Path) -> None:
     stated = work(1, DOI="10.48550/arXiv.2101.00001")
-    (paper,) = _papers(list(crossref.parse(_write_lines(tmp_path / "w.jsonl", [stated]))))
+    (paper,) = parsed.papers(list(crossref.parse(_write_lines(tmp_path / "w.jsonl", [stated]))))
     assert paper.arxiv_id == "2101.00001"
     assert paper.ids == {}
     assert paper.doi is None
@@ -204,7 +190,7 @@ def test_envelopes_and_list_pages(tmp_path: Path) -> None:
     answer = {"status": "ok", "message-type": "work", "message-version": "1.0.0"}
     single = tmp_path / "single.json"
     single.write_text(json.dumps({**answer, "message": work(1)}, indent=2))
-    assert [paper.origin.line for paper in _papers(list(crossref.parse(single)))] == [5]
+    assert [paper.origin.line for paper in parsed.papers(list(crossref.parse(single)))] == [5]
     page = {
         "status": "ok",
         "message-type": "work-list",
@@ -226,25 +212,25 @@ def test_envelopes_and_list_pages(tmp_path: Path) -> None:
         if line == "      {" and lines[number].strip().startswith('"indexed"')
     ]
     items = list(crossref.parse(pretty))
-    assert not _rejects(items)
-    assert [paper.key for paper in _papers(items)] == [
+    assert not parsed.rejects(items)
+    assert [paper.key for paper in parsed.papers(items)] == [
         "doi:10.1234/made.up.1",
         "doi:10.1234/made.up.2",
     ]
-    assert [paper.origin.line for paper in _papers(items)] == starts
+    assert [paper.origin.line for paper in parsed.papers(items)] == starts
     lines_file = _write_lines(tmp_path / "answers.jsonl", [{**answer, "message": work(3)}, page])
-    assert len(_papers(list(crossref.parse(lines_file)))) == 3
+    assert len(parsed.papers(list(crossref.parse(lines_file)))) == 3
     data_file = tmp_path / "0.json"
     data_file.write_text(json.dumps({"items": [work(4), work(5)]}))
-    assert len(_papers(list(crossref.parse(data_file)))) == 2
+    assert len(parsed.papers(list(crossref.parse(data_file)))) == 2
 
 
 def test_an_answer_that_holds_no_works_is_a_reject(tmp_path: Path) -> None:
     member = {"status": "ok", "message-type": "member", "message": {"id": 9999}}
     failed = {"status": "failed", "message-type": "validation-failure", "message": [{}]}
     items = list(crossref.parse(_write_lines(tmp_path / "w.jsonl", [member, work(1), failed])))
-    assert len(_papers(items)) == 1
-    assert [(reject.origin.line, reject.reason[:60]) for reject in _rejects(items)] == [
+    assert len(parsed.papers(items)) == 1
+    assert [(reject.origin.line, reject.reason[:60]) for reject in parsed.rejects(items)] == [
         (1, "a Crossref answer of message-type 'member' holding a JSON ob"),
         (3, "a Crossref answer of message-type 'validation-failure' holdi"),
     ]
@@ -290,9 +276,9 @@ def test_malformed_lines_are_rejects_and_the_rest_loads(tmp_path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
     items = list(crossref.parse(path))  # never raises
     by_line: dict[int, list[Rejected]] = {}
-    for reject in _rejects(items):
+    for reject in parsed.rejects(items):
         by_line.setdefault(reject.origin.line, []).append(reject)
-    papers = _papers(items)
+    papers = parsed.papers(items)
     for place, (text, reason, loaded) in enumerate(MALFORMED):
         line = 2 + 2 * place
         assert line in by_line, (text[:80], reason)
@@ -307,9 +293,9 @@ def test_malformed_lines_are_rejects_and_the_rest_loads(tmp_path: Path) -> None:
 def test_a_reference_naming_nothing_is_counted_not_rejected(tmp_path: Path) -> None:
     refs = [{"key": "a", "unstructured": "Only text."}, {"key": "b", "year": "2001"}, {}]
     items = list(crossref.parse(_write_lines(tmp_path / "w.jsonl", [work(1, reference=refs)])))
-    assert not _rejects(items)
-    assert not _cites(items)
-    assert _papers(items)[0].extra == {"references_unnamed": 3}
+    assert not parsed.rejects(items)
+    assert not parsed.citations(items)
+    assert parsed.papers(items)[0].extra == {"references_unnamed": 3}
 
 
 @pytest.mark.needs_data(REAL_CROSSREF)
@@ -317,8 +303,8 @@ def test_the_real_works_all_load() -> None:
     raw = [json.loads(line) for line in REAL_CROSSREF.read_text(encoding="utf-8").splitlines()]
     assert detect_format(REAL_CROSSREF) == "crossref"
     items = list(crossref.parse(REAL_CROSSREF))
-    assert _rejects(items) == []
-    papers = _papers(items)
+    assert parsed.rejects(items) == []
+    papers = parsed.papers(items)
     assert len(papers) == len(raw)
     for paper, record in zip(papers, raw, strict=True):
         assert paper.ids["doi"] == record["DOI"].lower()
@@ -328,9 +314,9 @@ def test_the_real_works_all_load() -> None:
         # DOIs name the arXiv id
         stated = {ref["DOI"].lower() for ref in record.get("reference") or [] if "DOI" in ref}
         arxiv = {doi for doi in stated if doi.startswith("10.48550/arxiv.")}
-        cited = [cite.cited for cite in _cites(items) if cite.citing.key == paper.key]
+        cited = [cite.cited for cite in parsed.citations(items) if cite.citing.key == paper.key]
         assert {ref.ids["doi"] for ref in cited if "doi" in ref.ids} == stated - arxiv
         assert {f"10.48550/arxiv.{ref.arxiv_id}" for ref in cited if ref.arxiv_id} == arxiv
-    for cite in _cites(items):
+    for cite in parsed.citations(items):
         doi = cite.cited.ids.get("doi")
         assert doi is None or (doi == doi.lower() and doi.startswith("10."))

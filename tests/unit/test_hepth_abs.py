@@ -18,6 +18,7 @@ from kg.errors import SourceError
 from loaders import hepth_abs
 from loaders.records import PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from loaders.source_file import content_sha256
+from tests import parsed
 from tests.data import REAL_HEPTH_ABSTRACTS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "abs"
@@ -28,10 +29,6 @@ KEY = "sha256:" + "0" * 64
 
 def _papers(items: list[ParsedItem]) -> dict[str, PaperRecord]:
     return {item.arxiv_id or "": item for item in items if isinstance(item, PaperRecord)}
-
-
-def _rejects(items: list[ParsedItem]) -> list[Rejected]:
-    return [item for item in items if isinstance(item, Rejected)]
 
 
 def _tarball(path: Path, *, compress: bool) -> Path:
@@ -73,7 +70,7 @@ def test_concatenated_listing_gives_one_paper_per_record(listing: list[ParsedIte
         ("hep-th/9705206", 45),
         ("hep-th/0212346", 56),
     ]
-    assert _rejects(listing) == []
+    assert parsed.rejects(listing) == []
 
 
 def test_wrapped_fields_authors_with_latex_and_affiliations(listing: list[ParsedItem]) -> None:
@@ -171,7 +168,7 @@ def test_tarball_is_streamed(tmp_path: Path, compress: bool) -> None:
     assert papers["hep-th/9201001"].origin.line == 3
     assert papers["hep-th/9705206"].origin.path == f"{tarball}:abstracts/listing.abs"
     assert papers["hep-th/9705206"].origin.line == 45
-    assert _rejects(items) == []
+    assert parsed.rejects(items) == []
     assert not (tmp_path / "abstracts").exists()  # nothing was extracted
 
 
@@ -191,7 +188,7 @@ def test_gzipped_single_file(tmp_path: Path) -> None:
 def test_malformed_records_are_rejected(line: int, reason: str) -> None:
     path = FIXTURES / "malformed.abs"
     items = list(hepth_abs.parse(path))
-    rejected = {item.origin.line: item for item in _rejects(items)}[line]
+    rejected = {item.origin.line: item for item in parsed.rejects(items)}[line]
     assert rejected.reason == reason
     assert rejected.origin.path == str(path)
     assert rejected.raw.startswith("Paper: ")
@@ -200,7 +197,7 @@ def test_malformed_records_are_rejected(line: int, reason: str) -> None:
 
 def test_record_without_paper_line_is_rejected() -> None:
     items = list(hepth_abs.parse(FIXTURES / "no_paper.abs"))
-    (rejected,) = _rejects(items)
+    (rejected,) = parsed.rejects(items)
     assert rejected.origin.line == 1
     assert rejected.reason.startswith("no 'Paper:' line")
     assert "Title: A record without a Paper line" in rejected.raw
@@ -214,7 +211,7 @@ def test_runaway_record_is_rejected_and_parsing_goes_on(
     junk = "".join(f"junk line {n}\n" for n in range(50))
     path.write_text(junk + (TREE / "1992" / "9201001.abs").read_text())
     items = list(hepth_abs.parse(path))
-    (rejected,) = _rejects(items)
+    (rejected,) = parsed.rejects(items)
     assert rejected.origin.line == 1
     assert "record runs over 20 lines" in rejected.reason
     assert _papers(items)["hep-th/9201001"].origin.line == 53
@@ -303,7 +300,7 @@ def test_a_bad_tar_member_is_rejected_by_name_and_the_others_load(tmp_path: Path
             archive.addfile(member, io.BytesIO(data))
     items = list(hepth_abs.parse(tarball))
     assert set(_papers(items)) == GOOD_KEYS
-    cut, corrupt = _rejects(items)
+    cut, corrupt = parsed.rejects(items)
     assert cut.origin.path == f"{tarball}:b.abs.gz"
     assert cut.reason.startswith("cannot read it (Compressed file ended before the")
     assert corrupt.origin.path == f"{tarball}:bb.abs.gz"
@@ -324,12 +321,12 @@ def test_a_bad_file_in_a_folder_is_rejected_by_name_and_the_others_load(tmp_path
     reader.join(30)
     assert not reader.is_alive(), "the parser hangs on the FIFO"
     assert set(_papers(found)) == GOOD_KEYS
-    assert [(Path(r.origin.path).name, r.origin.line) for r in _rejects(found)] == [
+    assert [(Path(r.origin.path).name, r.origin.line) for r in parsed.rejects(found)] == [
         ("b.abs.gz", 5),
         ("b_link.abs", 1),
         ("bb.abs.gz", 1),
     ]
-    assert _rejects(found)[1].reason == (
+    assert parsed.rejects(found)[1].reason == (
         "a symbolic link that leads nowhere (a loop, or a missing target): point the link at "
         "an .abs file, or remove it; the other .abs files loaded"
     )
@@ -416,7 +413,7 @@ def test_subj_class_names_become_cross_listed_categories(tmp_path: Path) -> None
     paper = _papers(items)["hep-th/9406041"]
     assert paper.primary_category == "hep-th"
     assert paper.cross_categories == ("math.QA", "physics.data-an", "cond-mat.mes-hall")
-    (reject,) = _rejects(items)
+    (reject,) = parsed.rejects(items)
     assert reject.message() == (
         f"{path}:8: Subj-class: 'Underwater Basket Weaving' names no arXiv category (e.g. "
         "'Quantum Algebra' or 'math.QA'); hep-th/9406041 loaded without it"
@@ -440,7 +437,7 @@ def test_oversized_title_and_huge_version_are_rejected(tmp_path: Path) -> None:
     )
     items = list(hepth_abs.parse(path))
     assert sorted(_papers(items)) == ["hep-th/9201003"]
-    reasons = {item.origin.line: item.reason for item in _rejects(items)}
+    reasons = {item.origin.line: item.reason for item in parsed.rejects(items)}
     assert reasons[1] == "the title is 100,000 characters long, over the limit of 2,000"
     assert reasons[6].startswith("'Paper: hep-th/9201002v9999")
     assert reasons[6].endswith("is not an arXiv id; expected e.g. 'Paper: hep-th/9201001'")

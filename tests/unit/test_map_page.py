@@ -13,6 +13,7 @@ import pytest
 from kg.errors import SourceError
 from loaders.map_page import parse, parse_date, parse_item
 from loaders.records import CitationRecord, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from tests import parsed
 from tests.data import REAL_SEED_PAGE, REPO, SEED_ID, SEED_PAGE
 
 PAGES = REPO / "tests" / "fixtures" / "pages"
@@ -47,20 +48,16 @@ def _paper(items: list[ParsedItem]) -> PaperRecord:
     return papers[0]
 
 
-def _citations(items: list[ParsedItem]) -> list[CitationRecord]:
-    return [item for item in items if isinstance(item, CitationRecord)]
-
-
 def _rejected(items: list[ParsedItem]) -> dict[int, str]:
     return {item.origin.line: item.reason for item in items if isinstance(item, Rejected)}
 
 
 def _references(items: list[ParsedItem], paper: PaperRecord) -> list[CitationRecord]:
-    return [c for c in _citations(items) if c.citing.key == paper.key]
+    return [c for c in parsed.citations(items) if c.citing.key == paper.key]
 
 
 def _citers(items: list[ParsedItem], paper: PaperRecord) -> list[CitationRecord]:
-    return [c for c in _citations(items) if c.cited.key == paper.key]
+    return [c for c in parsed.citations(items) if c.cited.key == paper.key]
 
 
 @pytest.mark.parametrize(("page", "starts", "ends"), SEED_SOURCES)
@@ -103,7 +100,7 @@ def test_seed_page_yields_every_reference_and_citer(page: Path, starts: str, end
     references, citers = _references(items, paper), _citers(items, paper)
     assert len(references) == 40
     assert len(citers) == 31
-    assert len(_citations(items)) == 71
+    assert len(parsed.citations(items)) == 71
     assert _rejected(items) == {}
     first = references[0]
     assert (first.cited.year, first.cited.title, first.cited.stated_cited_by) == (
@@ -114,8 +111,8 @@ def test_seed_page_yields_every_reference_and_citer(page: Path, starts: str, end
     assert first.citing.arxiv_id == SEED_ID
     assert first.citing.year == 2021
     assert first.origin.line == 21
-    assert {c.snapshot for c in _citations(items)} == {_snapshot(items).key}
-    assert all(c.as_of == date(2026, 10, 14) for c in _citations(items))
+    assert {c.snapshot for c in parsed.citations(items)} == {_snapshot(items).key}
+    assert all(c.as_of == date(2026, 10, 14) for c in parsed.citations(items))
 
 
 @pytest.mark.parametrize(("page", "starts", "ends"), SEED_SOURCES)
@@ -295,7 +292,7 @@ def test_page_without_arxiv_line_is_keyed_by_title_and_first_posted_year() -> No
     assert (paper.stated_cited_by_in_map, paper.listed_citing) == (1, 1)
     assert (paper.stated_refs_in_map, paper.stated_refs_total, paper.listed_refs) == (1, 1, 1)
     assert _snapshot(items).data_date == date(2026, 10, 14)
-    citations = _citations(items)
+    citations = parsed.citations(items)
     assert [c.origin.line for c in citations] == [9, 19]
     assert citations[0].citing.key == paper.key
     assert citations[1].cited.key == paper.key
@@ -348,7 +345,7 @@ def test_gzipped_page_is_read_by_content_not_name() -> None:
     assert paper.primary_category == "hep-th"
     assert paper.cross_categories == ("gr-qc",)
     assert paper.stated_cited_by == 1234
-    assert [c.origin.line for c in _citations(items)] == [12, 20]
+    assert [c.origin.line for c in parsed.citations(items)] == [12, 20]
     assert _rejected(items) == {}
 
 
@@ -360,7 +357,7 @@ def test_crlf_line_endings_leave_no_carriage_returns() -> None:
     assert paper.title == "Line Endings From Another Machine"
     assert paper.published == date(2018, 10, 8)
     assert paper.histogram == {2019: 1, 2020: 1}
-    citations = _citations(items)
+    citations = parsed.citations(items)
     assert [c.origin.line for c in citations] == [7, 11, 12]
     assert citations[0].cited.title == "Carriage Returns Considered Harmful"
     assert all("\r" not in (c.citing.title or "") + (c.cited.title or "") for c in citations)
@@ -389,7 +386,7 @@ def test_malformed_items_are_rejected_with_line_and_reason() -> None:
     assert paper.stated_cited_by is None
     assert paper.histogram == {2023: 2}
     assert (paper.listed_refs, paper.listed_citing) == (6, 3)
-    good = [(c.origin.line, c.cited.title, c.citing.title) for c in _citations(items)]
+    good = [(c.origin.line, c.cited.title, c.citing.title) for c in parsed.citations(items)]
     assert good == [
         (7, "A Fine Reference", "A Page With Problems"),
         (17, "A Page With Problems", "A Fine Citer"),
@@ -449,7 +446,7 @@ def test_bad_arxiv_id_and_dates_fall_back_to_title_and_key_facts() -> None:
     assert paper.year == 2023  # the key facts' first-posted date
     assert paper.stated_cited_by == 2
     assert _snapshot(items).data_date is None
-    assert [c.citing.title for c in _citations(items)] == ["A Citer"]
+    assert [c.citing.title for c in parsed.citations(items)] == ["A Citer"]
 
 
 def test_yield_order_is_snapshot_then_paper_then_citations() -> None:
@@ -515,7 +512,7 @@ def test_list_item_before_any_section_is_rejected(tmp_path: Path) -> None:
     )
     items = _parse(path)
     assert "before any 'Builds on' or 'Built on by' section" in _rejected(items)[3]
-    assert [c.origin.line for c in _citations(items)] == [6]
+    assert [c.origin.line for c in parsed.citations(items)] == [6]
 
 
 def test_chrome_before_the_title_and_a_showing_trailer(tmp_path: Path) -> None:
@@ -531,7 +528,7 @@ def test_chrome_before_the_title_and_a_showing_trailer(tmp_path: Path) -> None:
     assert (paper.title, paper.origin.line) == ("A Real Title", 5)
     assert _snapshot(items).data_date == date(2026, 10, 14)
     assert (paper.stated_cited_by_in_map, paper.listed_citing) == (3, 1)
-    assert [c.citing.title for c in _citations(items)] == ["One Citer"]
+    assert [c.citing.title for c in parsed.citations(items)] == ["One Citer"]
 
 
 @pytest.mark.parametrize("name", ["attention.txt", "bert.txt", "roberta.txt", "t5.txt"])
@@ -610,7 +607,7 @@ def test_oversized_reference_title_rejects_the_line(tmp_path: Path) -> None:
         "A Page\n\nBuilds on\n\n"
         f"  1. 2017{'Long ' * 500}Titlecited by 1\n  2. 2017Attention Is All You Needcited by 1\n",
     )
-    assert [c.cited.title for c in _citations(items)] == ["Attention Is All You Need"]
+    assert [c.cited.title for c in parsed.citations(items)] == ["Attention Is All You Need"]
     assert _rejected(items) == {
         5: "reference item skipped: the title is 2,505 characters long, over the limit of "
         "2,000; fix the line"
@@ -657,7 +654,7 @@ def test_key_facts_counting_a_missing_list_are_reported(tmp_path: Path) -> None:
         "Builds on 2 of its 3 references that are in the map.\n\n"
         "Builds on\n\n  1. 2017Attention Is All You Needcited by 1\n",
     )
-    assert len(_citations(items)) == 1
+    assert len(parsed.citations(items)) == 1
     assert _rejected(items) == {
         9: "the page ends here without the 'Built on by' list of the 4 citing papers in the "
         "map that its key facts count, so it looks truncated: those citations were not "

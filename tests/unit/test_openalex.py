@@ -18,15 +18,9 @@ import pytest
 from loaders import openalex
 from loaders.detect import detect_format
 from loaders.ids import normal_id
-from loaders.records import (
-    CitationRecord,
-    PaperRecord,
-    ParsedItem,
-    Rejected,
-    Skipped,
-    SnapshotRecord,
-)
+from loaders.records import Rejected, SnapshotRecord
 from loaders.source_file import content_sha256
+from tests import parsed
 from tests.data import REAL_SOURCES
 
 REAL_OPENALEX = REAL_SOURCES / "openalex_works.jsonl"
@@ -129,18 +123,6 @@ def _lines_text(*numbers: int) -> str:
     return "".join(json.dumps(work(number)) + "\n" for number in numbers)
 
 
-def _papers(items: list[ParsedItem]) -> list[PaperRecord]:
-    return [item for item in items if isinstance(item, PaperRecord)]
-
-
-def _cites(items: list[ParsedItem]) -> list[CitationRecord]:
-    return [item for item in items if isinstance(item, CitationRecord)]
-
-
-def _rejects(items: list[ParsedItem]) -> list[Rejected]:
-    return [item for item in items if isinstance(item, Rejected)]
-
-
 def test_snapshot_first_and_last(tmp_path: Path) -> None:
     path = _write_lines(
         tmp_path / "works.jsonl",
@@ -159,7 +141,7 @@ def test_snapshot_first_and_last(tmp_path: Path) -> None:
     assert last.data_date == date(2025, 11, 6)
     assert last.first_date == date(2024, 1, 31)
     assert not any(isinstance(item, SnapshotRecord) for item in items[1:-1])
-    assert [paper.as_of for paper in _papers(items)] == [
+    assert [paper.as_of for paper in parsed.papers(items)] == [
         date(2025, 11, 6),
         date(2024, 1, 31),
         None,
@@ -178,8 +160,8 @@ def test_what_a_work_states(tmp_path: Path) -> None:
         },
     )
     items = list(openalex.parse(_write_lines(tmp_path / "w.jsonl", [stated])))
-    assert not _rejects(items)
-    (paper,) = _papers(items)
+    assert not parsed.rejects(items)
+    (paper,) = parsed.papers(items)
     assert paper.origin.line == 1
     assert paper.key == "doi:10.1234/made.up.1"
     assert paper.ids == {
@@ -210,7 +192,7 @@ def test_abstract_is_rebuilt_from_the_inverted_index() -> None:
 
 def test_references_become_citations_of_openalex_ids(tmp_path: Path) -> None:
     items = list(openalex.parse(_write_lines(tmp_path / "w.jsonl", [work(1)])))
-    cites = _cites(items)
+    cites = parsed.citations(items)
     assert [cite.cited.key for cite in cites] == ["openalex:W2000000001", "openalex:W2000000002"]
     for cite in cites:
         assert cite.citing.key == "doi:10.1234/made.up.1"
@@ -230,12 +212,12 @@ def test_null_references_and_a_self_citation(tmp_path: Path) -> None:
         referenced_works_count=None,
     )
     items = list(openalex.parse(_write_lines(tmp_path / "w.jsonl", [none_known, counted, own])))
-    assert not _rejects(items)
-    assert [paper.stated_refs_total for paper in _papers(items)] == [None, 4, 2]
-    assert [(cite.origin.line, cite.cited.key) for cite in _cites(items)] == [
+    assert not parsed.rejects(items)
+    assert [paper.stated_refs_total for paper in parsed.papers(items)] == [None, 4, 2]
+    assert [(cite.origin.line, cite.cited.key) for cite in parsed.citations(items)] == [
         (3, "openalex:W2000000001")
     ]
-    (skipped,) = [item for item in items if isinstance(item, Skipped)]
+    (skipped,) = parsed.skipped(items)
     assert skipped.kind == "self-citation"
     assert skipped.origin.line == 3
     assert "lists itself" in skipped.detail
@@ -267,18 +249,18 @@ def test_null_references_and_a_self_citation(tmp_path: Path) -> None:
 )
 def test_the_arxiv_id(tmp_path: Path, changes: dict[str, Any]) -> None:
     items = list(openalex.parse(_write_lines(tmp_path / "w.jsonl", [work(1, **changes)])))
-    assert not _rejects(items)
-    (paper,) = _papers(items)
+    assert not parsed.rejects(items)
+    (paper,) = parsed.papers(items)
     assert paper.arxiv_id == "2101.00001"
     assert paper.key == "2101.00001"
     assert "doi" not in paper.ids  # an arXiv DOI is the arXiv id, not a DOI of its own
     assert paper.ids["openalex"] == "W1000000001"
-    assert _cites(items)[0].citing.arxiv_id == "2101.00001"
+    assert parsed.citations(items)[0].citing.arxiv_id == "2101.00001"
 
 
 def test_an_old_style_arxiv_id_and_a_journal_doi(tmp_path: Path) -> None:
     stated = work(1, locations=[_location("https://arxiv.org/abs/hep-th/9901001v2")])
-    (paper,) = _papers(list(openalex.parse(_write_lines(tmp_path / "w.jsonl", [stated]))))
+    (paper,) = parsed.papers(list(openalex.parse(_write_lines(tmp_path / "w.jsonl", [stated]))))
     assert paper.arxiv_id == "hep-th/9901001"
     assert paper.ids["doi"] == "10.1234/made.up.1"  # the journal DOI stays a strong id
 
@@ -289,7 +271,7 @@ def test_title_falls_back_to_display_name_and_loses_its_markup(tmp_path: Path) -
         work(2, title="A short history of<i>SHELX</i>", display_name=None),
         work(3, title="Limits of <i>b</i><sup>2</sup> &amp; more"),
     ]
-    papers = _papers(list(openalex.parse(_write_lines(tmp_path / "w.jsonl", records))))
+    papers = parsed.papers(list(openalex.parse(_write_lines(tmp_path / "w.jsonl", records))))
     assert [paper.title for paper in papers] == [
         "Only a Display Name",
         "A short history of SHELX",
@@ -305,7 +287,7 @@ def test_topics_most_relevant_first_else_concepts(tmp_path: Path) -> None:
         work(2, topics=[], concepts=[concept, {"display_name": ""}]),
         work(3, topics=None, concepts=None),
     ]
-    papers = _papers(list(openalex.parse(_write_lines(tmp_path / "w.jsonl", records))))
+    papers = parsed.papers(list(openalex.parse(_write_lines(tmp_path / "w.jsonl", records))))
     assert [paper.topics for paper in papers] == [
         ("Gauge Theories", "Strings; Branes"),
         ("Physics",),
@@ -319,8 +301,8 @@ def test_a_work_without_an_openalex_id_loads_by_its_doi_or_arxiv_id(tmp_path: Pa
     by_nothing = work(3, id=None, ids=None, doi=None)
     path = _write_lines(tmp_path / "w.jsonl", [by_doi, by_arxiv, by_nothing])
     items = list(openalex.parse(path))
-    assert [paper.key for paper in _papers(items)] == ["doi:10.1234/made.up.1", "2101.00002"]
-    (reject,) = _rejects(items)
+    assert [paper.key for paper in parsed.papers(items)] == ["doi:10.1234/made.up.1", "2101.00002"]
+    (reject,) = parsed.rejects(items)
     assert reject.origin.line == 3
     assert "has no 'id'" in reject.reason
     assert reject.reason.endswith("fix or remove this work")
@@ -334,7 +316,7 @@ def test_a_result_page_on_one_line_and_pretty_printed(tmp_path: Path) -> None:
     }
     one_line = _write_lines(tmp_path / "page.json", [page])
     items = list(openalex.parse(one_line))
-    assert [paper.origin.line for paper in _papers(items)] == [1, 1]
+    assert [paper.origin.line for paper in parsed.papers(items)] == [1, 1]
     pretty = tmp_path / "pretty.json"
     pretty.write_text(json.dumps(page, indent=2))
     lines = pretty.read_text().splitlines()
@@ -344,24 +326,25 @@ def test_a_result_page_on_one_line_and_pretty_printed(tmp_path: Path) -> None:
         if line == "    {" and lines[number].strip().startswith('"id"')
     ]
     items = list(openalex.parse(pretty))
-    assert not _rejects(items)
-    assert [paper.origin.line for paper in _papers(items)] == starts
-    assert [cite.origin.line for cite in _cites(items)] == [starts[0]] * 2 + [starts[1]] * 2
+    assert not parsed.rejects(items)
+    assert [paper.origin.line for paper in parsed.papers(items)] == starts
+    cites_at = [cite.origin.line for cite in parsed.citations(items)]
+    assert cites_at == [starts[0]] * 2 + [starts[1]] * 2
 
 
 def test_one_pretty_printed_work_several_in_a_row_and_a_list(tmp_path: Path) -> None:
     single = tmp_path / "work.json"
     single.write_text(json.dumps(work(1), indent=2) + "\n")
-    assert [paper.origin.line for paper in _papers(list(openalex.parse(single)))] == [1]
+    assert [paper.origin.line for paper in parsed.papers(list(openalex.parse(single)))] == [1]
     # jq '.results[]' writes the works pretty-printed one after another
     several = tmp_path / "jq.json"
     first = json.dumps(work(1), indent=2)
     several.write_text(first + "\n" + json.dumps(work(2), indent=2) + "\n")
-    papers = _papers(list(openalex.parse(several)))
+    papers = parsed.papers(list(openalex.parse(several)))
     assert [paper.origin.line for paper in papers] == [1, first.count("\n") + 2]
     listed = tmp_path / "list.json"
     listed.write_text(json.dumps([work(1), work(2)]))
-    assert len(_papers(list(openalex.parse(listed)))) == 2
+    assert len(parsed.papers(list(openalex.parse(listed)))) == 2
 
 
 def test_a_truncated_pretty_printed_page_is_one_reject(tmp_path: Path) -> None:
@@ -369,7 +352,7 @@ def test_a_truncated_pretty_printed_page_is_one_reject(tmp_path: Path) -> None:
     text = json.dumps({"meta": {"count": 2}, "results": [work(1), work(2)]}, indent=2)
     path.write_text(text[: len(text) // 2])
     items = list(openalex.parse(path))
-    (reject,) = _rejects(items)
+    (reject,) = parsed.rejects(items)
     assert reject.origin.line == 1
     assert "not valid JSON" in reject.reason
     assert "not read past it" in reject.reason
@@ -379,8 +362,8 @@ def test_json_lines_after_a_first_line_cut_short_still_load(tmp_path: Path) -> N
     path = tmp_path / "cut.jsonl"
     path.write_text('{"id": "https://openalex.org/W1", "title":\n' + _lines_text(2, 3, 4))
     items = list(openalex.parse(path))
-    assert [paper.origin.line for paper in _papers(items)] == [2, 3, 4]
-    assert [reject.origin.line for reject in _rejects(items)] == [1]
+    assert [paper.origin.line for paper in parsed.papers(items)] == [2, 3, 4]
+    assert [reject.origin.line for reject in parsed.rejects(items)] == [1]
 
 
 def test_a_line_over_the_limit_in_a_document(
@@ -391,14 +374,14 @@ def test_a_line_over_the_limit_in_a_document(
     page = {"meta": {"count": 1}, "results": [work(1, title="T" * 5000)]}
     path.write_text(json.dumps(page, indent=2))
     items = list(openalex.parse(path))
-    assert not _papers(items)
-    (reject,) = _rejects(items)
+    assert not parsed.papers(items)
+    (reject,) = parsed.rejects(items)
     assert "over the limit of 4,000" in reject.reason
     assert "the document from line 1 holding it was not loaded" in reject.reason
     lines = _write_lines(tmp_path / "w.jsonl", [work(1, title="T" * 5000), work(2)])
     items = list(openalex.parse(lines))
-    assert [paper.origin.line for paper in _papers(items)] == [2]
-    assert [reject.origin.line for reject in _rejects(items)] == [1]
+    assert [paper.origin.line for paper in parsed.papers(items)] == [2]
+    assert [reject.origin.line for reject in parsed.rejects(items)] == [1]
 
 
 def test_a_snapshot_folder_of_gzipped_parts(tmp_path: Path) -> None:
@@ -417,8 +400,8 @@ def test_a_snapshot_folder_of_gzipped_parts(tmp_path: Path) -> None:
     assert isinstance(snapshot, SnapshotRecord)
     assert snapshot.kind == "openalex"
     assert snapshot.source == "works"
-    assert not _rejects(items)
-    papers = _papers(items)
+    assert not parsed.rejects(items)
+    papers = parsed.papers(items)
     assert [(paper.origin.path, paper.origin.line) for paper in papers] == [
         (str(part_a), 1),
         (str(part_b), 1),
@@ -443,8 +426,8 @@ def test_a_corrupt_part_is_a_reject_and_the_others_load(tmp_path: Path) -> None:
     broken.parent.mkdir(parents=True)
     broken.write_bytes(gzip.compress(json.dumps(work(2)).encode() * 50)[:40])
     items = list(openalex.parse(works))
-    assert len(_papers(items)) == 1
-    (reject,) = _rejects(items)
+    assert len(parsed.papers(items)) == 1
+    (reject,) = parsed.rejects(items)
     assert reject.origin.path == str(broken)
     assert "the folder's other files loaded" in reject.reason
 
@@ -504,11 +487,11 @@ def test_malformed_lines_are_rejects_and_the_rest_loads(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text("\n".join(lines) + "\n")
     items = list(openalex.parse(path))  # never raises
-    rejects = _rejects(items)
+    rejects = parsed.rejects(items)
     by_line: dict[int, list[Rejected]] = {}
     for reject in rejects:
         by_line.setdefault(reject.origin.line, []).append(reject)
-    papers = _papers(items)
+    papers = parsed.papers(items)
     for place, (text, reason, loaded) in enumerate(MALFORMED):
         line = 2 + 2 * place
         assert line in by_line, (text[:80], reason)
@@ -530,8 +513,8 @@ def test_the_real_works_all_load() -> None:
     raw = [json.loads(line) for line in REAL_OPENALEX.read_text(encoding="utf-8").splitlines()]
     assert detect_format(REAL_OPENALEX) == "openalex"
     items = list(openalex.parse(REAL_OPENALEX))
-    assert _rejects(items) == []
-    papers = _papers(items)
+    assert parsed.rejects(items) == []
+    papers = parsed.papers(items)
     assert len(papers) == len(raw)
     assert [paper.origin.line for paper in papers] == list(range(1, len(raw) + 1))
     for paper, record in zip(papers, raw, strict=True):
@@ -561,11 +544,11 @@ def test_the_real_works_references_inside_the_set() -> None:
     assert len(inside) > 0
     items = list(openalex.parse(REAL_OPENALEX))
     keys = {f"openalex:{normal_id('openalex', wid)}" for wid in in_set}
-    cites = [cite for cite in _cites(items) if cite.cited.key in keys]
-    skipped = [item for item in items if isinstance(item, Skipped)]
+    cites = [cite for cite in parsed.citations(items) if cite.cited.key in keys]
+    skipped = parsed.skipped(items)
     assert len(cites) == len(inside) - own
     assert len(skipped) == own
     # and every reference of the set is a citation or a self-citation
     total = sum(len(record.get("referenced_works") or []) for record in raw)
-    assert len(_cites(items)) + len(skipped) == total
-    assert all(re.fullmatch(r"openalex:W\d+", cite.cited.key) for cite in _cites(items))
+    assert len(parsed.citations(items)) + len(skipped) == total
+    assert all(re.fullmatch(r"openalex:W\d+", cite.cited.key) for cite in parsed.citations(items))

@@ -12,6 +12,7 @@ import pytest
 from kg.errors import SourceError
 from loaders.paper_json import parse, split_authors
 from loaders.records import PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from tests import parsed
 from tests.data import REAL_SEED_RECORD, REPO, SEED_RECORD
 
 PAGES = REPO / "tests" / "fixtures" / "pages"
@@ -33,10 +34,6 @@ SEED_SOURCES = [
 
 def _parse(path: Path) -> list[ParsedItem]:
     return list(parse(path))
-
-
-def _papers(items: list[ParsedItem]) -> list[PaperRecord]:
-    return [item for item in items if isinstance(item, PaperRecord)]
 
 
 def _rejected(items: list[ParsedItem]) -> dict[int, str]:
@@ -129,7 +126,7 @@ def test_split_authors_keeps_order_and_drops_et_al(text: str, expected: tuple[st
 
 def test_json_lines_keep_the_good_objects() -> None:
     items = _parse(PAGES / "papers.jsonl")
-    papers = _papers(items)
+    papers = parsed.papers(items)
     assert [paper.origin.line for paper in papers] == [1, 9]
     first, second = papers
     assert first.arxiv_id == "2401.00001"
@@ -228,7 +225,7 @@ def test_dates_outside_1800_to_2100_are_rejected(tmp_path: Path) -> None:
     ]
     path.write_text("".join(json.dumps(o) + "\n" for o in objects), encoding="utf-8")
     items = _parse(path)
-    assert [paper.arxiv_id for paper in _papers(items)] == ["2401.00013"]
+    assert [paper.arxiv_id for paper in parsed.papers(items)] == ["2401.00013"]
     assert _rejected(items) == {
         1: "builder_version: the year 9999 is not between 1800 and 2100 "
         "('b-9999-12-31-v1'): fix or remove this object",
@@ -245,7 +242,7 @@ def test_offset_timestamp_is_dated_in_utc(tmp_path: Path) -> None:
         tmp_path / "late.json",
         {"source": {"id": "2401.00010"}, "paper": {"submitted_at": "2024-01-01T22:30:00-05:00"}},
     )
-    paper = _papers(_parse(path))[0]
+    paper = parsed.papers(_parse(path))[0]
     assert paper.published == date(2024, 1, 2)
     assert paper.year == 2024
     assert paper.extra["submitted_at"] == "2024-01-02T03:30:00Z"  # the time of day is kept
@@ -264,7 +261,7 @@ def test_submission_time_of_day_is_kept(tmp_path: Path, stated: str, kept: str |
     path = _write(
         tmp_path / "t.json", {"source": {"id": "2401.00012"}, "paper": {"submitted_at": stated}}
     )
-    paper = _papers(_parse(path))[0]
+    paper = parsed.papers(_parse(path))[0]
     assert paper.extra.get("submitted_at") == kept
 
 
@@ -272,7 +269,7 @@ def test_gzipped_record_is_read_by_content(tmp_path: Path) -> None:
     path = tmp_path / "record.txt"
     record = {"source": {"id": "2401.00011", "version": 2}, "paper": {"title": "Zipped"}}
     path.write_bytes(gzip.compress(json.dumps(record).encode()))
-    paper = _papers(_parse(path))[0]
+    paper = parsed.papers(_parse(path))[0]
     assert (paper.arxiv_id, paper.version, paper.title) == ("2401.00011", 2, "Zipped")
 
 
@@ -291,7 +288,7 @@ def test_a_map_page_is_not_json(tmp_path: Path) -> None:
 def test_example_record_loads_without_prose() -> None:
     items = _parse(EXAMPLES / "bert_record.json")
     assert _rejected(items) == {}
-    paper = _papers(items)[0]
+    paper = parsed.papers(items)[0]
     assert paper.arxiv_id == "1810.04805"
     assert paper.authors == ("Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova")
     assert paper.published == date(2018, 10, 11)
@@ -327,7 +324,7 @@ def test_huge_integers_are_rejected_and_the_rest_loads(tmp_path: Path) -> None:
         _good("2401.00006"),
     )
     items = _parse(path)
-    assert [p.arxiv_id for p in _papers(items)] == ["2401.00001", "2401.00006"]
+    assert [p.arxiv_id for p in parsed.papers(items)] == ["2401.00001", "2401.00006"]
     rejected = _rejected(items)
     assert sorted(rejected) == [2, 3, 4, 5]
     assert "source.version input should be less than or equal to 92233" in rejected[2]
@@ -340,14 +337,14 @@ def test_json_nested_too_deep_is_rejected(tmp_path: Path) -> None:
     deep = '{"source": {"id": "2401.00002"}, "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
     path = _lines(tmp_path / "deep.jsonl", _good(), deep, _good("2401.00003"))
     items = _parse(path)
-    assert [p.arxiv_id for p in _papers(items)] == ["2401.00001", "2401.00003"]
+    assert [p.arxiv_id for p in parsed.papers(items)] == ["2401.00001", "2401.00003"]
     assert _rejected(items)[2].startswith("the JSON is nested too deep to read")
 
 
 def test_null_paper_part_loads_the_id_and_is_reported(tmp_path: Path) -> None:
     path = _write(tmp_path / "null.json", {"paper": None, "source": {"id": "2110.03888"}})
     items = _parse(path)
-    (paper,) = _papers(items)
+    (paper,) = parsed.papers(items)
     assert (paper.arxiv_id, paper.title) == ("2110.03888", None)
     (reject,) = [item for item in items if isinstance(item, Rejected)]
     assert reject.message() == (
@@ -367,7 +364,7 @@ def test_oversized_values_and_bad_categories_are_rejected(tmp_path: Path) -> Non
         _good("2401.00005", title="Kilo [/bold] stray closing tag", primary_cat="cs.LG"),
     )
     items = _parse(path)
-    (paper,) = _papers(items)
+    (paper,) = parsed.papers(items)
     assert paper.title == "Kilo [/bold] stray closing tag"  # kept verbatim
     rejected = _rejected(items)
     assert rejected[1].startswith("the title is 100,000 characters long, over the limit of 2,000")
@@ -380,7 +377,7 @@ def test_oversized_values_and_bad_categories_are_rejected(tmp_path: Path) -> Non
 def test_a_timestamp_moved_out_of_the_calendar_is_rejected(tmp_path: Path, moment: str) -> None:
     path = _lines(tmp_path / "t.jsonl", _good(submitted_at=moment), _good("2401.00002"))
     items = _parse(path)
-    assert [p.arxiv_id for p in _papers(items)] == ["2401.00002"]
+    assert [p.arxiv_id for p in parsed.papers(items)] == ["2401.00002"]
     assert _rejected(items)[1].startswith(f"paper.submitted_at '{moment}' is not an ISO")
 
 
@@ -389,7 +386,7 @@ def test_a_bad_first_line_before_objects_is_a_reject(tmp_path: Path, first: str)
     # Detection reads past a bad first line (issue 13), so the parser must too.
     path = _lines(tmp_path / "lines.jsonl", first, _good(), _good("2401.00002"))
     items = _parse(path)
-    assert [p.arxiv_id for p in _papers(items)] == ["2401.00001", "2401.00002"]
+    assert [p.arxiv_id for p in parsed.papers(items)] == ["2401.00001", "2401.00002"]
     assert list(_rejected(items)) == [1]
 
 

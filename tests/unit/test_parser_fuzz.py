@@ -28,16 +28,10 @@ from kg.errors import SourceError  # noqa: E402
 from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json  # noqa: E402
 from loaders.detect import detect_format  # noqa: E402
 from loaders.formats import FORMATS  # noqa: E402
-from loaders.records import (  # noqa: E402
-    CitationRecord,
-    PaperRecord,
-    ParsedItem,
-    Rejected,
-    Skipped,
-    SnapshotRecord,
-)
+from loaders.records import ParsedItem, SnapshotRecord  # noqa: E402
 from loaders.source_file import record_problem  # noqa: E402
 from loaders.taxonomy import is_category_code  # noqa: E402
+from tests import parsed  # noqa: E402
 
 PARSERS: dict[str, Callable[[Path], Iterator[ParsedItem]]] = {
     "page": map_page.parse,
@@ -149,17 +143,16 @@ def _check(items: Iterator[ParsedItem]) -> list[ParsedItem]:
     seen = list(items)
     if seen:
         assert isinstance(seen[0], SnapshotRecord)
-    for item in seen:
-        if isinstance(item, PaperRecord):
-            assert record_problem(item) is None, item
-            for code in (item.primary_category, *item.cross_categories):
-                assert code is None or is_category_code(code), code
-        elif isinstance(item, CitationRecord):
-            assert record_problem(item.citing) is None
-            assert record_problem(item.cited) is None
-        elif isinstance(item, Rejected):
-            assert item.reason
-            assert item.message().startswith(f"{item.origin.path}:{item.origin.line}: ")
+    for paper in parsed.papers(seen):
+        assert record_problem(paper) is None, paper
+        for code in (paper.primary_category, *paper.cross_categories):
+            assert code is None or is_category_code(code), code
+    for cite in parsed.citations(seen):
+        assert record_problem(cite.citing) is None
+        assert record_problem(cite.cited) is None
+    for reject in parsed.rejects(seen):
+        assert reject.reason
+        assert reject.message().startswith(f"{reject.origin.path}:{reject.origin.line}: ")
     return seen
 
 
@@ -278,7 +271,7 @@ def test_json_fields_of_any_type(fmt: str, base: dict[str, object]) -> None:
             _detect(path)
             items = _run(fmt, path)
             # the untouched second object always loads
-            assert sum(isinstance(item, PaperRecord) for item in items) >= 1
+            assert parsed.papers(items)
 
     run()
 
@@ -291,10 +284,8 @@ def test_page_list_items(title: str, count: int, year: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         items = _run("page", _write(text.encode("utf-8", "replace"), folder))
         # the other reference always loads
-        assert any(
-            isinstance(i, CitationRecord) and i.cited.title == "Attention Is All You Need"
-            for i in items
-        )
+        titles = [cite.cited.title for cite in parsed.citations(items)]
+        assert "Attention Is All You Need" in titles
 
 
 EDGE_TOKEN = st.one_of(
@@ -326,9 +317,8 @@ def test_edge_lists(
             items = list(edge_list.parse(path, id_scheme=scheme))
         except SourceError:
             return
-    for item in items:
-        assert isinstance(item, SnapshotRecord | CitationRecord | Rejected | Skipped)
-        if isinstance(item, CitationRecord):
-            assert item.citing.arxiv_id
-            assert item.cited.arxiv_id
-            assert item.citing.arxiv_id != item.cited.arxiv_id
+    assert not parsed.papers(items)  # snapshots, edges, rejects and skipped ones only
+    for cite in parsed.citations(items):
+        assert cite.citing.arxiv_id
+        assert cite.cited.arxiv_id
+        assert cite.citing.arxiv_id != cite.cited.arxiv_id

@@ -10,7 +10,7 @@ import json
 import tempfile
 from datetime import date
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -19,19 +19,12 @@ from hypothesis import strategies as st
 from loaders import semantic_scholar, source_file
 from loaders.detect import detect_format
 from loaders.ids import ID_KINDS, normal_id
-from loaders.records import (
-    CitationRecord,
-    PaperRecord,
-    ParsedItem,
-    Rejected,
-    Skipped,
-    SnapshotRecord,
-)
+from loaders.records import PaperRecord, ParsedItem, SnapshotRecord
 from loaders.source_file import content_sha256
+from tests import parsed
 from tests.data import REAL_SOURCES
 
 REAL_S2 = REAL_SOURCES / "s2_papers.jsonl"
-T = TypeVar("T")
 
 
 def _hex(n: int) -> str:
@@ -68,10 +61,6 @@ def _parse(path: Path) -> list[ParsedItem]:
     return list(semantic_scholar.parse(path))
 
 
-def _of(items: list[ParsedItem], kind: type[T]) -> list[T]:
-    return [item for item in items if isinstance(item, kind)]
-
-
 # Graph API paper objects
 
 
@@ -84,8 +73,8 @@ def test_snapshot_first_and_only(tmp_path: Path) -> None:
     assert first.source == "papers.jsonl"
     assert first.sha256 == content_sha256(path)
     assert first.key == f"sha256:{first.sha256}"
-    assert len(_of(items, SnapshotRecord)) == 1
-    assert [paper.origin.line for paper in _of(items, PaperRecord)] == [1, 2]
+    assert len(parsed.of_kind(items, SnapshotRecord)) == 1
+    assert [paper.origin.line for paper in parsed.papers(items)] == [1, 2]
 
 
 def test_a_full_paper_object(tmp_path: Path) -> None:
@@ -107,7 +96,7 @@ def test_a_full_paper_object(tmp_path: Path) -> None:
         citationCount=12,
         referenceCount=34,
     )
-    (paper,) = _of(_parse(_write(tmp_path, "one.jsonl", obj)), PaperRecord)
+    (paper,) = parsed.papers(_parse(_write(tmp_path, "one.jsonl", obj)))
     assert paper.arxiv_id == "2101.00007"
     assert paper.key == "2101.00007"
     assert paper.ids == {
@@ -144,25 +133,25 @@ def test_nulls_and_a_paper_named_by_its_s2_id_alone(tmp_path: Path) -> None:
         "references": None,
     }
     items = _parse(_write(tmp_path, "nulls.jsonl", obj))
-    (paper,) = _of(items, PaperRecord)
+    (paper,) = parsed.papers(items)
     assert paper.ids == {"s2": _hex(8)}
     assert paper.key == f"s2:{_hex(8)}"
     assert paper.title is None
     assert paper.authors == ()
-    assert not _of(items, Rejected)
+    assert not parsed.rejects(items)
 
 
 def test_an_arxiv_doi_is_the_arxiv_id(tmp_path: Path) -> None:
     doi_only = _paper(1, externalIds={"DOI": "10.48550/arXiv.2101.00001", "CorpusId": 1001})
     both = _paper(2, externalIds={"ArXiv": "2101.00002", "DOI": "10.48550/ARXIV.2101.00002"})
-    papers = _of(_parse(_write(tmp_path, "a.jsonl", doi_only, both)), PaperRecord)
+    papers = parsed.papers(_parse(_write(tmp_path, "a.jsonl", doi_only, both)))
     assert [paper.arxiv_id for paper in papers] == ["2101.00001", "2101.00002"]
     assert all("doi" not in paper.ids and paper.doi is None for paper in papers)
 
 
 def test_year_from_the_publication_date_when_year_is_null(tmp_path: Path) -> None:
     obj = _paper(1, year=None, publicationDate="1999-12-31")
-    (paper,) = _of(_parse(_write(tmp_path, "a.jsonl", obj)), PaperRecord)
+    (paper,) = parsed.papers(_parse(_write(tmp_path, "a.jsonl", obj)))
     assert paper.year == 1999
     assert paper.published == date(1999, 12, 31)
 
@@ -186,9 +175,9 @@ def test_nested_citations_and_references(tmp_path: Path) -> None:
         ],
     )
     items = _parse(_write(tmp_path, "nested.jsonl", obj))
-    assert not _of(items, Rejected)
-    (paper,) = _of(items, PaperRecord)
-    citations = _of(items, CitationRecord)
+    assert not parsed.rejects(items)
+    (paper,) = parsed.papers(items)
+    citations = parsed.citations(items)
     citing = [c.citing.key for c in citations if c.cited.key == paper.key]
     cited = [c.cited.key for c in citations if c.citing.key == paper.key]
     assert citing == [
@@ -204,7 +193,7 @@ def test_nested_citations_and_references(tmp_path: Path) -> None:
     assert nested.title == "Invented Paper Number 10"
     assert nested.year == 2001
     assert nested.stated_cited_by == 3
-    skipped = _of(items, Skipped)
+    skipped = parsed.skipped(items)
     assert [s.kind for s in skipped] == ["unresolved citation"] * 3 + ["self-citation"] + [
         "unresolved citation"
     ]
@@ -224,16 +213,16 @@ def test_a_bad_nested_paper_rejects_its_citation_alone(tmp_path: Path) -> None:
         ],
     )
     items = _parse(_write(tmp_path, "a.jsonl", obj))
-    assert len(_of(items, PaperRecord)) == 1
-    assert [c.citing.ids["s2"] for c in _of(items, CitationRecord)] == [_hex(11)]
-    reasons = [r.reason for r in _of(items, Rejected)]
+    assert len(parsed.papers(items)) == 1
+    assert [c.citing.ids["s2"] for c in parsed.citations(items)] == [_hex(11)]
+    reasons = [r.reason for r in parsed.rejects(items)]
     assert len(reasons) == 5
     assert reasons[0].startswith("citations[0]: externalIds.DOI 'not a doi' is not a DOI")
     assert reasons[1].startswith("citations[2]: a JSON string where a paper object should be")
     assert reasons[2].startswith("citations[3]: year: the year 1066 is not between 1800")
     assert reasons[3].startswith("citations[4]: paperId 'xyz' is not a paperId")
     assert reasons[4].startswith("citations[5]: the title holds a lone surrogate")
-    for reject in _of(items, Rejected):
+    for reject in parsed.rejects(items):
         reject.raw.encode("utf-8")  # written to the rejects file as it is
     assert all(
         reason.endswith("the citation was not loaded: fix or remove the entry")
@@ -243,11 +232,11 @@ def test_a_bad_nested_paper_rejects_its_citation_alone(tmp_path: Path) -> None:
 
 def test_a_page_on_one_line_and_pretty_printed(tmp_path: Path) -> None:
     page = {"total": 3, "offset": 0, "next": 3, "data": [_paper(1), _paper(2), _paper(3)]}
-    one_line = _of(_parse(_write(tmp_path, "page.json", page)), PaperRecord)
+    one_line = parsed.papers(_parse(_write(tmp_path, "page.json", page)))
     assert [p.ids["s2"] for p in one_line] == [_hex(1), _hex(2), _hex(3)]
     assert {p.origin.line for p in one_line} == {1}
     pretty = _write(tmp_path, "pretty.json", text="\n" + json.dumps(page, indent=2) + "\n")
-    papers = _of(_parse(pretty), PaperRecord)
+    papers = parsed.papers(_parse(pretty))
     assert [p.ids["s2"] for p in papers] == [_hex(1), _hex(2), _hex(3)]
     lines = pretty.read_text().splitlines()
     for paper in papers:  # each paper starts on the line its object opens
@@ -260,23 +249,23 @@ def test_a_page_on_one_line_and_pretty_printed(tmp_path: Path) -> None:
 def test_one_pretty_printed_object_with_nested_lists(tmp_path: Path) -> None:
     obj = _paper(1, citations=[_paper(2)], references=[_paper(3)])
     items = _parse(_write(tmp_path, "one.json", text=json.dumps(obj, indent=4)))
-    assert len(_of(items, PaperRecord)) == 1
-    assert len(_of(items, CitationRecord)) == 2
-    assert not _of(items, Rejected)
+    assert len(parsed.papers(items)) == 1
+    assert len(parsed.citations(items)) == 2
+    assert not parsed.rejects(items)
 
 
 def test_a_citations_page_gives_the_citing_papers(tmp_path: Path) -> None:
     page = {"offset": 0, "data": [{"contexts": [], "citingPaper": _paper(4)}]}
     items = _parse(_write(tmp_path, "citations.json", page))
-    assert [p.ids["s2"] for p in _of(items, PaperRecord)] == [_hex(4)]
-    assert not _of(items, CitationRecord)
+    assert [p.ids["s2"] for p in parsed.papers(items)] == [_hex(4)]
+    assert not parsed.citations(items)
 
 
 def test_a_batch_answer_with_nulls(tmp_path: Path) -> None:
     text = json.dumps([_paper(1), None, _paper(2)], indent=2)
     items = _parse(_write(tmp_path, "batch.json", text=text))
-    assert len(_of(items, PaperRecord)) == 2
-    (reject,) = _of(items, Rejected)
+    assert len(parsed.papers(items)) == 2
+    (reject,) = parsed.rejects(items)
     assert "element 2 of the array is a JSON null" in reject.reason
     assert text.splitlines()[reject.origin.line - 1].strip() == "null,"
 
@@ -285,8 +274,8 @@ def test_a_jsonl_file_with_a_broken_first_line_stays_lines(tmp_path: Path) -> No
     text = '{"paperId": "' + _hex(1) + '", "tit\n' + json.dumps(_paper(2)) + "\n"
     path = _write(tmp_path, "a.jsonl", text=text)
     items = _parse(path)
-    assert [p.origin.line for p in _of(items, PaperRecord)] == [2]
-    assert [r.origin.line for r in _of(items, Rejected)] == [1]
+    assert [p.origin.line for p in parsed.papers(items)] == [2]
+    assert [r.origin.line for r in parsed.rejects(items)] == [1]
     assert semantic_scholar.line_context(path) is None
 
 
@@ -324,7 +313,7 @@ def test_dataset_lines(tmp_path: Path) -> None:
         {"citationid": 4, "citingcorpusid": 2001, "citedcorpusid": "x"},
     ]
     items = _parse(_write(tmp_path, "datasets.jsonl", *lines))
-    paper, abstract = _of(items, PaperRecord)
+    paper, abstract = parsed.papers(items)
     assert paper.ids == {"doi": "10.5555/dataset.1", "corpus": "2001", "mag": "55"}
     assert paper.title == "A Dataset Paper"
     assert paper.authors == ("Cy Three",)
@@ -333,14 +322,14 @@ def test_dataset_lines(tmp_path: Path) -> None:
     assert abstract.key == "corpus:2001"
     assert abstract.abstract == "An abstract."
     assert abstract.title is None
-    (citation,) = _of(items, CitationRecord)
+    (citation,) = parsed.citations(items)
     assert (citation.citing.key, citation.cited.key) == ("corpus:2001", "corpus:2002")
     assert citation.origin.line == 3
-    assert [(s.origin.line, s.kind) for s in _of(items, Skipped)] == [
+    assert [(s.origin.line, s.kind) for s in parsed.skipped(items)] == [
         (4, "unresolved citation"),
         (5, "self-citation"),
     ]
-    (reject,) = _of(items, Rejected)
+    (reject,) = parsed.rejects(items)
     assert reject.origin.line == 6
     assert reject.reason.startswith("citedcorpusid 'x' is not a corpus id")
 
@@ -402,9 +391,9 @@ def test_bad_lines_are_rejected_and_the_rest_loads(tmp_path: Path) -> None:
     good = json.dumps(_paper(99))
     text = "".join(f"{line}\n{good}\n" for line, _ in BAD_LINES)
     items = _parse(_write(tmp_path, "bad.jsonl", text=text))
-    papers = _of(items, PaperRecord)
+    papers = parsed.papers(items)
     assert [paper.origin.line for paper in papers] == list(range(2, 2 * len(BAD_LINES) + 1, 2))
-    rejects = {reject.origin.line: reject for reject in _of(items, Rejected)}
+    rejects = {reject.origin.line: reject for reject in parsed.rejects(items)}
     assert sorted(rejects) == list(range(1, 2 * len(BAD_LINES), 2))
     for (line, expected), number in zip(BAD_LINES, sorted(rejects), strict=True):
         reject = rejects[number]
@@ -415,7 +404,7 @@ def test_bad_lines_are_rejected_and_the_rest_loads(tmp_path: Path) -> None:
 
 def test_every_record_reason_says_what_to_do(tmp_path: Path) -> None:
     text = "".join(f"{line}\n" for line, _ in BAD_LINES)
-    for reject in _of(_parse(_write(tmp_path, "bad.jsonl", text=text)), Rejected):
+    for reject in parsed.rejects(_parse(_write(tmp_path, "bad.jsonl", text=text))):
         assert "remove" in reject.reason, reject.reason
 
 
@@ -424,8 +413,8 @@ def test_a_line_over_the_limit_is_rejected(tmp_path: Path, monkeypatch: pytest.M
     long_line = json.dumps(_paper(1, abstract="x" * 2000))
     path = _write(tmp_path, "long.jsonl", text=long_line + "\n" + json.dumps(_paper(2)) + "\n")
     items = _parse(path)
-    assert [p.origin.line for p in _of(items, PaperRecord)] == [2]
-    (reject,) = _of(items, Rejected)
+    assert [p.origin.line for p in parsed.papers(items)] == [2]
+    (reject,) = parsed.rejects(items)
     assert reject.origin.line == 1
     assert "over the limit of 1,000" in reject.reason
 
@@ -434,7 +423,7 @@ def test_unchanged_lines_are_not_read(tmp_path: Path) -> None:
     first, second = json.dumps(_paper(1)), json.dumps(_paper(2))
     path = _write(tmp_path, "a.jsonl", text=f"{first}\n{second}\n")
     items = list(semantic_scholar.parse(path, unchanged=lambda text: text == first))
-    assert [p.ids["s2"] for p in _of(items, PaperRecord)] == [_hex(2)]
+    assert [p.ids["s2"] for p in parsed.papers(items)] == [_hex(2)]
 
 
 _FUZZ_VALID = json.dumps(_paper(1, citations=[_paper(2), {"citingPaper": _paper(3)}])) + "\n"
@@ -506,9 +495,9 @@ def test_detection_of_a_first_line_longer_than_the_head(tmp_path: Path) -> None:
 def test_real_s2_papers() -> None:
     raw_lines = [line for line in REAL_S2.read_text(encoding="utf-8").splitlines() if line.strip()]
     items = _parse(REAL_S2)
-    rejects = _of(items, Rejected)
+    rejects = parsed.rejects(items)
     assert not rejects, [reject.message()[:300] for reject in rejects[:5]]
-    papers = _of(items, PaperRecord)
+    papers = parsed.papers(items)
     assert len(papers) == len(raw_lines)
     assert [paper.origin.line for paper in papers] == list(range(1, len(raw_lines) + 1))
     for raw, paper in zip(raw_lines, papers, strict=True):
@@ -537,7 +526,7 @@ def test_real_s2_papers() -> None:
     assert expected > 0
     citing_first = [
         c
-        for c in _of(items, CitationRecord)
+        for c in parsed.citations(items)
         if c.origin.line == 1 and c.cited.ids.get("s2") == first["paperId"]
     ]
     assert len(citing_first) == expected

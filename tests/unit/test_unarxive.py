@@ -9,7 +9,7 @@ import json
 import tempfile
 from datetime import date
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -17,17 +17,10 @@ from hypothesis import strategies as st
 
 from loaders import source_file, unarxive
 from loaders.detect import detect_format
-from loaders.records import (
-    CitationRecord,
-    PaperRecord,
-    ParsedItem,
-    Rejected,
-    Skipped,
-    SnapshotRecord,
-)
+from loaders.records import PaperRecord, SnapshotRecord
 from loaders.source_file import content_sha256
+from tests import parsed
 
-T = TypeVar("T")
 EMPTY_IDS = {
     "open_alex_id": "",
     "sem_open_alex_id": "",
@@ -91,10 +84,6 @@ def _write(tmp_path: Path, *values: object, text: str | None = None) -> Path:
     return path
 
 
-def _of(items: list[ParsedItem], kind: type[T]) -> list[T]:
-    return [item for item in items if isinstance(item, kind)]
-
-
 def test_the_paper_from_its_metadata(tmp_path: Path) -> None:
     path = _write(tmp_path, _line())
     items = list(unarxive.parse(path))
@@ -104,7 +93,7 @@ def test_the_paper_from_its_metadata(tmp_path: Path) -> None:
     assert snapshot.source == path.name
     assert snapshot.sha256 == content_sha256(path)
     assert snapshot.key == f"sha256:{snapshot.sha256}"
-    (paper,) = _of(items, PaperRecord)
+    (paper,) = parsed.papers(items)
     assert paper.arxiv_id == "2105.00001"
     assert paper.title == "An Invented Paper on Made-Up Waves"
     assert paper.authors == ("Ada Inventa", "Bo Two")
@@ -114,7 +103,7 @@ def test_the_paper_from_its_metadata(tmp_path: Path) -> None:
     assert paper.as_of == date(2021, 5, 20)
     assert paper.ids == {"doi": "10.5555/invented.1"}
     assert paper.snapshot == snapshot.key
-    assert not _of(items, Rejected)
+    assert not parsed.rejects(items)
 
 
 def test_bib_entries_with_ids_are_citations(tmp_path: Path) -> None:
@@ -132,8 +121,8 @@ def test_bib_entries_with_ids_are_citations(tmp_path: Path) -> None:
         },
     }
     items = list(unarxive.parse(_write(tmp_path, _line(bib_entries=entries))))
-    assert not _of(items, Rejected)
-    citations = _of(items, CitationRecord)
+    assert not parsed.rejects(items)
+    citations = parsed.citations(items)
     assert {c.citing.key for c in citations} == {"2105.00001"}
     assert all(c.as_of == date(2021, 5, 20) and c.origin.line == 1 for c in citations)
     assert [c.cited.key for c in citations] == [
@@ -162,11 +151,11 @@ def test_unresolved_entries_and_self_citations_are_skipped(tmp_path: Path) -> No
         "b5": _entry(arxiv_id="1706.03762"),
     }
     items = list(unarxive.parse(_write(tmp_path, _line(bib_entries=entries))))
-    assert [c.cited.key for c in _of(items, CitationRecord)] == ["1706.03762"]
-    skipped = _of(items, Skipped)
+    assert [c.cited.key for c in parsed.citations(items)] == ["1706.03762"]
+    skipped = parsed.skipped(items)
     assert [s.kind for s in skipped] == ["unresolved citation"] * 3 + ["self-citation"]
     assert "bib_entries['b1'] of 2105.00001 names no paper by id" in skipped[0].detail
-    assert not _of(items, Rejected)
+    assert not parsed.rejects(items)
 
 
 def test_no_metadata_gives_the_id_alone(tmp_path: Path) -> None:
@@ -175,7 +164,7 @@ def test_no_metadata_gives_the_id_alone(tmp_path: Path) -> None:
         _line("2105.00002", metadata=None),
         _line("2105.00003", metadata={"title": "Id Left Out", "categories": "cs.LG"}),
     ]
-    papers = _of(list(unarxive.parse(_write(tmp_path, *lines))), PaperRecord)
+    papers = parsed.papers(list(unarxive.parse(_write(tmp_path, *lines))))
     assert [(p.arxiv_id, p.year, p.title) for p in papers] == [
         ("hep-th/9901001", 1999, None),
         ("2105.00002", 2021, None),
@@ -192,12 +181,12 @@ def test_bad_metadata_rejects_the_record_and_keeps_the_citations(tmp_path: Path)
         _line("2105.00004", metadata={"id": "2105.00004", "update_date": "9999-12-31"}),
     ]
     items = list(unarxive.parse(_write(tmp_path, *lines)))
-    assert not _of(items, PaperRecord)
-    assert [(c.origin.line, c.citing.key) for c in _of(items, CitationRecord)] == [
+    assert not parsed.papers(items)
+    assert [(c.origin.line, c.citing.key) for c in parsed.citations(items)] == [
         (1, "2105.00001"),
         (3, "2105.00003"),
     ]
-    reasons = [(r.origin.line, r.reason) for r in _of(items, Rejected)]
+    reasons = [(r.origin.line, r.reason) for r in parsed.rejects(items)]
     assert [line for line, _ in reasons] == [1, 2, 3, 4]
     assert "metadata.id '2105.09999' is another paper than paper_id '2105.00001'" in reasons[0][1]
     assert "metadata: categories: 'not-a-category!' is not an arXiv category" in reasons[1][1]
@@ -245,17 +234,17 @@ def test_bad_lines_are_rejected_and_the_rest_loads(tmp_path: Path) -> None:
     text = "".join(f"{line}\n{good}\n" for line, _ in BAD_LINES)
     items = list(unarxive.parse(_write(tmp_path, text=text)))
     good_lines = list(range(2, 2 * len(BAD_LINES) + 1, 2))
-    papers = _of(items, PaperRecord)
+    papers = parsed.papers(items)
     # the lines whose paper_id and metadata are good load their paper too
     assert [p.origin.line for p in papers if p.arxiv_id == "2105.00099"] == good_lines
-    rejects = _of(items, Rejected)
+    rejects = parsed.rejects(items)
     assert [r.origin.line for r in rejects] == list(range(1, 2 * len(BAD_LINES), 2))
     for (line, expected), reject in zip(BAD_LINES, rejects, strict=True):
         assert expected in reject.reason, (line[:80], reject.reason)
         assert "fix" in reject.reason
         assert reject.raw
         reject.raw.encode("utf-8")  # written to the rejects file as it is
-    cited = [c for c in _of(items, CitationRecord) if c.origin.line in good_lines]
+    cited = [c for c in parsed.citations(items) if c.origin.line in good_lines]
     assert len(cited) == len(good_lines)
 
 
@@ -267,8 +256,8 @@ def test_a_line_over_the_limit_is_rejected(tmp_path: Path, monkeypatch: pytest.M
             _write(tmp_path, text=long_line + "\n" + json.dumps(_line("2105.00002")) + "\n")
         )
     )
-    assert [p.arxiv_id for p in _of(items, PaperRecord)] == ["2105.00002"]
-    (reject,) = _of(items, Rejected)
+    assert [p.arxiv_id for p in parsed.papers(items)] == ["2105.00002"]
+    (reject,) = parsed.rejects(items)
     assert (reject.origin.line, "over the limit of 3,000" in reject.reason) == (1, True)
 
 
@@ -276,7 +265,7 @@ def test_unchanged_lines_are_not_read(tmp_path: Path) -> None:
     first, second = json.dumps(_line("2105.00001")), json.dumps(_line("2105.00002"))
     path = _write(tmp_path, text=f"{first}\n\n{second}\n")
     items = list(unarxive.parse(path, unchanged=lambda text: text == first))
-    assert [p.arxiv_id for p in _of(items, PaperRecord)] == ["2105.00002"]
+    assert [p.arxiv_id for p in parsed.papers(items)] == ["2105.00002"]
 
 
 _FUZZ_ENTRIES = {"a": _entry(arxiv_id="1706.03762", doi="10.1/x"), "b": _entry()}
