@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
 from pathlib import Path
-from typing import Protocol
+from typing import IO, Protocol
 
 from pydantic import ValidationError
 
@@ -31,6 +31,7 @@ from .errors import SourceError
 from .plain_tar import PlainTar
 from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
 from .source_file import (
+    GZIP_MAGIC,
     READ_ERRORS,
     LongLine,
     arxiv_id_and_version,
@@ -64,6 +65,9 @@ _WHOLE_MEMBER_BYTES = 1 << 20
 """A tar member up to this size is read and decoded in one go (an .abs file is a few KB);
 a larger one is streamed line by line, so memory stays flat."""
 _TAR_MAGIC_OFFSET = 257
+_HELD_TAR_BYTES = 128 << 20
+"""A tar whose content is up to this size is decompressed once, held, hashed and parsed
+(the KDD tarball is 55 MB); a larger one is decompressed twice, so memory stays flat."""
 _READ = 1 << 20
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _TEXT_LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -702,6 +706,34 @@ def is_tar(path: Path) -> bool:
     return head[_TAR_MAGIC_OFFSET:] == b"ustar"
 
 
+def _held_tar(path: Path) -> bytes | None:
+    """Return the decompressed content of a (gzipped) tar of at most ``_HELD_TAR_BYTES``,
+    read in one pass, so that it is hashed and parsed without decompressing it twice;
+    None for any other file, a larger one, or one that fails to read (then it is read
+    twice, streaming, and the failure reported as there)."""
+    try:
+        if path.stat().st_size > _HELD_TAR_BYTES or _gzip_size(path) > _HELD_TAR_BYTES:
+            return None
+        with open_binary(path) as handle:
+            head = handle.read(_TAR_MAGIC_OFFSET + 5)
+            if head[_TAR_MAGIC_OFFSET:] != b"ustar":
+                return None
+            content = head + handle.read(_HELD_TAR_BYTES + 1 - len(head))
+    except (SourceError, *READ_ERRORS):
+        return None
+    return content if len(content) <= _HELD_TAR_BYTES else None
+
+
+def _gzip_size(path: Path) -> int:
+    """Return the decompressed size a gzip file states in its last four bytes (modulo
+    2**32, of its last member only: a hint, not a bound), or 0 for a file that is no gzip."""
+    with path.open("rb") as handle:
+        if handle.read(2) != GZIP_MAGIC:
+            return 0
+        handle.seek(-4, os.SEEK_END)
+        return int.from_bytes(handle.read(4), "little")
+
+
 def _abs_files(root: Path) -> Iterator[Path]:
     """Yield the ``.abs`` files under a directory in sorted order, walking lazily.
 
@@ -769,19 +801,27 @@ def _content_items(data: bytes, name: str, snapshot: str) -> Iterator[PaperRecor
         yield from _member_items(data, name, snapshot)
 
 
-def _tar_items(path: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
+def _opened(path: Path, held: bytes | None) -> IO[bytes]:
+    """Return a handle on a file's decompressed content, or on ``held`` when given."""
+    return open_binary(path) if held is None else io.BytesIO(held)
+
+
+def _tar_items(
+    path: Path, snapshot: str, held: bytes | None = None
+) -> Iterator[PaperRecord | Rejected]:
     """Yield the records of every ``.abs`` member of a (gzipped) tar, streaming it once (a
-    second time from where a member is not plain, see ``PlainTar``)."""
+    second time from where a member is not plain, see ``PlainTar``); from ``held``, its
+    decompressed content, when ``_held_tar`` read it whole."""
     found = 0
     try:
-        with open_binary(path) as handle:
+        with _opened(path, held) as handle:
             plain = PlainTar(handle, _WHOLE_MEMBER_BYTES)
             for name, content in plain.members():
                 if content is not None and name.endswith(ABS_SUFFIXES):
                     found += 1
                     yield from _content_items(content, f"{path}:{name}", snapshot)
         if not plain.finished:
-            found += yield from _tarfile_items(path, snapshot, plain.passed)
+            found += yield from _tarfile_items(path, snapshot, plain.passed, held)
     except (tarfile.TarError, *READ_ERRORS) as exc:
         raise read_error(
             path, exc, "check that the file is complete and not corrupt", "the tar archive"
@@ -794,12 +834,13 @@ def _tar_items(path: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
 
 
 def _tarfile_items(
-    path: Path, snapshot: str, passed: int
+    path: Path, snapshot: str, passed: int, held: bytes | None = None
 ) -> Generator[PaperRecord | Rejected, None, int]:
-    """Yield the records of every ``.abs`` member of a (gzipped) tar but the first
-    ``passed`` members, read by tarfile; return how many ``.abs`` members it read."""
+    """Yield the records of every ``.abs`` member of a (gzipped) tar (from ``held``, its
+    content, if given) but the first ``passed`` members, read by tarfile; return how many
+    ``.abs`` members it read."""
     found = 0
-    with open_binary(path) as handle, tarfile.open(fileobj=handle, mode="r|*") as archive:
+    with _opened(path, held) as handle, tarfile.open(fileobj=handle, mode="r|*") as archive:
         for _ in range(passed):
             archive.next()
         while (member := archive.next()) is not None:
@@ -872,13 +913,17 @@ def parse(path: Path) -> Iterator[ParsedItem]:
             raise SourceError(
                 f"{path}: the directory holds no .abs files", "pass a directory of .abs files"
             )
+        held = None
     else:
-        sha256 = content_sha256(path)
+        held = _held_tar(path)
+        sha256 = content_sha256(path) if held is None else hashlib.sha256(held).hexdigest()
     key = snapshot_key(sha256)
     yield SnapshotRecord(key=key, kind="hepth_abs", source=path.name, sha256=sha256)
     if path.is_dir():
         for file in _abs_files(path):
             yield from _folder_file_items(file, key)
+    elif held is not None:
+        yield from _tar_items(path, key, held)
     elif is_tar(path):
         yield from _tar_items(path, key)
     else:
