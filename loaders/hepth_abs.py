@@ -29,7 +29,15 @@ from pydantic import ValidationError
 from .arxiv_oai import id_year_month, split_authors, validation_reason
 from .errors import SourceError
 from .plain_tar import PlainTar
-from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from .records import (
+    Origin,
+    PaperRecord,
+    PaperValues,
+    ParsedItem,
+    Rejected,
+    SnapshotRecord,
+    checked_paper,
+)
 from .source_file import (
     GZIP_MAGIC,
     READ_ERRORS,
@@ -488,24 +496,26 @@ def _paper_items(
         extra["report_no"] = report_no
     if from_id:
         extra["published_from_id"] = True
+    values: PaperValues = {
+        "origin": Origin(path=path, line=paper_line),
+        "snapshot": snapshot,
+        "as_of": published,
+        "arxiv_id": arxiv_id,
+        "version": max(len(read.dates), 1),
+        "title": title,
+        "year": published.year if published else None,
+        "published": published,
+        "abstract": _without_trailing_mark(collapse_spaces("\n".join(read.abstract))) or None,
+        "journal_ref": collapse_spaces(fields.get("journal-ref", "")) or None,
+        "comments": collapse_spaces(fields.get("comments", "")) or None,
+        "primary_category": primary,
+        "cross_categories": cross,
+        "authors": split_authors(author_text) if author_text else (),
+        "extra": extra,
+    }
     try:
-        record = PaperRecord(
-            origin=Origin(path=path, line=paper_line),
-            snapshot=snapshot,
-            as_of=published,
-            arxiv_id=arxiv_id,
-            version=max(len(read.dates), 1),
-            title=title,
-            year=published.year if published else None,
-            published=published,
-            abstract=_without_trailing_mark(collapse_spaces("\n".join(read.abstract))) or None,
-            journal_ref=collapse_spaces(fields.get("journal-ref", "")) or None,
-            comments=collapse_spaces(fields.get("comments", "")) or None,
-            primary_category=primary,
-            cross_categories=cross,
-            authors=split_authors(author_text) if author_text else (),
-            extra=extra,
-        )
+        # Values validation keeps as they are need no validation (checked_paper says which).
+        record = checked_paper(values) or PaperRecord(**values)
     except ValidationError as exc:
         return [
             _reject(path, paper_line, f"invalid record: {validation_reason(exc)}", _raw(numbered))

@@ -11,6 +11,7 @@ import csv
 import re
 from datetime import date
 from email.utils import parsedate_to_datetime
+from typing import cast
 
 import pytest
 from pydantic import ValidationError
@@ -24,7 +25,15 @@ from loaders import arxiv_oai, edge_list, text  # noqa: E402
 from loaders import titles as resolve  # noqa: E402
 from loaders.edge_list import _fields, _Layout  # noqa: E402
 from loaders.errors import valid_text  # noqa: E402
-from loaders.records import CitationRecord, Origin, PaperRef, checked_citation  # noqa: E402
+from loaders.records import (  # noqa: E402
+    CitationRecord,
+    Origin,
+    PaperRecord,
+    PaperRef,
+    PaperValues,
+    checked_citation,
+    checked_paper,
+)
 from loaders.source_file import (  # noqa: E402
     _ASCII_GROWTH,
     MAX_INDEX_BYTES,
@@ -161,3 +170,67 @@ def test_a_checked_citation_is_the_validated_one(path: str, line: int, snapshot:
     assert checked.__pydantic_private__ == validated.__pydantic_private__
     with pytest.raises(ValidationError):
         checked.model_copy(update={"snapshot": ""}).snapshot = "x"  # still frozen
+
+
+_TEXT = st.text(max_size=30)
+_OPTIONAL_TEXT = st.none() | _TEXT
+_OPTIONAL_DATE = st.none() | st.dates()
+_PAPER_VALUES = st.fixed_dictionaries(
+    {
+        "origin": st.builds(Origin, path=_TEXT, line=st.integers(1, 2**40)),
+        "snapshot": _TEXT,
+        "arxiv_id": st.sampled_from(["hep-th/9201001", "2110.03888", "x/1", "", "hep-th/92"]),
+    },
+    optional={
+        "as_of": _OPTIONAL_DATE,
+        "version": st.none() | st.integers(-2, 3),
+        "title": _TEXT,
+        "year": st.none() | st.integers(1790, 2110),
+        "published": _OPTIONAL_DATE,
+        "abstract": _OPTIONAL_TEXT,
+        "journal_ref": _OPTIONAL_TEXT,
+        "comments": _OPTIONAL_TEXT,
+        "primary_category": _OPTIONAL_TEXT,
+        "cross_categories": st.tuples(_TEXT, _TEXT) | st.just(()),
+        "authors": st.lists(_TEXT, max_size=3).map(tuple),
+        "extra": st.dictionaries(
+            _TEXT, st.none() | st.booleans() | st.integers() | st.floats() | _TEXT, max_size=3
+        ),
+    },
+)
+
+
+@SETTINGS
+@given(_PAPER_VALUES)
+def test_a_checked_paper_is_the_validated_one(values: PaperValues) -> None:
+    """checked_paper builds what validation builds, or leaves the values validation refuses
+    (a year out of range, a version under 1, no arXiv id) to it."""
+    checked = checked_paper(values)
+    try:
+        validated = PaperRecord(**values)
+    except ValidationError:
+        assert checked is None
+        return
+    assert checked is not None  # it leaves to validation only what validation refuses
+    assert checked == validated
+    assert checked.model_dump_json() == validated.model_dump_json()
+    assert checked.model_fields_set == validated.model_fields_set
+    assert list(checked.__dict__) == list(validated.__dict__)
+    assert checked.__dict__ == validated.__dict__
+    assert checked.__pydantic_extra__ == validated.__pydantic_extra__
+    assert checked.__pydantic_private__ == validated.__pydantic_private__
+    if "extra" in values:
+        assert checked.extra is not values["extra"]  # a copy, as validation makes
+    with pytest.raises(ValidationError):
+        checked.abstract = "x"  # still frozen
+
+
+def test_a_checked_paper_leaves_bad_values_to_validation() -> None:
+    origin = Origin(path="a.abs", line=1)
+    good: PaperValues = {"origin": origin, "snapshot": "k", "arxiv_id": "hep-th/9201001"}
+    assert checked_paper(good) == PaperRecord(**good)
+    for bad in ({"year": 1799}, {"year": 2101}, {"version": 0}, {"arxiv_id": "not an id"}):
+        values = cast(PaperValues, {**good, **bad})
+        assert checked_paper(values) is None
+        with pytest.raises(ValidationError):
+            PaperRecord(**values)
