@@ -325,7 +325,26 @@ class _EdgeLines:
         known, unchanged = self.known, self.unchanged
         origin_path, key = self.origin_path, self.key
         header, unknown_header, layout = self.header, self.unknown_header, self.layout
+        # A SNAP line (no header in force, none naming no columns, a full read) that starts
+        # with a digit is its own text stripped, and splits as _quick_tokens splits it.
+        snap = header is None and unknown_header is None and unchanged is None
         for number, line in numbered_lines(self.path):
+            if snap and type(line) is str and line[:1].isdigit() and "," not in line:
+                fields = line.split()
+                if len(fields) == 2:
+                    citing = known.get(fields[0])
+                    cited = known.get(fields[1])
+                    if (
+                        citing is not None
+                        and cited is not None
+                        and citing[1] is not None
+                        and cited[1] is not None
+                        and citing[0] != cited[0]
+                    ):
+                        yield checked_citation(origin_path, number, key, citing[1], cited[1])
+                        continue
+                yield self._edge(number, line, line, line.strip())
+                continue
             if isinstance(line, LongLine):
                 yield Rejected(
                     origin=Origin(path=self.source, line=number),
@@ -338,6 +357,7 @@ class _EdgeLines:
             if number == header or unknown_header is not None or not stripped[:1].isdigit():
                 item = self._unusual(number, line, stripped)
                 header, unknown_header, layout = self.header, self.unknown_header, self.layout
+                snap = header is None and unknown_header is None and unchanged is None
                 if item is not _DATA:
                     if item is not None:
                         yield item  # type: ignore[misc]

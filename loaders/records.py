@@ -326,8 +326,10 @@ ParsedItem = SnapshotRecord | PaperRecord | CitationRecord | Rejected | Skipped
 _set_fields_set = vars(BaseModel)["__pydantic_fields_set__"].__set__
 _set_extra = vars(BaseModel)["__pydantic_extra__"].__set__
 _set_private = vars(BaseModel)["__pydantic_private__"].__set__
-_ORIGIN_FIELDS = ("path", "line")
-_CITATION_FIELDS = ("origin", "snapshot", "citing", "cited")
+# Each record's fields set is a new copy of one of these (copying a set costs less than
+# building one).
+_origin_fields = {"path", "line"}.copy
+_citation_fields = {"origin", "snapshot", "citing", "cited"}.copy
 
 
 def checked_citation(
@@ -339,12 +341,12 @@ def checked_citation(
     checks (it runs a PaperRef's own validation again, and nothing more)."""
     origin = object.__new__(Origin)
     origin.__dict__.update(path=path, line=line)
-    _set_fields_set(origin, set(_ORIGIN_FIELDS))
+    _set_fields_set(origin, _origin_fields())
     _set_extra(origin, None)
     _set_private(origin, None)
     record = object.__new__(CitationRecord)
     record.__dict__.update(origin=origin, snapshot=snapshot, as_of=None, citing=citing, cited=cited)
-    _set_fields_set(record, set(_CITATION_FIELDS))
+    _set_fields_set(record, _citation_fields())
     _set_extra(record, None)
     _set_private(record, None)
     return record
