@@ -89,6 +89,9 @@ _DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2})[\s\-/]*([A-Za-z]{3,})\.?[\s\-,]+(\d{4
 _MONTH_DAY_YEAR = re.compile(
     r"\b([A-Za-z]{3,})\.?\s+(\d{1,2}),?\s+\d{1,2}:\d{2}(?::\d{2})?\b.*?\b(\d{4})\b"
 )
+_COMMON_DATE = re.compile(r"[A-Z][a-z]{2}, (\d{1,2}) ([A-Z][a-z]{2}) (\d{4}|\d{2}) \d")
+"""The start of a ``Date:`` as nearly every .abs file writes it (``Tue, 14 Dec 93 10:58:38``):
+nothing before its day can start a ``_DAY_MONTH_YEAR`` match, so it is that regex's first."""
 _NUMERIC_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})\b")
 _MONTHS = {
     name: number
@@ -172,6 +175,18 @@ def parse_abs_date(text: str) -> date | None:
     ``12-MAR-1993 10:01:02.5``, ``01/02/93`` (day first) and their many time-zone
     spellings; the time is ignored.
     """
+    common = _COMMON_DATE.match(text)
+    if common and (month := _month(common.group(2))) is not None:
+        # _DAY_MONTH_YEAR's first match, as _any_abs_date finds it
+        try:
+            return date(_full_year(common.group(3)), month, int(common.group(1)))
+        except ValueError:
+            pass
+    return _any_abs_date(text)
+
+
+def _any_abs_date(text: str) -> date | None:
+    """``parse_abs_date`` of any ``Date:`` value, without the shortcut for the common one."""
     text = _SIZE_NOTE.sub("", text[:_MAX_DATE_CHARS])
     for match in _DAY_MONTH_YEAR.finditer(text):
         day, month = int(match.group(1)), _month(match.group(2))

@@ -21,7 +21,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from loaders import arxiv_oai, edge_list, text  # noqa: E402
+from loaders import arxiv_oai, edge_list, hepth_abs, text  # noqa: E402
 from loaders import titles as resolve  # noqa: E402
 from loaders.edge_list import _fields, _Layout  # noqa: E402
 from loaders.errors import valid_text  # noqa: E402
@@ -234,3 +234,29 @@ def test_a_checked_paper_leaves_bad_values_to_validation() -> None:
         assert checked_paper(values) is None
         with pytest.raises(ValidationError):
             PaperRecord(**values)
+
+
+_ABS_DATES = st.builds(
+    "{}, {} {} {} {}".format,
+    st.sampled_from(["Tue", "Sun", "Xyz", "TUE"]),
+    st.integers(0, 99).map(str) | st.sampled_from(["07", "3", "١٤"]),
+    st.sampled_from(["Jan", "Feb", "Dec", "Xyz", "May", "Sept", "dec"]),
+    st.integers(0, 99999).map(str) | st.sampled_from(["93", "00", "1997"]),
+    st.text(alphabet=st.sampled_from(list("0123456789: +-()kbGMTJan,")), max_size=30),
+)
+
+
+@SETTINGS
+@given(_ABS_DATES)
+def test_the_common_abs_date_reads_as_any_date_does(text: str) -> None:
+    assert hepth_abs.parse_abs_date(text) == hepth_abs._any_abs_date(text)
+
+
+def test_the_common_abs_date_reads_the_usual_stamps() -> None:
+    for stamp, day in (
+        ("Tue, 21 Jan 97 13:28:48 MEZ   (12kb)", date(1997, 1, 21)),
+        ("Fri, 11 Jul 1997 17:17:40 +0200 (METDST)   (25kb)", date(1997, 7, 11)),
+        ("Mon, 31 Feb 1997 10:00:00 GMT, 3 Mar 1997", date(1997, 3, 3)),  # the next one
+    ):
+        assert hepth_abs._COMMON_DATE.match(stamp)
+        assert hepth_abs.parse_abs_date(stamp) == hepth_abs._any_abs_date(stamp) == day
