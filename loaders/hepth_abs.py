@@ -345,7 +345,10 @@ def _abs_items(
     each line over the limit among ``lines`` (``long_lines``, which stand in ``lines`` as
     blank lines). A record with such a line in its header or abstract is left out, which
     that line's Rejected says."""
-    numbered = list(enumerate(lines.splitlines(), start=1) if isinstance(lines, str) else lines)
+    if isinstance(lines, str):
+        numbered = list(enumerate(lines.splitlines(), start=1))
+    else:
+        numbered = lines if isinstance(lines, list) else list(lines)
     if not long_lines or not any(number in long_lines for number, _ in numbered):
         return _record_items(numbered, path, snapshot, {})
     long_here = {number: long_lines.pop(number) for number, _ in numbered if number in long_lines}
@@ -413,7 +416,7 @@ def _read_record(numbered: list[tuple[int, str]], long_lines: dict[int, LongLine
     phase = "preamble"
     lines = iter(numbered)
     for number, line in lines:
-        if number in long_lines:
+        if long_lines and number in long_lines:
             if phase != "preamble":
                 read.spoiled = number
                 break
