@@ -742,14 +742,16 @@ def _held_tar(path: Path) -> bytes | None:
     try:
         if path.stat().st_size > _HELD_TAR_BYTES or _gzip_size(path) > _HELD_TAR_BYTES:
             return None
+        if not is_tar(path):
+            return None
+        held = io.BytesIO()  # written a MiB at a time, so memory holds the content once
         with open_binary(path) as handle:
-            head = handle.read(_TAR_MAGIC_OFFSET + 5)
-            if head[_TAR_MAGIC_OFFSET:] != b"ustar":
-                return None
-            content = head + handle.read(_HELD_TAR_BYTES + 1 - len(head))
+            while chunk := handle.read(_READ):
+                if held.write(chunk) and held.tell() > _HELD_TAR_BYTES:
+                    return None
     except (SourceError, *READ_ERRORS):
         return None
-    return content if len(content) <= _HELD_TAR_BYTES else None
+    return held.getvalue()
 
 
 def _gzip_size(path: Path) -> int:
