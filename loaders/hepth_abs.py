@@ -3,8 +3,10 @@
 An ``.abs`` record is a header (``Paper:``, ``From:``, ``Date:``, ``Title:``, ``Authors:``,
 ``Comments:``, ``Subj-class:``, ``Journal-ref:``; a field may wrap onto indented lines)
 followed by the abstract between ``\\\\`` lines. Lines end in LF, CRLF or CR (old Mac files);
-a line that is not UTF-8 is read as Latin-1. The tarball is read as a stream and never
-extracted. Yields a ``SnapshotRecord``, then one ``PaperRecord`` or ``Rejected`` per record.
+a line that is not UTF-8 is read as Latin-1. The tarball is never extracted: one of up to
+128 MiB (the KDD tarball is 55 MB) is decompressed once and held in memory, to be hashed and
+read; a larger one is read as a stream, twice (hashed, then read). Yields a
+``SnapshotRecord``, then one ``PaperRecord`` or ``Rejected`` per record.
 """
 
 from __future__ import annotations
