@@ -291,6 +291,11 @@ def _quick_tokens(text: str, stripped: str, layout: _Layout) -> tuple[str, str] 
     return fields[layout.citing_column].strip(), fields[layout.cited_column].strip()
 
 
+def _long_reject(source: str, number: int, line: LongLine) -> Rejected:
+    """Return the Rejected of a line over the limit."""
+    return Rejected(origin=Origin(path=source, line=number), reason=line.reason(), raw=line.head)
+
+
 _DATA = object()
 """What ``_EdgeLines._unusual`` returns for a data line: read it as an edge."""
 
@@ -346,11 +351,7 @@ class _EdgeLines:
                 yield self._edge(number, line, line, line.strip())
                 continue
             if isinstance(line, LongLine):
-                yield Rejected(
-                    origin=Origin(path=self.source, line=number),
-                    reason=line.reason(),
-                    raw=line.head,
-                )
+                yield _long_reject(self.source, number, line)
                 continue
             text = line.lstrip("\ufeff")
             stripped = text.strip()
