@@ -291,6 +291,11 @@ def _quick_tokens(text: str, stripped: str, layout: _Layout) -> tuple[str, str] 
     return fields[layout.citing_column].strip(), fields[layout.cited_column].strip()
 
 
+def _long_reject(source: str, number: int, line: LongLine) -> Rejected:
+    """Return the Rejected of a line over the limit."""
+    return Rejected(origin=Origin(path=source, line=number), reason=line.reason(), raw=line.head)
+
+
 _DATA = object()
 """What ``_EdgeLines._unusual`` returns for a data line: read it as an edge."""
 
@@ -325,19 +330,35 @@ class _EdgeLines:
         known, unchanged = self.known, self.unchanged
         origin_path, key = self.origin_path, self.key
         header, unknown_header, layout = self.header, self.unknown_header, self.layout
+        # A SNAP line (no header in force, none naming no columns, a full read) that starts
+        # with a digit is its own text stripped, and splits as _quick_tokens splits it.
+        snap = header is None and unknown_header is None and unchanged is None
         for number, line in numbered_lines(self.path):
+            if snap and type(line) is str and line[:1].isdigit() and "," not in line:
+                fields = line.split()
+                if len(fields) == 2:
+                    citing = known.get(fields[0])
+                    cited = known.get(fields[1])
+                    if (
+                        citing is not None
+                        and cited is not None
+                        and citing[1] is not None
+                        and cited[1] is not None
+                        and citing[0] != cited[0]
+                    ):
+                        yield checked_citation(origin_path, number, key, citing[1], cited[1])
+                        continue
+                yield self._edge(number, line, line, line.strip())
+                continue
             if isinstance(line, LongLine):
-                yield Rejected(
-                    origin=Origin(path=self.source, line=number),
-                    reason=line.reason(),
-                    raw=line.head,
-                )
+                yield _long_reject(self.source, number, line)
                 continue
             text = line.lstrip("\ufeff")
             stripped = text.strip()
             if number == header or unknown_header is not None or not stripped[:1].isdigit():
                 item = self._unusual(number, line, stripped)
                 header, unknown_header, layout = self.header, self.unknown_header, self.layout
+                snap = header is None and unknown_header is None and unchanged is None
                 if item is not _DATA:
                     if item is not None:
                         yield item  # type: ignore[misc]

@@ -3,8 +3,10 @@
 An ``.abs`` record is a header (``Paper:``, ``From:``, ``Date:``, ``Title:``, ``Authors:``,
 ``Comments:``, ``Subj-class:``, ``Journal-ref:``; a field may wrap onto indented lines)
 followed by the abstract between ``\\\\`` lines. Lines end in LF, CRLF or CR (old Mac files);
-a line that is not UTF-8 is read as Latin-1. The tarball is read as a stream and never
-extracted. Yields a ``SnapshotRecord``, then one ``PaperRecord`` or ``Rejected`` per record.
+a line that is not UTF-8 is read as Latin-1. The tarball is never extracted: one of up to
+128 MiB (the KDD tarball is 55 MB) is decompressed once and held in memory, to be hashed and
+read; a larger one is read as a stream, twice (hashed, then read). Yields a
+``SnapshotRecord``, then one ``PaperRecord`` or ``Rejected`` per record.
 """
 
 from __future__ import annotations
@@ -22,15 +24,24 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
 from pathlib import Path
-from typing import Protocol
+from typing import IO, Protocol
 
 from pydantic import ValidationError
 
 from .arxiv_oai import id_year_month, split_authors, validation_reason
 from .errors import SourceError
 from .plain_tar import PlainTar
-from .records import Origin, PaperRecord, ParsedItem, Rejected, SnapshotRecord
+from .records import (
+    Origin,
+    PaperRecord,
+    PaperValues,
+    ParsedItem,
+    Rejected,
+    SnapshotRecord,
+    checked_paper,
+)
 from .source_file import (
+    GZIP_MAGIC,
     READ_ERRORS,
     LongLine,
     arxiv_id_and_version,
@@ -64,6 +75,9 @@ _WHOLE_MEMBER_BYTES = 1 << 20
 """A tar member up to this size is read and decoded in one go (an .abs file is a few KB);
 a larger one is streamed line by line, so memory stays flat."""
 _TAR_MAGIC_OFFSET = 257
+_HELD_TAR_BYTES = 128 << 20
+"""A tar whose content is up to this size is decompressed once, held, hashed and parsed
+(the KDD tarball is 55 MB); a larger one is decompressed twice, so memory stays flat."""
 _READ = 1 << 20
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _TEXT_LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -77,6 +91,9 @@ _DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2})[\s\-/]*([A-Za-z]{3,})\.?[\s\-,]+(\d{4
 _MONTH_DAY_YEAR = re.compile(
     r"\b([A-Za-z]{3,})\.?\s+(\d{1,2}),?\s+\d{1,2}:\d{2}(?::\d{2})?\b.*?\b(\d{4})\b"
 )
+_COMMON_DATE = re.compile(r"[A-Z][a-z]{2}, (\d{1,2}) ([A-Z][a-z]{2}) (\d{4}|\d{2}) \d")
+"""The start of a ``Date:`` as nearly every .abs file writes it (``Tue, 14 Dec 93 10:58:38``):
+nothing before its day can start a ``_DAY_MONTH_YEAR`` match, so it is that regex's first."""
 _NUMERIC_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})\b")
 _MONTHS = {
     name: number
@@ -160,6 +177,18 @@ def parse_abs_date(text: str) -> date | None:
     ``12-MAR-1993 10:01:02.5``, ``01/02/93`` (day first) and their many time-zone
     spellings; the time is ignored.
     """
+    common = _COMMON_DATE.match(text)
+    if common and (month := _month(common.group(2))) is not None:
+        # _DAY_MONTH_YEAR's first match, as _any_abs_date finds it
+        try:
+            return date(_full_year(common.group(3)), month, int(common.group(1)))
+        except ValueError:
+            pass
+    return _any_abs_date(text)
+
+
+def _any_abs_date(text: str) -> date | None:
+    """``parse_abs_date`` of any ``Date:`` value, without the shortcut for the common one."""
     text = _SIZE_NOTE.sub("", text[:_MAX_DATE_CHARS])
     for match in _DAY_MONTH_YEAR.finditer(text):
         day, month = int(match.group(1)), _month(match.group(2))
@@ -318,7 +347,10 @@ def _abs_items(
     each line over the limit among ``lines`` (``long_lines``, which stand in ``lines`` as
     blank lines). A record with such a line in its header or abstract is left out, which
     that line's Rejected says."""
-    numbered = list(enumerate(lines.splitlines(), start=1) if isinstance(lines, str) else lines)
+    if isinstance(lines, str):
+        numbered = list(enumerate(lines.splitlines(), start=1))
+    else:
+        numbered = lines if isinstance(lines, list) else list(lines)
     if not long_lines or not any(number in long_lines for number, _ in numbered):
         return _record_items(numbered, path, snapshot, {})
     long_here = {number: long_lines.pop(number) for number, _ in numbered if number in long_lines}
@@ -386,7 +418,7 @@ def _read_record(numbered: list[tuple[int, str]], long_lines: dict[int, LongLine
     phase = "preamble"
     lines = iter(numbered)
     for number, line in lines:
-        if number in long_lines:
+        if long_lines and number in long_lines:
             if phase != "preamble":
                 read.spoiled = number
                 break
@@ -484,24 +516,26 @@ def _paper_items(
         extra["report_no"] = report_no
     if from_id:
         extra["published_from_id"] = True
+    values: PaperValues = {
+        "origin": Origin(path=path, line=paper_line),
+        "snapshot": snapshot,
+        "as_of": published,
+        "arxiv_id": arxiv_id,
+        "version": max(len(read.dates), 1),
+        "title": title,
+        "year": published.year if published else None,
+        "published": published,
+        "abstract": _without_trailing_mark(collapse_spaces("\n".join(read.abstract))) or None,
+        "journal_ref": collapse_spaces(fields.get("journal-ref", "")) or None,
+        "comments": collapse_spaces(fields.get("comments", "")) or None,
+        "primary_category": primary,
+        "cross_categories": cross,
+        "authors": split_authors(author_text) if author_text else (),
+        "extra": extra,
+    }
     try:
-        record = PaperRecord(
-            origin=Origin(path=path, line=paper_line),
-            snapshot=snapshot,
-            as_of=published,
-            arxiv_id=arxiv_id,
-            version=max(len(read.dates), 1),
-            title=title,
-            year=published.year if published else None,
-            published=published,
-            abstract=_without_trailing_mark(collapse_spaces("\n".join(read.abstract))) or None,
-            journal_ref=collapse_spaces(fields.get("journal-ref", "")) or None,
-            comments=collapse_spaces(fields.get("comments", "")) or None,
-            primary_category=primary,
-            cross_categories=cross,
-            authors=split_authors(author_text) if author_text else (),
-            extra=extra,
-        )
+        # Values validation keeps as they are need no validation (checked_paper says which).
+        record = checked_paper(values) or PaperRecord(**values)
     except ValidationError as exc:
         return [
             _reject(path, paper_line, f"invalid record: {validation_reason(exc)}", _raw(numbered))
@@ -702,6 +736,36 @@ def is_tar(path: Path) -> bool:
     return head[_TAR_MAGIC_OFFSET:] == b"ustar"
 
 
+def _held_tar(path: Path) -> bytes | None:
+    """Return the decompressed content of a (gzipped) tar of at most ``_HELD_TAR_BYTES``,
+    read in one pass, so that it is hashed and parsed without decompressing it twice;
+    None for any other file, a larger one, or one that fails to read (then it is read
+    twice, streaming, and the failure reported as there)."""
+    try:
+        if path.stat().st_size > _HELD_TAR_BYTES or _gzip_size(path) > _HELD_TAR_BYTES:
+            return None
+        if not is_tar(path):
+            return None
+        held = io.BytesIO()  # written a MiB at a time, so memory holds the content once
+        with open_binary(path) as handle:
+            while chunk := handle.read(_READ):
+                if held.write(chunk) and held.tell() > _HELD_TAR_BYTES:
+                    return None
+    except (SourceError, *READ_ERRORS):
+        return None
+    return held.getvalue()
+
+
+def _gzip_size(path: Path) -> int:
+    """Return the decompressed size a gzip file states in its last four bytes (modulo
+    2**32, of its last member only: a hint, not a bound), or 0 for a file that is no gzip."""
+    with path.open("rb") as handle:
+        if handle.read(2) != GZIP_MAGIC:
+            return 0
+        handle.seek(-4, os.SEEK_END)
+        return int.from_bytes(handle.read(4), "little")
+
+
 def _abs_files(root: Path) -> Iterator[Path]:
     """Yield the ``.abs`` files under a directory in sorted order, walking lazily.
 
@@ -769,19 +833,27 @@ def _content_items(data: bytes, name: str, snapshot: str) -> Iterator[PaperRecor
         yield from _member_items(data, name, snapshot)
 
 
-def _tar_items(path: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
+def _opened(path: Path, held: bytes | None) -> IO[bytes]:
+    """Return a handle on a file's decompressed content, or on ``held`` when given."""
+    return open_binary(path) if held is None else io.BytesIO(held)
+
+
+def _tar_items(
+    path: Path, snapshot: str, held: bytes | None = None
+) -> Iterator[PaperRecord | Rejected]:
     """Yield the records of every ``.abs`` member of a (gzipped) tar, streaming it once (a
-    second time from where a member is not plain, see ``PlainTar``)."""
+    second time from where a member is not plain, see ``PlainTar``); from ``held``, its
+    decompressed content, when ``_held_tar`` read it whole."""
     found = 0
     try:
-        with open_binary(path) as handle:
+        with _opened(path, held) as handle:
             plain = PlainTar(handle, _WHOLE_MEMBER_BYTES)
             for name, content in plain.members():
                 if content is not None and name.endswith(ABS_SUFFIXES):
                     found += 1
                     yield from _content_items(content, f"{path}:{name}", snapshot)
         if not plain.finished:
-            found += yield from _tarfile_items(path, snapshot, plain.passed)
+            found += yield from _tarfile_items(path, snapshot, plain.passed, held)
     except (tarfile.TarError, *READ_ERRORS) as exc:
         raise read_error(
             path, exc, "check that the file is complete and not corrupt", "the tar archive"
@@ -794,12 +866,13 @@ def _tar_items(path: Path, snapshot: str) -> Iterator[PaperRecord | Rejected]:
 
 
 def _tarfile_items(
-    path: Path, snapshot: str, passed: int
+    path: Path, snapshot: str, passed: int, held: bytes | None = None
 ) -> Generator[PaperRecord | Rejected, None, int]:
-    """Yield the records of every ``.abs`` member of a (gzipped) tar but the first
-    ``passed`` members, read by tarfile; return how many ``.abs`` members it read."""
+    """Yield the records of every ``.abs`` member of a (gzipped) tar (from ``held``, its
+    content, if given) but the first ``passed`` members, read by tarfile; return how many
+    ``.abs`` members it read."""
     found = 0
-    with open_binary(path) as handle, tarfile.open(fileobj=handle, mode="r|*") as archive:
+    with _opened(path, held) as handle, tarfile.open(fileobj=handle, mode="r|*") as archive:
         for _ in range(passed):
             archive.next()
         while (member := archive.next()) is not None:
@@ -872,13 +945,17 @@ def parse(path: Path) -> Iterator[ParsedItem]:
             raise SourceError(
                 f"{path}: the directory holds no .abs files", "pass a directory of .abs files"
             )
+        held = None
     else:
-        sha256 = content_sha256(path)
+        held = _held_tar(path)
+        sha256 = content_sha256(path) if held is None else hashlib.sha256(held).hexdigest()
     key = snapshot_key(sha256)
     yield SnapshotRecord(key=key, kind="hepth_abs", source=path.name, sha256=sha256)
     if path.is_dir():
         for file in _abs_files(path):
             yield from _folder_file_items(file, key)
+    elif held is not None:
+        yield from _tar_items(path, key, held)
     elif is_tar(path):
         yield from _tar_items(path, key)
     else:

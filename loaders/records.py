@@ -15,7 +15,7 @@ when the file as a whole cannot be read.
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
+from typing import Literal, Required, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -39,12 +39,14 @@ __all__ = [
     "Origin",
     "PaperRecord",
     "PaperRef",
+    "PaperValues",
     "Record",
     "Rejected",
     "SkipKind",
     "Skipped",
     "SnapshotRecord",
     "checked_citation",
+    "checked_paper",
 ]
 
 MIN_YEAR = 1800
@@ -324,8 +326,10 @@ ParsedItem = SnapshotRecord | PaperRecord | CitationRecord | Rejected | Skipped
 _set_fields_set = vars(BaseModel)["__pydantic_fields_set__"].__set__
 _set_extra = vars(BaseModel)["__pydantic_extra__"].__set__
 _set_private = vars(BaseModel)["__pydantic_private__"].__set__
-_ORIGIN_FIELDS = ("path", "line")
-_CITATION_FIELDS = ("origin", "snapshot", "citing", "cited")
+# Each record's fields set is a new copy of one of these (copying a set costs less than
+# building one).
+_origin_fields = {"path", "line"}.copy
+_citation_fields = {"origin", "snapshot", "citing", "cited"}.copy
 
 
 def checked_citation(
@@ -337,12 +341,80 @@ def checked_citation(
     checks (it runs a PaperRef's own validation again, and nothing more)."""
     origin = object.__new__(Origin)
     origin.__dict__.update(path=path, line=line)
-    _set_fields_set(origin, set(_ORIGIN_FIELDS))
+    _set_fields_set(origin, _origin_fields())
     _set_extra(origin, None)
     _set_private(origin, None)
     record = object.__new__(CitationRecord)
     record.__dict__.update(origin=origin, snapshot=snapshot, as_of=None, citing=citing, cited=cited)
-    _set_fields_set(record, set(_CITATION_FIELDS))
+    _set_fields_set(record, _citation_fields())
+    _set_extra(record, None)
+    _set_private(record, None)
+    return record
+
+
+class PaperValues(TypedDict, total=False):
+    """The fields ``checked_paper`` takes, typed as validation keeps them unchanged (an
+    exact ``str``, ``int``, ``date``, tuple of ``str``; a subclass is not one)."""
+
+    origin: Required[Origin]
+    snapshot: Required[str]
+    arxiv_id: Required[str]
+    as_of: date | None
+    version: int | None
+    title: str
+    year: int | None
+    published: date | None
+    abstract: str | None
+    journal_ref: str | None
+    comments: str | None
+    primary_category: str | None
+    cross_categories: tuple[str, ...]
+    authors: tuple[str, ...]
+    extra: dict[str, str | int | float | bool | None]
+
+
+def _paper_defaults() -> dict[str, object]:
+    """Return each PaperRecord field's default (None for the required ones, ``{}`` for a
+    dict made by a factory), in field order."""
+    defaults: dict[str, object] = {}
+    for name, info in PaperRecord.model_fields.items():
+        if info.default_factory is not None:
+            if info.default_factory is not dict:  # pragma: no cover
+                raise AssertionError(f"checked_paper makes {name} a dict, not its default")
+            defaults[name] = {}
+        else:
+            defaults[name] = None if info.is_required() else info.default
+    return defaults
+
+
+_PAPER_DEFAULTS = _paper_defaults()
+_FACTORY_MADE = tuple(name for name, value in _PAPER_DEFAULTS.items() if value == {})
+
+
+def checked_paper(values: PaperValues) -> PaperRecord | None:
+    """Return ``PaperRecord(**values)`` built without validation, or None when validation
+    might change or refuse it (a year out of range, a version under 1, no arXiv id): then
+    the caller validates ``values`` and reads the ValidationError. ``origin`` is a
+    validated Origin and every value of the exact type ``PaperValues`` gives, as a typed
+    parser builds them; what else validation checks (the ids, a DOI, authors' ids) is
+    not among them. Its ``__dict__`` (a copy of ``extra``) and fields set are what
+    validation makes (tests/unit/test_parse_speedups.py)."""
+    year, version = values.get("year"), values.get("version")
+    if (
+        (year is not None and not MIN_YEAR <= year <= MAX_YEAR)
+        or (version is not None and version < 1)
+        or canonical_arxiv_id(values["arxiv_id"]) is None
+    ):
+        return None
+    fields = dict(_PAPER_DEFAULTS)
+    for name in _FACTORY_MADE:
+        fields[name] = {}
+    fields.update(values)
+    if "extra" in values:
+        fields["extra"] = dict(values["extra"])
+    record = object.__new__(PaperRecord)
+    record.__dict__.update(fields)
+    _set_fields_set(record, set(values))
     _set_extra(record, None)
     _set_private(record, None)
     return record

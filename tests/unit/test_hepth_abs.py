@@ -515,4 +515,31 @@ def test_the_plain_tar_reader_reads_what_tarfile_reads(
     assert found == expected
     assert (wrapped is None) == (error is None)
     assert error is None or str(error) in str(wrapped)
+    # The same tar held in memory, as parse holds one of up to 128 MiB, reads the same.
+    held, held_error = _dumps(hepth_abs._tar_items(path, KEY, path.read_bytes()))
+    assert (held, str(held_error)) == (found, str(wrapped))
     assert len(found) == 9 if how == "whole" else found
+
+
+@pytest.mark.parametrize("how", ["whole", "cut"])
+def test_a_gzipped_tar_held_in_memory_parses_as_one_read_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """parse decompresses a tar of up to 128 MiB once and holds it; a larger one is read
+    twice (hashed, then parsed). Both give the same snapshot, records and rejects, and a
+    cut gzip the same error."""
+    path = tmp_path / "abstracts.tar.gz"
+    data = gzip.compress(_tar_bytes(tarfile.USTAR_FORMAT, ["a/1.abs", "a/2.abs", "a/3.abs"]))
+    path.write_bytes(data if how == "whole" else data[: len(data) // 2])
+    assert (hepth_abs._held_tar(path) is not None) == (how == "whole")
+    held = _dumps(hepth_abs.parse(path))
+    monkeypatch.setattr(hepth_abs, "_HELD_TAR_BYTES", 100)
+    assert hepth_abs._held_tar(path) is None
+    streamed = _dumps(hepth_abs.parse(path))
+    assert (held[0], str(held[1])) == (streamed[0], str(streamed[1]))
+    if how == "cut":
+        assert isinstance(held[1], SourceError)
+        return
+    assert held[1] is None
+    assert len(held[0]) == 4  # the snapshot and three papers
+    assert SnapshotRecord.model_validate_json(held[0][0]).sha256 == content_sha256(path)

@@ -11,6 +11,7 @@ import csv
 import re
 from datetime import date
 from email.utils import parsedate_to_datetime
+from typing import cast
 
 import pytest
 from pydantic import ValidationError
@@ -20,11 +21,19 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from loaders import arxiv_oai, edge_list, text  # noqa: E402
+from loaders import arxiv_oai, edge_list, hepth_abs, text  # noqa: E402
 from loaders import titles as resolve  # noqa: E402
 from loaders.edge_list import _fields, _Layout  # noqa: E402
 from loaders.errors import valid_text  # noqa: E402
-from loaders.records import CitationRecord, Origin, PaperRef, checked_citation  # noqa: E402
+from loaders.records import (  # noqa: E402
+    CitationRecord,
+    Origin,
+    PaperRecord,
+    PaperRef,
+    PaperValues,
+    checked_citation,
+    checked_paper,
+)
 from loaders.source_file import (  # noqa: E402
     _ASCII_GROWTH,
     MAX_INDEX_BYTES,
@@ -161,3 +170,93 @@ def test_a_checked_citation_is_the_validated_one(path: str, line: int, snapshot:
     assert checked.__pydantic_private__ == validated.__pydantic_private__
     with pytest.raises(ValidationError):
         checked.model_copy(update={"snapshot": ""}).snapshot = "x"  # still frozen
+
+
+_TEXT = st.text(max_size=30)
+_OPTIONAL_TEXT = st.none() | _TEXT
+_OPTIONAL_DATE = st.none() | st.dates()
+_PAPER_VALUES = st.fixed_dictionaries(
+    {
+        "origin": st.builds(Origin, path=_TEXT, line=st.integers(1, 2**40)),
+        "snapshot": _TEXT,
+        "arxiv_id": st.sampled_from(["hep-th/9201001", "2110.03888", "x/1", "", "hep-th/92"]),
+    },
+    optional={
+        "as_of": _OPTIONAL_DATE,
+        "version": st.none() | st.integers(-2, 3),
+        "title": _TEXT,
+        "year": st.none() | st.integers(1790, 2110),
+        "published": _OPTIONAL_DATE,
+        "abstract": _OPTIONAL_TEXT,
+        "journal_ref": _OPTIONAL_TEXT,
+        "comments": _OPTIONAL_TEXT,
+        "primary_category": _OPTIONAL_TEXT,
+        "cross_categories": st.tuples(_TEXT, _TEXT) | st.just(()),
+        "authors": st.lists(_TEXT, max_size=3).map(tuple),
+        "extra": st.dictionaries(
+            _TEXT, st.none() | st.booleans() | st.integers() | st.floats() | _TEXT, max_size=3
+        ),
+    },
+)
+
+
+@SETTINGS
+@given(_PAPER_VALUES)
+def test_a_checked_paper_is_the_validated_one(values: PaperValues) -> None:
+    """checked_paper builds what validation builds, or leaves the values validation refuses
+    (a year out of range, a version under 1, no arXiv id) to it."""
+    checked = checked_paper(values)
+    try:
+        validated = PaperRecord(**values)
+    except ValidationError:
+        assert checked is None
+        return
+    assert checked is not None  # it leaves to validation only what validation refuses
+    assert checked == validated
+    assert checked.model_dump_json() == validated.model_dump_json()
+    assert checked.model_fields_set == validated.model_fields_set
+    assert list(checked.__dict__) == list(validated.__dict__)
+    assert checked.__dict__ == validated.__dict__
+    assert checked.__pydantic_extra__ == validated.__pydantic_extra__
+    assert checked.__pydantic_private__ == validated.__pydantic_private__
+    if "extra" in values:
+        assert checked.extra is not values["extra"]  # a copy, as validation makes
+    with pytest.raises(ValidationError):
+        checked.abstract = "x"  # still frozen
+
+
+def test_a_checked_paper_leaves_bad_values_to_validation() -> None:
+    origin = Origin(path="a.abs", line=1)
+    good: PaperValues = {"origin": origin, "snapshot": "k", "arxiv_id": "hep-th/9201001"}
+    assert checked_paper(good) == PaperRecord(**good)
+    for bad in ({"year": 1799}, {"year": 2101}, {"version": 0}, {"arxiv_id": "not an id"}):
+        values = cast(PaperValues, {**good, **bad})
+        assert checked_paper(values) is None
+        with pytest.raises(ValidationError):
+            PaperRecord(**values)
+
+
+_ABS_DATES = st.builds(
+    "{}, {} {} {} {}".format,
+    st.sampled_from(["Tue", "Sun", "Xyz", "TUE"]),
+    st.integers(0, 99).map(str) | st.sampled_from(["07", "3", "١٤"]),
+    st.sampled_from(["Jan", "Feb", "Dec", "Xyz", "May", "Sept", "dec"]),
+    st.integers(0, 99999).map(str) | st.sampled_from(["93", "00", "1997"]),
+    st.text(alphabet=st.sampled_from(list("0123456789: +-()kbGMTJan,")), max_size=30),
+)
+
+
+@SETTINGS
+@given(_ABS_DATES)
+def test_the_common_abs_date_reads_as_any_date_does(text: str) -> None:
+    assert hepth_abs.parse_abs_date(text) == hepth_abs._any_abs_date(text)
+
+
+def test_the_common_abs_date_reads_the_usual_stamps() -> None:
+    for stamp, day in (
+        ("Tue, 21 Jan 97 13:28:48 MEZ   (12kb)", date(1997, 1, 21)),
+        ("Fri, 11 Jul 1997 17:17:40 +0200 (METDST)   (25kb)", date(1997, 7, 11)),
+        ("Mon, 31 Feb 1997 10:00:00 GMT, 3 Mar 1997", date(1997, 3, 3)),  # the next one
+    ):
+        assert hepth_abs._COMMON_DATE.match(stamp)
+        assert hepth_abs.parse_abs_date(stamp) == hepth_abs._any_abs_date(stamp) == day
