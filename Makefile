@@ -88,6 +88,7 @@ bench: install
 	$(BIN)/python -m tests.bench.latency
 	$(BIN)/python -m tests.bench.web
 	$(BIN)/python -m tests.bench.sources --scales 1,10
+	$(BIN)/python -m tests.bench.sources --scales 1,10 --load --load-max-scale 10
 
 bench-smoke: install
 	KG_BENCH_SMOKE_ALL=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile \

@@ -96,7 +96,7 @@ def checksum(settings: LocalSettings) -> dict[str, Any]:
     return {"nodes": nodes, "relationships": rels, "checksum": f"{node_sum:016x}{rel_sum:016x}"}
 
 
-def _run_child(spec: dict[str, Any], log: Path) -> dict[str, Any]:
+def run_child(spec: dict[str, Any], log: Path) -> dict[str, Any]:
     """Run one loader in a child process; return its JSON report plus wall time."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}
     command = [sys.executable, "-m", "tests.bench.ingest", "--child", json.dumps(spec)]
@@ -273,7 +273,7 @@ class Bench:
             "pagecache": settings.pagecache,
             "paths": [],
         }
-        _run_child(spec, self.work / f"start-{name}.log")
+        run_child(spec, self.work / f"start-{name}.log")
         return server
 
     def spec(self, server: LocalServer, mode: str, data: DataSet, **extra: Any) -> dict[str, Any]:
@@ -304,7 +304,7 @@ class Bench:
         try:
             _log(f"naive loader: {papers} papers, {edges} edges")
             spec = self.spec(server, "naive", sample, papers=papers, edges=edges)
-            self.results["naive"] = _run_child(spec, self.work / "naive.log")
+            self.results["naive"] = run_child(spec, self.work / "naive.log")
         finally:
             server.stop()
             shutil.rmtree(server.settings.home, ignore_errors=True)
@@ -326,7 +326,7 @@ class Bench:
         self.results["datasets"].append(entry)
         if parse_only:
             _log(f"{data.name}: parsing alone")
-            entry["parse_only"] = _run_child(
+            entry["parse_only"] = run_child(
                 {
                     "mode": "parse",
                     "paths": [str(p) for p in data.paths],
@@ -338,7 +338,7 @@ class Bench:
         bulk_server = self.server(f"bulk-{data.scale}")
         try:
             _log(f"{data.name}: bulk mode")
-            report = _run_child(
+            report = run_child(
                 self.spec(bulk_server, "bulk", data), self.work / f"bulk-{data.scale}.log"
             )
             entry["bulk"] = report
@@ -370,14 +370,14 @@ class Bench:
         online_server = self.server(f"online-{data.scale}")
         try:
             _log(f"{data.name}: online loader")
-            entry["online"] = _run_child(
+            entry["online"] = run_child(
                 self.spec(online_server, "online", data), self.work / f"online-{data.scale}.log"
             )
             self.save()
             _log(f"{data.name}: checksum of the online graph")
             entry["online_checksum"] = checksum(online_server.settings)
             _log(f"{data.name}: online loader again (idempotent reload)")
-            entry["reload"] = _run_child(
+            entry["reload"] = run_child(
                 self.spec(online_server, "online", data), self.work / f"reload-{data.scale}.log"
             )
             entry["reload_checksum"] = checksum(online_server.settings)

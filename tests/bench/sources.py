@@ -4,6 +4,7 @@ made from the synthetic set, each parsed alone in a fresh process.
     python -m tests.bench.sources [--scales 1,10] [--out docs/BENCHMARKS-sources.md]
     python -m tests.bench.sources --scales 0.02 --out /tmp/sources.md     # a quick check
     python -m tests.bench.sources --papers 500 --inputs openalex,unarxive --repeat 1
+    python -m tests.bench.sources --scales 1,10 --load [--load-max-scale 10]
 
 For each scale (1x is cit-HepTh's size, 27,770 papers and about 352,800 citations, as in
 ``tests.bench.ingest``) the synthetic set (``tests.bench.synthetic``) is made, and from its
@@ -34,6 +35,13 @@ runs over the 1x OpenAlex file (the first scale's when 1 is not among them) in o
 child. The report goes to ``--out`` with the command, the dates, the machine and ``uptime``
 before and after; a hand-written section after the analysis mark is kept when the file is
 written again.
+
+With ``--load`` the parsers are not timed: each input file (at each size up to
+``--load-max-scale``) is loaded by the online loader and by bulk mode, each in a child
+process into a fresh local server, with ``tests.bench.ingest``'s machinery (its child
+runner, servers and ``checksum``). The report (default docs/BENCHMARKS-sources-load.md)
+gives per input and size both wall times, the graph's nodes and relationships, and whether
+the two graphs' checksums are equal.
 """
 
 from __future__ import annotations
@@ -49,6 +57,7 @@ import pstats
 import random
 import resource
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -61,11 +70,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from loaders.formats import parse_file
 from loaders.records import FormatName
 from tests.bench.synthetic import generate
+
+if TYPE_CHECKING:  # imported where used: the parsers' children need no database driver
+    from tests.bench.ingest import Bench, DataSet
 
 REPO = Path(__file__).resolve().parents[2]
 HEPTH_PAPERS = 27_770
@@ -1503,15 +1515,18 @@ def _check(row: dict[str, Any], expected: dict[str, int]) -> tuple[bool, str]:
     return not wrong, ", ".join(wrong)
 
 
+def _sizes(args: argparse.Namespace) -> list[tuple[str, int]]:
+    """The sizes asked for: each one's label and papers."""
+    if args.papers:
+        return [(f"{n:,} papers", n) for n in args.papers]
+    return [(scale_label(s), max(1, round(s * HEPTH_PAPERS))) for s in args.scales]
+
+
 def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     """Make the inputs and measure each; return the results (written as they come)."""
     work: Path = args.work
     names = tuple(args.inputs)
-    sizes: list[tuple[str, int]] = (
-        [(f"{n:,} papers", n) for n in args.papers]
-        if args.papers
-        else [(scale_label(s), max(1, round(s * HEPTH_PAPERS))) for s in args.scales]
-    )
+    sizes = _sizes(args)
     results: dict[str, Any] = {
         "command": command,
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -1576,6 +1591,161 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
     return results
 
 
+# ---------------------------------------------------------------------------------------
+# --load: each input loaded online and in bulk mode, into fresh local servers
+
+
+def _load_once(
+    bench: Bench, data: DataSet, mode: str, tag: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Load ``data`` with ``mode`` (online or bulk) in a child process, into a fresh local
+    server of ``bench``; return the child's report and the checksum of the graph it left.
+    The server and its files are removed after."""
+    from tests.bench import ingest
+
+    server = bench.server(f"{mode}-{tag}")
+    try:
+        spec = bench.spec(
+            server, mode, data, rejects=str(bench.work / f"{tag}-{mode}.rejects.jsonl")
+        )
+        report = ingest.run_child(spec, bench.work / f"{tag}-{mode}.log")
+        return report, ingest.checksum(server.settings)
+    finally:
+        server.stop()
+        shutil.rmtree(server.settings.home, ignore_errors=True)
+        shutil.rmtree(bench.work / "scratch", ignore_errors=True)  # bulk mode's kept CSVs
+
+
+def load_row(bench: Bench, label: str, name: str, path: Path) -> dict[str, Any]:
+    """Load the file of input ``name`` online and with ``--bulk``; return the table's row."""
+    from tests.bench.ingest import DataSet
+
+    data = DataSet(f"{label} {name}", 0, [path], "arxiv")
+    tag = f"{label.replace(' ', '').replace(',', '')}-{name}"
+    _log(f"{label} {name}: online loader")
+    online, online_sum = _load_once(bench, data, "online", tag)
+    _log(f"{label} {name}: bulk mode")
+    bulk, bulk_sum = _load_once(bench, data, "bulk", tag)
+    row = {
+        "input": name,
+        "scale_label": label,
+        "online_seconds": online["wall_seconds"],
+        "bulk_seconds": bulk["wall_seconds"],
+        "online": online_sum,
+        "bulk": bulk_sum,
+        "rejected": [online.get("rejected", 0), bulk.get("rejected", 0)],
+        "bulk_online_papers": bulk["bulk"]["online_papers"],
+        "equal": online_sum == bulk_sum,
+    }
+    _log(f"  online {online_sum}, bulk {bulk_sum}: {'equal' if row['equal'] else 'NOT equal'}")
+    return row
+
+
+def run_loads(args: argparse.Namespace, command: str) -> dict[str, Any]:
+    """Make the inputs up to ``--load-max-scale``, load each online and in bulk mode (each
+    into a fresh local server) and compare the two graphs; return the results."""
+    from tests.bench.ingest import Bench
+
+    limit = args.load_max_scale * HEPTH_PAPERS
+    sizes = [(label, papers) for label, papers in _sizes(args) if papers <= limit]
+    if not sizes:
+        raise SystemExit(f"no size within --load-max-scale {args.load_max_scale:g}")
+    names = tuple(args.inputs)
+    results: dict[str, Any] = {
+        "command": command,
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        "commit": _commit(),
+        "machine": _machine(),
+        "work": str(args.work),
+        "seed": args.seed,
+        "settings": {"heap": args.heap, "pagecache": args.pagecache},
+        "skipped_sizes": [label for label, papers in _sizes(args) if papers > limit],
+        "loads": [],
+    }
+    inputs = {label: make_inputs(papers, args.seed, args.work, names) for label, papers in sizes}
+    results["uptime_before"] = _uptime()
+    args.work.mkdir(parents=True, exist_ok=True)
+    bench = Bench(Path(tempfile.mkdtemp(prefix="load-", dir=args.work)), args.heap, args.pagecache)
+    try:
+        for label, _papers in sizes:
+            for name in names:
+                path = Path(inputs[label][name]["path"])
+                results["loads"].append(load_row(bench, label, name, path))
+                write_report(args.out, render_loads(results))
+    finally:
+        shutil.rmtree(bench.work, ignore_errors=True)
+    results["uptime_after"] = _uptime()
+    results["ended"] = datetime.now(UTC).isoformat(timespec="seconds")
+    write_report(args.out, render_loads(results))
+    (args.work / "load-results.json").write_text(
+        json.dumps(results, indent=1) + "\n", encoding="utf-8"
+    )
+    return results
+
+
+def _counts(row: dict[str, Any], key: str) -> str:
+    """The online graph's count of ``key``, and bulk mode's where it differs."""
+    online, bulk = row["online"][key], row["bulk"][key]
+    return f"{online:,}" if online == bulk else f"{online:,} (bulk {bulk:,})"
+
+
+def render_loads(results: dict[str, Any]) -> list[str]:
+    """Return the Markdown report of a ``--load`` run."""
+    m, s = results["machine"], results["settings"]
+    lines = [
+        "# Source inputs loaded: online loader and bulk mode",
+        "",
+        "Produced by `tests/bench/sources.py --load`: each source file of the source parsers' "
+        "benchmark (made from the synthetic set; 1× is cit-HepTh's size, 27,770 papers) "
+        "loaded by the online loader and by bulk mode (`kg load --bulk`), each in a child "
+        "process into a fresh local server (`tests.bench.ingest`'s machinery). The graphs "
+        "are compared by `tests.bench.ingest.checksum`, an order-free hash of the canonical "
+        "dump. Every figure below comes from the run described here.",
+        "",
+        "## Run",
+        "",
+        "```",
+        results["command"],
+        "```",
+        "",
+        f"- Started {results['started']}, ended {results.get('ended', '(still running)')}; "
+        f"commit {results['commit']}.",
+        f"- CPU: {m['cpu']} ({m['cores']} cores), {m['memory_gib']} GiB memory, Linux "
+        f"{m['kernel']}, Python {m['python']}. Every server: heap {s['heap']}, page cache "
+        f"{s['pagecache']}.",
+        f"- `uptime` before loading (inputs made): `{results['uptime_before']}`",
+        f"- `uptime` after: `{results.get('uptime_after', '(still running)')}`",
+        f"- Inputs under `{results['work']}` (seed {results['seed']}), cached between runs.",
+    ]
+    if results["skipped_sizes"]:
+        lines.append(
+            f"- Not loaded (past `--load-max-scale`): {', '.join(results['skipped_sizes'])}."
+        )
+    lines += [
+        "",
+        "## Bulk mode against the online loader",
+        "",
+        "Seconds are each child's wall time (interpreter start included; for bulk mode the "
+        "server's stop, import and start too). Nodes and relationships are the online graph's "
+        "(bulk mode's in brackets where they differ). `via online writer` counts the papers "
+        "bulk mode left to the online writer for the identity rules.",
+        "",
+        "| input | scale | online s | bulk s | nodes | relationships | rejected online / bulk "
+        "| bulk: papers via online writer | bulk = online |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in results["loads"]:
+        lines.append(
+            f"| {row['input']} | {row['scale_label']} | {row['online_seconds']:.1f} | "
+            f"{row['bulk_seconds']:.1f} | {_counts(row, 'nodes')} | "
+            f"{_counts(row, 'relationships')} | {row['rejected'][0]:,} / {row['rejected'][1]:,} "
+            f"| {row['bulk_online_papers']:,} | {'equal' if row['equal'] else 'NOT equal'} |"
+        )
+    equal = sum(row["equal"] for row in results["loads"])
+    lines += ["", f"Equal: {equal} of {len(results['loads'])} rows."]
+    return lines
+
+
 def _floats(text: str) -> list[float]:
     return [float(part) for part in text.split(",") if part.strip()]
 
@@ -1612,8 +1782,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per file (median shown)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work", type=Path, default=_default_work(), help="cache folder")
-    parser.add_argument("--out", type=Path, default=REPO / "docs" / "BENCHMARKS-sources.md")
+    parser.add_argument("--out", type=Path, help="default docs/BENCHMARKS-sources.md")
     parser.add_argument("--no-profile", action="store_true", help="skip the cProfile pass")
+    parser.add_argument(
+        "--load",
+        action="store_true",
+        help="instead of timing the parsers, load each input online and with --bulk, each "
+        "into a fresh local server, and compare the graphs (default --out "
+        "docs/BENCHMARKS-sources-load.md)",
+    )
+    parser.add_argument(
+        "--load-max-scale",
+        type=float,
+        default=10,
+        help="with --load, sizes past this scale are not loaded (default 10)",
+    )
+    parser.add_argument("--heap", default="2g", help="with --load, each server's heap")
+    parser.add_argument("--pagecache", default="2g", help="with --load, each server's page cache")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -1628,7 +1813,10 @@ def main(argv: list[str] | None = None) -> None:
     command = "python -m tests.bench.sources " + shlex.join(
         argv if argv is not None else sys.argv[1:]
     )
-    run(args, command.strip())
+    if args.out is None:
+        name = "BENCHMARKS-sources-load.md" if args.load else "BENCHMARKS-sources.md"
+        args.out = REPO / "docs" / name
+    (run_loads if args.load else run)(args, command.strip())
     _log(f"wrote {args.out}")
 
 

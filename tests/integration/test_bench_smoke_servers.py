@@ -1,5 +1,6 @@
 """Smoke runs of the benchmarks that start and stop local servers of their own (ingest: one
-per loader; chores: the KG_HOME server it stops, resets and starts again), each at its
+per loader; sources --load: one per input and loader; chores: the KG_HOME server it stops,
+resets and starts again), each at its
 smallest size under a temporary KG_HOME, with the Neo4j jars the installer takes from the
 local Maven cache; their reports are checked for tables and figures, never for what the
 figures are (issue 36). They are the slowest smoke runs, every server start a JVM's: two
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 
 from tests.bench.smoke import is_number, only_in_bench_smoke, run_bench, table_rows
+from tests.bench.sources import INPUT_NAMES
 from tests.bench.standin import write_standin
 from tests.conftest import free_port
 
@@ -57,6 +59,22 @@ def test_ingest(tmp_path: Path) -> None:
     assert all(is_number(cell) for row in statements for cell in row[1:])
     reload = next(row for row in rows if "→" in "".join(row))
     assert reload[-2:] == ["yes", "yes"]  # the reload changed nothing; bulk = online
+
+
+def test_sources_load_gives_bulk_equal_to_online(tmp_path: Path) -> None:
+    report = tmp_path / "sources-load.md"
+    run_bench(
+        "sources", "--load", "--papers", 40, "--heap", "1g", "--pagecache", "512m",
+        "--work", tmp_path / "work", "--out", report, env=_own_env(tmp_path / "home"),
+        timeout=3600,
+    )  # fmt: skip
+    text = report.read_text(encoding="utf-8")
+    for name in INPUT_NAMES:  # one row per source input, its two graphs equal
+        (row,) = table_rows(text, name)
+        assert row[0] == "40 papers", row
+        assert all(is_number(cell) for cell in row[1:5]), row  # seconds, nodes, relationships
+        assert row[-1] == "equal", row
+    assert f"Equal: {len(INPUT_NAMES)} of {len(INPUT_NAMES)} rows." in text
 
 
 def test_chores(tmp_path: Path) -> None:

@@ -215,7 +215,91 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         + "\n",
         encoding="utf-8",
     )
+    # hep-th abstracts (.abs records, made up): a paper nothing else names, the arXiv
+    # file's 1706.03762 (older: it fills blanks) and a synthetic paper, read again.
+    hepth = folder / "hepth.abs"
+    hepth.write_text(
+        "".join(
+            "-" * 78 + "\n\\\\\n" + f"Paper: {paper}\nFrom: someone@example.org\n"
+            f"Date: {posted}   (10kb)\n\nTitle: {title}\n{more}\\\\\n  {abstract}\n\\\\\n"
+            for paper, posted, title, more, abstract in (
+                (
+                    "hep-th/9901001",
+                    "Fri, 1 Jan 1999 12:00:00 GMT",
+                    "An invented paper about\n  branes",
+                    "Authors: A. Author and B. Writer\nJournal-ref: Invented J. 1 (1999) 1\n",
+                    'Branes, with "quotes", a comma, and a backslash \\alpha.',
+                ),
+                (
+                    "1706.03762",
+                    "Mon, 12 Jun 2017 17:57:34 GMT",
+                    "Attention Is All You Need",
+                    "Authors: Ada Example\nComments: 15 pages\n",
+                    "An older abstract.",
+                ),
+                (
+                    paper_id(5, 150),
+                    "Sat, 2 May 2015 10:00:00 GMT",
+                    "A synthetic paper, read again",
+                    "Authors: C. Third\n",
+                    "Read again from an abstract.",
+                ),
+            )
+        ),
+        encoding="utf-8",
+    )
+    # unarXive lines (made up, in its shape): a paper whose metadata has Crossref's DOI,
+    # citing by arXiv id, DOI and OpenAlex id papers the other inputs name; and BERT with
+    # no metadata, citing the hep-th paper and a synthetic one by their arXiv ids.
+    no_ids = {"open_alex_id": "", "sem_open_alex_id": "", "pubmed_id": "", "doi": ""}
+
+    def entry(arxiv_id: str = "", contained: tuple[str, ...] = (), **ids: str) -> object:
+        return {
+            "bib_entry_raw": "A. Author, A made-up reference.",
+            "contained_arXiv_ids": [{"id": each, "text": each} for each in contained],
+            "ids": {**no_ids, "arxiv_id": arxiv_id, **ids},
+        }
+
+    unarxive = folder / "arXiv_src_2105_001.jsonl"
+    unarxive.write_text(
+        json.dumps(
+            {
+                "paper_id": "2105.00001",
+                "metadata": json.loads(
+                    _arxiv(
+                        "2105.00001",
+                        "A Paper Citing by DOI",
+                        "Mon, 3 May 2021 10:00:00 GMT",
+                        "2021-05-20",
+                        doi="10.1000/Other.3",
+                    )
+                ),
+                "body_text": [{"section": "Intro", "text": "We cite {{cite:a1}}."}],
+                "bib_entries": {
+                    "a1": entry("hep-th/9901001"),
+                    "a2": entry(doi="10.1000/xyz.2"),
+                    "a3": entry(open_alex_id="https://openalex.org/W900002"),
+                    "a4": entry(contained=("1706.03762", paper_id(7, 150))),
+                },
+            }
+        )
+        + "\n"
+        + json.dumps(
+            {
+                "paper_id": "1810.04805",
+                "metadata": {},
+                "bib_entries": {
+                    "b1": entry(contained=("hep-th/9901001",)),
+                    "b2": entry(paper_id(9, 150), doi=f"10.48550/arXiv.{paper_id(9, 150)}"),
+                },
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     return {
+        "hepth": hepth,
+        "unarxive": unarxive,
         "sources": sources,
         "s2": s2,
         "crossref": crossref,
@@ -233,11 +317,13 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     ("order", "batch_size"),
     [
         (
-            "page record page2 arxiv synthetic_arxiv synthetic_edges edges sources s2 crossref",
+            "page record page2 arxiv synthetic_arxiv synthetic_edges edges hepth sources s2 "
+            "crossref unarxive",
             2000,
         ),
         (
-            "crossref edges synthetic_edges s2 arxiv synthetic_arxiv page2 record sources page",
+            "crossref unarxive edges synthetic_edges s2 arxiv hepth synthetic_arxiv page2 record "
+            "sources page",
             40,
         ),
     ],
