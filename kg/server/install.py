@@ -1,6 +1,11 @@
 """Installing the local Neo4j: Java and Maven found on this machine, and the server, Neo4j
 Browser and APOC fetched from Maven Central (or the local Maven cache) through a generated POM.
 
+A finished install's jars are kept once per machine and user, in the jar cache
+(``jar_cache``: $KG_JAR_CACHE, else $XDG_CACHE_HOME/kg/jars), one folder per set of versions.
+The next KG_HOME links them from there (a hard link, or a copy across file systems) and runs
+no Maven: a second install takes a fraction of a second where Maven took about 14 s.
+
 The running of the server is ``kg.server.local``; this module only puts its jars in place.
 """
 
@@ -23,6 +28,7 @@ __all__ = [
     "find_java",
     "find_mvn",
     "installed_versions",
+    "jar_cache",
     "java_major",
     "log_tail",
     "say",
@@ -165,12 +171,21 @@ def fetch_jars(
 ) -> dict[str, str | None]:
     """Fetch Neo4j and Neo4j Browser into ``lib_dir`` and APOC core (optional) into
     ``plugins_dir``; return the versions for the marker (``apoc`` None when it failed).
+    Links them from the jar cache when an install of these versions was kept there, and
+    keeps this one there when it was not (see the module's doc).
 
     Raises ToolMissingError (no mvn or Java) or InstallError (Maven failed).
     """
+    home.mkdir(parents=True, exist_ok=True)
+    cache = jar_cache()
+    kept = _kept_install(cache) if cache is not None else None
+    if kept is not None:
+        say(on_step, f"linking the jars of Neo4j {NEO4J_VERSION} from the jar cache {kept}…")
+        _link_tree(kept / "lib", lib_dir, fresh=True)
+        _link_tree(kept / "plugins", plugins_dir, fresh=False)  # a user's own plugins stay
+        return {"neo4j": NEO4J_VERSION, "browser": BROWSER_VERSION, "apoc": APOC_VERSION}
     java = find_java()
     mvn = find_mvn()
-    home.mkdir(parents=True, exist_ok=True)
     say(
         on_step,
         f"fetching Neo4j {NEO4J_VERSION} and Neo4j Browser {BROWSER_VERSION} "
@@ -185,7 +200,72 @@ def fetch_jars(
     shutil.rmtree(lib_dir, ignore_errors=True)
     staging.rename(lib_dir)
     apoc = _install_apoc(home, lib_dir, plugins_dir, mvn, java, on_step)
+    if cache is not None and apoc is not None:  # an install without APOC is not kept
+        _keep_install(cache, lib_dir, plugins_dir, on_step)
     return {"neo4j": NEO4J_VERSION, "browser": BROWSER_VERSION, "apoc": apoc}
+
+
+_CACHE_KEY = f"neo4j-{NEO4J_VERSION}-browser-{BROWSER_VERSION}-apoc-{APOC_VERSION}"
+_KEPT_MARKER = "kept.json"
+
+
+def jar_cache() -> Path | None:
+    """Return the jar cache's folder: $KG_JAR_CACHE, else $XDG_CACHE_HOME/kg/jars (by default
+    ~/.cache/kg/jars); None when KG_JAR_CACHE is ``off``, for every install to run Maven."""
+    explicit = os.environ.get("KG_JAR_CACHE")
+    if explicit == "off":
+        return None
+    if explicit:
+        return Path(explicit).expanduser()
+    cache_home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache_home) / "kg" / "jars"
+
+
+def _kept_install(cache: Path) -> Path | None:
+    """Return the cache's folder for these versions when an install was kept whole there
+    (its marker, written last, lists every jar and each is there), else None."""
+    kept = cache / _CACHE_KEY
+    try:
+        listed = json.loads((kept / _KEPT_MARKER).read_text(encoding="utf-8"))
+        return kept if all((kept / name).is_file() for name in listed["files"]) else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _keep_install(cache: Path, lib_dir: Path, plugins_dir: Path, on_step: Step | None) -> None:
+    """Keep the jars just installed in the cache, for the next KG_HOME. A folder is filled
+    beside it and renamed into place, so a reader never sees half of one; two installs
+    keeping at once leave the first one's. Failing to keep is said and is no error."""
+    staging = cache / f"{_CACHE_KEY}.partial-{os.getpid()}"
+    try:
+        cache.mkdir(parents=True, exist_ok=True, mode=0o700)
+        shutil.rmtree(staging, ignore_errors=True)
+        _link_tree(lib_dir, staging / "lib", fresh=True)
+        _link_tree(plugins_dir, staging / "plugins", fresh=True)
+        files = sorted(str(p.relative_to(staging)) for p in staging.rglob("*.jar"))
+        (staging / _KEPT_MARKER).write_text(
+            json.dumps({"files": files}, indent=1) + "\n", encoding="utf-8"
+        )
+        staging.rename(cache / _CACHE_KEY)
+    except OSError as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        if _kept_install(cache) is None:
+            say(on_step, f"the jars could not be kept in the jar cache {cache}: {error}")
+        return
+    say(on_step, f"kept the jars in the jar cache {cache / _CACHE_KEY} for the next install")
+
+
+def _link_tree(source: Path, target: Path, *, fresh: bool) -> None:
+    """Put the jars of ``source`` into ``target`` (emptied first when ``fresh``): hard links
+    where the file system allows them, else copies. Raises OSError when neither can be made."""
+    if fresh:
+        shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True, exist_ok=True)
+    for jar in source.glob("*.jar"):
+        try:
+            os.link(jar, target / jar.name)
+        except OSError:
+            shutil.copy2(jar, target / jar.name)
 
 
 def _install_apoc(
