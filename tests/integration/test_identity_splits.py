@@ -8,9 +8,7 @@ import json
 from pathlib import Path
 
 from kg.database import Database
-from kg.load.pipeline import (
-    load_paths,
-)
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database
 from kg.server.config import Connection
 from tests.graph_dump import differences, dump_graph
@@ -129,7 +127,7 @@ def test_a_file_of_splits_splits_a_merge_already_in_the_graph(
         return [row["key"] for row in found]
 
     clear_database(graph)
-    load_paths(graph, [one, two, three, other], keep_apart=splits, rejects_path=rejects)
+    KnowledgeGraph.on(graph).load([one, two, three, other], keep_apart=splits, rejects_path=rejects)
     assert keys() == [early, late]
     expected = dump_graph(graph)
 
@@ -137,8 +135,8 @@ def test_a_file_of_splits_splits_a_merge_already_in_the_graph(
         clear_database(graph)
         load_all(graph, [one, two, three], 100, rejects)
         assert keys() == [early]
-        summary = load_paths(
-            graph, [*again, other], keep_apart=splits, rejects_path=rejects, force=True
+        summary = KnowledgeGraph.on(graph).load(
+            [*again, other], keep_apart=splits, rejects_path=rejects, force=True
         )
         assert summary.rejected == 0, summary.reject_messages
         assert summary.counts.moved == 1

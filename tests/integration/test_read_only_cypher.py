@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from kg.cli import main
 from kg.database import Database
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database
 from kg.server.config import Connection
 from tests.data import EXAMPLES, SEED_PAGE, SEED_RECORD
@@ -149,7 +149,9 @@ def read_only_map(
     """The small map, loaded once for the module, with its canonical dump."""
     clear_database(session_graph)
     rejects = tmp_path_factory.mktemp("read-only") / "r.jsonl"
-    load_paths(session_graph, [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=rejects)
+    KnowledgeGraph.on(session_graph).load(
+        [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=rejects
+    )
     yield session_graph, dump_graph(session_graph)
     clear_database(session_graph)
 
