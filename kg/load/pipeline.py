@@ -48,7 +48,7 @@ from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.rows import Batch
 from kg.load.schema import ensure_schema
-from kg.numbers import check_range
+from kg.numbers import COUNT
 from kg.paths import PathArg, as_path, as_paths, optional_path
 from loaders.detect import detect_format
 from loaders.errors import printable, valid_text
@@ -683,7 +683,7 @@ class StreamSettings:
     they are are not written."""
 
     def __post_init__(self) -> None:
-        check_range("batch_size", self.batch_size, 1)
+        COUNT.check("batch_size", self.batch_size)
 
 
 def load_files(

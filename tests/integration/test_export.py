@@ -166,7 +166,7 @@ def test_missing_folders_are_refused_not_made(
         ["plot", "years", "1810.04805", "-o", str(missing / "y.png")],
     ):
         result = runner.invoke(main, args)
-        assert result.exit_code == 1, result.output
+        assert result.exit_code == 2, result.output  # a ParameterError: a usage error
         assert result.output == f"Error: no folder {missing}. Create it first\n"
     assert not (tmp_path / "nonexistent").exists()
     made = runner.invoke(main, ["export", "csv", str(tmp_path / "out")])
@@ -174,5 +174,5 @@ def test_missing_folders_are_refused_not_made(
     assert (tmp_path / "out" / "papers.csv").is_file()
     (tmp_path / "file").write_text("")
     inside_a_file = runner.invoke(main, ["export", "ris", str(tmp_path / "file" / "x.ris")])
-    assert inside_a_file.exit_code == 1
+    assert inside_a_file.exit_code == 2
     assert "is not a folder" in inside_a_file.output

@@ -179,7 +179,7 @@ def test_two_refs_to_one_paper_are_an_error(seeded: Database) -> None:
         ("common-citers", "2110.03888", "2110.03888"),
     ):
         result = _run(command, a, b)
-        assert result.exit_code == 1, result.output
+        assert result.exit_code == 2, result.output  # a ParameterError: a usage error
         assert result.output.startswith(f"Error: {a!r} and {b!r} both name the same paper, ")
         assert result.output.count("\n") == 1
         assert "both." not in result.output
