@@ -92,11 +92,13 @@ IDENTIFIER: Final = click.IntRange(0, 2**63 - 1)
 
 
 def number_option(
-    *names: str, default: int | None, help: str, bound: Bound = COUNT
+    *names: str, default: int | None, help: str, bound: Bound = COUNT, own: bool = False
 ) -> Callable[[F], F]:
     """A whole-number option within ``bound`` (which the library checks) with its default and
-    bounds shown in --help: --limit, --hops, --window and their kin."""
-    return click.option(*names, default=default, show_default=True, type=count(bound), help=help)
+    bounds shown in --help: --limit, --hops, --window and their kin. An ``own`` option is the
+    command's alone (how many rows it shows): click checks it (``shown_count``)."""
+    kind = shown_count(bound.low) if own else count(bound)
+    return click.option(*names, default=default, show_default=True, type=kind, help=help)
 
 
 def face_option(

@@ -15,9 +15,9 @@ from kg.cli.app import (
     count,
     face_option,
     json_command,
+    number_option,
     open_graph,
     options_into,
-    shown_count,
 )
 from kg.cli.tables import RANKED_COLUMNS, Column, print_table, say, showing
 from kg.knowledge_graph import Analytics
@@ -297,13 +297,7 @@ def traction(
     _options(
         "spc on every citation used and the main_path and key_route flags on papers",
         Analytics.main_path,
-        limit=click.option(
-            "--limit",
-            default=20,
-            show_default=True,
-            type=shown_count(),
-            help="How many rows to list.",
-        ),
+        limit=number_option("--limit", default=20, help="How many rows to list.", own=True),
     ),
 )
 def mainpath_command(
