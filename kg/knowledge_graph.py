@@ -610,7 +610,8 @@ class KnowledgeGraph(Database):
         incremental load writes only the records that changed since it
         (``kg.load.changes``; ``FileSummary.carried`` counts the others).
 
-        Raises ParameterError for a ``batch_size`` under 1 or an unknown ``fmt``, SourceError
+        Raises ParameterError for a ``batch_size`` under 1, a negative ``keep_messages`` or an
+        unknown ``fmt``, SourceError
         before anything loads for a missing path, a named file whose format cannot be told
         (with ``strict``: for any file that cannot be read), a ``keep_apart`` file that is not
         a list of splits or a ``since`` that cannot be used, and LoadInterrupted when Neo4j

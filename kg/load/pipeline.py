@@ -48,7 +48,7 @@ from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.rows import Batch
 from kg.load.schema import ensure_schema
-from kg.numbers import COUNT
+from kg.numbers import COUNT, COUNT_OR_ZERO
 from kg.paths import PathArg, as_path, as_paths, optional_path
 from loaders.detect import detect_format
 from loaders.errors import printable, valid_text
@@ -664,7 +664,7 @@ class StreamSettings:
     """How a load reads and batches its files: the options every sink's load shares, as
     ``KnowledgeGraph.load`` and ``bulk_load`` take them (and declare their defaults).
 
-    Raises ParameterError for a batch size under 1.
+    Raises ParameterError for a batch size under 1 or a negative ``keep_messages``.
     """
 
     batch_size: int
@@ -684,6 +684,7 @@ class StreamSettings:
 
     def __post_init__(self) -> None:
         COUNT.check("batch_size", self.batch_size)
+        COUNT_OR_ZERO.check("keep_messages", self.keep_messages)
 
 
 def load_files(
