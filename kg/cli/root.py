@@ -240,14 +240,14 @@ class JSONError(click.ClickException):
         super().__init__(str(error))
         self.error = error
 
+    def show(self, file: IO[Any] | None = None) -> None:
+        emit_json({"error": {"message": self.error.message, "hint": self.error.hint or None}})
+
 
 class JSONUsageFailure(JSONError):
     """A ParameterError shown as JSON, with exit code 2 (``KGUsageFailure``)."""
 
     exit_code = 2
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        emit_json({"error": {"message": self.error.message, "hint": self.error.hint or None}})
 
 
 class JSONUsageError(click.UsageError):

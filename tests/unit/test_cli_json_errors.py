@@ -95,3 +95,12 @@ def test_a_value_that_is_no_number_is_clicks_usage_error(args: list[str]) -> Non
     assert result.exit_code == 2, result.output
     assert "is not a valid integer" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_any_other_error_under_json_is_a_json_error_with_exit_code_1() -> None:
+    """A valid command line whose graph cannot be reached: a KGError, not a usage error."""
+    result = CliRunner().invoke(main, ["cocited", "hep-th/9711200", "--json"], env=NO_SERVER)
+    assert result.exit_code == 1, result.output
+    error = json.loads(result.stdout)["error"]
+    assert error["message"] == "cannot reach Neo4j at neo4j://127.0.0.1:9"
+    assert "NEO4J_URI" in error["hint"]
