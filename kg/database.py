@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Final, LiteralString, Self, TypeVar
 from urllib.parse import urlsplit
 
@@ -142,6 +143,40 @@ def update_counters(summary: neo4j.ResultSummary) -> dict[str, int]:
     return {name: int(getattr(summary.counters, name)) for name in COUNTER_NAMES}
 
 
+@dataclass(frozen=True)
+class _Opened:
+    """The driver of a Database once it is open, with the database and URI it serves."""
+
+    driver: neo4j.Driver
+    database: str
+    uri: str
+
+
+def _open(connection: config.Connection | str | None) -> _Opened:
+    """Open and check the driver for ``connection`` (see ``Database.connect``)."""
+    conn = (
+        config.connection(connection)
+        if not isinstance(connection, config.Connection)
+        else connection
+    )
+    quiet_driver_logs()
+    with translated_errors(conn.uri):
+        # Schema-free queries on an empty graph draw "label does not exist" notices;
+        # they are noise for a tool whose queries name only the model's own labels.
+        driver = GraphDatabase.driver(
+            conn.uri,
+            auth=(conn.user, conn.password),
+            notifications_min_severity="OFF",
+            max_transaction_retry_time=MAX_RETRY_SECONDS,
+        )
+        try:
+            driver.verify_connectivity()
+        except BaseException:
+            driver.close()
+            raise
+    return _Opened(driver, conn.database, conn.uri)
+
+
 class Database:
     """A driver bound to one database. Close it, or use it as a context manager.
 
@@ -157,12 +192,31 @@ class Database:
         uri: str,
         bookmark_manager: neo4j.api.BookmarkManager | None = None,
     ) -> None:
-        self.driver = driver
-        self.database = database
-        self.uri = uri
+        self._opened: _Opened | None = _Opened(driver, database, uri)
+        self._connection: config.Connection | str | None = None
         if bookmark_manager is None:
             bookmark_manager = GraphDatabase.bookmark_manager()
         self.bookmark_manager = bookmark_manager
+
+    def _open(self) -> _Opened:
+        if self._opened is None:
+            self._opened = _open(self._connection)
+        return self._opened
+
+    @property
+    def driver(self) -> neo4j.Driver:
+        """The driver, opened (and checked) now if ``connect(lazy=True)`` left it closed."""
+        return self._open().driver
+
+    @property
+    def database(self) -> str:
+        """The name of the database the queries run in."""
+        return self._open().database
+
+    @property
+    def uri(self) -> str:
+        """The server's URI."""
+        return self._open().uri
 
     def session(self, **config: Any) -> neo4j.Session:
         """Open a driver session on this database, causally chained to every other session
@@ -172,49 +226,38 @@ class Database:
         )
 
     @classmethod
-    def connect(cls, connection: config.Connection | str | None = None) -> Self:
+    def connect(
+        cls, connection: config.Connection | str | None = None, *, lazy: bool = False
+    ) -> Self:
         """Open the driver for ``connection`` (default: NEO4J_* or the local server) and check it.
 
         ``connection`` may be a URI (``"neo4j://host:7687"``): the user and password are then
         NEO4J_USER and NEO4J_PASSWORD, or the local server's for a URI on this machine
-        (``kg.server.config.connection``).
+        (``kg.server.config.connection``). With ``lazy`` the connection is read and the driver
+        opened on first use instead (the CLI's way: a command checks its arguments first).
 
         Raises ConnectionFailed when the server cannot be reached or refuses the credentials,
-        ConfigError when there is no password to use, ParameterError for a ``connection``
-        that is neither a Connection nor a URI.
+        ConfigError when there is no password to use (with ``lazy``: on first use), and
+        ParameterError for a ``connection`` that is neither a Connection nor a URI.
         """
-        if isinstance(connection, str):
-            conn = config.connection(connection)
-        elif connection is None:
-            conn = config.connection()
-        elif isinstance(connection, config.Connection):
-            conn = connection
-        else:
+        if connection is not None and not isinstance(connection, str | config.Connection):
             raise ParameterError(
                 f"connection is {connection!r}",
                 "pass a URI such as 'neo4j://localhost:7687', a kg.server.config.Connection, "
                 "or nothing for NEO4J_* or the local server",
             )
-        quiet_driver_logs()
-        with translated_errors(conn.uri):
-            # Schema-free queries on an empty graph draw "label does not exist" notices;
-            # they are noise for a tool whose queries name only the model's own labels.
-            driver = GraphDatabase.driver(
-                conn.uri,
-                auth=(conn.user, conn.password),
-                notifications_min_severity="OFF",
-                max_transaction_retry_time=MAX_RETRY_SECONDS,
-            )
-            try:
-                driver.verify_connectivity()
-            except BaseException:
-                driver.close()
-                raise
-        return cls(driver, conn.database, conn.uri)
+        graph = cls.__new__(cls)
+        graph._opened = None
+        graph._connection = connection
+        graph.bookmark_manager = GraphDatabase.bookmark_manager()
+        if not lazy:
+            graph._open()
+        return graph
 
     def close(self) -> None:
-        """Close the driver and its connection pool."""
-        self.driver.close()
+        """Close the driver and its connection pool (nothing, when it never opened)."""
+        if self._opened is not None:
+            self._opened.driver.close()
 
     def __enter__(self) -> Self:
         return self

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, LiteralString, Self, TypeVar, Unpack
+from typing import TYPE_CHECKING, Any, Final, LiteralString, Self, TypeVar
 
 from kg import export, questions, refs
 from kg.analytics import ranking, similarity, time, time_series
@@ -90,12 +90,18 @@ if TYPE_CHECKING:
         VectorFileReport,
     )
     from kg.export import ExportedPaper, Selection
-    from kg.load.pipeline import FormatChoice, StreamOptions
+    from kg.load.pipeline import FormatChoice
     from kg.paths import PathArg
     from kg.questions.find import SearchMode
     from kg.server.config import LocalSettings
+    from loaders.formats import IdScheme
 
-__all__ = ["Analytics", "Exports", "KnowledgeGraph", "Plots", "parse_years"]
+__all__ = ["LOAD_BATCH", "Analytics", "Exports", "KnowledgeGraph", "Plots", "parse_years"]
+
+LOAD_BATCH: Final = 2000
+"""Records per write transaction of a load, online or bulk (``batch_size``)."""
+KEEP_MESSAGES: Final = 20
+"""How many reject messages a load's summary keeps to show (``keep_messages``)."""
 
 _Method = TypeVar("_Method", bound=Callable[..., object])
 
@@ -573,22 +579,27 @@ class KnowledgeGraph(Database):
         *,
         fmt: FormatChoice = "auto",
         rejects_path: PathArg = Path("kg-load.rejects.jsonl"),
+        batch_size: int = LOAD_BATCH,
+        strict: bool = False,
+        id_scheme: IdScheme = "arxiv",
+        on_progress: Callable[[int], None] | None = None,
+        keep_messages: int = KEEP_MESSAGES,
         on_file: Callable[[Path], None] | None = None,
         force: bool = False,
         keep_apart: PathArg | None = None,
         since: PathArg | None = None,
-        **options: Unpack[StreamOptions],
     ) -> LoadSummary:
         """Load every file of ``paths`` into ``graph`` and return what happened.
 
-        ``options`` are the StreamOptions (batch_size, strict, id_scheme, on_progress,
-        keep_messages), by keyword. The schema is read first and applied only when a constraint
-        or index is missing (``ensure_schema``). Bad records go to
-        ``rejects_path`` (created only when there is one) and the rest still load; with
-        ``strict`` the first bad record raises RecordRejected. A file found in a folder that
-        cannot be read or recognised is counted as failed (``LoadSummary.failed``) and the
-        others load. ``on_file`` is called as each file starts, ``on_progress`` with each record
-        read. A file whose exact content this loader version loaded whole before is skipped
+        The schema is read first and applied only when a constraint or index is missing
+        (``ensure_schema``). Records are written ``batch_size`` to a transaction. Bad records
+        go to ``rejects_path`` (created only when there is one) and the rest still load; the
+        summary keeps the first ``keep_messages`` of their messages. With ``strict`` the first
+        bad record raises RecordRejected. ``id_scheme`` says how an edge list's ids read
+        (arXiv ids, or SNAP's integers). A file found in a folder that cannot be read or
+        recognised is counted as failed (``LoadSummary.failed``) and the others load.
+        ``on_file`` is called as each file starts, ``on_progress`` with each record read. A
+        file whose exact content this loader version loaded whole before is skipped
         (``FileSummary.unchanged``), unless ``force``.
 
         ``keep_apart`` names a file of splits (``kg merges --kept-apart --json``), recorded
@@ -599,24 +610,20 @@ class KnowledgeGraph(Database):
         incremental load writes only the records that changed since it
         (``kg.load.changes``; ``FileSummary.carried`` counts the others).
 
-        Raises SourceError before anything loads for a missing path, a named file whose format
-        cannot be told (with ``strict``: for any file that cannot be read), a ``keep_apart``
-        file that is not a list of splits or a ``since`` that cannot be used, and
-        LoadInterrupted when Neo4j fails mid-load.
+        Raises ParameterError for a ``batch_size`` under 1, a negative ``keep_messages`` or an
+        unknown ``fmt``, SourceError
+        before anything loads for a missing path, a named file whose format cannot be told
+        (with ``strict``: for any file that cannot be read), a ``keep_apart`` file that is not
+        a list of splits or a ``since`` that cannot be used, and LoadInterrupted when Neo4j
+        fails mid-load.
         """
         from kg.load import pipeline
 
-        return pipeline.load_paths(
-            self,
-            paths,
-            fmt=fmt,
-            rejects_path=rejects_path,
-            on_file=on_file,
-            force=force,
-            keep_apart=keep_apart,
-            since=since,
-            **options,
+        stream = pipeline.StreamSettings(
+            batch_size, strict, id_scheme, on_progress, keep_messages, force, on_file
         )
+        request = pipeline.LoadRequest(paths, fmt, rejects_path, keep_apart, since, stream)
+        return pipeline.load_paths(self, request)
 
     # A bulk load builds an empty local database offline, with the server stopped: it needs
     # the settings, not an open connection.
@@ -628,47 +635,49 @@ class KnowledgeGraph(Database):
         database: str | None = None,
         fmt: FormatChoice = "auto",
         rejects_path: PathArg = Path("kg-load.rejects.jsonl"),
+        batch_size: int = LOAD_BATCH,
         workdir: PathArg | None = None,
         keep_csv: bool = False,
+        strict: bool = False,
+        id_scheme: IdScheme = "arxiv",
+        on_progress: Callable[[int], None] | None = None,
+        keep_messages: int = KEEP_MESSAGES,
         timeout: float = 300.0,
         on_stage: Callable[[str], None] | None = None,
         keep_apart: PathArg | None = None,
         stage_memory: str | None = None,
-        **options: Unpack[StreamOptions],
     ) -> BulkSummary:
         """Load ``paths`` into the empty database of the local server with neo4j-admin import.
 
-        Gives the graph ``kg.load.pipeline.load_paths`` gives for the same files, order and
-        batch size; ``options`` are its StreamOptions (batch_size, strict, id_scheme, on_progress,
-        keep_messages), by keyword. The server is stopped while the files are parsed and
-        imported, then left running (when parsing fails it is started again if it was running).
-        Scratch files (the staging store, DuckDB held to ``stage_memory``, default 1GB, past which
-        it spills to disk; the CSVs) go to a temporary folder in ``workdir`` (default:
-        $KG_HOME/bulk), removed afterwards unless ``keep_csv``.
+        Gives the graph ``KnowledgeGraph.load`` gives for the same files, order and arguments
+        (``fmt``, ``rejects_path``, ``batch_size``, ``strict``, ``id_scheme``, ``on_progress``,
+        ``keep_messages``, ``keep_apart`` mean what they mean there). The server is stopped
+        while the files are parsed and imported, then left running (when parsing fails it is
+        started again if it was running). Scratch files (the staging store, DuckDB held to
+        ``stage_memory``, default 1GB, past which it spills to disk; the CSVs) go to a
+        temporary folder in ``workdir`` (default: $KG_HOME/bulk), removed afterwards unless
+        ``keep_csv``. ``settings`` are the local server's (default: $KG_HOME's), ``database``
+        the one to build (default: NEO4J_DATABASE, else neo4j), ``timeout`` the seconds to
+        wait for the server to stop or start.
 
         Raises ConfigError when NEO4J_URI is set or ``stage_memory`` is no size (as ``512MB``),
         ServerError when the local server is not installed or the import fails, NotEmptyError
-        when the database holds a node, SourceError for unreadable input and RecordRejected
-        (with ``strict``) for a bad record.
+        when the database holds a node, ParameterError as ``load`` does, SourceError for
+        unreadable input and RecordRejected (with ``strict``) for a bad record.
         ``on_stage`` is called with each stage's description (STAGE_NAMES) as it begins.
         ``keep_apart`` names a file of splits (``kg merges --kept-apart --json``), recorded in
         the new database before the online writer runs: a rebuild keeps the splits users made.
         """
-        from kg.load import bulk
+        from kg.load import bulk, pipeline
 
+        stream = pipeline.StreamSettings(
+            batch_size, strict, id_scheme, on_progress, keep_messages, False, None
+        )
+        load = pipeline.LoadRequest(paths, fmt, rejects_path, keep_apart, None, stream)
         return bulk.bulk_load(
-            paths,
-            settings=settings,
-            database=database,
-            fmt=fmt,
-            rejects_path=rejects_path,
-            workdir=workdir,
-            keep_csv=keep_csv,
-            timeout=timeout,
-            on_stage=on_stage,
-            keep_apart=keep_apart,
-            stage_memory=stage_memory,
-            **options,
+            bulk.BulkRequest(
+                load, settings, database, workdir, keep_csv, timeout, on_stage, stage_memory
+            )
         )
 
     @staticmethod

@@ -28,7 +28,7 @@ from kg.answers import GraphNode, short_handle
 from kg.database import Database
 from kg.errors import ParameterError, PlotError
 from kg.export import check_folder_of
-from kg.numbers import check_range, whole_number
+from kg.numbers import COUNT, whole_number
 from kg.paths import PathArg, as_path
 from kg.questions import graph_data, paper_report
 from kg.text import display, display_key
@@ -126,7 +126,7 @@ def ego(
     """The paper's neighbourhood; ``KnowledgeGraph.plots.ego`` documents it and holds the
     defaults."""
     seed = whole_number("seed", seed)
-    data = graph_data(graph, ref, "citations", hops, check_range("limit", limit, 1))
+    data = graph_data(graph, ref, "citations", hops, COUNT.check("limit", limit))
     nodes = data.nodes
     index = {paper.key: number for number, paper in enumerate(nodes)}
     edges = [(index[e.source], index[e.target]) for e in data.edges]
@@ -210,7 +210,7 @@ def _label(
 def rank_distribution(graph: Database, prop: str = "pagerank", bins: int = 50) -> Figure:
     """A histogram of one stored value; ``KnowledgeGraph.plots.rank_distribution``
     documents it."""
-    bins = check_range("bins", bins, 1)
+    bins = COUNT.check("bins", bins)
     values = [row["value"] for row in queries.analytics.rank_values.run(graph, property=prop)]
     if not values:
         command = storing_command(prop)

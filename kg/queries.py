@@ -120,6 +120,10 @@ class Param:
 
         Raises ParameterError when it cannot be converted.
         """
+        # The query layer's typing, not a range check: a file's `$limit :: int` is converted
+        # (and kept within Neo4j's 64-bit INTEGER) for `kg query` and any caller. The bounds
+        # of a question's arguments are the question's own, checked once where its function
+        # starts (kg.numbers.Bound), before it runs a query.
         try:
             coerced = _coerce(self.type, value)
         except (ValueError, TypeError, OverflowError) as exc:

@@ -191,9 +191,11 @@ def graph(session_graph: Database) -> Iterator[Database]:
 def small_map(graph: Database, tmp_path: Path) -> Database:
     """The example map and the seed page and record, plus 2101.99999, a paper citing
     2110.03888 whose title is hostile to XML, HTML and terminals (HOSTILE_TITLE)."""
-    from kg.load.pipeline import load_paths
+    from kg.knowledge_graph import KnowledgeGraph
 
-    load_paths(graph, [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=tmp_path / "r")
+    KnowledgeGraph.on(graph).load(
+        [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=tmp_path / "r"
+    )
     graph.write(
         "MERGE (p:Paper {key: '2101.99999'}) SET p.arxiv_id = '2101.99999', p.title = $title, "
         "p.year = 2021, p.stub = false "

@@ -14,22 +14,22 @@ from hypothesis import strategies as st
 
 from kg.answers.loads import LoadSummary
 from kg.database import Database
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.import_sink import ImportSink
 from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
     RejectsFile,
-    StreamSettings,
     input_files,
     input_format,
     load_files,
-    load_paths,
 )
 from kg.load.schema import clear_database
 from loaders.titles import paper_key
 from tests.graph_dump import create_from_import_files, dump_graph
 from tests.map_pages import map_page
+from tests.streams import stream_settings
 
 # Each base title with spellings that must all be read as the same title.
 TITLES: tuple[tuple[str, ...], ...] = (
@@ -432,7 +432,9 @@ def bulk_dump(
     sink = ImportSink(folder / "stage.duckdb")
     rejects = RejectsFile(folder / "rejects.jsonl")
     try:
-        load_files(sink, inputs, formats, LoadSummary(), rejects, StreamSettings(batch_size))
+        load_files(
+            sink, inputs, formats, LoadSummary(), rejects, stream_settings(batch_size=batch_size)
+        )
         import_files = sink.write_csv(folder / "csv")
         clear_database(graph)
         create_from_import_files(graph, import_files)
@@ -459,8 +461,8 @@ def load_all(
     rejects: Path,
     keep_apart: Path | None = None,
 ) -> LoadSummary:
-    summary = load_paths(
-        graph, files, batch_size=batch_size, rejects_path=rejects, keep_apart=keep_apart
+    summary = KnowledgeGraph.on(graph).load(
+        files, batch_size=batch_size, rejects_path=rejects, keep_apart=keep_apart
     )
     assert summary.rejected == 0, summary.reject_messages
     return summary

@@ -35,7 +35,7 @@ from kg import queries
 from kg.answers import EmbedReport
 from kg.database import Database
 from kg.errors import EmbeddingUnavailable
-from kg.numbers import check_range
+from kg.numbers import COUNT
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -245,7 +245,7 @@ def embed_papers(
     batch: papers checked of the titled ones, and papers embedded so far. Returns an
     EmbedReport. Raises EmbeddingUnavailable when the model is not installed,
     ParameterError for a bad batch size."""
-    batch_size = check_range("batch_size", batch_size, 1)
+    batch_size = COUNT.check("batch_size", batch_size)
     model = embedder if embedder is not None else default_embedder()
     label = model_label(model)
     started = time.perf_counter()

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from kg.errors import AnalyticsError, ParameterError
-from kg.numbers import check_range, optional_whole_number, whole_number
+from kg.numbers import COUNT, optional_whole_number, whole_number
 
 if TYPE_CHECKING:
     import igraph
@@ -231,10 +231,10 @@ class RankOptions:
                 raise ParameterError(
                     f"{name} is {value!r}, not a number", f"pass {name} as a float"
                 )
-        check_range("max_iterations", self.max_iterations, 1)
+        COUNT.check("max_iterations", self.max_iterations)
         whole_number("seed", self.seed)
         if optional_whole_number("samples", self.samples) is not None:
-            check_range("samples", self.samples, 1)
+            COUNT.check("samples", self.samples)
         if not 0.0 < self.damping < 1.0:
             raise ParameterError(
                 f"damping {self.damping} is out of range", "use a value between 0 and 1, e.g. 0.85"

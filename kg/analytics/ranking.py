@@ -49,7 +49,7 @@ from kg.answers import (
 )
 from kg.database import Database
 from kg.errors import AnalyticsError, ParameterError
-from kg.numbers import check_range, whole_number
+from kg.numbers import COUNT, COUNT_OR_ZERO, whole_number
 
 if TYPE_CHECKING:
     import igraph
@@ -202,8 +202,8 @@ def choose_engine(graph: Database, engine: Engine) -> EngineName:
 
 
 def _check_common(top: int, batch_size: int) -> None:
-    check_range("top", top, 0)
-    check_range("batch_size", batch_size, 1)
+    COUNT_OR_ZERO.check("top", top)
+    COUNT.check("batch_size", batch_size)
 
 
 def _papers(
@@ -533,7 +533,7 @@ def _check_communities(
         )
     scope.check()
     _check_common(top, batch_size)
-    check_range("papers", papers, 0)
+    COUNT_OR_ZERO.check("papers", papers)
     whole_number("seed", seed)
     if resolution <= 0:
         raise ParameterError(f"resolution {resolution} is not positive", "use e.g. 1.0")

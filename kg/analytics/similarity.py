@@ -47,7 +47,7 @@ from kg.analytics.igraph_engine import CitationGraph, chunks
 from kg.answers import AnalyticsRun, PaperSummary, SimilarityRun, StoredRun
 from kg.database import Database
 from kg.errors import ParameterError
-from kg.numbers import check_range
+from kg.numbers import COUNT
 
 if TYPE_CHECKING:
     import numpy as np
@@ -210,7 +210,7 @@ def top_k(citation: CitationGraph, measure: Measure, k: int = DEFAULT_K) -> list
 def _check(measure: str, k: int) -> None:
     if measure not in MEASURES:
         raise ParameterError(f"unknown measure {measure!r}", f"use one of {', '.join(MEASURES)}")
-    check_range("k", k, 1)
+    COUNT.check("k", k)
 
 
 def _stored_lists(graph: Database, measure: Measure) -> dict[str, list[tuple[Any, ...]]]:
@@ -275,8 +275,8 @@ def run_similarity(
     """
     for measure in measures:
         _check(measure, k)
-    check_range("batch_size", batch_size, 1)
-    check_range("writers", writers, 1)
+    COUNT.check("batch_size", batch_size)
+    COUNT.check("writers", writers)
     began = time.perf_counter()
     if write and not force:
         kept = _unchanged(graph, measures, k, began)

@@ -39,7 +39,7 @@ from kg.answers import (
 )
 from kg.database import Database
 from kg.errors import ParameterError
-from kg.numbers import check_range, optional_whole_number, whole_number
+from kg.numbers import COUNT, COUNT_OR_ZERO, optional_whole_number, whole_number
 from loaders.unions import Unions
 
 __all__ = [
@@ -208,8 +208,8 @@ def _begin(
 ) -> tuple[Scope, float, CitationTimeline]:
     """Check the options every time analysis takes, then read the timeline of ``scope``;
     return the scope, when the run began and the timeline."""
-    limit = check_range("limit", limit, 0)
-    batch_size = check_range("batch_size", batch_size, 1)
+    limit = COUNT_OR_ZERO.check("limit", limit)
+    batch_size = COUNT.check("batch_size", batch_size)
     chosen = scope or Scope()
     began = time.perf_counter()
     return chosen, began, load_timeline(graph, chosen)
@@ -375,7 +375,7 @@ def sleeping_beauties(
     ends at the last year of its body of data (``CitationTimeline``); papers of unknown year
     are not scored. Raises ParameterError for a bad option.
     """
-    min_citations = check_range("min_citations", min_citations, 1)
+    min_citations = COUNT.check("min_citations", min_citations)
     limit = whole_number("limit", limit)
     chosen, began, data = _begin(graph, scope, limit, batch_size)
     scored = _beauties(data, min_citations)
@@ -456,9 +456,9 @@ def traction(
     ParameterError for a bad option.
     """
     as_of = optional_whole_number("as_of", as_of)
-    window = check_range("window", window, 1)
-    min_citations = check_range("min_citations", min_citations, 0)
-    min_cohort = check_range("min_cohort", min_cohort, 1)
+    window = COUNT.check("window", window)
+    min_citations = COUNT_OR_ZERO.check("min_citations", min_citations)
+    min_cohort = COUNT.check("min_cohort", min_cohort)
     limit = whole_number("limit", limit)
     chosen, began, data = _begin(graph, scope, limit, batch_size)
     recent, cohorts, end = _recent_citations(data, as_of, window)
@@ -558,7 +558,7 @@ def main_path(
     of an earlier paper to a later one are dropped) and reported. Raises ParameterError for
     a bad option.
     """
-    key_routes = check_range("key_routes", key_routes, 1)
+    key_routes = COUNT.check("key_routes", key_routes)
     chosen, began, data = _begin(graph, scope, 0, batch_size)
     n = data.node_count
     flow = [(cited, citing) for citing, targets in enumerate(data.cites) for cited in targets]

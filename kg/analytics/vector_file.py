@@ -33,7 +33,7 @@ from kg.analytics.embed import ensure_vector_index, index_dimension
 from kg.answers import VectorFileReport
 from kg.database import Database
 from kg.errors import ParameterError
-from kg.numbers import check_range
+from kg.numbers import COUNT
 from loaders.records import Rejected
 from loaders.vectors import VectorRow, read_vectors
 
@@ -163,7 +163,7 @@ def load_vectors(
     Returns a VectorFileReport. Raises SourceError when the file cannot be read,
     ParameterError for a bad batch size or when the map holds another model's vectors and
     ``replace`` is not set."""
-    batch_size = check_range("batch_size", batch_size, 1)
+    batch_size = COUNT.check("batch_size", batch_size)
     started = time.perf_counter()
     items = read_vectors(path)
     first, early = _first_row(items)

@@ -39,6 +39,7 @@ from kg.cli.app import (
 )
 from kg.cli.tables import RANKED_COLUMNS, Column, display, paper_cells, print_table, say
 from kg.knowledge_graph import Analytics, parse_years
+from kg.numbers import COUNT_OR_ZERO
 
 # What every whole-map command shares is declared once: its scope and write options
 # (scope_options), the answer or the no-papers line (answered), a ranked paper's cells.
@@ -184,7 +185,7 @@ _rank_options = options_into(
 @json_command(
     "rank",
     click.argument("algorithm", type=click.Choice(ALGORITHMS)),
-    face_option(Analytics.rank, "top", "How many papers to list.", type=count()),
+    face_option(Analytics.rank, "top", "How many papers to list.", type=count(COUNT_OR_ZERO)),
     _scope_options,
     _rank_options,
 )
@@ -252,9 +253,14 @@ _partition_options = options_into(
 
 @json_command(
     "communities",
-    face_option(Analytics.communities, "top", "How many of the largest to list.", type=count()),
     face_option(
-        Analytics.communities, "papers", "Most cited papers shown for each.", type=count(0)
+        Analytics.communities, "top", "How many of the largest to list.", type=count(COUNT_OR_ZERO)
+    ),
+    face_option(
+        Analytics.communities,
+        "papers",
+        "Most cited papers shown for each.",
+        type=count(COUNT_OR_ZERO),
     ),
     _scope_options,
     _partition_options,

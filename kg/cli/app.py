@@ -15,6 +15,7 @@ from kg.cli.root import KGGroup as KGGroup
 from kg.cli.root import emit_json as emit_json
 from kg.cli.root import main as main
 from kg.knowledge_graph import KnowledgeGraph
+from kg.numbers import COUNT, MAX_COUNT, Bound
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,16 +55,34 @@ def emitted(answer: object, as_json: bool) -> bool:
     return as_json
 
 
-MAX_COUNT: Final = 1_000_000_000
-"""The most a count option (--limit, --top, --batch-size) takes: far above any graph's size,
-far below the 64-bit integers Neo4j holds (beyond them the driver failed with OverflowError)."""
+class Bounded(click.IntRange):
+    """The type of a whole-number option whose bounds the library checks: the text is parsed
+    as an int (click.INT) and the bounds are shown in --help, read from the library's
+    declaration (a kg.numbers.Bound), but not checked here. The library checks them once,
+    before any query, and its ParameterError is a usage error (exit code 2) as click's are
+    (kg.cli.root)."""
+
+    def __init__(self, bound: Bound) -> None:
+        super().__init__(bound.low, bound.high)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return click.INT.convert(value, param, ctx)
 
 
-def count(low: int = 1, high: int = MAX_COUNT) -> click.IntRange:
-    """The type of a count option: a whole number from ``low`` to ``high``."""
-    return click.IntRange(low, high)
+def count(bound: Bound = COUNT) -> Bounded:
+    """The type of a count option (--limit, --top, --batch-size): a whole number within
+    ``bound``, which the library checks."""
+    return Bounded(bound)
 
 
+def shown_count(low: int = 1) -> click.IntRange:
+    """The type of a count only the CLI uses (how many rows of an answer to show, or skip):
+    the library never sees it, so click's range is its one check."""
+    return click.IntRange(low, MAX_COUNT)
+
+
+# The options below have no check in the library (a year, a seed, a stored id are any whole
+# numbers there): click's range is their one check.
 YEAR: Final = click.IntRange(1, 9999)
 """The type of a year option (--since, --as-of)."""
 SEED: Final = click.IntRange(0, 2**32 - 1)
@@ -73,13 +92,13 @@ IDENTIFIER: Final = click.IntRange(0, 2**63 - 1)
 
 
 def number_option(
-    *names: str, default: int | None, help: str, low: int = 1, high: int = MAX_COUNT
+    *names: str, default: int | None, help: str, bound: Bound = COUNT, own: bool = False
 ) -> Callable[[F], F]:
-    """A whole-number option from ``low`` to ``high`` (MAX_COUNT unless told) with its
-    default shown in --help: --limit, --hops, --window and their kin."""
-    return click.option(
-        *names, default=default, show_default=True, type=click.IntRange(low, high), help=help
-    )
+    """A whole-number option within ``bound`` (which the library checks) with its default and
+    bounds shown in --help: --limit, --hops, --window and their kin. An ``own`` option is the
+    command's alone (how many rows it shows): click checks it (``shown_count``)."""
+    kind = shown_count(bound.low) if own else count(bound)
+    return click.option(*names, default=default, show_default=True, type=kind, help=help)
 
 
 def face_option(
@@ -136,6 +155,6 @@ def open_graph(ctx: click.Context) -> KnowledgeGraph:
     root = ctx.find_root()
     graph: KnowledgeGraph | None = root.meta.get("kg.database")
     if graph is None:
-        graph = root.with_resource(KnowledgeGraph.connect())
+        graph = root.with_resource(KnowledgeGraph.connect(lazy=True))
         root.meta["kg.database"] = graph
     return graph

@@ -22,6 +22,7 @@ from kg.cli.tables import plural
 from kg.errors import ParameterError
 from kg.export import FORMATS, Selection
 from kg.knowledge_graph import KnowledgeGraph, parse_years
+from kg.questions import NEAR_HOPS
 from kg.questions.graph_layers import GRAPH_LAYERS
 
 _GRAPH_JSON = "graph-json"
@@ -39,7 +40,7 @@ _selection_options = options_into(
     "selection",
     _selection,
     click.option("--around", metavar="REF", help="Only the papers near this one (see --hops)."),
-    number_option("--hops", default=1, high=3, help="With --around."),
+    number_option("--hops", default=1, bound=NEAR_HOPS, help="With --around."),
     click.option(
         "--category", help="Only papers in this arXiv category (primary or cross-listed)."
     ),

@@ -23,10 +23,10 @@ from rich.progress import (
 )
 
 from kg.answers import BulkSummary, LoadSummary
-from kg.cli.app import count, emit_json, json_option, main, open_graph
+from kg.cli.app import count, emit_json, face_default, face_option, json_option, main, open_graph
 from kg.cli.tables import Column, clean, plural, print_table, progress_bar, say
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.pipeline import LOAD_BATCH, FormatChoice
+from kg.load.pipeline import FormatChoice
 from loaders.formats import FORMATS, IdScheme
 from loaders.hepth_abs import ABS_SUFFIXES
 
@@ -37,22 +37,16 @@ from loaders.hepth_abs import ABS_SUFFIXES
     "--format",
     "fmt",
     type=click.Choice(["auto", *FORMATS]),
-    default="auto",
+    default=face_default(KnowledgeGraph.load, "fmt"),
     show_default=True,
     help="Input format; auto looks at the content, not the name. `kg formats` lists them.",
 )
-@click.option(
-    "--batch-size",
-    default=LOAD_BATCH,
-    show_default=True,
-    type=count(),
-    help="Rows per transaction.",
-)
+@face_option(KnowledgeGraph.load, "batch_size", "Rows per transaction.", type=count())
 @click.option("--strict", is_flag=True, help="Stop at the first bad record.")
 @click.option(
     "--id-scheme",
     type=click.Choice(get_args(IdScheme)),
-    default="arxiv",
+    default=face_default(KnowledgeGraph.load, "id_scheme"),
     show_default=True,
     help="How edge-list ids read: arXiv ids, or SNAP's integers as hep-th or hep-ph ids "
     "(snap-hepth: 1001 -> hep-th/0001001; snap-hepph: 1001 -> hep-ph/0001001).",
@@ -60,7 +54,7 @@ from loaders.hepth_abs import ABS_SUFFIXES
 @click.option(
     "--rejects",
     type=click.Path(path_type=Path),
-    default=Path("kg-load.rejects.jsonl"),
+    default=face_default(KnowledgeGraph.load, "rejects_path"),
     show_default=True,
     help="Where bad records go, one JSON line each (only written when there are some).",
 )

@@ -8,6 +8,7 @@ import click
 
 from kg.cli.app import SEED, count, emit_json, face_option, json_option, main, open_graph
 from kg.knowledge_graph import Plots
+from kg.questions import NEAR_HOPS
 
 _OUT = click.option(
     "--out",
@@ -50,7 +51,7 @@ def plot_years(ctx: click.Context, ref: str, out: Path, as_json: bool) -> None:
 @plot.command("ego")
 @click.argument("ref")
 @_OUT
-@face_option(Plots.ego, "hops", "Citation hops out from the paper.", type=click.IntRange(1, 3))
+@face_option(Plots.ego, "hops", "Citation hops out from the paper.", type=count(NEAR_HOPS))
 @face_option(Plots.ego, "limit", "Papers at most.", type=count())
 @face_option(Plots.ego, "seed", "Seed of the layout.", type=SEED)
 @json_option

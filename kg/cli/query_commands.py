@@ -139,6 +139,7 @@ def _write_once(
 ) -> list[dict[str, Any]]:
     """Run the user's write statement once, in an auto-commit transaction, and say plainly
     when it failed in a way execute_write would have retried."""
+    graph.driver  # noqa: B018 - connect first: a server out of reach never saw the statement
     try:
         return graph.run_autocommit(text, params)
     except QueryFailed as exc:

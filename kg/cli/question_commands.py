@@ -27,7 +27,16 @@ from kg.answers import (
     YearCount,
     short_handles,
 )
-from kg.cli.app import F, count, emitted, face_default, json_command, number_option, open_graph
+from kg.cli.app import (
+    F,
+    count,
+    emitted,
+    face_default,
+    json_command,
+    number_option,
+    open_graph,
+    shown_count,
+)
 from kg.cli.tables import (
     PAPER_COLUMNS,
     RANKED_COLUMNS,
@@ -43,10 +52,11 @@ from kg.cli.tables import (
     showing,
 )
 from kg.knowledge_graph import KnowledgeGraph, parse_years
-from kg.questions import DEFAULT_LIMIT, MAX_HOPS, MAX_NEAR_HOPS
+from kg.numbers import COUNT_OR_ZERO
+from kg.questions import DEFAULT_LIMIT, HOPS, NEAR_HOPS
 from kg.questions.find import SearchMode
 from kg.questions.paper import MAX_EXAMPLES
-from kg.questions.seeds import MAX_CONNECT_HOPS
+from kg.questions.seeds import CONNECT_HOPS, SEED_DEGREE
 
 # Every command has one shape, as sqlite-utils' do: json_command declares it with its
 # arguments and options, the body calls the face, then prints --json (emitted) or a table.
@@ -55,24 +65,28 @@ _CITED = (Column("cited by", "right"), Column("in graph", "right"))
 _EXAMPLES = face_default(KnowledgeGraph.sources, "examples")
 
 
-def _limit_option(default: int | None = DEFAULT_LIMIT, what: str = "rows") -> Callable[[F], F]:
-    """The --limit option of every list: how many rows to show."""
+def _limit_option(
+    default: int | None = DEFAULT_LIMIT, what: str = "rows", *, own: bool = False
+) -> Callable[[F], F]:
+    """The --limit option of every list: how many rows to show (``own``: the command cuts
+    the answer itself, the library never sees it)."""
     shown = f"{default}" if default is not None else "all"
     return click.option(
         "--limit",
         default=default,
-        type=count(),
+        type=shown_count() if own else count(),
         help=f"How many {what} at most [default: {shown}].",
     )
 
 
-def _offset_option(what: str = "rows") -> Callable[[F], F]:
-    """The --offset option of every list cut into pages: how many rows to skip."""
+def _offset_option(what: str = "rows", *, own: bool = False) -> Callable[[F], F]:
+    """The --offset option of every list cut into pages: how many rows to skip (``own``: the
+    command skips them itself)."""
     return click.option(
         "--offset",
         default=0,
         show_default=True,
-        type=count(0),
+        type=shown_count(0) if own else count(COUNT_OR_ZERO),
         help=f"How many {what} to skip: --offset 20 --limit 20 shows the second twenty.",
     )
 
@@ -422,8 +436,8 @@ def _overlap_command(
         name,
         click.argument("a"),
         click.argument("b"),
-        _limit_option(what="papers"),
-        _offset_option("papers"),
+        _limit_option(what="papers", own=True),
+        _offset_option("papers", own=True),
     )(command)
 
 
@@ -454,10 +468,10 @@ common_citers = _overlap_command(
     number_option(
         "--max-hops",
         default=face_default(KnowledgeGraph.path, "max_hops"),
-        high=MAX_HOPS,
+        bound=HOPS,
         help="The longest path to accept.",
     ),
-    _limit_option(default=10, what="paths (with --all)"),
+    _limit_option(default=10, what="paths (with --all)", own=True),
 )
 def path(
     ctx: click.Context,
@@ -489,7 +503,7 @@ def path(
     number_option(
         "--hops",
         default=face_default(KnowledgeGraph.near, "hops"),
-        high=MAX_NEAR_HOPS,
+        bound=NEAR_HOPS,
         help="How many citation hops to go out, either direction.",
     ),
     _limit_option(face_default(KnowledgeGraph.near, "limit"), what="papers"),
@@ -698,7 +712,7 @@ def category(ctx: click.Context, code: str, limit: int, offset: int, as_json: bo
     "categories",
     click.option(
         "--limit",
-        type=count(),
+        type=shown_count(),
         help=f"How many categories and cross-listed pairs to list [default: {DEFAULT_LIMIT}; "
         "with --json, all].",
     ),
@@ -724,7 +738,7 @@ def categories(ctx: click.Context, limit: int | None, as_json: bool) -> None:
         _render_categories(overview, limit or DEFAULT_LIMIT)
 
 
-@json_command("snapshots", click.argument("ref"), _limit_option(what="snapshots"))
+@json_command("snapshots", click.argument("ref"), _limit_option(what="snapshots", own=True))
 def snapshots(ctx: click.Context, ref: str, limit: int, as_json: bool) -> None:
     """The snapshots that describe a paper, oldest first, with the counts each one stated.
 
@@ -776,8 +790,7 @@ def _seeds_limit(method: Callable[..., Any], what: str) -> Callable[[F], F]:
     number_option(
         "--max-hops",
         default=face_default(KnowledgeGraph.connector, "max_hops"),
-        low=2,
-        high=MAX_CONNECT_HOPS,
+        bound=CONNECT_HOPS,
         help="The longest path between two seeds to follow, either direction.",
     ),
     _seeds_limit(KnowledgeGraph.connector, "papers between the seeds to list"),
@@ -839,7 +852,7 @@ def _line(text: str) -> None:
     number_option(
         "--max-degree",
         default=face_default(KnowledgeGraph.recommend, "max_degree"),
-        low=2,
+        bound=SEED_DEGREE,
         help="Leave out links through papers with more citations than this (hubs).",
     ),
 )

@@ -20,7 +20,7 @@ from typing import IO, Any, TypeVar
 import click
 
 from kg import __version__
-from kg.errors import KGError
+from kg.errors import KGError, ParameterError
 from loaders.errors import CONTROL
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -217,6 +217,22 @@ COMMANDS: dict[str, tuple[str, str]] = {
 loading the module; tests/unit/test_cli_start.py checks both against the commands."""
 
 
+class KGFailure(click.ClickException):
+    """A KGError as one line, ``Error: message; hint``, and exit code 1."""
+
+    def __init__(self, error: KGError) -> None:
+        # The library escapes the data it puts in an error; this catches any it missed
+        # (a server's words, a file's name), keeping the error's own line breaks.
+        super().__init__(str(error).translate(_ERROR_CONTROL))
+
+
+class KGUsageFailure(KGFailure):
+    """A ParameterError, the library's one check of an argument (a --limit out of its
+    bounds): a usage error, with click's exit code 2 for one."""
+
+    exit_code = 2
+
+
 class JSONError(click.ClickException):
     """An error shown as ``{"error": {"message": ..., "hint": ...}}`` on stdout (--json)."""
 
@@ -226,6 +242,12 @@ class JSONError(click.ClickException):
 
     def show(self, file: IO[Any] | None = None) -> None:
         emit_json({"error": {"message": self.error.message, "hint": self.error.hint or None}})
+
+
+class JSONUsageFailure(JSONError):
+    """A ParameterError shown as JSON, with exit code 2 (``KGUsageFailure``)."""
+
+    exit_code = 2
 
 
 class JSONUsageError(click.UsageError):
@@ -243,8 +265,9 @@ class JSONUsageError(click.UsageError):
 
 
 class KGGroup(click.Group):
-    """A click group that turns every KGError into a one-line `Error:` and exit code 1, or,
-    when the command was given --json, into a JSON error object; a usage error of a command
+    """A click group that turns every KGError into a one-line `Error:` and exit code 1 (2 for
+    a ParameterError, a usage error), or, when the command was given --json, into a JSON
+    error object; a usage error of a command
     given --json (a bad option value, checked before --json itself may have been read) is a
     JSON error object too, with exit code 2."""
 
@@ -267,11 +290,10 @@ class KGGroup(click.Group):
                 raise JSONUsageError(exc) from exc
             raise
         except KGError as exc:
+            usage = isinstance(exc, ParameterError)
             if ctx.find_root().meta.get(JSON_KEY):
-                raise JSONError(exc) from exc
-            # The library escapes the data it puts in an error; this catches any it missed
-            # (a server's words, a file's name), keeping the error's own line breaks.
-            raise click.ClickException(str(exc).translate(_ERROR_CONTROL)) from exc
+                raise (JSONUsageFailure if usage else JSONError)(exc) from exc
+            raise (KGUsageFailure if usage else KGFailure)(exc) from exc
 
 
 class _Commands(dict[str, click.Command]):

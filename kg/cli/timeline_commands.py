@@ -21,6 +21,7 @@ from kg.cli.app import (
 )
 from kg.cli.tables import RANKED_COLUMNS, Column, print_table, say, showing
 from kg.knowledge_graph import Analytics
+from kg.numbers import COUNT_OR_ZERO
 
 
 def _options(
@@ -30,7 +31,7 @@ def _options(
     the defaults of ``method`` of the face; ``limit`` for a --limit the method does not take
     (the rows shown)."""
     return scope_options(
-        limit or face_option(method, "limit", "How many rows to list.", type=count()),
+        limit or face_option(method, "limit", "How many rows to list.", type=count(COUNT_OR_ZERO)),
         method=method,
         years="Only papers of these years, e.g. 1995-2003; citations count only between "
         "papers in scope.",
@@ -220,7 +221,7 @@ _traction_options = options_into(
         Analytics.traction,
         "min_citations",
         "Only list papers cited at least this often in the window.",
-        type=count(0),
+        type=count(COUNT_OR_ZERO),
     ),
     face_option(
         Analytics.traction,
@@ -296,7 +297,7 @@ def traction(
     _options(
         "spc on every citation used and the main_path and key_route flags on papers",
         Analytics.main_path,
-        limit=number_option("--limit", default=20, help="How many rows to list."),
+        limit=number_option("--limit", default=20, help="How many rows to list.", own=True),
     ),
 )
 def mainpath_command(

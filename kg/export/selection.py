@@ -18,8 +18,8 @@ from kg.analytics.igraph_engine import COMMUNITY_PROPERTY, PROPERTIES
 from kg.analytics.ranking import Scope
 from kg.database import Database
 from kg.errors import ParameterError
-from kg.numbers import optional_whole_number
-from kg.questions.bounds import MAX_NEAR_HOPS, check_range, check_text
+from kg.numbers import COUNT, optional_whole_number
+from kg.questions.bounds import NEAR_HOPS, check_text
 from kg.refs import resolve
 from kg.text import display, display_key
 
@@ -136,11 +136,11 @@ def _check(selection: object) -> None:
         check_text("around", selection.around)
     if selection.category is not None:
         check_text("category", selection.category)
-    check_range("hops", selection.hops, 1, MAX_NEAR_HOPS)
+    NEAR_HOPS.check("hops", selection.hops)
     for name in ("year_from", "year_to", "community", "top"):
         optional_whole_number(name, getattr(selection, name))
     if selection.top is not None:
-        check_range("top", selection.top, 1)
+        COUNT.check("top", selection.top)
     # A reversed range is the error an analysis's Scope gives for it, not an empty selection.
     Scope(year_from=selection.year_from, year_to=selection.year_to).check()
 

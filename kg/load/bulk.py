@@ -23,11 +23,10 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Unpack
 
 from kg.answers.loads import BulkSummary, KeptApart, LoadSummary
 from kg.database import Database
@@ -36,9 +35,8 @@ from kg.load.import_sink import DEFAULT_STAGE_MEMORY, ImportFiles, ImportSink, c
 from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
-    FormatChoice,
+    LoadRequest,
     PlannedLoad,
-    StreamOptions,
     StreamSettings,
     as_format,
     load_files,
@@ -51,7 +49,7 @@ from kg.server.config import Connection, LocalSettings
 from kg.server.install import find_java
 from kg.server.local import ADMIN_TOOL, LocalServer
 
-__all__ = ["STAGE_NAMES", "BulkSummary", "bulk_load", "import_command", "run_import"]
+__all__ = ["STAGE_NAMES", "BulkRequest", "BulkSummary", "bulk_load", "import_command", "run_import"]
 
 _JVM_OPTIONS = (
     "-XX:+UseG1GC",
@@ -171,49 +169,36 @@ def run_import(server: LocalServer, file_arguments: list[str], database: str, lo
         )
 
 
-def bulk_load(
-    paths: Iterable[PathArg] | PathArg,
-    *,
-    settings: LocalSettings | None = None,
-    database: str | None = None,
-    fmt: FormatChoice = "auto",
-    rejects_path: PathArg = Path("kg-load.rejects.jsonl"),
-    workdir: PathArg | None = None,
-    keep_csv: bool = False,
-    timeout: float = 300.0,
-    on_stage: Callable[[str], None] | None = None,
-    keep_apart: PathArg | None = None,
-    stage_memory: str | None = None,
-    **options: Unpack[StreamOptions],
-) -> BulkSummary:
-    """Load ``paths`` into the empty database of the local server with neo4j-admin import.
+@dataclass(frozen=True)
+class BulkRequest:
+    """A bulk load as ``KnowledgeGraph.bulk_load`` hands it on, with every argument given:
+    the load itself (with no older snapshot), and where and how the import runs."""
 
-    Gives the graph ``kg.load.pipeline.load_paths`` gives for the same files, order and batch size;
-    ``options`` are its StreamOptions (batch_size, strict, id_scheme, on_progress,
-    keep_messages), by keyword. The server is stopped while the files are parsed and
-    imported, then left running (when parsing fails it is started again if it was running).
-    Scratch files (the staging store, DuckDB held to ``stage_memory``, default 1GB, past which
-    it spills to disk; the CSVs) go to a temporary folder in ``workdir`` (default:
-    $KG_HOME/bulk), removed afterwards unless ``keep_csv``.
+    load: LoadRequest
+    settings: LocalSettings | None
+    database: str | None
+    workdir: PathArg | None
+    keep_csv: bool
+    timeout: float
+    on_stage: Callable[[str], None] | None
+    stage_memory: str | None
 
-    Raises ConfigError when NEO4J_URI is set or ``stage_memory`` is no size (as ``512MB``),
-    ServerError when the local server is not installed or the import fails, NotEmptyError
-    when the database holds a node, SourceError for unreadable input and RecordRejected
-    (with ``strict``) for a bad record.
-    ``on_stage`` is called with each stage's description (STAGE_NAMES) as it begins.
-    ``keep_apart`` names a file of splits (``kg merges --kept-apart --json``), recorded in
-    the new database before the online writer runs: a rebuild keeps the splits users made.
-    """
+
+def bulk_load(request: BulkRequest) -> BulkSummary:
+    """Run the bulk load ``KnowledgeGraph.bulk_load`` describes (its arguments in
+    ``request``)."""
     _refuse_remote()
-    memory = check_stage_memory(stage_memory or DEFAULT_STAGE_MEMORY)
-    files = as_paths(paths, "paths")
-    splits_file = optional_path(keep_apart, "keep_apart")
-    scratch_base = optional_path(workdir, "workdir")
-    stream = StreamSettings(**options)
-    database = database or os.environ.get("NEO4J_DATABASE") or config.DEFAULT_DATABASE
-    server = _installed(settings or config.local_settings())
-    with planned_load(files, as_format(fmt), rejects_path, stream.strict, splits_file) as plan:
-        run = _BulkRun.begin(server, database, timeout, on_stage)
+    memory = check_stage_memory(request.stage_memory or DEFAULT_STAGE_MEMORY)
+    load = request.load
+    files = as_paths(load.paths, "paths")
+    splits_file = optional_path(load.keep_apart, "keep_apart")
+    scratch_base = optional_path(request.workdir, "workdir")
+    stream = load.stream
+    database = request.database or os.environ.get("NEO4J_DATABASE") or config.DEFAULT_DATABASE
+    server = _installed(request.settings or config.local_settings())
+    fmt = as_format(load.fmt)
+    with planned_load(files, fmt, load.rejects_path, stream.strict, splits_file) as plan:
+        run = _BulkRun.begin(server, database, request.timeout, request.on_stage)
         scratch, offline = _scratch(scratch_base or server.settings.home / "bulk", memory)
         try:
             import_files = run.import_offline(offline, scratch, plan, stream)
@@ -222,13 +207,13 @@ def bulk_load(
         finally:
             plan.rejects.close()
             offline.close()
-            if not keep_csv:
+            if not request.keep_csv:
                 shutil.rmtree(scratch, ignore_errors=True)
             run.restore()
         summary = run.summary
         _count_bulk(summary, import_files, writer, offline)
-        summary.csv_dir = str(scratch / "csv") if keep_csv else None
-        summary.import_arguments = import_files.import_arguments() if keep_csv else []
+        summary.csv_dir = str(scratch / "csv") if request.keep_csv else None
+        summary.import_arguments = import_files.import_arguments() if request.keep_csv else []
         plan.finish(summary.load)
         return summary
 

@@ -37,7 +37,7 @@ from kg.errors import ParameterError, SourceError
 from kg.load import leases
 from kg.load.reconcile import candidates_by_title
 from kg.load.rows import KeyRef
-from kg.numbers import whole_number
+from kg.numbers import COUNT
 from kg.refs import handle_names, key_written, resolve
 from loaders.arxiv_oai import validation_reason
 from loaders.identity import title_groups
@@ -212,9 +212,7 @@ def merges(
 ) -> list[MergeRecord]:
     """Return the merge records; ``KnowledgeGraph.merges``, the face's method that calls
     this, documents them."""
-    limit = whole_number("limit", limit)
-    if limit < 1:
-        raise ParameterError(f"limit is {limit}", "pass a limit at least 1, e.g. 100")
+    limit = COUNT.check("limit", limit)
     key = resolve(graph, ref).key if ref else None
     shared: dict[str, list[str]] = {}
     if contested:

@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal, Protocol, TypedDict, Unpack
+from typing import IO, Literal, Protocol
 
 from kg.answers.loads import FileSummary, KeptApart, LoadSummary
 from kg.database import Database
@@ -48,7 +48,7 @@ from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.rows import Batch
 from kg.load.schema import ensure_schema
-from kg.numbers import check_range
+from kg.numbers import COUNT, COUNT_OR_ZERO
 from kg.paths import PathArg, as_path, as_paths, optional_path
 from loaders.detect import detect_format
 from loaders.errors import printable, valid_text
@@ -65,10 +65,10 @@ from loaders.records import (
 
 __all__ = [
     "InputFile",
+    "LoadRequest",
     "PlannedLoad",
     "RecordSink",
     "RejectsFile",
-    "StreamOptions",
     "StreamSettings",
     "as_format",
     "expand_paths",
@@ -84,8 +84,6 @@ __all__ = [
 ]
 
 FormatChoice = FormatName | Literal["auto"]
-# Records per write transaction of a load (kg load --batch-size), online or bulk.
-LOAD_BATCH = 2000
 _SKIPPED_NAMES = ("readme", ".", "manifest")
 """The names (their start, in any case) of files a folder's load leaves out: a README, a
 hidden file, and a dump's manifest (OpenAlex's snapshot lists its part files in one)."""
@@ -455,48 +453,28 @@ class RejectsFile:
                 handle.close()
 
 
-def load_paths(
-    graph: Database,
-    paths: Iterable[PathArg] | PathArg,
-    *,
-    fmt: FormatChoice = "auto",
-    rejects_path: PathArg = Path("kg-load.rejects.jsonl"),
-    on_file: Callable[[Path], None] | None = None,
-    force: bool = False,
-    keep_apart: PathArg | None = None,
-    since: PathArg | None = None,
-    **options: Unpack[StreamOptions],
-) -> LoadSummary:
-    """Load every file of ``paths`` into ``graph`` and return what happened.
+@dataclass(frozen=True)
+class LoadRequest:
+    """A load as the face (``KnowledgeGraph.load``, ``KnowledgeGraph.bulk_load``) hands it
+    on, with every argument given: the inputs, the files read or written beside them, and
+    how to stream them."""
 
-    ``options`` are the StreamOptions (batch_size, strict, id_scheme, on_progress,
-    keep_messages), by keyword. The schema is read first and applied only when a constraint
-    or index is missing (``ensure_schema``). Bad records go to
-    ``rejects_path`` (created only when there is one) and the rest still load; with
-    ``strict`` the first bad record raises RecordRejected. A file found in a folder that
-    cannot be read or recognised is counted as failed (``LoadSummary.failed``) and the
-    others load. ``on_file`` is called as each file starts, ``on_progress`` with each record
-    read. A file whose exact content this loader version loaded whole before is skipped
-    (``FileSummary.unchanged``), unless ``force``.
+    paths: Iterable[PathArg] | PathArg
+    fmt: FormatChoice
+    rejects_path: PathArg
+    keep_apart: PathArg | None
+    since: PathArg | None
+    stream: StreamSettings
 
-    ``keep_apart`` names a file of splits (``kg merges --kept-apart --json``), recorded
-    before anything loads, so the identity rule keeps those keys apart as after ``unmerge``;
-    such keys that merged before are taken apart (counted as ``moved``).
 
-    ``since`` names an older snapshot of the one file in ``paths``, loaded whole before: an
-    incremental load writes only the records that changed since it
-    (``kg.load.changes``; ``FileSummary.carried`` counts the others).
-
-    Raises SourceError before anything loads for a missing path, a named file whose format
-    cannot be told (with ``strict``: for any file that cannot be read), a ``keep_apart``
-    file that is not a list of splits or a ``since`` that cannot be used, and
-    LoadInterrupted when Neo4j fails mid-load.
-    """
-    files = as_paths(paths, "paths")
-    fmt = as_format(fmt)
-    splits_file = optional_path(keep_apart, "keep_apart")
-    older_file = optional_path(since, "since")
-    stream = StreamSettings(**options, force=force, on_file=on_file)
+def load_paths(graph: Database, request: LoadRequest) -> LoadSummary:
+    """Run the load ``KnowledgeGraph.load`` describes (its arguments in ``request``)."""
+    files = as_paths(request.paths, "paths")
+    fmt = as_format(request.fmt)
+    splits_file = optional_path(request.keep_apart, "keep_apart")
+    older_file = optional_path(request.since, "since")
+    stream = request.stream
+    rejects_path = request.rejects_path
     with planned_load(files, fmt, rejects_path, stream.strict, splits_file, older_file) as plan:
         ensure_schema(graph)
         writer = GraphWriter(graph)
@@ -681,40 +659,32 @@ class RecordSink(Protocol):
         """Record that every record of this snapshot is in."""
 
 
-class StreamOptions(TypedDict, total=False):
-    """The stream options load_paths and bulk_load both take by keyword (``**options``),
-    declared once: StreamSettings' fields of the same names, with its defaults."""
+@dataclass(frozen=True)
+class StreamSettings:
+    """How a load reads and batches its files: the options every sink's load shares, as
+    ``KnowledgeGraph.load`` and ``bulk_load`` take them (and declare their defaults).
+
+    Raises ParameterError for a batch size under 1 or a negative ``keep_messages``.
+    """
 
     batch_size: int
     strict: bool
     id_scheme: IdScheme
     on_progress: Callable[[int], None] | None
-    keep_messages: int
-
-
-@dataclass(frozen=True)
-class StreamSettings:
-    """How a load reads and batches its files: the options every sink's load shares.
-
-    Raises ParameterError for a batch size under 1.
-    """
-
-    batch_size: int = LOAD_BATCH
-    strict: bool = False
-    id_scheme: IdScheme = "arxiv"
-    on_progress: Callable[[int], None] | None = None
     """Called with each record read."""
-    keep_messages: int = 20
+    keep_messages: int
     """How many reject messages the summary keeps to show."""
-    force: bool = False
+    force: bool
     """Read a file even when its exact content was loaded whole before."""
-    on_file: Callable[[Path], None] | None = None
+    on_file: Callable[[Path], None] | None
     """Called as each file starts."""
     since: OlderSnapshot | None = None
-    """An older snapshot's records: those it states as they are are not written."""
+    """An older snapshot's records, read by the load (not given to it): those it states as
+    they are are not written."""
 
     def __post_init__(self) -> None:
-        check_range("batch_size", self.batch_size, 1)
+        COUNT.check("batch_size", self.batch_size)
+        COUNT_OR_ZERO.check("keep_messages", self.keep_messages)
 
 
 def load_files(

@@ -17,7 +17,7 @@ from kg import queries
 from kg.answers.loads import SchemaReport
 from kg.database import Database
 from kg.errors import QueryFailed
-from kg.numbers import check_range
+from kg.numbers import COUNT
 
 __all__ = [
     "apply_schema",
@@ -113,7 +113,7 @@ def clear_database(graph: Database, batch_size: int = 10_000) -> int:
     the memory a batch needs stays bounded however connected the graph is.
     Returns the number of nodes deleted; raises ParameterError for a batch size below 1.
     """
-    batch_size = check_range("batch_size", batch_size, 1)
+    batch_size = COUNT.check("batch_size", batch_size)
     graph.run_autocommit(
         "MATCH ()-[r]->() CALL (r) { DELETE r } IN TRANSACTIONS OF $size ROWS",
         {"size": batch_size * 5},

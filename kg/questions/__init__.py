@@ -16,7 +16,14 @@ seed ones.
 from kg.errors import AmbiguousAuthor, AuthorNotFound, CategoryNotFound
 from kg.questions.arxiv_categories import categories, category
 from kg.questions.authors import author
-from kg.questions.bounds import DEFAULT_LIMIT, DEFAULT_MAX_HOPS, MAX_HOPS, MAX_NEAR_HOPS
+from kg.questions.bounds import (
+    DEFAULT_LIMIT,
+    DEFAULT_MAX_HOPS,
+    HOPS,
+    MAX_HOPS,
+    MAX_NEAR_HOPS,
+    NEAR_HOPS,
+)
 from kg.questions.find import SEARCH_SCORE_CUTOFF, search
 from kg.questions.graph_layers import graph_data
 from kg.questions.neighbours import cocited, common_citers, coupled, shared_references
@@ -27,8 +34,10 @@ from kg.questions.paths import citation_path, neighbourhood
 __all__ = [
     "DEFAULT_LIMIT",
     "DEFAULT_MAX_HOPS",
+    "HOPS",
     "MAX_HOPS",
     "MAX_NEAR_HOPS",
+    "NEAR_HOPS",
     "SEARCH_SCORE_CUTOFF",
     "AmbiguousAuthor",
     "AuthorNotFound",

@@ -9,7 +9,8 @@ from kg import queries
 from kg.answers import CategoryCount, CategoryOverview, CategoryPaper, CategoryReport, CrossListing
 from kg.database import Database
 from kg.errors import CategoryNotFound
-from kg.questions.bounds import LIST_INDEX_MAX, check_range, check_text
+from kg.numbers import COUNT, COUNT_OR_ZERO
+from kg.questions.bounds import LIST_INDEX_MAX, check_text
 from loaders.taxonomy import load_taxonomy
 
 __all__ = ["categories", "category"]
@@ -25,8 +26,8 @@ def category(graph: Database, code: str, limit: int = 50, *, offset: int = 0) ->
     by key), at most ``limit`` after skipping the first ``offset``. The code matches
     case-insensitively for categories the taxonomy knows. Raises CategoryNotFound, or
     ParameterError for a limit below 1 or an offset below 0."""
-    limit = check_range("limit", limit, 1)
-    offset = check_range("offset", offset, 0)
+    limit = COUNT.check("limit", limit)
+    offset = COUNT_OR_ZERO.check("offset", offset)
     code = check_text("code", code).strip()
     canonical = _known_codes().get(code.casefold(), code)
     rows = queries.questions.category_report.run(

@@ -8,7 +8,8 @@ from kg import queries
 from kg.answers import AuthorReport
 from kg.database import Database
 from kg.errors import AmbiguousAuthor, AuthorNotFound, ParameterError
-from kg.questions.bounds import LIST_INDEX_MAX, check_range, check_text
+from kg.numbers import COUNT, COUNT_OR_ZERO
+from kg.questions.bounds import LIST_INDEX_MAX, check_text
 from loaders.ids import read_author_id
 from loaders.titles import normalize_name
 
@@ -29,8 +30,8 @@ def author(
     Raises AuthorNotFound, AmbiguousAuthor, or ParameterError for an empty name, a limit
     below 1 or an offset below 0."""
     if limit is not None:
-        limit = check_range("limit", limit, 1)
-    offset = check_range("offset", offset, 0)
+        limit = COUNT.check("limit", limit)
+    offset = COUNT_OR_ZERO.check("offset", offset)
     strong = read_author_id(check_text("name", name))
     if strong is not None:
         found = queries.questions.author_by_id.run(graph, id=strong)

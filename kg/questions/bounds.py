@@ -5,18 +5,18 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from kg.database import INT64_MAX
 from kg.errors import ParameterError
-from kg.numbers import check_range
+from kg.numbers import Bound, check_range
 
 __all__ = [
     "DEFAULT_LIMIT",
     "DEFAULT_MAX_HOPS",
+    "HOPS",
     "LIST_INDEX_MAX",
     "MAX_HOPS",
     "MAX_NEAR_HOPS",
+    "NEAR_HOPS",
     "SHOWN_AUTHORS",
-    "check_count",
     "check_range",
     "check_text",
 ]
@@ -26,22 +26,14 @@ SHOWN_AUTHORS: Final = 3  # the first authors a search shows beside each title
 DEFAULT_MAX_HOPS: Final = 10
 MAX_HOPS: Final = 30  # the literal bound `*..30` in the shortest-path queries
 MAX_NEAR_HOPS: Final = 3  # the literal bound `*1..3` in neighbourhood.cypher
+HOPS: Final = Bound(1, MAX_HOPS)
+"""The bounds of a shortest path's ``max_hops``."""
+NEAR_HOPS: Final = Bound(1, MAX_NEAR_HOPS)
+"""The bounds of a neighbourhood's ``hops``."""
 LIST_INDEX_MAX: Final = 2**31 - 1
 """The largest index Cypher slices a list at: a larger offset or limit of a query that pages
 a list by slicing it (no list is that long) is given as this."""
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def check_count(name: str, value: object, low: int) -> int:
-    """Return ``value`` (the parameter ``name``, a count that may not reach a query whole)
-    as an int; raise ParameterError as check_range does, and when it is beyond Neo4j's
-    64-bit integers, as a query parameter would."""
-    number = check_range(name, value, low)
-    if number > INT64_MAX:
-        raise ParameterError(
-            f"{name} is {number}, too large for Neo4j", f"pass a whole number up to {INT64_MAX:,}"
-        )
-    return number
 
 
 def check_text(name: str, value: object) -> str:

@@ -22,8 +22,9 @@ from kg.analytics.embed import Embedder, default_embedder, model_label
 from kg.answers import SearchHit, SearchResult
 from kg.database import Database
 from kg.errors import ParameterError, QueryFailed
+from kg.numbers import COUNT, COUNT_OR_ZERO
 from kg.questions import retrievers
-from kg.questions.bounds import SHOWN_AUTHORS, check_count, check_text
+from kg.questions.bounds import SHOWN_AUTHORS, check_text
 from kg.refs import MAX_SEARCH_WORDS, first_words, lookup
 from kg.text import search_words
 
@@ -73,8 +74,8 @@ def search(
     first MAX_SEARCH_WORDS words of ``text`` (the note says so). Raises ParameterError for
     empty text, text that is not valid (a lone surrogate), a bad limit, offset, mode or
     filter; EmbeddingUnavailable when a search by meaning has no model or no vectors."""
-    limit = check_count("limit", limit, 1)
-    offset = check_count("offset", offset, 0)
+    limit = COUNT.check("limit", limit)
+    offset = COUNT_OR_ZERO.check("offset", offset)
     if not check_text("text", text).strip():
         raise ParameterError("the search text is empty", "pass words of a title or an arXiv id")
     if mode not in get_args(SearchMode):

@@ -17,7 +17,8 @@ from kg import queries
 from kg.answers import GraphData, GraphEdge, GraphLayer, GraphNode, PaperSummary
 from kg.database import Database
 from kg.errors import ParameterError
-from kg.questions.bounds import MAX_NEAR_HOPS, check_range
+from kg.numbers import COUNT
+from kg.questions.bounds import NEAR_HOPS
 from kg.questions.neighbours import cocited, coupled
 from kg.refs import resolve
 
@@ -49,8 +50,8 @@ def graph_data(
         raise ParameterError(
             f"no graph layer {layer!r}", f"pass a layer: {', '.join(GRAPH_LAYERS)}"
         )
-    hops = check_range("hops", hops, 1, MAX_NEAR_HOPS)
-    limit = DEFAULT_GRAPH_LIMITS[layer] if limit is None else check_range("limit", limit, 1)
+    hops = NEAR_HOPS.check("hops", hops)
+    limit = DEFAULT_GRAPH_LIMITS[layer] if limit is None else COUNT.check("limit", limit)
     if layer == "citations":
         paper = resolve(graph, ref)
         row = queries.questions.neighbourhood_top.run(graph, key=paper.key, hops=hops, limit=limit)

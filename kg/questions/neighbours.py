@@ -10,7 +10,8 @@ from kg.analytics import similarity
 from kg.answers import CitedPaper, Overlap, PaperSummary, Similarity, SimilarityBasis, SimilarPaper
 from kg.database import Database
 from kg.errors import ParameterError
-from kg.questions.bounds import DEFAULT_LIMIT, LIST_INDEX_MAX, check_range
+from kg.numbers import COUNT, COUNT_OR_ZERO
+from kg.questions.bounds import DEFAULT_LIMIT, LIST_INDEX_MAX
 from kg.refs import key_written, parse_ref, resolve
 
 __all__ = ["cocited", "common_citers", "coupled", "shared_references"]
@@ -57,8 +58,8 @@ def _similarity(
     measure: Literal["co-citation", "coupling"],
     offset: int = 0,
 ) -> Similarity:
-    limit = check_range("limit", limit, 1)
-    offset = check_range("offset", offset, 0)
+    limit = COUNT.check("limit", limit)
+    offset = COUNT_OR_ZERO.check("offset", offset)
     # A page of a ranked top list: the top offset + limit, less the first offset.
     limit, asked = min(offset + limit, LIST_INDEX_MAX), limit
     # One round trip when the REF is written as a key (an arXiv id, a title key, an id key)

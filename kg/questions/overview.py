@@ -6,7 +6,7 @@ from __future__ import annotations
 from kg import queries
 from kg.answers import MapOverview
 from kg.database import Database
-from kg.questions.bounds import check_range
+from kg.numbers import COUNT
 
 __all__ = ["overview"]
 
@@ -17,7 +17,7 @@ def overview(graph: Database, top: int = 10, loads: int = 10) -> MapOverview:
     PageRank (none before `kg rank pagerank --write`), every category with papers, and the
     ``loads`` snapshots with the newest data. Raises ParameterError for a top or loads below
     1."""
-    top = check_range("top", top, 1)
-    loads = check_range("loads", loads, 1)
+    top = COUNT.check("top", top)
+    loads = COUNT.check("loads", loads)
     row = queries.questions.overview.run(graph, top=top, loads=loads)[0]
     return MapOverview.model_validate(row)

@@ -4,20 +4,24 @@ and what each source says of it beside what the graph holds."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 from kg import queries
 from kg.answers import PaperReport, PaperSnapshots, PaperSources, SnapshotLink, YearCount
 from kg.database import Database
-from kg.questions.bounds import LIST_INDEX_MAX, check_range
+from kg.numbers import COUNT, COUNT_OR_ZERO, Bound
+from kg.questions.bounds import LIST_INDEX_MAX
 from kg.refs import resolve
 from loaders.ids import parse_id_key
 
-__all__ = ["DEFAULT_EXAMPLES", "MAX_EXAMPLES", "paper_report", "snapshots", "sources"]
+__all__ = ["DEFAULT_EXAMPLES", "EXAMPLES", "MAX_EXAMPLES", "paper_report", "snapshots", "sources"]
 
 DEFAULT_EXAMPLES = 5
 """How many papers each list of stubs and of differences shows, by default."""
 MAX_EXAMPLES = 1000
 """The most papers such a list may show."""
+EXAMPLES: Final = Bound(0, MAX_EXAMPLES)
+"""The bounds of ``examples``."""
 
 
 def _histogram(stated: Mapping[str, list[int]] | None) -> list[YearCount]:
@@ -64,9 +68,9 @@ def paper_report(
     ``builds_on`` and ``cited_by_in_map`` count the whole lists. Raises PaperNotFound or
     AmbiguousPaper for a bad REF, ParameterError for a limit below 1 or an offset below 0."""
     if limit is not None:
-        limit = check_range("limit", limit, 1)
-    references_offset = check_range("references_offset", references_offset, 0)
-    citers_offset = check_range("citers_offset", citers_offset, 0)
+        limit = COUNT.check("limit", limit)
+    references_offset = COUNT_OR_ZERO.check("references_offset", references_offset)
+    citers_offset = COUNT_OR_ZERO.check("citers_offset", citers_offset)
     # SKIP and LIMIT add up in 64 bits: no list is longer than the largest list index.
     page = None if limit is None else min(limit, LIST_INDEX_MAX)
     key = resolve(graph, ref).key
@@ -110,7 +114,7 @@ def sources(graph: Database, ref: str, examples: int = DEFAULT_EXAMPLES) -> Pape
     source names; each list of papers shows its first ``examples`` (0 to 1000), most cited
     in the graph first. Raises PaperNotFound or AmbiguousPaper for a bad REF and
     ParameterError for a bad ``examples``."""
-    shown = check_range("examples", examples, 0, MAX_EXAMPLES)
+    shown = EXAMPLES.check("examples", examples)
     paper = resolve(graph, ref)
     row = queries.questions.paper_source_report.run(graph, key=paper.key, examples=shown)[0]
     return PaperSources.model_validate({**row, "paper": paper})

@@ -8,12 +8,12 @@ from typing import Final
 from kg import queries
 from kg.answers import CitationPath, NearPaper, Neighbourhood, PathResult
 from kg.database import Database
+from kg.numbers import COUNT, COUNT_OR_ZERO
 from kg.questions.bounds import (
     DEFAULT_MAX_HOPS,
+    HOPS,
     LIST_INDEX_MAX,
-    MAX_HOPS,
-    MAX_NEAR_HOPS,
-    check_range,
+    NEAR_HOPS,
 )
 from kg.refs import resolve
 
@@ -40,7 +40,7 @@ def citation_path(
     ``all_paths``), following CITES forward, or either way unless ``directed``. No path
     within ``max_hops`` is a result with ``found`` False. Raises PaperNotFound,
     AmbiguousPaper, or ParameterError when max_hops is not from 1 to 30."""
-    max_hops = check_range("max_hops", max_hops, 1, MAX_HOPS)
+    max_hops = HOPS.check("max_hops", max_hops)
     start, end = resolve(graph, source), resolve(graph, target)
     if start.key == end.key:
         paths = [CitationPath(papers=[start], directions=[])]
@@ -71,9 +71,9 @@ def neighbourhood(
     1 to 3 hops), nearest first and, at one distance, the most cited in the map first (then
     by key): at most ``limit`` of them after skipping the first ``offset``. Raises
     PaperNotFound, AmbiguousPaper or ParameterError."""
-    hops = check_range("hops", hops, 1, MAX_NEAR_HOPS)
-    limit = check_range("limit", limit, 1)
-    offset = check_range("offset", offset, 0)
+    hops = NEAR_HOPS.check("hops", hops)
+    limit = COUNT.check("limit", limit)
+    offset = COUNT_OR_ZERO.check("offset", offset)
     paper = resolve(graph, ref)
     row = queries.questions.neighbourhood.run(
         graph,

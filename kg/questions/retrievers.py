@@ -27,6 +27,7 @@ from kg.analytics.embed import Embedder, index_dimension
 from kg.answers import PaperSummary, SearchHit, TextNeighbours
 from kg.database import Database
 from kg.errors import EmbeddingUnavailable, ParameterError
+from kg.numbers import COUNT
 from kg.questions.bounds import DEFAULT_LIMIT, SHOWN_AUTHORS, check_range, check_text
 from kg.refs import escape_lucene, resolve, too_many_words
 
@@ -209,7 +210,7 @@ def like_this(graph: Database, ref: str, limit: int = DEFAULT_LIMIT) -> TextNeig
     stored (by `kg embed`, or brought from a file), best first. Raises PaperNotFound or
     AmbiguousPaper for a bad REF, ParameterError for a limit below 1, EmbeddingUnavailable
     when there is no index."""
-    limit = check_range("limit", limit, 1)
+    limit = COUNT.check("limit", limit)
     paper = resolve(graph, ref)
     check_index(graph, None)  # the paper's own stored vector is the query: no model runs
     summary = PaperSummary.model_validate(paper.model_dump())

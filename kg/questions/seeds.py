@@ -33,22 +33,28 @@ from kg.answers import (
 )
 from kg.database import Database
 from kg.errors import SimilarityError
-from kg.numbers import check_range
+from kg.numbers import COUNT, Bound
 from kg.refs import resolve
 
 __all__ = [
+    "CONNECT_HOPS",
     "DEFAULT_CONNECT_HOPS",
     "DEFAULT_MAX_DEGREE",
     "DEFAULT_PATHS_PER_PAIR",
     "MAX_CONNECT_HOPS",
+    "SEED_DEGREE",
     "connect",
     "recommend",
 ]
 
 DEFAULT_CONNECT_HOPS: Final = 4
 MAX_CONNECT_HOPS: Final = 30  # the literal bound `*..30` in connect_paths.cypher
+CONNECT_HOPS: Final = Bound(2, MAX_CONNECT_HOPS)
+"""The hops between two seeds the connector searches: two at least (one is a citation)."""
 DEFAULT_PATHS_PER_PAIR: Final = 50
 DEFAULT_MAX_DEGREE: Final = 1_000
+SEED_DEGREE: Final = Bound(2)
+"""The bounds of ``max_degree``: a paper with one link relates nothing to another."""
 
 
 def _seeds(graph: Database, refs: Sequence[str], least: int) -> list[PaperSummary]:
@@ -80,9 +86,9 @@ def connect(
     SimilarityError for fewer than two distinct seeds, ParameterError for a bound out of
     range.
     """
-    max_hops = check_range("max_hops", max_hops, 2, MAX_CONNECT_HOPS)
-    limit = check_range("limit", limit, 1)
-    paths_per_pair = check_range("paths_per_pair", paths_per_pair, 1)
+    max_hops = CONNECT_HOPS.check("max_hops", max_hops)
+    limit = COUNT.check("limit", limit)
+    paths_per_pair = COUNT.check("paths_per_pair", paths_per_pair)
     seeds = _seeds(graph, refs, 2)
     seed_keys = [seed.key for seed in seeds]
     rows = queries.questions.connect_paths.run(
@@ -182,8 +188,8 @@ def recommend(
     ``max_degree`` citations are left out (counted in ``hubs_skipped``). Raises PaperNotFound or
     AmbiguousPaper for a bad REF, SimilarityError for no seed, ParameterError for a bad bound.
     """
-    limit = check_range("limit", limit, 1)
-    max_degree = check_range("max_degree", max_degree, 2)
+    limit = COUNT.check("limit", limit)
+    max_degree = SEED_DEGREE.check("max_degree", max_degree)
     seeds = _seeds(graph, refs, 1)
     rows = queries.questions.recommend.run(
         graph, keys=[s.key for s in seeds], limit=limit, max_degree=max_degree

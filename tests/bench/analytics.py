@@ -42,7 +42,6 @@ from kg.analytics import gds_engine as analytics_gds
 from kg.analytics import igraph_engine as analytics_engine
 from kg.database import Database
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.pipeline import load_paths
 from kg.server import config
 from kg.server.local import LocalServer
 from tests.bench.common import print_and_write
@@ -98,8 +97,7 @@ def _ensure_loaded(graph: Database, edges: Path = EDGES) -> float | None:
     if graph.read("MATCH (p:Paper) RETURN count(p) AS n")[0]["n"]:
         return None
     print(f"loading {edges} ...", file=sys.stderr)
-    summary = load_paths(
-        graph,
+    summary = KnowledgeGraph.on(graph).load(
         [edges],
         id_scheme="snap-hepth",
         batch_size=10_000,

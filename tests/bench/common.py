@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.database import Database
-from kg.load.pipeline import LOAD_BATCH, load_paths
+from kg.knowledge_graph import LOAD_BATCH, KnowledgeGraph
 from kg.server.install import NEO4J_VERSION, find_java
 
 HEPTH_WITH_CITATIONS = (
@@ -46,8 +46,8 @@ def ensure_hepth(
     rows = graph.read("MATCH (p:Paper) WHERE p.key STARTS WITH 'hep-th/' RETURN count(p) AS n")
     if rows[0]["n"] < papers:
         print(f"loading {', '.join(str(path) for path in paths)} ...", flush=True)
-        load_paths(
-            graph, paths, id_scheme="snap-hepth", batch_size=batch_size, rejects_path=rejects
+        KnowledgeGraph.on(graph).load(
+            paths, id_scheme="snap-hepth", batch_size=batch_size, rejects_path=rejects
         )
 
 

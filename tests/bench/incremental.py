@@ -10,7 +10,7 @@ edges), and times, on a fresh local server under a temporary KG_HOME (or, with
 ``--empty-neo4j-database``, in the database NEO4J_* names, which it empties: a smoke run's):
 
 1. the older snapshot loaded in full into an empty database;
-2. the newer one loaded incrementally on top (``load_paths(..., since=older)``);
+2. the newer one loaded incrementally on top (``KnowledgeGraph.on(...).load(since=older)``);
 3. the newer one loaded in full on top of the older one (what a load without ``--since``
    costs), after emptying the database and loading the older one again;
 4. the newer one loaded in full into an empty database (a full load of the same snapshot).
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.database import Database
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database
 from kg.server.config import Connection, LocalSettings
 from kg.server.local import LocalServer
@@ -85,7 +85,7 @@ def _timed_load(
     totals = {"written": 0, "carried": 0, "nodes": 0, "relationships": 0, "properties": 0}
     for n, path in enumerate(files):
         older = since[n] if since else None
-        summary = load_paths(graph, [path], since=older, rejects_path=rejects)
+        summary = KnowledgeGraph.on(graph).load([path], since=older, rejects_path=rejects)
         totals["written"] += sum(f.papers + f.citations for f in summary.files)
         totals["carried"] += sum(f.carried for f in summary.files)
         totals["nodes"] += summary.counts.nodes_created

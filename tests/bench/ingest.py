@@ -10,7 +10,7 @@ For each scale, on fresh servers under a temporary KG_HOME with the same setting
 
 1. bulk mode end to end (parse + CSV + import + start + schema), CSVs kept;
 2. ``neo4j-admin database import full`` of those CSVs alone: the practical limit;
-3. the online loader (``kg.load.pipeline.load_paths``) into an empty database;
+3. the online loader (``KnowledgeGraph.load``) into an empty database;
 4. the online loader again into the loaded graph: time, and counts and a checksum of the whole
    graph before and after (the same checksum also compares the bulk and online graphs);
 5. once, the naive loader on a sample of the synthetic set, its rates extrapolated.
@@ -174,9 +174,9 @@ def _child(spec: dict[str, Any]) -> None:
         server.install()
         report["started_seconds"] = server.start(timeout=600)[1]
     elif spec["mode"] == "bulk":
-        from kg.load.bulk import bulk_load
+        from kg.knowledge_graph import KnowledgeGraph
 
-        summary = bulk_load(
+        summary = KnowledgeGraph.bulk_load(
             paths,
             settings=settings,
             id_scheme=spec["id_scheme"],
@@ -199,18 +199,19 @@ def _child(spec: dict[str, Any]) -> None:
                 items += 1
         report.update(items=items, seconds=time.monotonic() - began)
     elif spec["mode"] == "online":
-        from kg.load.pipeline import load_paths
+        from kg.knowledge_graph import KnowledgeGraph
 
         with Database.connect(_connection(settings)) as graph:
             statements = _time_statements(graph)
             began = time.monotonic()
             report.update(
-                load_paths(
-                    graph,
+                KnowledgeGraph.on(graph)
+                .load(
                     paths,
                     id_scheme=spec["id_scheme"],
                     rejects_path=Path(spec["rejects"]),
-                ).as_dict()
+                )
+                .as_dict()
             )
             report["seconds"] = time.monotonic() - began
             report["statements"] = statements

@@ -21,8 +21,8 @@ from neo4j import ManagedTransaction
 
 from kg import queries
 from kg.database import Database
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load import neo4j_sink
-from kg.load.pipeline import load_paths
 from loaders.identity import TitleCandidate
 
 TITLES = [f"bench title {i}" for i in range(10)]
@@ -57,7 +57,9 @@ def _load(graph: Database, folder: Path) -> None:
 
     neo4j_sink.GraphWriter._evidence = staticmethod(counted)  # type: ignore[method-assign]
     began = time.monotonic()
-    summary = load_paths(graph, [folder], rejects_path=folder.with_suffix(".rejects.jsonl"))
+    summary = KnowledgeGraph.on(graph).load(
+        [folder], rejects_path=folder.with_suffix(".rejects.jsonl")
+    )
     print(
         f"loaded {summary.read:,} records in {time.monotonic() - began:.1f} s "
         f"(merged {summary.counts.merged:,}, moved {summary.counts.moved:,}); "

@@ -24,7 +24,7 @@ from typing import Any
 
 from kg import queries
 from kg.database import Database
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.rows import Batch, batch_statements, snapshot_row, title_refs
 from kg.queries import Query, parse_query_file
 from loaders.formats import parse_file
@@ -143,7 +143,9 @@ def first_load_hits(graph: Database, folder: Path | None = None) -> dict[str, in
 
 def load_samples(graph: Database, rejects: Path) -> dict[str, dict[str, Any]]:
     """Load the sample files, and return each statement's parameters for a batch of them."""
-    load_paths(graph, [EXAMPLES / "map", FIXTURES / "arxiv" / "sample.jsonl"], rejects_path=rejects)
+    KnowledgeGraph.on(graph).load(
+        [EXAMPLES / "map", FIXTURES / "arxiv" / "sample.jsonl"], rejects_path=rejects
+    )
     batch, _snapshots = sample_batch()
     statements = dict(batch_statements(batch))
     some = batch.papers[0].key

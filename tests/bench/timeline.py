@@ -31,7 +31,6 @@ from kg.analytics import time as timeline_analytics
 from kg.answers import MainPathResult
 from kg.database import Database
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.pipeline import load_paths
 from tests.bench.analytics import _neo4j_version, _peak_rss_mib, _server
 from tests.bench.common import add_data_option, print_and_write
 from tests.data import REPO
@@ -47,8 +46,7 @@ def _ensure_loaded(graph: Database, paths: list[Path] | None) -> float | None:
     if graph.read("MATCH (p:Paper) RETURN count(p) AS n")[0]["n"]:
         return None
     print("loading cit-HepTh ...", file=sys.stderr)
-    summary = load_paths(
-        graph,
+    summary = KnowledgeGraph.on(graph).load(
         paths or data.get("cit-hepth"),
         id_scheme="snap-hepth",
         batch_size=10_000,

@@ -274,7 +274,7 @@ def test_cli_rank_and_communities(small: Database, kg_env: Connection) -> None:
     else:
         assert result.exit_code == (0 if analytics_gds.client_installed() else 1)
     result = runner.invoke(main, ["rank", "pagerank", "--damping", "2"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a ParameterError: a usage error
     assert "Error: damping 2.0 is out of range" in result.output
 
 

@@ -187,6 +187,7 @@ _REQUIRED: dict[str, object] = {
     "algorithm": "pagerank",
     "layer": "cocited",
     "text": "attention",
+    "paths": [],  # a load: its arguments are checked before its files
 }
 _STARRED = {"connector", "recommend"}  # graph.recommend(A, B, ...): the seeds as arguments
 _ANY_WHOLE_NUMBER = {"year_from", "year_to", "as_of", "since", "seed"}  # years and a seed

@@ -19,7 +19,7 @@ import pytest
 
 from kg import queries
 from kg.database import Database
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database
 from kg.server.config import Connection
 from tests.bench.smoke import assert_figures, only_in_bench_smoke, run_bench
@@ -55,7 +55,9 @@ def standin(
     folder = tmp_path_factory.mktemp("standin")
     paths = write_standin(folder, papers=PAPERS)
     clear_database(session_graph)
-    load_paths(session_graph, paths, id_scheme="snap-hepth", rejects_path=folder / "rejects")
+    KnowledgeGraph.on(session_graph).load(
+        paths, id_scheme="snap-hepth", rejects_path=folder / "rejects"
+    )
     yield [str(path) for path in paths]
     clear_database(session_graph)
     # The embedding benchmark made the vector index, which emptying the graph leaves: the

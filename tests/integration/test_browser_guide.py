@@ -48,7 +48,7 @@ def _allowlist(debug: str) -> str:
 def guide_map(graph: Database, tmp_path: Path) -> tuple[Database, str]:
     """A few citations around the guide's paper, loaded by the project's own loader: two
     papers are co-cited with it twice and once."""
-    from kg.load.pipeline import load_paths
+    from kg.knowledge_graph import KnowledgeGraph
 
     key = str(next(params for name, _, params in GUIDE if name == _SLIDE)["key"])
     edges = tmp_path / "edges.csv"
@@ -59,7 +59,7 @@ def guide_map(graph: Database, tmp_path: Path) -> tuple[Database, str]:
         f"hep-th/0001003,{key}\nhep-th/0001003,hep-th/9802109\n",
         encoding="utf-8",
     )
-    load_paths(graph, [edges], rejects_path=tmp_path / "rejects")
+    KnowledgeGraph.on(graph).load([edges], rejects_path=tmp_path / "rejects")
     return graph, key
 
 

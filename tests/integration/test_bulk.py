@@ -17,8 +17,7 @@ from click.testing import CliRunner
 from kg.cli import main
 from kg.database import Database
 from kg.errors import NotEmptyError
-from kg.load.bulk import bulk_load
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database, schema_names
 from kg.server.config import Connection, LocalSettings
 from kg.server.local import LocalServer
@@ -339,14 +338,16 @@ def test_bulk_gives_the_online_loaders_graph(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     paths = [inputs[name] for name in order.split()]
-    online = load_paths(graph, paths, batch_size=batch_size, rejects_path=tmp_path / "o.jsonl")
+    online = KnowledgeGraph.on(graph).load(
+        paths, batch_size=batch_size, rejects_path=tmp_path / "o.jsonl"
+    )
     assert online.rejected == 1  # the bad JSON line
     assert online.skipped == {"self-citation": 1}
     expected = dump_graph(graph)
 
     _empty(bulk_server)
     monkeypatch.delenv("NEO4J_URI", raising=False)
-    summary = bulk_load(
+    summary = KnowledgeGraph.bulk_load(
         paths,
         settings=bulk_server.settings,
         batch_size=batch_size,
@@ -404,7 +405,9 @@ def test_bulk_refuses_a_database_that_holds_data(
         graph.write("MERGE (:Paper {key: '2101.00001'})")
     monkeypatch.delenv("NEO4J_URI", raising=False)
     with pytest.raises(NotEmptyError, match="bulk mode needs an empty database"):
-        bulk_load([RECORD], settings=bulk_server.settings, rejects_path=tmp_path / "r.jsonl")
+        KnowledgeGraph.bulk_load(
+            [RECORD], settings=bulk_server.settings, rejects_path=tmp_path / "r.jsonl"
+        )
 
     result = CliRunner().invoke(
         main,

@@ -22,7 +22,6 @@ from neo4j import GraphDatabase
 
 from kg.database import Database
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.pipeline import load_paths
 from kg.load.schema import apply_schema, ensure_schema, missing_schema, required_names
 from tests.data import EXAMPLES
 
@@ -169,7 +168,7 @@ def test_a_load_with_the_schema_in_place_only_reads_it(
 ) -> None:
     assert missing_schema(graph) == []
     sent = _Statements(graph, monkeypatch)
-    summary = load_paths(graph, [EXAMPLES / "map"], rejects_path=tmp_path / "rejects")
+    summary = KnowledgeGraph.on(graph).load([EXAMPLES / "map"], rejects_path=tmp_path / "rejects")
     assert summary.written > 0
     assert sent.schema_commands() == []
     shows = [(executor, q) for executor, q in sent.sent if q.startswith("SHOW")]
@@ -186,7 +185,7 @@ def test_a_load_applies_the_schema_when_an_index_or_constraint_is_missing(
         graph.run_autocommit("DROP CONSTRAINT snapshot_key IF EXISTS")
         assert missing_schema(graph) == ["paper_year", "snapshot_key"]
         sent = _Statements(graph, monkeypatch)
-        load_paths(graph, [EXAMPLES / "map"], rejects_path=tmp_path / "rejects")
+        KnowledgeGraph.on(graph).load([EXAMPLES / "map"], rejects_path=tmp_path / "rejects")
         # The whole schema file, each statement retried on transient errors, and the wait.
         applied = [(e, q) for e, q in sent.sent if q.startswith("CREATE")]
         assert len(applied) == len(required_names())

@@ -27,7 +27,6 @@ from kg.analytics.igraph_engine import CitationGraph
 from kg.database import Database
 from kg.errors import PaperNotFound
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.pipeline import load_paths
 from kg.load.schema import clear_database
 from kg.server.config import Connection
 from tests import hepth_like
@@ -103,8 +102,7 @@ def sequential_dump(
     session_graph: Database, sources: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
 ) -> Dump:
     clear_database(session_graph)
-    load_paths(
-        session_graph,
+    KnowledgeGraph.on(session_graph).load(
         list(sources.values()),
         id_scheme="snap-hepth",
         batch_size=LOAD_BATCH,

@@ -20,7 +20,6 @@ from kg.cli import main
 from kg.database import Database
 from kg.errors import EmbeddingUnavailable, ParameterError
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.pipeline import load_paths
 from kg.questions import retrievers
 from kg.server.config import Connection
 from tests.map_pages import map_page
@@ -264,9 +263,9 @@ def test_a_merged_or_split_paper_has_the_vector_of_its_own_text(
             encoding="utf-8",
         )
         pages.append(page)
-    load_paths(face, pages[:1], rejects_path=tmp_path / "r")
+    KnowledgeGraph.on(face).load(pages[:1], rejects_path=tmp_path / "r")
     assert face.embed().embedded == 2
-    load_paths(face, pages[1:], rejects_path=tmp_path / "r")
+    KnowledgeGraph.on(face).load(pages[1:], rejects_path=tmp_path / "r")
     merged = face.read(
         "MATCH (p:Paper) WHERE p.norm_title STARTS WITH 'sparse coding' RETURN p.key AS key"
     )
@@ -275,7 +274,7 @@ def test_a_merged_or_split_paper_has_the_vector_of_its_own_text(
     _assert_every_vector_follows_its_text(face)
 
     face.unmerge(merged[0]["key"])
-    load_paths(face, pages, rejects_path=tmp_path / "r")  # the split keys load apart
+    KnowledgeGraph.on(face).load(pages, rejects_path=tmp_path / "r")  # the split keys load apart
     split = face.read(
         "MATCH (p:Paper) WHERE p.norm_title STARTS WITH 'sparse coding' RETURN p.key AS key"
     )

@@ -144,10 +144,10 @@ def test_export_command(small_map: Database, kg_env: Connection, tmp_path: Path)
     assert payload["selection"] == "papers in cs.CL"
     assert payload["papers"] == nx.read_gexf(tmp_path / "m.gexf").number_of_nodes()
     empty = CliRunner().invoke(main, ["export", "csv", str(tmp_path / "e"), "--years", "1800"])
-    assert empty.exit_code == 1
+    assert empty.exit_code == 2  # a selection that selects nothing: a ParameterError
     assert "Error: no paper matches the selection (papers from 1800 to 1800)" in empty.output
     no_rank = CliRunner().invoke(main, ["export", "csv", str(tmp_path / "r"), "--top", "5"])
-    assert no_rank.exit_code == 1
+    assert no_rank.exit_code == 2  # --top before `kg rank` wrote a rank: a ParameterError
     assert "kg rank" in no_rank.output
     assert set(FORMATS) == {"graphml", "gexf", "pajek", "csv", "vosviewer", "bibtex", "ris"}
 
@@ -166,7 +166,7 @@ def test_missing_folders_are_refused_not_made(
         ["plot", "years", "1810.04805", "-o", str(missing / "y.png")],
     ):
         result = runner.invoke(main, args)
-        assert result.exit_code == 1, result.output
+        assert result.exit_code == 2, result.output  # a ParameterError: a usage error
         assert result.output == f"Error: no folder {missing}. Create it first\n"
     assert not (tmp_path / "nonexistent").exists()
     made = runner.invoke(main, ["export", "csv", str(tmp_path / "out")])
@@ -174,5 +174,5 @@ def test_missing_folders_are_refused_not_made(
     assert (tmp_path / "out" / "papers.csv").is_file()
     (tmp_path / "file").write_text("")
     inside_a_file = runner.invoke(main, ["export", "ris", str(tmp_path / "file" / "x.ris")])
-    assert inside_a_file.exit_code == 1
+    assert inside_a_file.exit_code == 2
     assert "is not a folder" in inside_a_file.output

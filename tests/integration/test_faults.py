@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from kg.database import Database
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database
 from kg.server.config import Connection, LocalSettings
 from kg.server.local import LocalServer
@@ -239,8 +239,7 @@ def clean_dump(
 ) -> Dump:
     """The canonical dump of one uninterrupted load of the slice."""
     clear_database(session_graph)
-    summary = load_paths(
-        session_graph,
+    summary = KnowledgeGraph.on(session_graph).load(
         [edge_slice.path],
         id_scheme="snap-hepth",
         batch_size=BATCH,

@@ -23,16 +23,16 @@ from kg.answers.loads import FileSummary, LoadSummary
 from kg.cli import main
 from kg.database import Database
 from kg.errors import SourceError
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
     RejectsFile,
-    StreamSettings,
-    load_paths,
     load_stream,
 )
 from kg.server.config import Connection
 from loaders.formats import parse_file
 from loaders.records import ParsedItem
+from tests.streams import stream_settings
 
 
 def _arxiv_line(arxiv_id: str, title: str) -> str:
@@ -122,7 +122,9 @@ def test_a_truncated_gzip_in_a_folder_fails_alone(graph: Database, tmp_path: Pat
     whole = gzip.compress(lines.encode())
     (root / "a_cut.jsonl.gz").write_bytes(whole[: len(whole) * 2 // 3])
     (root / "b_papers.jsonl").write_text(_arxiv_line("hep-th/9801001", "Other"), encoding="utf-8")
-    summary = load_paths(graph, [root], batch_size=700, rejects_path=tmp_path / "r.jsonl")
+    summary = KnowledgeGraph.on(graph).load(
+        [root], batch_size=700, rejects_path=tmp_path / "r.jsonl"
+    )
     assert summary.failed_messages() == [
         f"{root / 'a_cut.jsonl.gz'}: cannot read it (Compressed file ended before the "
         "end-of-stream marker was reached). Check the file"
@@ -170,7 +172,12 @@ def test_a_file_that_breaks_off_mid_way_keeps_what_it_gave(graph: Database, tmp_
     items = _break_after(parse_file(source, "arxiv_oai"), 58, source)
     with pytest.raises(SourceError, match="Input/output error"):
         load_stream(
-            writer, items, file_summary, summary, RejectsFile(tmp_path / "r"), StreamSettings(25)
+            writer,
+            items,
+            file_summary,
+            summary,
+            RejectsFile(tmp_path / "r"),
+            stream_settings(batch_size=25),
         )
     assert file_summary.papers == summary.written == 57
     assert len(_keys(graph)) == 57
@@ -194,14 +201,14 @@ def test_strict_stops_at_a_bad_file_in_a_folder(
     graph: Database, folder: Path, tmp_path: Path
 ) -> None:
     with pytest.raises(SourceError, match=r"b_bad\.bin: cannot tell its format"):
-        load_paths(graph, [folder], strict=True, rejects_path=tmp_path / "r.jsonl")
+        KnowledgeGraph.on(graph).load([folder], strict=True, rejects_path=tmp_path / "r.jsonl")
     assert _keys(graph) == []
 
 
 def test_links_that_lead_nowhere(graph: Database, folder: Path, tmp_path: Path) -> None:
     loop = folder / "d_loop.csv"
     loop.symlink_to(loop)
-    summary = load_paths(graph, [folder], rejects_path=tmp_path / "r.jsonl")
+    summary = KnowledgeGraph.on(graph).load([folder], rejects_path=tmp_path / "r.jsonl")
     bad, looped = summary.failed_messages()
     assert bad.startswith(f"{folder / 'b_bad.bin'}: cannot tell its format (")
     assert looped == (
@@ -210,7 +217,7 @@ def test_links_that_lead_nowhere(graph: Database, folder: Path, tmp_path: Path) 
     )
     assert _keys(graph) == ALL_KEYS
     with pytest.raises(SourceError, match="a symbolic link that leads nowhere"):
-        load_paths(graph, [loop], rejects_path=tmp_path / "r.jsonl")
+        KnowledgeGraph.on(graph).load([loop], rejects_path=tmp_path / "r.jsonl")
 
 
 def test_standard_input_loads_as_the_same_file_would(
@@ -229,7 +236,7 @@ def test_standard_input_loads_as_the_same_file_would(
     # The same bytes from a file are the same snapshot: loaded whole before, so unchanged
     file = tmp_path / "papers.jsonl"
     file.write_text(data)
-    again = load_paths(graph, [file], rejects_path=tmp_path / "r.jsonl")
+    again = KnowledgeGraph.on(graph).load([file], rejects_path=tmp_path / "r.jsonl")
     assert [f.unchanged for f in again.files] == [True]
 
 
@@ -249,7 +256,7 @@ def test_a_named_pipe_loads_and_its_copy_goes(
     spool = tmp_path / "spool"
     spool.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(spool))
-    summary = load_paths(graph, [pipe], rejects_path=tmp_path / "r.jsonl")
+    summary = KnowledgeGraph.on(graph).load([pipe], rejects_path=tmp_path / "r.jsonl")
     writer.join(timeout=10)
     assert [(f.path, f.format, f.papers) for f in summary.files] == [(str(pipe), "arxiv_oai", 1)]
     assert _keys(graph) == ["hep-th/9701003"]
@@ -260,7 +267,7 @@ def test_a_device_or_a_terminal_is_not_an_input(
     graph: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with pytest.raises(SourceError, match=r"^/dev/null: a device or socket, not a file"):
-        load_paths(graph, [Path("/dev/null")], rejects_path=tmp_path / "r.jsonl")
+        KnowledgeGraph.on(graph).load([Path("/dev/null")], rejects_path=tmp_path / "r.jsonl")
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -268,7 +275,7 @@ def test_a_device_or_a_terminal_is_not_an_input(
 
     monkeypatch.setattr(sys, "stdin", Terminal())
     with pytest.raises(SourceError, match=r"standard input is a terminal"):
-        load_paths(graph, [Path("-")], rejects_path=tmp_path / "r.jsonl")
+        KnowledgeGraph.on(graph).load([Path("-")], rejects_path=tmp_path / "r.jsonl")
     assert _keys(graph) == []
 
 
@@ -282,9 +289,9 @@ def test_a_graph_with_files_of_an_older_kg_says_to_rebuild_it(
     first, second = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     first.write_text(_arxiv_line("hep-th/9701001", "First"))
     second.write_text(_arxiv_line("hep-th/9701002", "Second"))
-    assert load_paths(graph, [first], rejects_path=tmp_path / "r.jsonl").built_by == []
+    assert KnowledgeGraph.on(graph).load([first], rejects_path=tmp_path / "r.jsonl").built_by == []
     graph.write("MATCH (s:Snapshot) SET s.loaded_by = 'kg 0.6.0'")
-    summary = load_paths(graph, [second], rejects_path=tmp_path / "r.jsonl")
+    summary = KnowledgeGraph.on(graph).load([second], rejects_path=tmp_path / "r.jsonl")
     assert summary.built_by == ["kg 0.6.0"]
     result = CliRunner().invoke(
         main, ["load", str(second), "--force", "--rejects", str(tmp_path / "r")]
@@ -295,4 +302,9 @@ def test_a_graph_with_files_of_an_older_kg_says_to_rebuild_it(
     )
     # a kg of these rules, or a newer one: nothing to rebuild
     graph.write("MATCH (s:Snapshot) SET s.loaded_by = 'kg 0.10.1'")
-    assert load_paths(graph, [first], rejects_path=tmp_path / "r.jsonl", force=True).built_by == []
+    assert (
+        KnowledgeGraph.on(graph)
+        .load([first], rejects_path=tmp_path / "r.jsonl", force=True)
+        .built_by
+        == []
+    )

@@ -28,7 +28,6 @@ from kg.cli import main
 from kg.database import Database
 from kg.errors import KGError, ParameterError
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.pipeline import load_paths
 from kg.load.schema import clear_database
 from kg.server.config import Connection
 from kg.web import create_app
@@ -50,7 +49,9 @@ def face_map(
     a paper citing 2110.03888 whose title holds every bidirectional control (BIDI_TITLE)."""
     clear_database(session_graph)
     rejects = tmp_path_factory.mktemp("face") / "r.jsonl"
-    load_paths(session_graph, [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=rejects)
+    KnowledgeGraph.on(session_graph).load(
+        [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=rejects
+    )
     session_graph.write(
         "MERGE (p:Paper {key: '2101.99999'}) SET p.arxiv_id = '2101.99999', p.title = $title, "
         "p.year = 2021, p.stub = false "

@@ -13,7 +13,6 @@ import pytest
 from kg import KnowledgeGraph
 from kg.database import Database
 from kg.errors import ParameterError
-from kg.load.pipeline import load_paths
 from loaders import source_file
 from tests.arxiv_lines import arxiv_line
 
@@ -37,7 +36,7 @@ def test_an_edge_list_with_its_header_below_a_note_loads_each_edge_the_right_way
     path = tmp_path / "e.csv"
     path.write_text("exported 2024-01-01\ncited,citing\n2001.00001,2001.00002\n")
     rejects = tmp_path / "rejects.jsonl"
-    load_paths(graph, [path], rejects_path=rejects)
+    KnowledgeGraph.on(graph).load([path], rejects_path=rejects)
     assert _cites(graph) == [("2001.00002", "2001.00001")]
     assert [(entry["file"], entry["line"]) for entry in _rejects(rejects)] == [(str(path), 1)]
 
@@ -58,7 +57,7 @@ def test_a_zero_width_space_in_a_title_makes_no_second_paper(
     first, second = tmp_path / "one.txt", tmp_path / "two.txt"
     first.write_text(_page("A First Paper", "Sparse Cod\u200bing Methods"))
     second.write_text(_page("A Second Paper", "Sparse Coding Methods").replace("00007", "00008"))
-    load_paths(graph, [first, second], rejects_path=tmp_path / "rejects.jsonl")
+    KnowledgeGraph.on(graph).load([first, second], rejects_path=tmp_path / "rejects.jsonl")
     rows = graph.read("MATCH (p:Paper) WHERE p.key STARTS WITH 'title:' RETURN p.key AS key")
     assert [row["key"] for row in rows] == ["title:sparse coding methods:2010"]
     assert len(_cites(graph)) == 2
@@ -70,9 +69,9 @@ def test_a_graph_an_0_8_0_kg_built_says_to_rebuild_it(graph: Database, tmp_path:
     first, second = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     first.write_text(arxiv_line("2001.00001", "First", CREATED, UPDATED))
     second.write_text(arxiv_line("2001.00002", "Second", CREATED, UPDATED))
-    assert load_paths(graph, [first], rejects_path=tmp_path / "r.jsonl").built_by == []
+    assert KnowledgeGraph.on(graph).load([first], rejects_path=tmp_path / "r.jsonl").built_by == []
     graph.write("MATCH (s:Snapshot) SET s.loaded_by = 'kg 0.8.0'")
-    summary = load_paths(graph, [second], rejects_path=tmp_path / "r.jsonl")
+    summary = KnowledgeGraph.on(graph).load([second], rejects_path=tmp_path / "r.jsonl")
     assert summary.built_by == ["kg 0.8.0"]
 
 
@@ -87,7 +86,7 @@ def test_a_very_long_line_is_a_reject_and_the_lines_around_it_load(
         handle.write(b'{"id": "2001.00003", "title": "' + b"x" * 4 * limit + b'"}\n')
         handle.write(arxiv_line("2001.00002", "After", CREATED, UPDATED).encode())
     rejects = tmp_path / "rejects.jsonl"
-    summary = load_paths(graph, [path], rejects_path=rejects)
+    summary = KnowledgeGraph.on(graph).load([path], rejects_path=rejects)
     keys = graph.read("MATCH (p:Paper) RETURN p.key AS key ORDER BY key")
     assert [row["key"] for row in keys] == ["2001.00001", "2001.00002"]
     (entry,) = _rejects(rejects)

@@ -26,7 +26,7 @@ from click.testing import CliRunner
 
 from kg.cli import main
 from kg.database import Database
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database
 from kg.server.config import Connection
 from tests.arxiv_lines import arxiv_line
@@ -96,7 +96,7 @@ def older_loaded(graph: Database, tmp_path: Path) -> tuple[Path, Path]:
     """old.jsonl, loaded whole, and new.jsonl: one changed record and one bad line."""
     old = tmp_path / "old.jsonl"
     old.write_text(_papers(3), encoding="utf-8")
-    load_paths(graph, [old], rejects_path=tmp_path / "first.rejects.jsonl")
+    KnowledgeGraph.on(graph).load([old], rejects_path=tmp_path / "first.rejects.jsonl")
     new = tmp_path / "new.jsonl"
     new.write_text(_papers(3, "v2") + "not json\n", encoding="utf-8")
     return old, new

@@ -12,9 +12,6 @@ import pytest
 
 from kg.database import Database
 from kg.load.neo4j_sink import GraphWriter
-from kg.load.pipeline import (
-    load_paths,
-)
 from kg.load.schema import clear_database
 from kg.refs import resolve
 from kg.server.config import Connection
@@ -86,7 +83,9 @@ def test_each_citation_keeps_the_key_it_named_through_a_merge(
         assert best == {early: [snapshot["2301.00001"], "Sparse Coding"], late: list(spelled)}
         assert (record.merged[0].cited_as_in, record.merged[0].cited_as) == spelled
         dumps.append(dump_graph(graph))
-        again = load_paths(graph, [one, two, three], force=True, rejects_path=tmp_path / "r.jsonl")
+        again = KnowledgeGraph.on(graph).load(
+            [one, two, three], force=True, rejects_path=tmp_path / "r.jsonl"
+        )
         assert (again.counts.properties_set, again.counts.relationships_created) == (0, 0)
         assert dump_graph(graph) == dumps[-1]
     assert all(dump == dumps[0] for dump in dumps)
@@ -160,7 +159,9 @@ def test_merges_name_what_speaks_against_them(
         assert "2,01" not in shown.output  # a year prints as 2017
         dumps.append(dump_graph(graph))
         # The page loaded again (a new version reads every file again) changes nothing
-        load_paths(graph, [own], batch_size=100, rejects_path=tmp_path / "r", force=True)
+        KnowledgeGraph.on(graph).load(
+            [own], batch_size=100, rejects_path=tmp_path / "r", force=True
+        )
         assert (after := dump_graph(graph)) == dumps[-1], differences(after, dumps[-1])
     assert dumps[0] == dumps[1] == dumps[2], differences(dumps[0], dumps[1])
     assert not graph.read(

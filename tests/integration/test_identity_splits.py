@@ -8,9 +8,7 @@ import json
 from pathlib import Path
 
 from kg.database import Database
-from kg.load.pipeline import (
-    load_paths,
-)
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database
 from kg.server.config import Connection
 from tests.graph_dump import differences, dump_graph
@@ -103,7 +101,7 @@ def test_merge_records_and_unmerge_keep_a_split_on_every_later_load(
     assert [s.keys for s in kg.kept_apart()] == [[late]]
 
     refused = runner.invoke(main, ["unmerge", late, "--yes"])
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2  # a ParameterError: a usage error
     assert "was never merged with another key" in refused.output
 
 
@@ -129,7 +127,7 @@ def test_a_file_of_splits_splits_a_merge_already_in_the_graph(
         return [row["key"] for row in found]
 
     clear_database(graph)
-    load_paths(graph, [one, two, three, other], keep_apart=splits, rejects_path=rejects)
+    KnowledgeGraph.on(graph).load([one, two, three, other], keep_apart=splits, rejects_path=rejects)
     assert keys() == [early, late]
     expected = dump_graph(graph)
 
@@ -137,8 +135,8 @@ def test_a_file_of_splits_splits_a_merge_already_in_the_graph(
         clear_database(graph)
         load_all(graph, [one, two, three], 100, rejects)
         assert keys() == [early]
-        summary = load_paths(
-            graph, [*again, other], keep_apart=splits, rejects_path=rejects, force=True
+        summary = KnowledgeGraph.on(graph).load(
+            [*again, other], keep_apart=splits, rejects_path=rejects, force=True
         )
         assert summary.rejected == 0, summary.reject_messages
         assert summary.counts.moved == 1
@@ -225,14 +223,15 @@ def test_unmerge_checks_first_asks_and_splits_only_the_key_it_is_given(
         (["unmerge", paper, "--key", "title:Chained Work:2011"], f"{paper} holds no key"),
     ]:
         refused = runner.invoke(main, argv, input="y\n")
-        assert refused.exit_code == 1, refused.output
+        # no such paper (PaperNotFound): 1; a key the paper cannot give (ParameterError): 2
+        assert refused.exit_code == (1 if said == "9999.99999" else 2), refused.output
         assert "Remove" not in refused.output  # refused before it asks
         assert said in " ".join(refused.output.split())
     assert held() == {paper: [middle, late]}
 
     # --json without --yes: a JSON error saying to add --yes, and nothing removed
     refused = runner.invoke(main, ["unmerge", paper, "--json"], input="y\n")
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     error = json.loads(refused.output)["error"]
     assert "needs --yes" in error["message"]
     assert "add --yes" in error["hint"]

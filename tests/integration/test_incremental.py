@@ -14,7 +14,7 @@ from kg import queries
 from kg.cli import main
 from kg.database import Database
 from kg.errors import SourceError
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database
 from tests.arxiv_lines import arxiv_line
 
@@ -116,10 +116,14 @@ def test_an_incremental_load_writes_what_changed_and_holds_the_full_loads_facts(
     files = _write(tmp_path / "data")
     rejects = tmp_path / "rejects.jsonl"
     for name in ("old.jsonl", "old.csv"):
-        load_paths(graph, [files[name]], rejects_path=rejects)
+        KnowledgeGraph.on(graph).load([files[name]], rejects_path=rejects)
 
-    papers = load_paths(graph, [files["new.jsonl"]], since=files["old.jsonl"], rejects_path=rejects)
-    edges = load_paths(graph, [files["new.csv"]], since=files["old.csv"], rejects_path=rejects)
+    papers = KnowledgeGraph.on(graph).load(
+        [files["new.jsonl"]], since=files["old.jsonl"], rejects_path=rejects
+    )
+    edges = KnowledgeGraph.on(graph).load(
+        [files["new.csv"]], since=files["old.csv"], rejects_path=rejects
+    )
 
     newer = papers.files[0]
     assert (newer.papers, newer.carried) == (len(CHANGED) + 1, PAPERS - 1 - len(CHANGED))
@@ -148,7 +152,9 @@ def test_an_incremental_load_writes_what_changed_and_holds_the_full_loads_facts(
     incremental = _facts(graph)
 
     # The same again changes nothing: the newer file was loaded whole.
-    again = load_paths(graph, [files["new.jsonl"]], since=files["old.jsonl"], rejects_path=rejects)
+    again = KnowledgeGraph.on(graph).load(
+        [files["new.jsonl"]], since=files["old.jsonl"], rejects_path=rejects
+    )
     assert again.files[0].unchanged
     assert again.counts.properties_set == 0
 
@@ -156,7 +162,7 @@ def test_an_incremental_load_writes_what_changed_and_holds_the_full_loads_facts(
     # then described by it.
     clear_database(graph)
     for name in ("old.jsonl", "old.csv", "new.jsonl", "new.csv"):
-        load_paths(graph, [files[name]], rejects_path=rejects)
+        KnowledgeGraph.on(graph).load([files[name]], rejects_path=rejects)
     assert _facts(graph) == incremental
     assert _described_by(graph, files["new.jsonl"]) == PAPERS
 
@@ -166,8 +172,10 @@ def test_an_edge_list_of_another_layout_is_compared_edge_by_edge(
 ) -> None:
     files = _write(tmp_path / "data")
     rejects = tmp_path / "rejects.jsonl"
-    load_paths(graph, [files["old.tsv"]], rejects_path=rejects)
-    edges = load_paths(graph, [files["new.csv"]], since=files["old.tsv"], rejects_path=rejects)
+    KnowledgeGraph.on(graph).load([files["old.tsv"]], rejects_path=rejects)
+    edges = KnowledgeGraph.on(graph).load(
+        [files["new.csv"]], since=files["old.tsv"], rejects_path=rejects
+    )
     newer = edges.files[0]
     assert (newer.citations, newer.carried) == (2, newer.read - 2)
     rows = graph.read("MATCH ()-[c:CITES]->() RETURN count(c) AS n")
@@ -180,18 +188,21 @@ def test_since_needs_one_file_and_an_older_snapshot_the_graph_holds_whole(
     files = _write(tmp_path / "data")
     rejects = tmp_path / "rejects.jsonl"
     with pytest.raises(SourceError, match="does not hold it whole") as never_loaded:
-        load_paths(graph, [files["new.jsonl"]], since=files["old.jsonl"], rejects_path=rejects)
+        KnowledgeGraph.on(graph).load(
+            [files["new.jsonl"]], since=files["old.jsonl"], rejects_path=rejects
+        )
     assert f"Load {files['old.jsonl']} first" in str(never_loaded.value)
-    load_paths(graph, [files["old.jsonl"]], rejects_path=rejects)
+    KnowledgeGraph.on(graph).load([files["old.jsonl"]], rejects_path=rejects)
     with pytest.raises(SourceError, match="2 inputs were named"):
-        load_paths(
-            graph,
+        KnowledgeGraph.on(graph).load(
             [files["new.jsonl"], files["new.csv"]],
             since=files["old.jsonl"],
             rejects_path=rejects,
         )
     with pytest.raises(SourceError, match=r"is edge_list, and .*new\.jsonl is arxiv_oai"):
-        load_paths(graph, [files["new.jsonl"]], since=files["old.csv"], rejects_path=rejects)
+        KnowledgeGraph.on(graph).load(
+            [files["new.jsonl"]], since=files["old.csv"], rejects_path=rejects
+        )
     # none of the refused loads wrote the newer file's records
     assert _described_by(graph, files["new.jsonl"]) == 0
 
@@ -209,8 +220,10 @@ def test_a_page_of_another_paper_is_not_linked_as_a_newer_snapshot(
     the newer page loads whole, and no FOLLOWS link claims it restates the other page."""
     rejects = tmp_path / "rejects.jsonl"
     pages = Path(__file__).parents[2] / "examples" / "map"
-    load_paths(graph, [pages / "bert.txt"], rejects_path=rejects)
-    other = load_paths(graph, [pages / "t5.txt"], since=pages / "bert.txt", rejects_path=rejects)
+    KnowledgeGraph.on(graph).load([pages / "bert.txt"], rejects_path=rejects)
+    other = KnowledgeGraph.on(graph).load(
+        [pages / "t5.txt"], since=pages / "bert.txt", rejects_path=rejects
+    )
     assert other.files[0].carried == 0
     assert other.files[0].papers == 1
     assert graph.read("MATCH ()-[f:FOLLOWS]->() RETURN count(f) AS n") == [{"n": 0}]

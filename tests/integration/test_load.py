@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from kg.cli import main
 from kg.database import Database
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database
 from kg.server.config import Connection
 from tests.arxiv_lines import arxiv_line
@@ -55,7 +55,7 @@ def test_seeds_give_one_clean_paper(
     ends: str,
     excerpt_ends: str,
 ) -> None:
-    summary = load_paths(graph, [page, record], rejects_path=tmp_path / "r.jsonl")
+    summary = KnowledgeGraph.on(graph).load([page, record], rejects_path=tmp_path / "r.jsonl")
     assert summary.rejected == 0
     assert _count(graph, "MATCH (p:Paper) RETURN count(p) AS n") == 72
     assert _count(graph, "MATCH ()-[r:CITES]->() RETURN count(r) AS n") == 71
@@ -88,7 +88,7 @@ def test_load_order_and_repetition_give_the_same_graph(graph: Database, tmp_path
     dumps = []
     for order in ([PAGE, RECORD], [RECORD, PAGE], [PAGE, RECORD, RECORD, PAGE]):
         graph.write("MATCH (n) DETACH DELETE n")
-        load_paths(graph, order, rejects_path=tmp_path / "r.jsonl")
+        KnowledgeGraph.on(graph).load(order, rejects_path=tmp_path / "r.jsonl")
         dumps.append(dump_graph(graph))
     assert dumps[0] == dumps[1]
     assert dumps[0] == dumps[2]
@@ -135,7 +135,7 @@ def test_a_stub_merges_into_the_full_record_whichever_comes_first(
     dumps = []
     for order in ([page, dump], [dump, page], [page, dump, page, dump]):
         graph.write("MATCH (n) DETACH DELETE n")
-        load_paths(graph, order, rejects_path=tmp_path / "r.jsonl")
+        KnowledgeGraph.on(graph).load(order, rejects_path=tmp_path / "r.jsonl")
         dumps.append(dump_graph(graph))
         rows = graph.read(
             "MATCH (:Paper {key: '2101.00001'})-[:CITES]->(p:Paper) "
@@ -171,7 +171,7 @@ def test_properties_come_from_the_newest_snapshot_not_the_last_load(
     new = tmp_path / "new.jsonl.gz"
     for order in ([old, new], [new, old]):
         graph.write("MATCH (n) DETACH DELETE n")
-        load_paths(graph, order, rejects_path=tmp_path / "r.jsonl")
+        KnowledgeGraph.on(graph).load(order, rejects_path=tmp_path / "r.jsonl")
         row = graph.read("MATCH (p:Paper {key: '2001.00001'}) RETURN p.title AS t, p.doi AS doi")
         # The newest states the title; only the older one states a DOI, which fills the gap.
         assert row == [{"t": "New Title", "doi": "10.1/old"}]
@@ -202,7 +202,9 @@ def test_an_authors_smallest_spelling_wins_in_any_order_and_batch_size(
     for order, batch_size in runs:
         source.write_text("".join(order), encoding="utf-8")
         clear_database(graph)
-        load_paths(graph, [source], batch_size=batch_size, rejects_path=tmp_path / "r.jsonl")
+        KnowledgeGraph.on(graph).load(
+            [source], batch_size=batch_size, rejects_path=tmp_path / "r.jsonl"
+        )
         names = graph.read("MATCH (a:Author) RETURN a.key AS key, a.name AS name")
         assert names == [{"key": "a. h. bougourzi", "name": "A. H. Bougourzi"}], (
             order,
@@ -217,7 +219,7 @@ def test_same_title_years_apart_stay_two_papers(graph: Database, tmp_path: Path)
         + arxiv_line("2101.00002", "Duality", "Fri, 1 Jan 2021 00:00:00 GMT", "2021-01-02"),
         encoding="utf-8",
     )
-    load_paths(graph, [dump], rejects_path=tmp_path / "r.jsonl")
+    KnowledgeGraph.on(graph).load([dump], rejects_path=tmp_path / "r.jsonl")
     assert _count(graph, "MATCH (p:Paper {norm_title: 'duality'}) RETURN count(p) AS n") == 2
 
 
@@ -231,7 +233,7 @@ def test_text_that_looks_like_cypher_is_stored_exactly(graph: Database, tmp_path
         ).replace('"authors": "A. Author"', '"authors": "Robert\' MATCH n DETACH DELETE n"'),
         encoding="utf-8",
     )
-    load_paths(graph, [dump], rejects_path=tmp_path / "r.jsonl")
+    KnowledgeGraph.on(graph).load([dump], rejects_path=tmp_path / "r.jsonl")
     row = graph.read(
         "MATCH (a:Author)-[:AUTHORED]->(p:Paper {key: '2101.00003'}) "
         "RETURN p.title AS title, p.abstract AS abstract, a.name AS author"
@@ -341,7 +343,7 @@ def test_edge_lists_skip_self_loops(graph: Database, kg_env: Connection, tmp_pat
         "citing,cited\n2101.00001,1706.03762\n2101.00001,2101.00001\n2101.00002,1706.03762\n",
         encoding="utf-8",
     )
-    summary = load_paths(graph, [edges], rejects_path=tmp_path / "r.jsonl")
+    summary = KnowledgeGraph.on(graph).load([edges], rejects_path=tmp_path / "r.jsonl")
     assert summary.rejected == 0
     assert summary.skipped == {"self-citation": 1}
     assert not (tmp_path / "r.jsonl").exists()

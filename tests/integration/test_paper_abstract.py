@@ -10,7 +10,7 @@ from rich.cells import cell_len
 
 from kg.cli import main
 from kg.database import Database
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.server.config import Connection
 
 SAMPLE = Path(__file__).parents[1] / "fixtures" / "arxiv" / "sample.jsonl"
@@ -19,7 +19,7 @@ SAMPLE = Path(__file__).parents[1] / "fixtures" / "arxiv" / "sample.jsonl"
 def test_kg_paper_shows_the_journal_ref_and_the_abstract(
     graph: Database, kg_env: Connection, tmp_path: Path
 ) -> None:
-    load_paths(graph, [SAMPLE], rejects_path=tmp_path / "rejects.jsonl")
+    KnowledgeGraph.on(graph).load([SAMPLE], rejects_path=tmp_path / "rejects.jsonl")
     result = CliRunner().invoke(main, ["paper", "0704.0001"], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()

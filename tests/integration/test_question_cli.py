@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 
 from kg.cli import main
 from kg.database import Database
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.server.config import Connection
 from tests.integration.test_questions import PAGE, RECORD, add_cites, add_papers, paper
 
@@ -21,7 +21,7 @@ ATTENTION = "title:attention is all you need:2017"
 
 @pytest.fixture
 def seeded(graph: Database, kg_env: Connection, tmp_path: Path) -> Database:
-    load_paths(graph, [PAGE, RECORD], rejects_path=tmp_path / "rejects.jsonl")
+    KnowledgeGraph.on(graph).load([PAGE, RECORD], rejects_path=tmp_path / "rejects.jsonl")
     return graph
 
 
@@ -179,7 +179,7 @@ def test_two_refs_to_one_paper_are_an_error(seeded: Database) -> None:
         ("common-citers", "2110.03888", "2110.03888"),
     ):
         result = _run(command, a, b)
-        assert result.exit_code == 1, result.output
+        assert result.exit_code == 2, result.output  # a ParameterError: a usage error
         assert result.output.startswith(f"Error: {a!r} and {b!r} both name the same paper, ")
         assert result.output.count("\n") == 1
         assert "both." not in result.output

@@ -24,7 +24,6 @@ from kg.errors import (
     UnknownReference,
 )
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.pipeline import load_paths
 from kg.refs import resolve
 from kg.server.config import Connection
 from loaders.titles import normalize_name, normalize_title, title_key
@@ -456,7 +455,7 @@ def test_categories_and_cross_listing_matrix(people_graph: Database) -> None:
 
 
 def test_seed_paper_report_matches_the_map_page(graph: Database, tmp_path: Path) -> None:
-    load_paths(graph, [PAGE, RECORD], rejects_path=tmp_path / "rejects.jsonl")
+    KnowledgeGraph.on(graph).load([PAGE, RECORD], rejects_path=tmp_path / "rejects.jsonl")
     report = questions.paper_report(graph, "2110.03888")
     assert report.key == report.arxiv_id == "2110.03888"
     assert report.title == (

@@ -10,7 +10,7 @@ import pytest
 
 from kg import queries
 from kg.database import Database
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database
 from kg.read_only import READ_PROCEDURES, check_plan, plan
 from tests.data import EXAMPLES, SEED_PAGE, SEED_RECORD
@@ -33,7 +33,9 @@ def loaded(session_graph: Database, tmp_path_factory: pytest.TempPathFactory) ->
     """The small map, loaded once: the planner knows its labels and indexes."""
     clear_database(session_graph)
     rejects = tmp_path_factory.mktemp("procedures") / "r.jsonl"
-    load_paths(session_graph, [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=rejects)
+    KnowledgeGraph.on(session_graph).load(
+        [EXAMPLES / "map", SEED_PAGE, SEED_RECORD], rejects_path=rejects
+    )
     yield session_graph
     clear_database(session_graph)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kg.database import Database
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from tests.data import EXAMPLES, FIXTURES, SEED_PAGE, SEED_RECORD
 from tests.graph_dump import dump_graph
 
@@ -29,12 +29,14 @@ SOURCES = [
 def test_an_identical_reload_writes_nothing(
     graph: Database, tmp_path: Path, batch_size: int
 ) -> None:
-    first = load_paths(graph, SOURCES, batch_size=batch_size, rejects_path=tmp_path / "r1")
+    first = KnowledgeGraph.on(graph).load(
+        SOURCES, batch_size=batch_size, rejects_path=tmp_path / "r1"
+    )
     assert first.counts.nodes_created > 0
     assert first.counts.relationships_created > 0
     before = dump_graph(graph)
-    again = load_paths(
-        graph, SOURCES, batch_size=batch_size, rejects_path=tmp_path / "r2", force=True
+    again = KnowledgeGraph.on(graph).load(
+        SOURCES, batch_size=batch_size, rejects_path=tmp_path / "r2", force=True
     )
     assert again.unchanged == []
     assert again.read == first.read
@@ -48,7 +50,9 @@ def test_an_identical_reload_writes_nothing(
         counts.merged,
     ) == (0, 0, 0, 0, 0, 0), counts
     assert dump_graph(graph) == before
-    skipped = load_paths(graph, SOURCES, batch_size=batch_size, rejects_path=tmp_path / "r3")
+    skipped = KnowledgeGraph.on(graph).load(
+        SOURCES, batch_size=batch_size, rejects_path=tmp_path / "r3"
+    )
     whole = [f.path for f in first.files if f.error is None and f.rejected == 0]
     assert len(whole) > 10
     # Files that failed, or had records rejected, are read again (and report them again).
@@ -72,14 +76,16 @@ def test_a_changed_file_is_loaded_and_an_interrupted_one_is_not_marked(
     whole = gzip.compress(b"".join(lines))
     cut = tmp_path / "cut.jsonl.gz"
     cut.write_bytes(whole[: len(whole) // 2])
-    first = load_paths(graph, [cut], fmt="arxiv_oai", rejects_path=tmp_path / "r1")
+    first = KnowledgeGraph.on(graph).load([cut], fmt="arxiv_oai", rejects_path=tmp_path / "r1")
     assert first.failed, "a truncated gzip is reported as failed"
-    again = load_paths(graph, [cut], fmt="arxiv_oai", rejects_path=tmp_path / "r2")
+    again = KnowledgeGraph.on(graph).load([cut], fmt="arxiv_oai", rejects_path=tmp_path / "r2")
     assert again.unchanged == []
     assert again.failed
     edited = tmp_path / "edited.jsonl"
     edited.write_bytes(b"".join(lines[:-1]))
-    assert load_paths(graph, [edited], rejects_path=tmp_path / "r3").unchanged == []
-    assert load_paths(graph, [edited], rejects_path=tmp_path / "r4").unchanged == [str(edited)]
+    assert KnowledgeGraph.on(graph).load([edited], rejects_path=tmp_path / "r3").unchanged == []
+    assert KnowledgeGraph.on(graph).load([edited], rejects_path=tmp_path / "r4").unchanged == [
+        str(edited)
+    ]
     edited.write_bytes(b"".join(lines))
-    assert load_paths(graph, [edited], rejects_path=tmp_path / "r5").unchanged == []
+    assert KnowledgeGraph.on(graph).load([edited], rejects_path=tmp_path / "r5").unchanged == []

@@ -232,7 +232,7 @@ def test_kg_similar_writes_and_the_cli_says_where_answers_came_from(
     assert json.loads(live.output)["source"] == "live"
     bad = runner.invoke(main, ["similar", "--k", "0"])
     assert bad.exit_code == 2
-    assert "0 is not in the range 1<=x<=1000000000" in bad.output
+    assert "Error: k is 0. Pass a k from 1 to 1,000,000,000" in bad.output
 
 
 @pytest.mark.slow

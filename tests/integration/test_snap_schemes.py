@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from kg.cli import main
 from kg.database import Database
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.server.config import Connection
 from tests import hepth_like
 
@@ -29,8 +29,8 @@ def test_hep_th_and_hep_ph_of_one_number_stay_two_papers(graph: Database, tmp_pa
     hepph = _write(tmp_path / "hepph.txt", [f"{SHARED}\t9305001", f"9305002\t{SHARED}"])
     metadata = _write(tmp_path / "hepth.jsonl", hepth_like.arxiv_lines([SHARED]))
     rejects = tmp_path / "r.jsonl"
-    load_paths(graph, [hepth, metadata], id_scheme="snap-hepth", rejects_path=rejects)
-    load_paths(graph, [hepph], id_scheme="snap-hepph", rejects_path=rejects)
+    KnowledgeGraph.on(graph).load([hepth, metadata], id_scheme="snap-hepth", rejects_path=rejects)
+    KnowledgeGraph.on(graph).load([hepph], id_scheme="snap-hepph", rejects_path=rejects)
     rows = graph.read(
         "MATCH (p:Paper) WHERE p.key ENDS WITH $number "
         "OPTIONAL MATCH (p)-[:CITES]->(cited:Paper) "

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from kg.database import Database
-from kg.load.pipeline import load_paths
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database
 from kg.refs import resolve
 from kg.server.config import Connection
@@ -142,8 +142,7 @@ def _ref(key: str) -> str:
 def sources_graph(session_graph: Database, tmp_path_factory: pytest.TempPathFactory) -> Database:
     clear_database(session_graph)
     folder = tmp_path_factory.mktemp("sources")
-    summary = load_paths(
-        session_graph,
+    summary = KnowledgeGraph.on(session_graph).load(
         [EXAMPLES / "map", *(REAL_SOURCES / name for name in FILES)],
         rejects_path=folder / "rejects.jsonl",
     )

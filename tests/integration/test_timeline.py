@@ -246,10 +246,10 @@ def test_the_cli_lists_and_refuses_bad_options(hand: Database, kg_env: Connectio
         assert listed.exit_code == 0, listed.output
         assert json.loads(listed.output)["runs"]
     bad = runner.invoke(main, ["bursts", "--s", "1"])
-    assert bad.exit_code == 1
+    assert bad.exit_code == 2  # a ParameterError: a usage error
     assert "Error: s 1.0 is not above 1. The burst state's rate" in bad.output
     wrong = runner.invoke(main, ["traction", "--years", "2003-2001", "--json"])
-    assert wrong.exit_code == 1
+    assert wrong.exit_code == 2
     assert (
         json.loads(wrong.output)["error"]["message"]
         == "the year range 2003-2001 ends before it starts"

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 from kg.database import Database
+from kg.knowledge_graph import KnowledgeGraph
 from kg.load.merges import merges, unmerge
-from kg.load.pipeline import load_paths
 from kg.load.schema import clear_database
 from kg.server.config import Connection
 from tests.graph_dump import differences, dump_graph
@@ -48,7 +48,7 @@ def _pages(folder: Path) -> list[Path]:
 def _merged(graph: Database, pages: list[Path], rejects: Path) -> None:
     """The graph both orders start from: every page loaded, the two keys one paper."""
     clear_database(graph)
-    summary = load_paths(graph, pages, batch_size=1, rejects_path=rejects)
+    summary = KnowledgeGraph.on(graph).load(pages, batch_size=1, rejects_path=rejects)
     assert summary.rejected == 0, summary.reject_messages
     assert [(m.key, [k.key for k in m.merged]) for m in merges(graph)] == [(EARLY, [LATE])]
 
@@ -60,7 +60,7 @@ def test_unmerge_racing_a_forced_load_gives_one_sequential_graph(
     rejects = tmp_path / "r.jsonl"
 
     def load() -> None:
-        load_paths(graph, pages, batch_size=1, rejects_path=rejects, force=True)
+        KnowledgeGraph.on(graph).load(pages, batch_size=1, rejects_path=rejects, force=True)
 
     def split() -> None:
         assert unmerge(graph, EARLY).removed

@@ -342,16 +342,16 @@ def test_graph_json_refuses_what_it_cannot_answer(
     }
     runner = CliRunner()
     alone = runner.invoke(main, ["export", "graph-json", str(tmp_path / "g.json")])
-    assert alone.exit_code == 1
+    assert alone.exit_code == 2  # ParameterErrors: usage errors
     assert "Error: graph-json needs --around REF" in alone.output
     filtered = runner.invoke(
         main,
         [*GRAPH_JSON, str(tmp_path / "g.json"), "--around", "1810.04805", "--category", "cs.CL"],
     )
-    assert filtered.exit_code == 1
+    assert filtered.exit_code == 2
     assert "graph-json takes --around, --hops, --layer and --limit only" in filtered.output
     layered = runner.invoke(main, ["export", "gexf", str(tmp_path / "g.gexf"), "--limit", "3"])
-    assert layered.exit_code == 1
+    assert layered.exit_code == 2
     assert "--layer and --limit are options of graph-json" in layered.output
     assert not (tmp_path / "g.json").exists()
 

@@ -418,7 +418,7 @@ def test_pagerank_write_labels_the_tiers_the_style_sizes() -> None:
 
 def test_cli_refuses_a_bad_year_range_before_connecting() -> None:
     result = CliRunner().invoke(main, ["rank", "pagerank", "--years", "later"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a ParameterError: a usage error
     assert "Error: 'later' is not a year range. Write it as 2019-2023" in result.output
 
 

@@ -26,6 +26,7 @@ LIBRARY = (
     "kg.plots",
     "kg.refs",
     "kg.read_only",
+    "kg.numbers",
 )
 # Anything else of kg (kg.database above all: commands get their graph from open_graph) is
 # past the face.

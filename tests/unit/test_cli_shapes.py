@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from kg.answers import PaperSummary
 from kg.cli.app import emitted, json_option, number_option, options_into
+from kg.numbers import Bound
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ def _command() -> click.Command:
     @options_into(
         "window",
         Window,
-        number_option("--first", default=1, high=9, help="The first."),
+        number_option("--first", default=1, bound=Bound(1, 9), help="The first."),
         click.option("--last", default=5, type=int, help="The last."),
     )
     @json_option
@@ -63,7 +64,11 @@ def test_the_options_keep_their_order_range_and_default_in_help() -> None:
     assert "[default: 1; 1<=x<=9]" in help_text
 
 
-def test_a_bounded_number_is_checked_by_click() -> None:
+def test_a_bounded_number_is_parsed_by_click_and_left_to_the_library() -> None:
+    """The bound is the library's to check (kg.numbers.Bound.check): click parses the text as
+    a whole number, and shows the bound in --help only."""
     result = CliRunner().invoke(_command(), ["x", "--first", "10"])
+    assert (result.exit_code, result.output) == (0, "x 10-5\n")
+    result = CliRunner().invoke(_command(), ["x", "--first", "ten"])
     assert result.exit_code == 2
-    assert "10 is not in the range 1<=x<=9" in result.output
+    assert "'ten' is not a valid integer" in result.output

@@ -257,7 +257,7 @@ def test_the_cli_prints_paths_or_one_error_line(
     assert len(result.output.strip().splitlines()) == 1
     assert _files(tmp_path / "to") == []
     unknown = runner.invoke(main, ["data", "get", "nope"])
-    assert unknown.exit_code == 1
+    assert unknown.exit_code == 2  # a ParameterError: a usage error
     assert "Name one of cit-hepth, cit-hepph (kg data list)" in unknown.output
     monkeypatch.setitem(data.DATA_SETS, "test-set", _set(base, "good"))
     monkeypatch.delenv("KG_DATA_URL")

@@ -3,10 +3,13 @@ its parameters less the graph. The methods are written out (so that editors and 
 them) and declare the defaults; the function takes the same parameters, and takes no
 default where the face holds it, so that each default is written once. Where the face
 imports the function only when called (the pictures, the load wing), the docstring lives
-on the face and the function's names the method; this test keeps each pair in step."""
+on the face and the function's names the method; this test keeps each pair in step. The
+loads take their arguments as one request (``pipeline.LoadRequest``, ``bulk.BulkRequest``)
+the face builds."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -43,8 +46,6 @@ FACE: dict[str, tuple[type, Callable[..., Any], bool]] = {
     "overview": (KnowledgeGraph, questions.overview, True),
     "snapshots": (KnowledgeGraph, questions.snapshots, True),
     "sources": (KnowledgeGraph, questions.sources, True),
-    "load": (KnowledgeGraph, pipeline.load_paths, True),
-    "bulk_load": (KnowledgeGraph, bulk.bulk_load, False),
     "expand_paths": (KnowledgeGraph, pipeline.expand_paths, False),
     "merges": (KnowledgeGraph, merges.merges, True),
     "kept_apart": (KnowledgeGraph, merges.kept_apart, True),
@@ -93,8 +94,6 @@ DEFAULTS_TWICE = {
     "category",
     "overview",
     "sources",
-    "load",
-    "bulk_load",
     "merges",
     "kept_apart",
     "unmerge",
@@ -142,9 +141,53 @@ def test_a_method_has_its_functions_docstring_and_signature(name: str) -> None:
     assert inspect.signature(method).return_annotation == returns, f"{name}: answer"
 
 
+# The loads: the face builds a request of every argument (its defaults written there only)
+# and hands it to the load wing, whose function takes the request and names the method.
+REQUESTS: dict[str, tuple[Callable[..., Any], Callable[..., Any], list[type]]] = {
+    "load": (KnowledgeGraph.load, pipeline.load_paths, [pipeline.LoadRequest]),
+    "bulk_load": (
+        KnowledgeGraph.bulk_load,
+        bulk.bulk_load,
+        [bulk.BulkRequest, pipeline.LoadRequest],
+    ),
+}
+
+
+def _arguments(request: type) -> set[str]:
+    """Return the face's arguments a request holds, its parts' too."""
+    names = set()
+    for field in dataclasses.fields(request):
+        if field.type == "StreamSettings":
+            # but its older snapshot, which the load reads (``since`` is the request's)
+            stream = dataclasses.fields(pipeline.StreamSettings)
+            names |= {inner.name for inner in stream if inner.name != "since"}
+        elif field.type != "LoadRequest":
+            names.add(field.name)
+    return names
+
+
+@pytest.mark.parametrize("name", REQUESTS)
+def test_a_load_hands_its_arguments_on_in_a_request(name: str) -> None:
+    method, function, requests = REQUESTS[name]
+    assert f"KnowledgeGraph.{name}" in " ".join(_words(function.__doc__))
+    assert len(_words(function.__doc__)) < 25, f"{function.__name__}: the face documents it"
+    parameters = [p for p in inspect.signature(method).parameters.values() if p.name != "self"]
+    assert [p.name for p in parameters if p.default is inspect.Parameter.empty] == ["paths"]
+    held = set().union(*(_arguments(request) for request in requests))
+    if name == "bulk_load":
+        held -= {"since", "force", "on_file"}  # an empty database: nothing older to read
+    assert held == {p.name for p in parameters}
+    assert (
+        inspect.signature(function).return_annotation == inspect.signature(method).return_annotation
+    )
+    for request in requests:
+        fields = dataclasses.fields(request)
+        assert all(field.default is dataclasses.MISSING for field in fields), request.__name__
+
+
 def test_every_public_method_of_the_face_is_checked() -> None:
     """A new method is added to FACE (or written out, like connector and recommend)."""
-    written_out = {"connector", "recommend", "on", "connect", "close"}
+    written_out = {"connector", "recommend", "on", "connect", "close", *REQUESTS}
     for cls, prefix in ((KnowledgeGraph, ""), (Analytics, "analytics."), (Exports, "exports.")):
         own = {
             name

@@ -22,7 +22,7 @@ def test_a_limit_beyond_a_float_is_a_parameter_error(value: str) -> None:
     result = CliRunner().invoke(
         main, ["query", "cocited", "--param", "key=2005.00001", "--param", f"limit:={value}"]
     )
-    assert result.exit_code == 1, (result.output, result.exception)
+    assert result.exit_code == 2, (result.output, result.exception)  # a ParameterError
     assert isinstance(result.exception, SystemExit), result.exception
     assert result.output == (
         f"Error: parameter $limit wants int, got {float(value)!r}. Pass an int value\n"

@@ -14,7 +14,6 @@ from kg.errors import RecordRejected, SourceError
 from kg.load.import_sink import ImportFiles, ImportSink
 from kg.load.pipeline import (
     RejectsFile,
-    StreamSettings,
     input_files,
     input_format,
     load_files,
@@ -29,6 +28,7 @@ from kg.load.rows import (
 )
 from loaders.detect import detect_format
 from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
+from tests.streams import stream_settings
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_MAP = REPO / "examples" / "map"
@@ -42,7 +42,7 @@ def load_offline(
     files, the folder of the CSVs and what goes to the online writer (one line a record)."""
     folder = tmp_path / name
     folder.mkdir()
-    stream = StreamSettings(**options)  # type: ignore[arg-type]
+    stream = stream_settings(**options)
     inputs = input_files(paths)
     formats = [input_format(item, "auto", stream.strict) for item in inputs]
     summary = LoadSummary()
