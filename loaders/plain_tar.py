@@ -5,11 +5,11 @@ member it cannot read that way, so that ``tarfile`` reads the rest of the archiv
 
 from __future__ import annotations
 
-import struct
+import re
 import tarfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, cast
+from typing import IO
 
 from .source_file import READ_ERRORS
 
@@ -18,27 +18,33 @@ __all__ = ["PlainTar"]
 _READ = 1 << 20
 
 _BLOCK = 512
-_FIELDS = struct.Struct("100s8s8s8s12s12s8s1s172s8s8s155s")
-"""A ustar header's fields, unpacked in one call: name, mode, uid, gid, size, mtime,
-checksum, type, (link name, magic, version, owner names), devmajor, devminor, prefix."""
-_OCTAL_DIGITS = b"01234567"
+_PLAIN_NUMBER = re.compile(rb" *([0-7]*) *(?:\x00.*)?", re.DOTALL)
+"""A header's number field as tarfile reads it (octal up to the first NUL) and nothing else."""
+_NUMBER_FIELDS = (
+    (100, 108),
+    (108, 116),
+    (116, 124),
+    (124, 136),
+    (136, 148),
+    (329, 337),
+    (337, 345),
+)
+_CHECKSUM = (148, 156)
+_COMMON_NUMBERS = re.compile(
+    rb"[0-7]{7}\x00[0-7]{7}\x00[0-7]{7}\x00([0-7]{11})\x00[0-7]{11}\x00([0-7]{6})\x00 ([05])"
+)
+"""A header's mode, uid, gid, size, mtime, checksum and type (a file or a folder) as GNU tar
+and Python's tarfile write them: zero-padded octal, each ended by a NUL (the checksum by a
+NUL and a space); each field reads as ``_PLAIN_NUMBER`` reads it."""
+_COMMON_DEVICES = (b"\x00" * 16, b"0000000\x000000000\x00")
+"""A header's device numbers as GNU tar (none) and tarfile (zeros) write them."""
 _NOT_TAR = (b"\x1f\x8b\x08", b"BZh", b"\x5d\x00\x00\x80", b"\xfd7zXZ", b"\x28\xb5\x2f\xfd")
 """Starts that tarfile's "r|*" reads as compressed."""
 
 
-def _octal(field: bytes) -> int | None:
-    """Return a header's number field as tarfile reads it (octal up to the first NUL,
-    spaces either side), or None for any other field: what the pattern
-    ``" *([0-7]*) *(?:\\x00.*)?"`` matches, read as a number."""
-    cut = field.find(b"\x00")
-    digits = (field if cut < 0 else field[:cut]).strip(b" ")
-    if digits.translate(None, _OCTAL_DIGITS):
-        return None  # a character other than an octal digit, or a space between digits
-    return int(digits, 8) if digits else 0
-
-
-def _text(field: bytes) -> str:
+def _text_field(header: bytes, start: int, end: int) -> str:
     """Return a header's text field as tarfile reads it (up to its first NUL)."""
+    field = header[start:end]
     cut = field.find(b"\x00")
     return (field if cut < 0 else field[:cut]).decode(tarfile.ENCODING, "surrogateescape")
 
@@ -47,23 +53,39 @@ def _plain_header(header: bytes) -> tuple[str, int, bool] | None:
     """Return (name, size, is a file) of a plain ustar header (a file or a folder, plain
     octal numbers, the unsigned checksum) as ``tarfile.TarInfo.frombuf`` reads it; None for
     any other header, which tarfile then reads."""
-    fields = _FIELDS.unpack_from(header)
-    kind = fields[7]
+    common = _COMMON_NUMBERS.match(header, 100)
+    if common is None or header[329:345] not in _COMMON_DEVICES:
+        return _any_plain_header(header)
+    size, checksum, kind = common.groups()
+    # The unsigned sum of the header's bytes, its checksum field counted as eight spaces;
+    # the NUL bytes (most of them) add nothing.
+    if int(checksum, 8) != 256 + sum(header.translate(None, b"\x00")) - sum(header[148:156]):
+        return None
+    name = _text_field(header, 0, 100)
+    if prefix := _text_field(header, 345, 500):
+        name = f"{prefix}/{name}"
+    folder = kind == b"5"
+    return (name.rstrip("/") if folder else name), int(size, 8), not folder
+
+
+def _any_plain_header(header: bytes) -> tuple[str, int, bool] | None:
+    """``_plain_header`` of any header, without the shortcut for the common one."""
+    kind = header[156:157]
     if kind not in (b"0", b"\x00", b"5"):
         return None
-    read = [_octal(fields[at]) for at in (1, 2, 3, 4, 5, 9, 10, 6)]
-    if None in read:
+    numbers = []
+    for start, end in (*_NUMBER_FIELDS, _CHECKSUM):
+        match = _PLAIN_NUMBER.fullmatch(header, start, end)
+        if match is None:
+            return None
+        numbers.append(int(match.group(1) or b"0", 8))
+    if numbers[-1] != 256 + sum(header) - sum(header[148:156]):
         return None
-    numbers = cast(list[int], read)
-    # The unsigned sum of the header's bytes, its checksum field counted as eight spaces;
-    # summing only the bytes that are not NUL (most of them are) gives the same.
-    if numbers[-1] != 256 + sum(header.replace(b"\x00", b"")) - sum(fields[6]):
-        return None
-    name = _text(fields[0])
+    name = _text_field(header, 0, 100)
     folder = kind == b"5" or (kind == b"\x00" and name.endswith("/"))
     if folder:
         name = name.rstrip("/")
-    if prefix := _text(fields[11]):
+    if prefix := _text_field(header, 345, 500):
         name = f"{prefix}/{name}"
     return (name.rstrip("/") if folder else name), numbers[3], not folder
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import re
+import tarfile
 from datetime import date
 from email.utils import parsedate_to_datetime
 from typing import cast
@@ -317,13 +318,43 @@ def test_record_problem_shortcut_agrees_with_the_full_checks(
     assert record_problem(item) == _found_problems(item)
 
 
-def _octal_by_pattern(field: bytes) -> int | None:
-    """A ustar number field as plain_tar read it before, by a regex."""
-    match = re.fullmatch(rb" *([0-7]*) *(?:\x00.*)?", field, re.DOTALL)
-    return None if match is None else int(match.group(1) or b"0", 8)
+_TAR_KINDS = st.sampled_from([tarfile.REGTYPE, tarfile.DIRTYPE, tarfile.SYMTYPE])
 
 
 @SETTINGS
-@given(st.binary(max_size=12) | st.text(alphabet=" \t\x0001789+-_aeé", max_size=12).map(str.encode))
-def test_a_tar_number_field_reads_as_the_pattern_reads_it(field: bytes) -> None:
-    assert plain_tar._octal(field) == _octal_by_pattern(field)
+@given(
+    st.sampled_from([tarfile.USTAR_FORMAT, tarfile.GNU_FORMAT]),
+    st.text(alphabet="ab/\u00e9", min_size=1, max_size=20),
+    st.integers(0, 8**11 - 1),
+    _TAR_KINDS,
+    st.lists(st.tuples(st.integers(100, 344), st.sampled_from(b" \x000789+a")), max_size=2),
+    st.booleans(),
+)
+def test_a_common_tar_header_reads_as_any_header_does(
+    tar_format: int,
+    name: str,
+    size: int,
+    kind: bytes,
+    changes: list[tuple[int, int]],
+    resum: bool,
+) -> None:
+    """plain_tar's shortcut for the headers GNU tar and tarfile write reads them as the
+    general reading does, and leaves any other header (a byte changed among its numbers,
+    its checksum then right or wrong) to it."""
+    member = tarfile.TarInfo(name)
+    member.size, member.type = size, kind
+    header = bytearray(member.tobuf(tar_format, "utf-8", "surrogateescape")[-512:])
+    for at, byte in changes:
+        header[at] = byte
+    if resum:
+        header[148:156] = b"%06o\x00 " % (256 + sum(header[:148]) + sum(header[156:]))
+    found = plain_tar._plain_header(bytes(header))
+    assert found == plain_tar._any_plain_header(bytes(header))
+    if not changes and kind == tarfile.REGTYPE:
+        assert found == (name, size, True)
+
+
+@SETTINGS
+@given(st.text(alphabet="()ab ,", max_size=30))
+def test_flat_parentheses_drop_as_any_do(text: str) -> None:
+    assert arxiv_oai._drop_parentheses(text) == arxiv_oai._drop_nested_parentheses(text)
