@@ -499,21 +499,21 @@ def _unicode_problem(item: PaperRecord | PaperRef) -> str | None:
 def _encodable(item: PaperRecord | PaperRef) -> bool:
     """Return True when every text of a record encodes as UTF-8 (the common case, checked
     in one pass; ``_unicode_problem`` then has nothing to name)."""
-    texts = [item.title or ""]
     if isinstance(item, PaperRecord):
-        texts.extend(
-            text or ""
-            for text in (
-                item.abstract,
-                item.abstract_excerpt,
-                item.license,
-                item.doi,
-                item.journal_ref,
-                item.comments,
-            )
-        )
-        texts.extend(item.authors)
-        texts.extend(value for value in item.extra.values() if isinstance(value, str))
+        texts = [
+            item.title or "",
+            item.abstract or "",
+            item.abstract_excerpt or "",
+            item.license or "",
+            item.doi or "",
+            item.journal_ref or "",
+            item.comments or "",
+            *item.authors,
+        ]
+        if item.extra:
+            texts.extend(value for value in item.extra.values() if isinstance(value, str))
+    else:
+        texts = [item.title or ""]
     try:
         "".join(texts).encode("utf-8")
     except UnicodeEncodeError:
@@ -558,16 +558,18 @@ def _paper_plainly_fits(item: PaperRecord) -> bool:
         return False
     if item.histogram:
         return False  # rare enough to leave to the full checks
-    counts = (
+    counts = [
         item.version,
         item.stated_cited_by_in_map,
         item.stated_refs_in_map,
         item.stated_refs_total,
         item.listed_refs,
         item.listed_citing,
-        *(value for value in item.extra.values() if isinstance(value, int)),
-    )
-    return _ints_fit(counts)
+    ]
+    if item.extra:
+        counts.extend(value for value in item.extra.values() if isinstance(value, int))
+    present = [value for value in counts if value is not None]  # most are None
+    return not present or (min(present) >= -MAX_INT and max(present) <= MAX_INT)
 
 
 def record_problem(item: PaperRecord | PaperRef) -> str | None:
