@@ -12,7 +12,7 @@ import re
 import tarfile
 from datetime import date
 from email.utils import parsedate_to_datetime
-from typing import cast
+from typing import Literal, cast
 
 import pytest
 from pydantic import ValidationError
@@ -331,7 +331,7 @@ _TAR_KINDS = st.sampled_from([tarfile.REGTYPE, tarfile.DIRTYPE, tarfile.SYMTYPE]
     st.booleans(),
 )
 def test_a_common_tar_header_reads_as_any_header_does(
-    tar_format: int,
+    tar_format: Literal[0, 1, 2],
     name: str,
     size: int,
     kind: bytes,
