@@ -646,8 +646,9 @@ def _member_items(data: bytes, name: str, snapshot: str) -> Iterator[PaperRecord
     numbered = list(enumerate(pieces, start=1))
     if len(numbered) > MAX_RECORD_LINES or papers > 1:
         yield from _records(numbered, name, snapshot)
-    # _records of lines of which at most one starts a record, none over the limit
-    elif any(line.strip() and not _is_preamble(line) for line in pieces):
+    # _records of lines of which at most one starts a record, none over the limit (a line
+    # starting "Paper:" is content, neither blank nor preamble)
+    elif papers or any(line.strip() and not _is_preamble(line) for line in pieces):
         yield from _abs_items(numbered, name, snapshot)
 
 
