@@ -53,6 +53,9 @@ RAW_LIMIT = 500
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*(?:\n[ \t]*)+|\n(?=[ \t])")
 _AND = re.compile(r"\s+(?:and|&)\s+|\\and\b", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[,;]")
+_FLAT_PARENTHESES = re.compile(r"[^()]*(?:\([^()]*\)[^()]*)*")
+"""Text whose parentheses all pair up and none nests (the common author string)."""
+_PARENTHESISED = re.compile(r"\([^()]*\)")
 _SUFFIX = re.compile(r"^(?:jr|jnr|sr|ii|iii|iv)\.?$", re.IGNORECASE)
 _LEADING_AND = re.compile(r"^(?:and|&)\s+", re.IGNORECASE)
 _NOT_NAMES = frozenset({"and", "latex", "tex", "revtex", "plain tex", "amstex"})
@@ -147,6 +150,13 @@ def _drop_parentheses(text: str) -> str:
     """
     if "(" not in text and ")" not in text:
         return text
+    if _FLAT_PARENTHESES.fullmatch(text):
+        return _PARENTHESISED.sub(",", text)
+    return _drop_nested_parentheses(text)
+
+
+def _drop_nested_parentheses(text: str) -> str:
+    """``_drop_parentheses`` of any text, a character at a time."""
     kept: list[str] = []
     depth = 0
     opened = 0  # where, in ``kept``, the outermost open "(" stood

@@ -413,11 +413,11 @@ def _read_record(numbered: list[tuple[int, str]], long_lines: dict[int, LongLine
     """Read one record's numbered lines into its fields (``long_lines`` stand in them as
     blank lines); reading stops at a line over the limit past the preamble."""
     read = _ReadRecord()
+    fields, field_lines = read.fields, read.field_lines
     current: str | None = None
     # The record is a preamble (separator, "\\"), the header, "\\", the abstract, "\\".
     phase = "preamble"
-    lines = iter(numbered)
-    for number, line in lines:
+    for index, (number, line) in enumerate(numbered):
         if long_lines and number in long_lines:
             if phase != "preamble":
                 read.spoiled = number
@@ -428,7 +428,7 @@ def _read_record(numbered: list[tuple[int, str]], long_lines: dict[int, LongLine
             if phase == "header":
                 phase = "abstract"
                 if not long_lines:  # the abstract runs to the next "\\" line
-                    read.abstract.extend(_abstract_lines(lines))
+                    read.abstract = _abstract_lines(numbered, index + 1)
                     break
             elif phase == "abstract":
                 break
@@ -439,29 +439,31 @@ def _read_record(numbered: list[tuple[int, str]], long_lines: dict[int, LongLine
         if not stripped or (phase == "preamble" and _SEPARATOR.match(stripped)):
             current = None
             continue
+        # A field's name starts with a letter, so its line starts with no space.
         match = _FIELD.match(line)
-        if match and not line[0].isspace():
+        if match:
             phase = "header"
-            name = match.group(1).lower()
+            name, value = match.groups()
+            name = name.lower()
             if name.startswith("date"):
-                read.dates.append(match.group(2))
-            if name not in read.fields:
-                read.fields[name] = match.group(2)
-                read.field_lines[name] = number
+                read.dates.append(value)
+            if name not in fields:
+                fields[name] = value
+                field_lines[name] = number
                 current = name
             else:
                 current = None
         elif current is not None:
-            read.fields[current] = f"{read.fields[current]} {stripped}"
+            fields[current] = f"{fields[current]} {stripped}"
     return read
 
 
-def _abstract_lines(lines: Iterator[tuple[int, str]]) -> Iterator[str]:
-    """Yield the lines up to the next ``\\\\`` line (or the end), without their numbers."""
-    for _, line in lines:
-        if line.strip() == _MARK:
-            return
-        yield line
+def _abstract_lines(numbered: list[tuple[int, str]], start: int) -> list[str]:
+    """Return the lines from ``start`` up to the next ``\\\\`` line (or the end), without
+    their numbers."""
+    rest = [line for _, line in numbered[start:]]
+    marks = [at for at, line in enumerate(rest) if line.strip() == _MARK]
+    return rest[: marks[0]] if marks else rest
 
 
 def _named(
@@ -644,8 +646,9 @@ def _member_items(data: bytes, name: str, snapshot: str) -> Iterator[PaperRecord
     numbered = list(enumerate(pieces, start=1))
     if len(numbered) > MAX_RECORD_LINES or papers > 1:
         yield from _records(numbered, name, snapshot)
-    # _records of lines of which at most one starts a record, none over the limit
-    elif any(line.strip() and not _is_preamble(line) for line in pieces):
+    # _records of lines of which at most one starts a record, none over the limit (a line
+    # starting "Paper:" is content, neither blank nor preamble)
+    elif papers or any(line.strip() and not _is_preamble(line) for line in pieces):
         yield from _abs_items(numbered, name, snapshot)
 
 

@@ -30,6 +30,14 @@ _NUMBER_FIELDS = (
     (337, 345),
 )
 _CHECKSUM = (148, 156)
+_COMMON_NUMBERS = re.compile(
+    rb"[0-7]{7}\x00[0-7]{7}\x00[0-7]{7}\x00([0-7]{11})\x00[0-7]{11}\x00([0-7]{6})\x00 ([05])"
+)
+"""A header's mode, uid, gid, size, mtime, checksum and type (a file or a folder) as GNU tar
+and Python's tarfile write them: zero-padded octal, each ended by a NUL (the checksum by a
+NUL and a space); each field reads as ``_PLAIN_NUMBER`` reads it."""
+_COMMON_DEVICES = (b"\x00" * 16, b"0000000\x000000000\x00")
+"""A header's device numbers as GNU tar (none) and tarfile (zeros) write them."""
 _NOT_TAR = (b"\x1f\x8b\x08", b"BZh", b"\x5d\x00\x00\x80", b"\xfd7zXZ", b"\x28\xb5\x2f\xfd")
 """Starts that tarfile's "r|*" reads as compressed."""
 
@@ -45,6 +53,23 @@ def _plain_header(header: bytes) -> tuple[str, int, bool] | None:
     """Return (name, size, is a file) of a plain ustar header (a file or a folder, plain
     octal numbers, the unsigned checksum) as ``tarfile.TarInfo.frombuf`` reads it; None for
     any other header, which tarfile then reads."""
+    common = _COMMON_NUMBERS.match(header, 100)
+    if common is None or header[329:345] not in _COMMON_DEVICES:
+        return _any_plain_header(header)
+    size, checksum, kind = common.groups()
+    # The unsigned sum of the header's bytes, its checksum field counted as eight spaces;
+    # the NUL bytes (most of them) add nothing.
+    if int(checksum, 8) != 256 + sum(header.translate(None, b"\x00")) - sum(header[148:156]):
+        return None
+    name = _text_field(header, 0, 100)
+    if prefix := _text_field(header, 345, 500):
+        name = f"{prefix}/{name}"
+    folder = kind == b"5"
+    return (name.rstrip("/") if folder else name), int(size, 8), not folder
+
+
+def _any_plain_header(header: bytes) -> tuple[str, int, bool] | None:
+    """``_plain_header`` of any header, without the shortcut for the common one."""
     kind = header[156:157]
     if kind not in (b"0", b"\x00", b"5"):
         return None

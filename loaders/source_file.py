@@ -499,21 +499,21 @@ def _unicode_problem(item: PaperRecord | PaperRef) -> str | None:
 def _encodable(item: PaperRecord | PaperRef) -> bool:
     """Return True when every text of a record encodes as UTF-8 (the common case, checked
     in one pass; ``_unicode_problem`` then has nothing to name)."""
-    texts = [item.title or ""]
     if isinstance(item, PaperRecord):
-        texts.extend(
-            text or ""
-            for text in (
-                item.abstract,
-                item.abstract_excerpt,
-                item.license,
-                item.doi,
-                item.journal_ref,
-                item.comments,
-            )
-        )
-        texts.extend(item.authors)
-        texts.extend(value for value in item.extra.values() if isinstance(value, str))
+        texts = [
+            item.title or "",
+            item.abstract or "",
+            item.abstract_excerpt or "",
+            item.license or "",
+            item.doi or "",
+            item.journal_ref or "",
+            item.comments or "",
+            *item.authors,
+        ]
+        if item.extra:
+            texts.extend(value for value in item.extra.values() if isinstance(value, str))
+    else:
+        texts = [item.title or ""]
     try:
         "".join(texts).encode("utf-8")
     except UnicodeEncodeError:
@@ -526,6 +526,52 @@ def _ints_fit(values: Iterable[int | None]) -> bool:
     return all(value is None or -MAX_INT <= value <= MAX_INT for value in values)
 
 
+def _plainly_fits(item: PaperRecord | PaperRef) -> bool:
+    """Return True when ``record_problem`` certainly finds nothing: every check it makes
+    passes on its shortcut (an ASCII title and names within their lengths, short ids and
+    categories, integers within MAX_INT, texts that encode), the common case, in one pass
+    with no message built. False says only that the full checks must run."""
+    title, arxiv_id = item.title, item.arxiv_id
+    if title is not None and (len(title) > MAX_TITLE_CHARS or not title.isascii()):
+        return False
+    if arxiv_id is not None and len(arxiv_id) > MAX_ID_CHARS:
+        return False
+    year, cited_by = item.year, item.stated_cited_by
+    if (year is not None and not -MAX_INT <= year <= MAX_INT) or (
+        cited_by is not None and not -MAX_INT <= cited_by <= MAX_INT
+    ):
+        return False
+    if isinstance(item, PaperRecord) and not _paper_plainly_fits(item):
+        return False
+    return _encodable(item)
+
+
+def _paper_plainly_fits(item: PaperRecord) -> bool:
+    """``_plainly_fits``'s checks of what only a PaperRecord holds."""
+    authors = item.authors
+    if authors and (not "".join(authors).isascii() or max(map(len, authors)) > MAX_NAME_CHARS):
+        return False
+    primary = item.primary_category
+    if primary is not None and len(primary) > MAX_CATEGORY_CHARS:
+        return False
+    if item.cross_categories and max(map(len, item.cross_categories)) > MAX_CATEGORY_CHARS:
+        return False
+    if item.histogram:
+        return False  # rare enough to leave to the full checks
+    counts = [
+        item.version,
+        item.stated_cited_by_in_map,
+        item.stated_refs_in_map,
+        item.stated_refs_total,
+        item.listed_refs,
+        item.listed_citing,
+    ]
+    if item.extra:
+        counts.extend(value for value in item.extra.values() if isinstance(value, int))
+    present = [value for value in counts if value is not None]  # most are None
+    return not present or (min(present) >= -MAX_INT and max(present) <= MAX_INT)
+
+
 def record_problem(item: PaperRecord | PaperRef) -> str | None:
     """Return why a record cannot be written to the graph, or None when it can.
 
@@ -533,6 +579,11 @@ def record_problem(item: PaperRecord | PaperRef) -> str | None:
     bounds, every integer (counts, year, version, histogram, extra) against MAX_INT, and
     that every text is valid Unicode.
     """
+    return None if _plainly_fits(item) else _found_problems(item)
+
+
+def _found_problems(item: PaperRecord | PaperRef) -> str | None:
+    """``record_problem``'s full checks, each problem found named."""
     problems = [title_problem(item.title), _unicode_problem(item)]
     if item.arxiv_id is not None and len(item.arxiv_id) > MAX_ID_CHARS:
         problems.append(f"the arXiv id is over {MAX_ID_CHARS} characters")

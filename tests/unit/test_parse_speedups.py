@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import csv
 import re
+import tarfile
 from datetime import date
 from email.utils import parsedate_to_datetime
-from typing import cast
+from typing import Literal, cast
 
 import pytest
 from pydantic import ValidationError
@@ -21,7 +22,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from loaders import arxiv_oai, edge_list, hepth_abs, text  # noqa: E402
+from loaders import arxiv_oai, edge_list, hepth_abs, plain_tar, text  # noqa: E402
 from loaders import titles as resolve  # noqa: E402
 from loaders.edge_list import _fields, _Layout  # noqa: E402
 from loaders.errors import valid_text  # noqa: E402
@@ -37,9 +38,12 @@ from loaders.records import (  # noqa: E402
 from loaders.source_file import (  # noqa: E402
     _ASCII_GROWTH,
     MAX_INDEX_BYTES,
+    MAX_INT,
+    _found_problems,
     _name_problem,
     _text_problem,
     name_problem,
+    record_problem,
     title_problem,
 )
 
@@ -260,3 +264,97 @@ def test_the_common_abs_date_reads_the_usual_stamps() -> None:
     ):
         assert hepth_abs._COMMON_DATE.match(stamp)
         assert hepth_abs.parse_abs_date(stamp) == hepth_abs._any_abs_date(stamp) == day
+
+
+_BOUNDARY_INTS = st.sampled_from([None, 0, 7, MAX_INT, MAX_INT + 1, -MAX_INT, -MAX_INT - 1])
+_BOUNDARY_TEXTS = st.sampled_from(
+    [
+        *("x" * size for size in (0, 3, 40, 41, 100, 101, 500, 501, 2000, 2001)),
+        *("\u00e9" * 499, "\u00e9" * 501, "\ufb03" * 1999, "a\ud800", "\U0001d400"),
+    ]
+)
+_RECORD_UPDATES = st.fixed_dictionaries(
+    {},
+    optional={
+        "title": st.none() | _BOUNDARY_TEXTS,
+        "arxiv_id": _BOUNDARY_TEXTS,
+        "abstract": st.none() | _BOUNDARY_TEXTS,
+        "doi": st.none() | _BOUNDARY_TEXTS,
+        "primary_category": st.none() | _BOUNDARY_TEXTS,
+        "cross_categories": st.lists(_BOUNDARY_TEXTS, max_size=3).map(tuple),
+        "authors": st.lists(_BOUNDARY_TEXTS, max_size=3).map(tuple),
+        "year": _BOUNDARY_INTS,
+        "version": _BOUNDARY_INTS,
+        "stated_cited_by": _BOUNDARY_INTS,
+        "stated_refs_total": _BOUNDARY_INTS,
+        "listed_citing": _BOUNDARY_INTS,
+        "histogram": st.dictionaries(st.integers(1990, 2000), st.integers(0, 2**64), max_size=2),
+        "extra": st.dictionaries(
+            st.sampled_from(["k", "n"]),
+            st.booleans() | _BOUNDARY_INTS | _BOUNDARY_TEXTS | st.floats(),
+            max_size=2,
+        ),
+    },
+)
+
+
+@SETTINGS
+@given(_RECORD_UPDATES, st.booleans())
+def test_record_problem_shortcut_agrees_with_the_full_checks(
+    update: dict[str, object], as_ref: bool
+) -> None:
+    """record_problem skips its full checks only for a record they find nothing in: every
+    reject's reason is what the full checks say."""
+    base = PaperRecord(
+        origin=Origin(path="a.abs", line=1), snapshot="k", arxiv_id="hep-th/9201001", title="T"
+    )
+    if as_ref:
+        fields = {"arxiv_id", "title", "year", "stated_cited_by"}
+        item: PaperRecord | PaperRef = PaperRef(arxiv_id="hep-th/9201001").model_copy(
+            update={key: value for key, value in update.items() if key in fields}
+        )
+    else:
+        item = base.model_copy(update=update)
+    assert record_problem(item) == _found_problems(item)
+
+
+_TAR_KINDS = st.sampled_from([tarfile.REGTYPE, tarfile.DIRTYPE, tarfile.SYMTYPE])
+
+
+@SETTINGS
+@given(
+    st.sampled_from([tarfile.USTAR_FORMAT, tarfile.GNU_FORMAT]),
+    st.text(alphabet="ab/\u00e9", min_size=1, max_size=20),
+    st.integers(0, 8**11 - 1),
+    _TAR_KINDS,
+    st.lists(st.tuples(st.integers(100, 344), st.sampled_from(b" \x000789+a")), max_size=2),
+    st.booleans(),
+)
+def test_a_common_tar_header_reads_as_any_header_does(
+    tar_format: Literal[0, 1, 2],
+    name: str,
+    size: int,
+    kind: bytes,
+    changes: list[tuple[int, int]],
+    resum: bool,
+) -> None:
+    """plain_tar's shortcut for the headers GNU tar and tarfile write reads them as the
+    general reading does, and leaves any other header (a byte changed among its numbers,
+    its checksum then right or wrong) to it."""
+    member = tarfile.TarInfo(name)
+    member.size, member.type = size, kind
+    header = bytearray(member.tobuf(tar_format, "utf-8", "surrogateescape")[-512:])
+    for at, byte in changes:
+        header[at] = byte
+    if resum:
+        header[148:156] = b"%06o\x00 " % (256 + sum(header[:148]) + sum(header[156:]))
+    found = plain_tar._plain_header(bytes(header))
+    assert found == plain_tar._any_plain_header(bytes(header))
+    if not changes and kind == tarfile.REGTYPE:
+        assert found == (name, size, True)
+
+
+@SETTINGS
+@given(st.text(alphabet="()ab ,", max_size=30))
+def test_flat_parentheses_drop_as_any_do(text: str) -> None:
+    assert arxiv_oai._drop_parentheses(text) == arxiv_oai._drop_nested_parentheses(text)
