@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from .arxiv_oai import validation_reason
 from .errors import SourceError, valid_text
 from .records import (
+    CitationRecord,
     Origin,
     PaperRef,
     ParsedItem,
@@ -327,8 +328,7 @@ class _EdgeLines:
         """Yield one CitationRecord, Skipped or Rejected per data line (``parse``). The
         common data line, two known ids as ``_quick_tokens`` finds them, is read here; any
         other through ``_unusual`` and ``_edge``."""
-        known, unchanged = self.known, self.unchanged
-        origin_path, key = self.origin_path, self.key
+        unchanged, known_pair = self.unchanged, self._known_pair
         header, unknown_header, layout = self.header, self.unknown_header, self.layout
         # A SNAP line (no header in force, none naming no columns, a full read) that starts
         # with a digit is its own text stripped, and splits as _quick_tokens splits it.
@@ -337,16 +337,9 @@ class _EdgeLines:
             if snap and type(line) is str and line[:1].isdigit() and "," not in line:
                 fields = line.split()
                 if len(fields) == 2:
-                    citing = known.get(fields[0])
-                    cited = known.get(fields[1])
-                    if (
-                        citing is not None
-                        and cited is not None
-                        and citing[1] is not None
-                        and cited[1] is not None
-                        and citing[0] != cited[0]
-                    ):
-                        yield checked_citation(origin_path, number, key, citing[1], cited[1])
+                    citation = known_pair(number, fields[0], fields[1])
+                    if citation is not None:
+                        yield citation
                         continue
                 yield self._edge(number, line, line, line.strip())
                 continue
@@ -367,20 +360,28 @@ class _EdgeLines:
                 continue
             tokens = _quick_tokens(text, stripped, layout)
             if tokens is not None:
-                citing = known.get(tokens[0])
-                cited = known.get(tokens[1])
-                if (
-                    citing is not None
-                    and cited is not None
-                    and citing[1] is not None
-                    and cited[1] is not None
-                    and citing[0] != cited[0]
-                ):
-                    # Both refs are valid (PaperRef raised otherwise), the path is as Origin
-                    # makes it and the line is at least 1: all that validating it would check.
-                    yield checked_citation(origin_path, number, key, citing[1], cited[1])
+                citation = known_pair(number, tokens[0], tokens[1])
+                if citation is not None:
+                    yield citation
                     continue
             yield self._edge(number, line, text, stripped)
+
+    def _known_pair(self, number: int, citing_id: str, cited_id: str) -> CitationRecord | None:
+        """Return the citation of line ``number`` when both ids are known, valid and not the
+        same paper; else None, for ``_edge`` to read the line in full."""
+        citing = self.known.get(citing_id)
+        cited = self.known.get(cited_id)
+        if (
+            citing is None
+            or cited is None
+            or citing[1] is None
+            or cited[1] is None
+            or citing[0] == cited[0]
+        ):
+            return None
+        # Both refs are valid (PaperRef raised otherwise), the path is as Origin makes it
+        # and the line is at least 1: all that validating the record would check.
+        return checked_citation(self.origin_path, number, self.key, citing[1], cited[1])
 
     def _unusual(self, number: int, line: str, stripped: str) -> ParsedItem | object | None:
         """Read a line that may be no plain data line: None for a blank line, a comment or
