@@ -389,6 +389,14 @@ def similar(
         raise click.UsageError("--by needs a REF: kg similar REF --by text")
     if force and not write:
         raise click.UsageError("--force goes with --write: kg similar --write --force")
+    given = [
+        f"--{name.replace('_', '-')}"
+        for name in ("k", "batch_size")
+        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+    ]
+    if given and not write:
+        verb = "goes" if len(given) == 1 else "go"
+        raise click.UsageError(f"{' and '.join(given)} {verb} with --write: kg similar --write")
     graph = open_graph(ctx)
     run = (
         graph.analytics.similar(k=k, write=True, batch_size=batch_size, force=force)

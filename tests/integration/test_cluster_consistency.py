@@ -167,8 +167,9 @@ def test_a_load_with_the_schema_in_place_only_reads_it(
     graph: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert missing_schema(graph) == []
-    sent = _Statements(graph, monkeypatch)
-    summary = KnowledgeGraph.on(graph).load([EXAMPLES / "map"], rejects_path=tmp_path / "rejects")
+    face = KnowledgeGraph.on(graph)
+    sent = _Statements(face, monkeypatch)
+    summary = face.load([EXAMPLES / "map"], rejects_path=tmp_path / "rejects")
     assert summary.written > 0
     assert sent.schema_commands() == []
     shows = [(executor, q) for executor, q in sent.sent if q.startswith("SHOW")]
@@ -184,8 +185,9 @@ def test_a_load_applies_the_schema_when_an_index_or_constraint_is_missing(
         graph.run_autocommit("DROP INDEX paper_year IF EXISTS")
         graph.run_autocommit("DROP CONSTRAINT snapshot_key IF EXISTS")
         assert missing_schema(graph) == ["paper_year", "snapshot_key"]
-        sent = _Statements(graph, monkeypatch)
-        KnowledgeGraph.on(graph).load([EXAMPLES / "map"], rejects_path=tmp_path / "rejects")
+        face = KnowledgeGraph.on(graph)
+        sent = _Statements(face, monkeypatch)
+        face.load([EXAMPLES / "map"], rejects_path=tmp_path / "rejects")
         # The whole schema file, each statement retried on transient errors, and the wait.
         applied = [(e, q) for e, q in sent.sent if q.startswith("CREATE")]
         assert len(applied) == len(required_names())

@@ -314,7 +314,7 @@ def test_hints_name_the_command_that_helps(
     assert "Pass one of pagerank," in nosuch.output
     out = str(tmp_path / "t.gexf")
     export = _run(neo4j_connection, ["export", "gexf", out, "--community", "3"])
-    assert export.exit_code == 1
+    assert export.exit_code == 2
     assert "run `kg communities --write` first" in export.output
     env = {**_env(neo4j_connection, 80), "NEO4J_DATABASE": "nope"}
     missing = CliRunner().invoke(main, ["stats"], env=env)

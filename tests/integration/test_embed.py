@@ -430,7 +430,7 @@ def test_the_cli_embeds_searches_and_finds_more_like_this(
     assert like.exit_code == 0, like.output
     assert "9803315" in like.output
     bad = runner.invoke(main, ["search", "--semantic", "x", "--years", "soon"])
-    assert bad.exit_code == 1
+    assert bad.exit_code == 2
     assert "Error: 'soon' is not a year range" in bad.output
     without = runner.invoke(main, ["similar", "--by", "text"])
     assert without.exit_code == 2
@@ -664,7 +664,7 @@ def test_the_cli_stores_a_vector_file_and_names_its_bad_rows(
     # Without --model, the file's first good row names none: the file's name stands for it,
     # another model than the one stored, so the load is refused until --replace.
     refused = runner.invoke(main, ["embed", "--from", str(path), "--json"])
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     assert "vectors of toy.jsonl" in json.loads(refused.stdout)["error"]["message"]
     replaced = runner.invoke(main, ["embed", "--from", str(path), "--replace", "--json"])
     answer = json.loads(replaced.stdout)

@@ -73,9 +73,10 @@ def _run(*args: str) -> Result:
     return CliRunner().invoke(main, list(args), env={"COLUMNS": "200"})
 
 
-def _refused(result: Result, *words: str) -> str:
-    """Assert a command ended with one clean `Error:` and exit 1; return its output."""
-    assert result.exit_code == 1, (result.output, result.exception)
+def _refused(result: Result, *words: str, code: int = 1) -> str:
+    """Assert a command ended with one clean `Error:` and exit ``code`` (2 for a
+    ParameterError, a usage error); return its output."""
+    assert result.exit_code == code, (result.output, result.exception)
     assert isinstance(result.exception, SystemExit), result.exception
     assert result.output.startswith("Error: "), result.output
     assert "Traceback" not in result.output
@@ -102,7 +103,7 @@ def test_argv_bytes_that_are_not_utf8_are_a_clear_error(
     face_map: Database, kg_env: Connection, argv: list[str | bytes], said: str
 ) -> None:
     done = _kg(*argv)
-    assert done.returncode == 1, done
+    assert done.returncode == 2, done  # a ParameterError: a usage error
     assert b"Traceback" not in done.stderr, done.stderr.decode(errors="replace")
     assert done.stderr.decode("utf-8").startswith(said), done.stderr
     assert "not UTF-8" in done.stderr.decode("utf-8")
@@ -110,7 +111,7 @@ def test_argv_bytes_that_are_not_utf8_are_a_clear_error(
 
 def test_argv_bytes_with_json_are_a_json_error(face_map: Database, kg_env: Connection) -> None:
     done = _kg("paper", b"\xff", "--json")
-    assert done.returncode == 1, done
+    assert done.returncode == 2, done
     error = json.loads(done.stdout.decode("utf-8"))["error"]
     assert error["message"].startswith("the paper reference '\\udcff' is not valid text")
 
@@ -288,9 +289,9 @@ def test_kill_connection_of_a_loader_is_refused(
 
         before = loader_connections()
         assert before
-        _refused(_run("cypher", "CALL dbms.listConnections()"), "dbms.listConnections")
+        _refused(_run("cypher", "CALL dbms.listConnections()"), "dbms.listConnections", code=2)
         result = _run("cypher", "CALL dbms.killConnection($id)", "-p", f"id={before[0]}")
-        _refused(result, "dbms.killConnection is not one of them", "--write")
+        _refused(result, "dbms.killConnection is not one of them", "--write", code=2)
         assert loader_connections() == before
         with loader.session(database=neo4j_connection.database) as session:
             assert session.run("RETURN 1 AS one").single(strict=True)["one"] == 1
@@ -331,7 +332,7 @@ def test_kill_connection_of_a_loader_is_refused(
 def test_a_procedure_outside_the_read_list_is_refused(
     face_map: Database, kg_env: Connection, statement: str, named: str
 ) -> None:
-    output = _refused(_run("cypher", statement), named)
+    output = _refused(_run("cypher", statement), named, code=2)
     assert len(output.strip().splitlines()) == 1, output
 
 

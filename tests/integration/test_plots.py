@@ -100,10 +100,10 @@ def test_plot_commands(small_map: Database, kg_env: Connection, tmp_path: Path) 
     assert result.exit_code == 0, result.output
     assert result.output == f"wrote {tmp_path / 'e.svg'}\n"
     wrong = runner.invoke(main, ["plot", "years", "1810.04805", "-o", str(tmp_path / "y.txt")])
-    assert wrong.exit_code == 1
+    assert wrong.exit_code == 2
     assert "Error: cannot tell the picture format of y.txt" in wrong.output
     missing = runner.invoke(main, ["plot", "rank", "--property", "hits_hub", "-o", "x.png"])
-    assert missing.exit_code == 1
+    assert missing.exit_code == 2
     assert "kg rank hits --write" in missing.output
 
 

@@ -230,9 +230,12 @@ def test_kg_similar_writes_and_the_cli_says_where_answers_came_from(
     live = runner.invoke(main, ["coupled", "1706.03762", "--limit", "9", "--json"])
     assert live.exit_code == 0, live.output
     assert json.loads(live.output)["source"] == "live"
-    bad = runner.invoke(main, ["similar", "--k", "0"])
+    bad = runner.invoke(main, ["similar", "--write", "--k", "0"])
     assert bad.exit_code == 2
     assert "Error: k is 0. Pass a k from 1 to 1,000,000,000" in bad.output
+    alone = runner.invoke(main, ["similar", "--k", "5"])  # --k means nothing without --write
+    assert alone.exit_code == 2
+    assert "--k goes with --write" in alone.output
 
 
 @pytest.mark.slow

@@ -38,7 +38,10 @@ def test_missing_mvn_is_one_clear_line(monkeypatch: pytest.MonkeyPatch, tmp_path
     with pytest.raises(ToolMissingError, match=r"mvn .* is not on PATH"):
         find_mvn()
     result = CliRunner().invoke(
-        main, ["db", "install"], env={"KG_HOME": str(tmp_path / "home"), "PATH": str(tmp_path)}
+        main,
+        ["db", "install"],
+        # No jar cache: with one kept, an install needs no Maven (test_jar_cache.py)
+        env={"KG_HOME": str(tmp_path / "home"), "PATH": str(tmp_path), "KG_JAR_CACHE": "off"},
     )
     assert result.exit_code == 1
     assert result.output.startswith("Error: ")
