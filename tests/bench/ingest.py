@@ -202,16 +202,15 @@ def _child(spec: dict[str, Any]) -> None:
         from kg.knowledge_graph import KnowledgeGraph
 
         with Database.connect(_connection(settings)) as graph:
-            statements = _time_statements(graph)
+            face = KnowledgeGraph.on(graph)  # timed itself: the face is its own Database
+            statements = _time_statements(face)
             began = time.monotonic()
             report.update(
-                KnowledgeGraph.on(graph)
-                .load(
+                face.load(
                     paths,
                     id_scheme=spec["id_scheme"],
                     rejects_path=Path(spec["rejects"]),
-                )
-                .as_dict()
+                ).as_dict()
             )
             report["seconds"] = time.monotonic() - began
             report["statements"] = statements
