@@ -1359,17 +1359,11 @@ def _rate(count: float) -> str:
     return f"{count:,.0f}"
 
 
-def render(results: dict[str, Any]) -> list[str]:
-    """Return the Markdown report of a run."""
+def _run_lines(results: dict[str, Any], settings: str, before: str) -> list[str]:
+    """The "## Run" section both reports open with: the command, the times and commit, the
+    machine (and ``settings`` after it), and ``uptime`` before ``before`` and after."""
     m = results["machine"]
-    lines = [
-        "# Source parsers benchmark",
-        "",
-        "Produced by `tests/bench/sources.py`: the OpenAlex, Semantic Scholar, Crossref and "
-        "unarXive parsers alone (no database), over files in each source's real shape made "
-        "from the synthetic set (1× is cit-HepTh's size: 27,770 papers, about 352,800 "
-        "citations). Every figure below comes from the run described here.",
-        "",
+    return [
         "## Run",
         "",
         "```",
@@ -1379,9 +1373,23 @@ def render(results: dict[str, Any]) -> list[str]:
         f"- Started {results['started']}, ended {results.get('ended', '(still running)')}; "
         f"commit {results['commit']}.",
         f"- CPU: {m['cpu']} ({m['cores']} cores), {m['memory_gib']} GiB memory, Linux "
-        f"{m['kernel']}, Python {m['python']}.",
-        f"- `uptime` before measuring (inputs made): `{results['uptime_before']}`",
+        f"{m['kernel']}, Python {m['python']}.{settings}",
+        f"- `uptime` before {before} (inputs made): `{results['uptime_before']}`",
         f"- `uptime` after: `{results.get('uptime_after', '(still running)')}`",
+    ]
+
+
+def render(results: dict[str, Any]) -> list[str]:
+    """Return the Markdown report of a run."""
+    lines = [
+        "# Source parsers benchmark",
+        "",
+        "Produced by `tests/bench/sources.py`: the OpenAlex, Semantic Scholar, Crossref and "
+        "unarXive parsers alone (no database), over files in each source's real shape made "
+        "from the synthetic set (1× is cit-HepTh's size: 27,770 papers, about 352,800 "
+        "citations). Every figure below comes from the run described here.",
+        "",
+        *_run_lines(results, "", "measuring"),
         f"- Each file parsed {results['repeat']} time(s), each in a fresh process; the median "
         "is shown (all runs in the last column). Generated inputs under "
         f"`{results['work']}` (seed {results['seed']}), cached between runs.",
@@ -1691,7 +1699,7 @@ def _counts(row: dict[str, Any], key: str) -> str:
 
 def render_loads(results: dict[str, Any]) -> list[str]:
     """Return the Markdown report of a ``--load`` run."""
-    m, s = results["machine"], results["settings"]
+    s = results["settings"]
     lines = [
         "# Source inputs loaded: online loader and bulk mode",
         "",
@@ -1702,19 +1710,11 @@ def render_loads(results: dict[str, Any]) -> list[str]:
         "are compared by `tests.bench.ingest.checksum`, an order-free hash of the canonical "
         "dump. Every figure below comes from the run described here.",
         "",
-        "## Run",
-        "",
-        "```",
-        results["command"],
-        "```",
-        "",
-        f"- Started {results['started']}, ended {results.get('ended', '(still running)')}; "
-        f"commit {results['commit']}.",
-        f"- CPU: {m['cpu']} ({m['cores']} cores), {m['memory_gib']} GiB memory, Linux "
-        f"{m['kernel']}, Python {m['python']}. Every server: heap {s['heap']}, page cache "
-        f"{s['pagecache']}.",
-        f"- `uptime` before loading (inputs made): `{results['uptime_before']}`",
-        f"- `uptime` after: `{results.get('uptime_after', '(still running)')}`",
+        *_run_lines(
+            results,
+            f" Every server: heap {s['heap']}, page cache {s['pagecache']}.",
+            "loading",
+        ),
         f"- Inputs under `{results['work']}` (seed {results['seed']}), cached between runs.",
     ]
     if results["skipped_sizes"]:
