@@ -13,18 +13,12 @@ import sys
 import time
 from collections.abc import Mapping
 
-import pytest
-
 from tests.data import REPO
 
-only_in_bench_smoke = pytest.mark.skipif(
-    os.environ.get("KG_BENCH_SMOKE_ALL") != "1",
-    reason="a smoke run of a minute or more, past what make test's 20 minutes can give it: "
-    "set KG_BENCH_SMOKE_ALL=1 (make bench-smoke runs every smoke run)",
-)
-"""The smoke runs make test leaves to make bench-smoke: those that start servers of their own
-(ingest, chores) and the three longest on the shared server (embed and its choices,
-kept_apart_read, similarity)."""
+EVERY_SMOKE_RUN = os.environ.get("KG_BENCH_SMOKE_ALL") == "1"
+"""Whether this is make bench-smoke, which runs every smoke run whole: make test runs the
+sources benchmark's loads on one input of the six (each input starts two servers of its own,
+about a minute, which make test's 20 minutes cannot give six times over)."""
 
 _NUMBER = re.compile(r"[-+~]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?[×x%]?")
 

@@ -22,7 +22,7 @@ from kg.database import Database
 from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database
 from kg.server.config import Connection
-from tests.bench.smoke import assert_figures, only_in_bench_smoke, run_bench
+from tests.bench.smoke import assert_figures, run_bench
 from tests.bench.standin import write_standin
 from tests.bench.synthetic import generate
 from tests.bench.titled_pages import write_pages
@@ -119,7 +119,6 @@ def test_web(env: dict[str, str], standin: list[str], tmp_path: Path) -> None:
     assert text.count("\n| ") == 8  # the header, its rule and the six pages
 
 
-@only_in_bench_smoke
 def test_similarity(env: dict[str, str], standin: list[str]) -> None:
     out = run_bench(
         "similarity", "--papers", 5, "--checked", 5, "--warm", 2, "--compare-writers", "1,2",
@@ -139,7 +138,6 @@ def test_similarity(env: dict[str, str], standin: list[str]) -> None:
     assert re.search(r"^coupled\.cypher: mean \d+\.\d ms -> \d+\.\d min$", estimate, re.M)
 
 
-@only_in_bench_smoke
 def test_embed_and_its_choices(env: dict[str, str], standin: list[str], tmp_path: Path) -> None:
     kg = str(Path(sys.executable).with_name("kg"))
     subprocess.run([kg, "embed"], env=env, check=True, capture_output=True, timeout=300)
@@ -171,7 +169,6 @@ def test_title_plans(env: dict[str, str], standin: list[str]) -> None:
         assert "titles whose plan asks for a change: 0" in out
 
 
-@only_in_bench_smoke
 def test_kept_apart_read(env: dict[str, str], standin: list[str], tmp_path: Path) -> None:
     folder = tmp_path / "titled"
     write_pages(folder, 2, 0.2, titles=30, arxiv=0.3, own=0.5)
