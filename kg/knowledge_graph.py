@@ -96,12 +96,24 @@ if TYPE_CHECKING:
     from kg.server.config import LocalSettings
     from loaders.formats import IdScheme
 
-__all__ = ["LOAD_BATCH", "Analytics", "Exports", "KnowledgeGraph", "Plots", "parse_years"]
+__all__ = [
+    "LOAD_BATCH",
+    "STAGE_MEMORY",
+    "Analytics",
+    "Exports",
+    "KnowledgeGraph",
+    "Plots",
+    "parse_years",
+]
 
 LOAD_BATCH: Final = 2000
 """Records per write transaction of a load, online or bulk (``batch_size``)."""
 KEEP_MESSAGES: Final = 20
 """How many reject messages a load's summary keeps to show (``keep_messages``)."""
+STAGE_MEMORY: Final = "512MB"
+"""Bulk mode's staging store (DuckDB) memory, past which it spills to disk
+(``stage_memory``): half the loader's budget of 1 GiB, as the loader's own Python (parsers,
+rows, batches) takes 250 to 400 MB beside it (docs/BENCHMARKS.md, "Ingest")."""
 
 _Method = TypeVar("_Method", bound=Callable[..., object])
 
@@ -645,7 +657,7 @@ class KnowledgeGraph(Database):
         timeout: float = 300.0,
         on_stage: Callable[[str], None] | None = None,
         keep_apart: PathArg | None = None,
-        stage_memory: str | None = None,
+        stage_memory: str = STAGE_MEMORY,
     ) -> BulkSummary:
         """Load ``paths`` into the empty database of the local server with neo4j-admin import.
 
@@ -654,7 +666,7 @@ class KnowledgeGraph(Database):
         ``keep_messages``, ``keep_apart`` mean what they mean there). The server is stopped
         while the files are parsed and imported, then left running (when parsing fails it is
         started again if it was running). Scratch files (the staging store, DuckDB held to
-        ``stage_memory``, default 1GB, past which it spills to disk; the CSVs) go to a
+        ``stage_memory``, as DuckDB reads a size, past which it spills to disk; the CSVs) go to a
         temporary folder in ``workdir`` (default: $KG_HOME/bulk), removed afterwards unless
         ``keep_csv``. ``settings`` are the local server's (default: $KG_HOME's), ``database``
         the one to build (default: NEO4J_DATABASE, else neo4j), ``timeout`` the seconds to

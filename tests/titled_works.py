@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from kg.answers.loads import LoadSummary
 from kg.database import Database
-from kg.knowledge_graph import KnowledgeGraph
+from kg.knowledge_graph import STAGE_MEMORY, KnowledgeGraph
 from kg.load.import_sink import ImportSink
 from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.merges import read_kept_apart
@@ -429,7 +429,7 @@ def bulk_dump(
     folder.mkdir()
     inputs = input_files(files)
     formats = [input_format(item, "auto", False) for item in inputs]
-    sink = ImportSink(folder / "stage.duckdb")
+    sink = ImportSink(folder / "stage.duckdb", STAGE_MEMORY)
     rejects = RejectsFile(folder / "rejects.jsonl")
     try:
         load_files(

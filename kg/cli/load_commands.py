@@ -73,7 +73,8 @@ from loaders.hepth_abs import ABS_SUFFIXES
     "--stage-memory",
     metavar="SIZE",
     help="With --bulk: the memory of the staging store (DuckDB), e.g. 512MB or 4GB; past it, "
-    "it spills to its scratch folder under $KG_HOME/bulk.  [default: 1GB]",
+    "it spills to its scratch folder under $KG_HOME/bulk.  "
+    f"[default: {face_default(KnowledgeGraph.bulk_load, 'stage_memory')}]",
 )
 @click.option(
     "--keep-apart",
@@ -131,7 +132,7 @@ def load(
         "rejects_path": rejects,
         "keep_apart": keep_apart,
     }
-    bulk_only = {"stage_memory": stage_memory} if bulk else None
+    bulk_only = ({} if stage_memory is None else {"stage_memory": stage_memory}) if bulk else None
     with _deferred_interrupt() as pressed, _load_bar(as_json) as progress:
         shown = _LoadProgress(progress, pressed, list(paths))
         try:

@@ -31,7 +31,7 @@ from pathlib import Path
 from kg.answers.loads import BulkSummary, KeptApart, LoadSummary
 from kg.database import Database
 from kg.errors import ConfigError, NotEmptyError, ServerError
-from kg.load.import_sink import DEFAULT_STAGE_MEMORY, ImportFiles, ImportSink, check_stage_memory
+from kg.load.import_sink import ImportFiles, ImportSink, check_stage_memory
 from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.pipeline import (
@@ -181,14 +181,14 @@ class BulkRequest:
     keep_csv: bool
     timeout: float
     on_stage: Callable[[str], None] | None
-    stage_memory: str | None
+    stage_memory: str
 
 
 def bulk_load(request: BulkRequest) -> BulkSummary:
     """Run the bulk load ``KnowledgeGraph.bulk_load`` describes (its arguments in
     ``request``)."""
     _refuse_remote()
-    memory = check_stage_memory(request.stage_memory or DEFAULT_STAGE_MEMORY)
+    memory = check_stage_memory(request.stage_memory)
     load = request.load
     files = as_paths(load.paths, "paths")
     splits_file = optional_path(load.keep_apart, "keep_apart")

@@ -56,10 +56,7 @@ from loaders.paper_properties import (
 from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
 from loaders.titles import canonical_arxiv_id, normalize_name
 
-__all__ = ["DEFAULT_STAGE_MEMORY", "ImportFiles", "ImportSink", "check_stage_memory"]
-
-DEFAULT_STAGE_MEMORY = "1GB"
-"""DuckDB's memory limit while it stages and splits: past it, it spills to disk."""
+__all__ = ["ImportFiles", "ImportSink", "check_stage_memory"]
 
 _TITLE_PREFIX = "title:"
 # DuckDB's threads: the split's joins and groups and the CSV writes run in parallel, and each
@@ -147,7 +144,7 @@ def check_stage_memory(memory: str) -> str:
     except duckdb.Error as error:
         raise ConfigError(
             f"the staging store's memory {memory!r} is not a size: {error}",
-            f"give a number and a unit, as {DEFAULT_STAGE_MEMORY!r} or '512MB'",
+            "give a number and a unit, as '512MB' or '4GB'",
         ) from error
     return memory
 
@@ -164,7 +161,7 @@ class ImportSink:
     ``1GB``) to a folder beside it. Raises duckdb.Error for a memory it does not take.
     """
 
-    def __init__(self, path: Path, memory: str = DEFAULT_STAGE_MEMORY) -> None:
+    def __init__(self, path: Path, memory: str) -> None:
         self.path = path
         self.db = duckdb.connect(
             path,

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from kg.cli import main
 from kg.errors import ConfigError
+from kg.knowledge_graph import STAGE_MEMORY
 from kg.load.import_sink import ImportFiles, ImportSink, check_stage_memory
 from kg.load.rows import Batch
 from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
@@ -175,7 +176,7 @@ def test_the_stage_memory_is_duckdbs_limit(tmp_path: Path) -> None:
 
 
 def test_online_batches_need_the_split_first(tmp_path: Path) -> None:
-    sink = ImportSink(tmp_path / "stage.duckdb")
+    sink = ImportSink(tmp_path / "stage.duckdb", STAGE_MEMORY)
     try:
         with pytest.raises(RuntimeError, match="write_csv"):
             next(sink.online_batches(10))
@@ -242,7 +243,7 @@ def test_rows_appended_batch_by_batch_or_together_give_the_same_split(
         ]
     )
 
-    sink = ImportSink(tmp_path / "read-back.duckdb")
+    sink = ImportSink(tmp_path / "read-back.duckdb", STAGE_MEMORY)
     try:
         sink.write_snapshot(
             SnapshotRecord(key="s1", kind="edge_list", source="s1.txt", sha256="0" * 64)

@@ -11,6 +11,7 @@ import pytest
 
 from kg.answers.loads import LoadSummary
 from kg.errors import RecordRejected, SourceError
+from kg.knowledge_graph import STAGE_MEMORY
 from kg.load.import_sink import ImportFiles, ImportSink
 from kg.load.pipeline import (
     RejectsFile,
@@ -47,7 +48,7 @@ def load_offline(
     formats = [input_format(item, "auto", stream.strict) for item in inputs]
     summary = LoadSummary()
     rejects = RejectsFile(folder / "rejects.jsonl")
-    sink = ImportSink(folder / "stage.duckdb")
+    sink = ImportSink(folder / "stage.duckdb", STAGE_MEMORY)
     try:
         load_files(sink, inputs, formats, summary, rejects, stream)
         files = sink.write_csv(folder / "csv")
@@ -220,7 +221,7 @@ def test_the_import_takes_only_what_no_rule_touches(tmp_path: Path) -> None:
     """One record and plain references are imported; a second record, a title-only or
     richer reference, an author named twice in one list or an edge stated twice goes online;
     an author spelled two ways is imported, and the online writer gets every spelling."""
-    sink = ImportSink(tmp_path / "stage.duckdb")
+    sink = ImportSink(tmp_path / "stage.duckdb", STAGE_MEMORY)
     for name in ("s1", "s2"):
         sink.write_snapshot(
             SnapshotRecord(key=name, kind="edge_list", source=f"{name}.txt", sha256="0" * 64)

@@ -23,6 +23,7 @@ from typing import get_args
 
 import pytest
 
+from kg.knowledge_graph import STAGE_MEMORY
 from kg.load.import_sink import ImportSink
 from kg.load.rows import Batch, paper_row
 from loaders.paper_properties import (
@@ -387,7 +388,7 @@ def test_the_import_headers_are_the_tables_columns(tmp_path: Path) -> None:
     snapshot = SnapshotRecord(
         key=record.snapshot, kind="paper_json", source="p.json", sha256="0" * 64
     )
-    sink = ImportSink(tmp_path / "stage.duckdb")
+    sink = ImportSink(tmp_path / "stage.duckdb", STAGE_MEMORY)
     try:
         sink.write_snapshot(snapshot)
         sink.write_batch(Batch(papers=[record]))
