@@ -79,6 +79,7 @@ test: lint browser
 # make bench-smoke runs every smoke run whole.
 bench: install
 	$(BIN)/python -m tests.bench.ingest --scales 1,10,100 --online-max-scale 10
+	$(BIN)/python -m tests.bench.import_formats --scales 1,10
 	$(BIN)/python -m tests.bench.incremental
 	$(BIN)/pip install -q pylatexenc==2.11  # measured against, not a dependency (docs/BENCHMARKS.md)
 	$(BIN)/python -m tests.bench.latex

@@ -1,9 +1,10 @@
 """Smoke runs of the benchmarks that start and stop local servers of their own (ingest: one
-per loader; sources --load: one per input and loader; chores: the KG_HOME server it stops,
-resets and starts again), each at its smallest size under a temporary KG_HOME, with the
-Neo4j jars the installer links from its jar cache; their reports are checked for tables and
-figures, never for what the figures are (issue 36). make test loads one source input of the
-six; make bench-smoke (KG_BENCH_SMOKE_ALL=1) loads them all."""
+per loader; import_formats: one it imports into four times; sources --load: one per input
+and loader; chores: the KG_HOME server it stops, resets and starts again), each at its
+smallest size under a temporary KG_HOME, with the Neo4j jars the installer links from its
+jar cache; their reports are checked for tables and figures, never for what the figures are
+(issue 36). make test loads one source input of the six; make bench-smoke
+(KG_BENCH_SMOKE_ALL=1) loads them all."""
 
 from __future__ import annotations
 
@@ -55,6 +56,20 @@ def test_ingest(tmp_path: Path) -> None:
     assert all(is_number(cell) for row in statements for cell in row[1:])
     reload = next(row for row in rows if "→" in "".join(row))
     assert reload[-2:] == ["yes", "yes"]  # the reload changed nothing; bulk = online
+
+
+def test_import_formats(tmp_path: Path) -> None:
+    report = tmp_path / "formats.md"
+    run_bench(
+        "import_formats", "--scales", 0.01, "--heap", "1g", "--pagecache", "512m",
+        "--out", report, "--work", tmp_path / "work", env=_own_env(tmp_path / "home"),
+        timeout=900,
+    )  # fmt: skip
+    rows = table_rows(report.read_text(encoding="utf-8"), "synthetic 0.01×")
+    assert [row[0] for row in rows] == ["csv", "csv.gz", "parquet", "csv"]
+    for row in rows:  # write s, MB, import s, nodes, relationships, each format's graph equal
+        assert all(is_number(cell) for cell in row[1:6]), row
+        assert row[6] == "yes", row
 
 
 def test_sources_load_gives_bulk_equal_to_online(tmp_path: Path) -> None:
