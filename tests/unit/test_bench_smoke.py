@@ -104,3 +104,11 @@ def test_startup_script_reports_the_cpu_of_kg_version() -> None:
     assert re.fullmatch(
         rf"{re.escape(str(REPO))}: min \d\.\d\d median \d\.\d\d max \d\.\d\d s CPU\n", done.stdout
     )
+
+
+def test_stage_profile_times_and_profiles_the_stage(tmp_path: Path) -> None:
+    run_bench("synthetic", "--papers", 200, "--out", tmp_path)
+    files = (tmp_path / "arxiv-200-s1.jsonl.gz", tmp_path / "cites-200-s1.csv")
+    out = run_bench("stage_profile", *files, "--profile", 5)
+    assert re.search(r"^stage \d+\.\d\d s, split and CSVs \d+\.\d\d s$", out, re.MULTILINE)
+    assert "tottime" in out  # cProfile's table
