@@ -32,7 +32,7 @@ from typing import Any
 import duckdb
 
 from kg.load.bulk import run_import
-from kg.load.stage_sql import SPLIT, Column, DuckDBStage, import_files
+from kg.load.stage_sql import SPLIT, Column, DuckDBStage, _quote, import_files
 from kg.server.install import _maven_copy, find_java, find_mvn
 from tests.bench.common import load_average, machine
 from tests.bench.ingest import Bench, DataSet, checksum, datasets, run_child
@@ -48,10 +48,6 @@ FORMATS = ("csv", "csv.gz", "parquet")
 
 def _log(message: str) -> None:
     print(f"[import_formats {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def _cell(column: Column, fmt: str) -> str:
