@@ -268,7 +268,18 @@ class Database:
     def _managed(self, access: str, work: Callable[[ManagedTransaction], T]) -> T:
         with translated_errors(self.uri), self.session() as session:
             if access == neo4j.WRITE_ACCESS:
-                return session.execute_write(work)
+                done = session.execute_write(work)
+                # Neo4j answers every commit with a bookmark. A server that stops while a
+                # client is suspended mid-transaction (SIGSTOP, a laptop lid) may leave a bare
+                # SUCCESS in the socket, which the driver takes for the COMMIT's answer though
+                # the transaction was rolled back: without a bookmark, nothing is confirmed.
+                if not session.last_bookmarks():
+                    raise ConnectionFailed(
+                        f"Neo4j at {self.uri} did not confirm a commit (its answer held no "
+                        "bookmark): the server stopped or the connection broke mid-write",
+                        "check that the server is running (`kg db status`), then try again",
+                    )
+                return done
             return session.execute_read(work)
 
     def read_transaction(self, work: Callable[[ManagedTransaction], T]) -> T:

@@ -24,8 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from neo4j import ManagedTransaction
 
 from kg.database import Database
+from kg.errors import ConnectionFailed
 from kg.knowledge_graph import KnowledgeGraph
 from kg.load.schema import clear_database
 from kg.server.config import Connection, LocalSettings
@@ -417,6 +419,28 @@ def _fault_then_rerun(
     check_rejects(rejects, data, read_at_least=10**9)
     with own_server.connect() as graph:
         assert dump_graph(graph) == clean_dump
+
+
+def test_a_commit_the_stopping_server_never_made_is_an_error_not_a_success(
+    own_server: OwnServer, tmp_path: Path
+) -> None:
+    """A client idle inside a write transaction while the server stops cleanly: Neo4j rolls
+    the transaction back, closes the connection and leaves a bare SUCCESS in the socket,
+    which the driver takes for the COMMIT's answer. The face's write says the commit went
+    unconfirmed (no bookmark), so a loader never counts such a batch as written."""
+    with own_server.connect() as graph:
+        clear_database(graph)
+
+        def write_then_stop(tx: ManagedTransaction) -> None:
+            tx.run("CREATE (:Probe)").consume()
+            stopped = run_kg(own_server.env, ["db", "stop"], tmp_path / "stop")
+            assert stopped.code == 0, stopped.err
+
+        with pytest.raises(ConnectionFailed, match="did not confirm a commit"):
+            graph.write_transaction(write_then_stop)
+    own_server.start()
+    with own_server.connect() as graph:
+        assert graph.read("MATCH (n:Probe) RETURN count(n) AS n") == [{"n": 0}]
 
 
 def test_the_server_killed_mid_load_then_rerun_gives_the_clean_graph(
