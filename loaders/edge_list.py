@@ -5,7 +5,7 @@ CSV/TSV files start with a header naming the two columns (``citing,cited``,
 ``source,target`` or ``from,to``); other columns are ignored. A header further down (files
 joined end to end, or a note above the header) is read from its line on: the lines after
 it are split as it says. Yields a ``SnapshotRecord``, then one ``CitationRecord`` or
-``Rejected`` per data line.
+``Rejected`` per data line (``parse_in_columns``: the citations in ``EdgeChunk`` columns).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from .arxiv_oai import validation_reason
 from .errors import SourceError, valid_text
 from .records import (
     CitationRecord,
+    EdgeChunk,
     Origin,
     PaperRef,
     ParsedItem,
@@ -40,7 +41,15 @@ from .source_file import (
 )
 from .titles import canonical_arxiv_id, snap_arxiv_id
 
-__all__ = ["COLUMN_PAIRS", "SNAP_ARCHIVES", "IdScheme", "layout", "parse", "reading"]
+__all__ = [
+    "COLUMN_PAIRS",
+    "SNAP_ARCHIVES",
+    "IdScheme",
+    "layout",
+    "parse",
+    "parse_in_columns",
+    "reading",
+]
 
 IdScheme = Literal["arxiv", "snap-hepth", "snap-hepph"]
 SNAP_ARCHIVES: dict[str, str] = {"snap-hepth": "hep-th", "snap-hepph": "hep-ph"}
@@ -49,6 +58,9 @@ COLUMN_PAIRS = (("citing", "cited"), ("source", "target"), ("from", "to"))
 """Header names accepted for the (citing, cited) columns of a CSV/TSV edge list."""
 
 RAW_LIMIT = 500
+CHUNK_EDGES = 8_192
+"""The most citations an EdgeChunk holds: enough that a chunk's cost is in its edges, few
+enough that memory stays flat."""
 _CACHED_IDS = 1 << 16
 """How many tokens the parser keeps resolved: edge lists name each paper many times over, and
 a bounded cache keeps memory flat however many papers the list names."""
@@ -265,11 +277,29 @@ def parse(
     they are: those are not read. Raises SourceError when the file cannot be read or its
     first header names no citing/cited columns.
     """
+    snapshot, lines = _opened(path, id_scheme, unchanged)
+    yield snapshot
+    yield from lines.items()
+
+
+def parse_in_columns(path: Path, id_scheme: IdScheme = "arxiv") -> Iterator[ParsedItem | EdgeChunk]:
+    """``parse`` of a whole file, with the citations as EdgeChunks of up to ``CHUNK_EDGES``
+    in their place among the other items (a chunk ends before any other item), and no
+    CitationRecord built: for bulk mode's stage, which keeps an edge as its two keys."""
+    snapshot, lines = _opened(path, id_scheme, None)
+    yield snapshot
+    yield from lines.in_columns()
+
+
+def _opened(
+    path: Path, id_scheme: IdScheme, unchanged: Callable[[str], bool] | None
+) -> tuple[SnapshotRecord, _EdgeLines]:
+    """The file's snapshot and its data lines to read. Raises SourceError as ``parse``."""
     layout = _sniff(path)
     sha256 = content_sha256(path)
     key = snapshot_key(sha256, reading(id_scheme))
-    yield SnapshotRecord(key=key, kind="edge_list", source=path.name, sha256=sha256)
-    yield from _EdgeLines(path, key, id_scheme, layout, unchanged).items()
+    snapshot = SnapshotRecord(key=key, kind="edge_list", source=path.name, sha256=sha256)
+    return snapshot, _EdgeLines(path, key, id_scheme, layout, unchanged)
 
 
 def _quick_tokens(text: str, stripped: str, layout: _Layout) -> tuple[str, str] | None:
@@ -299,6 +329,8 @@ def _long_reject(source: str, number: int, line: LongLine) -> Rejected:
 
 _DATA = object()
 """What ``_EdgeLines._unusual`` returns for a data line: read it as an edge."""
+_TAKEN = object()
+"""What ``_EdgeLines`` yields for a citation it added to its chunk (``in_columns``)."""
 
 
 class _EdgeLines:
@@ -323,6 +355,39 @@ class _EdgeLines:
         self.unknown_header: int | None = None  # the line of a header naming no columns
         self.unchanged = unchanged
         self.known: dict[str, tuple[str, PaperRef | None]] = {}
+        self.chunk: EdgeChunk | None = None
+        """The citations in columns so far (``in_columns``), else None."""
+
+    def in_columns(self) -> Iterator[ParsedItem | EdgeChunk]:
+        """``items``, with the citations gathered into EdgeChunks: a chunk is handed over
+        when full, before any other item, and at the end."""
+        self.chunk = chunk = EdgeChunk(self.key)
+        for item in self.items():
+            if item is _TAKEN:
+                if len(chunk) < CHUNK_EDGES:
+                    continue
+            elif not chunk:
+                yield item
+                continue
+            yield chunk
+            self.chunk = chunk = EdgeChunk(self.key)
+            if item is not _TAKEN:
+                yield item
+        if chunk:
+            yield chunk
+
+    def _citation(
+        self, number: int, citing: str, citing_ref: PaperRef, cited: str, cited_ref: PaperRef
+    ) -> CitationRecord:
+        """Return the CitationRecord of line ``number`` between two valid, different refs
+        (``citing`` and ``cited`` their canonical ids), or add the pair to the chunk and
+        return ``_TAKEN`` in its place (typed as a record: only ``in_columns`` sees it)."""
+        chunk = self.chunk
+        if chunk is None:
+            return checked_citation(self.origin_path, number, self.key, citing_ref, cited_ref)
+        chunk.citing.append(citing)
+        chunk.cited.append(cited)
+        return _TAKEN  # type: ignore[return-value]
 
     def items(self) -> Iterator[ParsedItem]:
         """Yield one CitationRecord, Skipped or Rejected per data line (``parse``). The
@@ -381,7 +446,7 @@ class _EdgeLines:
             return None
         # Both refs are valid (PaperRef raised otherwise), the path is as Origin makes it
         # and the line is at least 1: all that validating the record would check.
-        return checked_citation(self.origin_path, number, self.key, citing[1], cited[1])
+        return self._citation(number, citing[0], citing[1], cited[0], cited[1])
 
     def _unusual(self, number: int, line: str, stripped: str) -> ParsedItem | object | None:
         """Read a line that may be no plain data line: None for a blank line, a comment or
@@ -430,7 +495,7 @@ class _EdgeLines:
             # The original order of failures: the citing paper's validation error first.
             citing_ref = PaperRef(arxiv_id=citing[0]) if citing[1] is None else citing[1]
             cited_ref = PaperRef(arxiv_id=cited[0]) if cited[1] is None else cited[1]
-            return checked_citation(self.origin_path, number, self.key, citing_ref, cited_ref)
+            return self._citation(number, citing[0], citing_ref, cited[0], cited_ref)
         except _BadLine as exc:
             reason = str(exc)
         except ValidationError as exc:

@@ -23,7 +23,7 @@ from . import (
     semantic_scholar,
     unarxive,
 )
-from .records import FormatName, ParsedItem
+from .records import EdgeChunk, FormatName, ParsedItem
 
 __all__ = [
     "FORMATS",
@@ -33,12 +33,14 @@ __all__ = [
     "SourceFormat",
     "format_names",
     "parse_file",
+    "parse_in_columns",
 ]
 
 IdScheme = edge_list.IdScheme
 LineFilter = Callable[[str], bool]
 """Which lines of a file an older snapshot holds as they are (an incremental load)."""
 Parser = Callable[[Path, IdScheme, LineFilter | None], Iterator[ParsedItem]]
+ColumnParser = Callable[[Path, IdScheme], Iterator[ParsedItem | EdgeChunk]]
 
 
 def _by_path(parse: Callable[[Path], Iterator[ParsedItem]]) -> Parser:
@@ -69,6 +71,8 @@ class SourceFormat:
     reading: Callable[[IdScheme], str | None] = lambda _scheme: None
     """What besides a file's content names its snapshot (``snapshot_key``) when read under an
     id scheme; None where the scheme changes nothing of its records."""
+    in_columns: ColumnParser | None = None
+    """For a format that can give its citations as EdgeChunks: its parser that does."""
 
 
 FORMATS: dict[FormatName, SourceFormat] = {
@@ -100,6 +104,7 @@ FORMATS: dict[FormatName, SourceFormat] = {
             "lines of two ids, or a header naming the citing and cited columns",
             line_context=edge_list.layout,
             reading=edge_list.reading,
+            in_columns=edge_list.parse_in_columns,
         ),
         SourceFormat(
             "hepth_abs",
@@ -157,3 +162,14 @@ def parse_file(
     """Return the record stream of one file in the given format; ``unchanged`` lines (for a
     format with a ``line_context``) are skipped."""
     return FORMATS[fmt].parse(path, id_scheme, unchanged)
+
+
+def parse_in_columns(
+    path: Path, fmt: FormatName, id_scheme: IdScheme = "arxiv"
+) -> Iterator[ParsedItem | EdgeChunk]:
+    """``parse_file`` of a whole file, the citations as EdgeChunks where the format can give
+    them so (``SourceFormat.in_columns``)."""
+    source = FORMATS[fmt]
+    if source.in_columns is not None:
+        return source.in_columns(path, id_scheme)
+    return source.parse(path, id_scheme, None)

@@ -14,6 +14,7 @@ when the file as a whole cannot be read.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal, Required, TypedDict
 
@@ -35,6 +36,7 @@ __all__ = [
     "MAX_YEAR",
     "MIN_YEAR",
     "CitationRecord",
+    "EdgeChunk",
     "NamedPaper",
     "Origin",
     "PaperRecord",
@@ -317,6 +319,22 @@ class Skipped(Record):
 
 
 ParsedItem = SnapshotRecord | PaperRecord | CitationRecord | Rejected | Skipped
+
+
+@dataclass(slots=True)
+class EdgeChunk:
+    """Citations of one edge list in columns, for a sink that stages them as they are (bulk
+    mode's ``ImportSink``): each pair is one the parser would give as a CitationRecord of two
+    references by arXiv id alone, that is, two different canonical arXiv ids (the papers'
+    keys), valid as a PaperRef's, with no date (``as_of``). Built without an object per edge."""
+
+    snapshot: str
+    citing: list[str] = field(default_factory=list)
+    cited: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.citing)
+
 
 # A parser that yields a record per line of a large file builds these two without running
 # validation again on values it has already checked the same way: validation (pydantic-core,

@@ -35,7 +35,8 @@ from .records import (
     Skipped,
     SnapshotRecord,
 )
-from .titles import normalize_name, normalize_title, parse_arxiv_id
+from .text import normalize_name
+from .titles import normalize_title, parse_arxiv_id
 
 __all__ = [
     "MAX_LINE_LENGTH",

@@ -9,8 +9,9 @@ checks each against the function it stands in for.
 from __future__ import annotations
 
 from .titles import latex_to_unicode as _latex_to_unicode
+from .titles import normalize_name as _normalize_name
 
-__all__ = ["collapse_spaces", "has_latex", "latex_to_unicode"]
+__all__ = ["collapse_spaces", "has_latex", "latex_to_unicode", "normalize_name"]
 
 
 def collapse_spaces(text: str) -> str:
@@ -31,3 +32,12 @@ def has_latex(text: str) -> bool:
 def latex_to_unicode(text: str) -> str:
     """Return ``titles.latex_to_unicode(text)``; text without LaTeX comes back as it is."""
     return _latex_to_unicode(text) if has_latex(text) else text
+
+
+def normalize_name(name: str) -> str:
+    """Return ``titles.normalize_name(name)``: for ASCII without LaTeX, which NFKD, the dash
+    table, the accent marks and ``latex_to_unicode`` all leave as it is, in one pass each of
+    ``replace``, ``lower`` (``casefold`` of ASCII) and the split."""
+    if name.isascii() and not has_latex(name):
+        return " ".join(name.replace(".", ". ").lower().split())
+    return _normalize_name(name)

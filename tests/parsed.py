@@ -6,7 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeVar
 
-from loaders.records import CitationRecord, PaperRecord, ParsedItem, Rejected, Skipped
+from loaders.edge_list import CHUNK_EDGES
+from loaders.records import (
+    CitationRecord,
+    EdgeChunk,
+    PaperRecord,
+    ParsedItem,
+    Rejected,
+    Skipped,
+    SnapshotRecord,
+)
 
 T = TypeVar("T")
 
@@ -34,3 +43,26 @@ def rejects(items: Iterable[ParsedItem]) -> list[Rejected]:
 def skipped(items: Iterable[ParsedItem]) -> list[Skipped]:
     """Return the references left out on purpose."""
     return of_kind(items, Skipped)
+
+
+def columns_flattened(
+    items: Iterable[ParsedItem | EdgeChunk],
+) -> list[ParsedItem | tuple[str, str, str]]:
+    """Return a column parse's items with each chunk's citations as ("cites", citing key,
+    cited key) in its place; fails when a chunk is empty, over ``CHUNK_EDGES``, or of
+    another snapshot than the one before it."""
+    found: list[ParsedItem | tuple[str, str, str]] = []
+    snapshot = None
+    for item in items:
+        if not isinstance(item, EdgeChunk):
+            if isinstance(item, SnapshotRecord):
+                snapshot = item.key
+            found.append(item)
+            continue
+        assert 0 < len(item) <= CHUNK_EDGES, len(item)
+        assert len(item.citing) == len(item.cited)
+        assert item.snapshot == snapshot
+        found.extend(
+            ("cites", citing, cited) for citing, cited in zip(item.citing, item.cited, strict=True)
+        )
+    return found

@@ -53,8 +53,16 @@ from loaders.paper_properties import (
     PAPER_COLUMNS,
     ROW_PROPERTIES,
 )
-from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
-from loaders.titles import canonical_arxiv_id, normalize_name
+from loaders.records import (
+    CitationRecord,
+    EdgeChunk,
+    Origin,
+    PaperRecord,
+    PaperRef,
+    SnapshotRecord,
+)
+from loaders.text import normalize_name
+from loaders.titles import canonical_arxiv_id
 
 __all__ = ["ImportFiles", "ImportSink", "check_stage_memory"]
 
@@ -232,6 +240,26 @@ class ImportSink:
         self._stage_citations(batch.citations, rows)
         self._records.flush()
         if rows.count >= _APPEND_ROWS:
+            self._flush()
+
+    def write_edges(self, chunk: EdgeChunk) -> None:
+        """Stage an edge list's chunk of citations as the compact edges ``write_batch``
+        stages its references by arXiv id alone: their keys are the chunk's canonical ids,
+        and they come as columns, without a Python object each."""
+        count = len(chunk)
+        first = self._seq + 1
+        self._seq += count
+        snap = self._snapshot_ids[chunk.snapshot]
+        schema = _TABLES["cites"]
+        columns = [
+            pa.array(chunk.citing, pa.string()),
+            pa.array(chunk.cited, pa.string()),
+            pa.repeat(pa.scalar(snap, schema.field("snap").type), count),
+            pa.nulls(count, schema.field("as_of").type),
+            pa.array(range(first, first + count), schema.field("seq").type),
+        ]
+        self._rows.add_table("cites", pa.Table.from_arrays(columns, schema=schema))
+        if self._rows.count >= _APPEND_ROWS:
             self._flush()
 
     def _flush(self) -> None:
@@ -520,17 +548,30 @@ class _Rows:
 
     def __init__(self) -> None:
         self.rows: dict[str, list[tuple[Any, ...]]] = {table: [] for table in _TABLES}
+        self.tables: list[tuple[str, pa.Table]] = []
+        """Rows that came as Arrow tables already, with the table they go to."""
+        self.table_rows = 0
+        """How many rows ``tables`` hold."""
 
     @property
     def count(self) -> int:
         """The rows gathered, in all tables."""
-        return sum(map(len, self.rows.values()))
+        return sum(map(len, self.rows.values())) + self.table_rows
 
     def add(self, table: str, *values: Any) -> None:
         self.rows[table].append(values)
 
+    def add_table(self, table: str, rows: pa.Table) -> None:
+        """Add rows to ``table`` that are an Arrow table of its schema already."""
+        self.tables.append((table, rows))
+        self.table_rows += len(rows)
+
     def append_to(self, db: duckdb.DuckDBPyConnection) -> None:
         """Append each table's rows, if any, to its table in ``db``, and forget them."""
+        for table, arrow in self.tables:
+            db.from_arrow(arrow).insert_into(table)
+        self.tables.clear()
+        self.table_rows = 0
         for table, rows in self.rows.items():
             if rows:
                 schema = _TABLES[table]

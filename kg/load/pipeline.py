@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal, Protocol
+from typing import IO, Literal, Protocol, runtime_checkable
 
 from kg.answers.loads import FileSummary, KeptApart, LoadSummary
 from kg.database import Database
@@ -52,10 +52,11 @@ from kg.numbers import COUNT, COUNT_OR_ZERO
 from kg.paths import PathArg, as_path, as_paths, optional_path
 from loaders.detect import detect_format
 from loaders.errors import printable, valid_text
-from loaders.formats import FormatName, IdScheme, format_names, parse_file
+from loaders.formats import FormatName, IdScheme, format_names, parse_file, parse_in_columns
 from loaders.hepth_abs import ABS_SUFFIXES
 from loaders.records import (
     CitationRecord,
+    EdgeChunk,
     PaperRecord,
     ParsedItem,
     Rejected,
@@ -64,6 +65,7 @@ from loaders.records import (
 )
 
 __all__ = [
+    "ColumnSink",
     "InputFile",
     "LoadRequest",
     "PlannedLoad",
@@ -659,6 +661,15 @@ class RecordSink(Protocol):
         """Record that every record of this snapshot is in."""
 
 
+@runtime_checkable
+class ColumnSink(RecordSink, Protocol):
+    """A sink that also takes an edge list's citations in columns (bulk mode's stage): the
+    files are parsed with ``parse_in_columns``."""
+
+    def write_edges(self, chunk: EdgeChunk) -> None:
+        """Take one chunk of citations, after every batch before it."""
+
+
 @dataclass(frozen=True)
 class StreamSettings:
     """How a load reads and batches its files: the options every sink's load shares, as
@@ -722,7 +733,11 @@ def load_files(
                 # Taken before the parser hashes the file: a file written to after this
                 # point may have given records of two contents under one snapshot key.
                 before = _file_state(item.path)
-                items = parse_file(item.path, file_format, stream.id_scheme, unchanged)
+                items: Iterator[ParsedItem | EdgeChunk]
+                if stream.since is None and isinstance(sink, ColumnSink):
+                    items = parse_in_columns(item.path, file_format, stream.id_scheme)
+                else:
+                    items = parse_file(item.path, file_format, stream.id_scheme, unchanged)
                 load_stream(
                     sink,
                     items,
@@ -744,7 +759,7 @@ def load_files(
 
 def load_stream(
     writer: RecordSink,
-    items: Iterator[ParsedItem],
+    items: Iterator[ParsedItem | EdgeChunk],
     file_summary: FileSummary,
     summary: LoadSummary,
     rejects: RejectsFile,
@@ -766,6 +781,8 @@ def load_stream(
             if isinstance(item, SnapshotRecord):
                 if feed.snapshot(item):
                     return
+            elif isinstance(item, EdgeChunk):
+                feed.edges(item)
             else:
                 feed.record(item)
     except SourceError:
@@ -806,6 +823,20 @@ class _Feed:
             self.writer.write_batch(self.batch)
             self.summary.written += len(self.batch)
             self.batch = Batch()
+
+    def edges(self, chunk: EdgeChunk) -> None:
+        """Count a chunk of citations as read and write it, after the batch waiting (the
+        stage keeps the input's order). Only a ColumnSink is given chunks (``load_files``)."""
+        if not isinstance(self.writer, ColumnSink):  # pragma: no cover - a wiring mistake
+            raise TypeError(f"{type(self.writer).__name__} takes no EdgeChunk")
+        count = len(chunk)
+        self.file_summary.read += count
+        self.file_summary.citations += count
+        self.flush()
+        self.writer.write_edges(chunk)
+        self.summary.written += count
+        if self.stream.on_progress is not None:
+            self.stream.on_progress(count)
 
     def snapshot(self, item: SnapshotRecord) -> bool:
         """Write a snapshot of the file; return True when it is the first and this loader

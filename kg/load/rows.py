@@ -17,7 +17,8 @@ from loaders.ids import AuthorIdKind, author_key, author_rank, parse_id_key
 from loaders.paper_properties import LINK_PROPERTIES, ROW_PROPERTIES
 from loaders.records import CitationRecord, PaperRecord, PaperRef, SnapshotRecord
 from loaders.taxonomy import category
-from loaders.titles import canonical_arxiv_id, normalize_name, normalize_title, parse_title_key
+from loaders.text import normalize_name
+from loaders.titles import canonical_arxiv_id, normalize_title, parse_title_key
 
 __all__ = [
     "SNAPSHOT_HASHES",

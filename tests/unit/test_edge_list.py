@@ -9,9 +9,17 @@ import pytest
 
 from kg.errors import SourceError
 from loaders import edge_list
-from loaders.records import CitationRecord, ParsedItem, Rejected, Skipped, SnapshotRecord
+from loaders.records import (
+    CitationRecord,
+    EdgeChunk,
+    ParsedItem,
+    Rejected,
+    Skipped,
+    SnapshotRecord,
+)
 from loaders.source_file import content_sha256
 from tests.data import REAL_HEPTH_EDGES
+from tests.parsed import columns_flattened
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "edges"
 # SNAP's own file, read through KG_DATA_DIR (the project ships no public data).
@@ -225,6 +233,52 @@ def test_real_cit_hepth() -> None:
     assert first.origin.line == 5
     assert first.citing.arxiv_id == "hep-th/0001001"
     assert first.cited.arxiv_id == "hep-th/9304045"
+
+
+def _as_keys(items: list[ParsedItem]) -> list[ParsedItem | tuple[str, str, str]]:
+    """A record parse as ``columns_flattened`` gives a column parse."""
+    return [
+        ("cites", item.citing.key, item.cited.key) if isinstance(item, CitationRecord) else item
+        for item in items
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "scheme"),
+    [
+        ("snap_hepth.txt.gz", "snap-hepth"),
+        ("malformed.txt", "arxiv"),
+        ("malformed.csv", "arxiv"),
+        ("snap_malformed.txt", "snap-hepth"),
+    ],
+)
+@pytest.mark.parametrize("chunk_edges", [1, 2, edge_list.CHUNK_EDGES])
+def test_in_columns_the_same_citations_come_in_chunks_that_end_before_other_items(
+    name: str, scheme: edge_list.IdScheme, chunk_edges: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(edge_list, "CHUNK_EDGES", chunk_edges)
+    path = FIXTURES / name
+    items = list(edge_list.parse(path, id_scheme=scheme))
+    in_columns = list(edge_list.parse_in_columns(path, id_scheme=scheme))
+    assert _edges(items), "a fixture with citations"
+    chunks = [item for item in in_columns if isinstance(item, EdgeChunk)]
+    assert all(0 < len(chunk) <= chunk_edges for chunk in chunks)
+    if chunk_edges == 1:
+        assert len(chunks) == len(_edges(items))
+    assert columns_flattened(in_columns) == _as_keys(items)
+
+
+@pytest.mark.slow
+@pytest.mark.needs_data(REAL_HEPTH_EDGES)
+def test_real_cit_hepth_in_columns() -> None:
+    in_columns = list(edge_list.parse_in_columns(REAL_SNAP, id_scheme="snap-hepth"))
+    assert columns_flattened(in_columns) == _as_keys(
+        list(edge_list.parse(REAL_SNAP, id_scheme="snap-hepth"))
+    )
+    chunks = [item for item in in_columns if isinstance(item, EdgeChunk)]
+    assert sum(map(len, chunks)) == 352_768
+    # the 39 self-citations end chunks; the others are full
+    assert len(chunks) <= 352_768 // edge_list.CHUNK_EDGES + 40
 
 
 def test_a_version_of_thousands_of_digits_is_a_reject(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ DuckDB writes for the import tool."""
 from __future__ import annotations
 
 import csv
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
@@ -16,7 +17,14 @@ from kg.errors import ConfigError
 from kg.knowledge_graph import STAGE_MEMORY
 from kg.load.import_sink import ImportFiles, ImportSink, check_stage_memory
 from kg.load.rows import Batch
-from loaders.records import CitationRecord, Origin, PaperRecord, PaperRef, SnapshotRecord
+from loaders.records import (
+    CitationRecord,
+    EdgeChunk,
+    Origin,
+    PaperRecord,
+    PaperRef,
+    SnapshotRecord,
+)
 
 TRICKY = 'He said "hi",\nthen; left'
 
@@ -42,10 +50,11 @@ def _cite(citing: str, cited: str | PaperRef, line: int, snapshot: str = "s1") -
 
 
 def _stage(
-    tmp_path: Path, batches: list[Batch], memory: str = "64MB"
+    tmp_path: Path, batches: Sequence[Batch | EdgeChunk], memory: str = "64MB"
 ) -> tuple[ImportFiles, list[str], ImportSink]:
-    """Stage ``batches`` (snapshots s1 and s2) and split them; return the import files, what
-    the online writer gets in its order (one line a record) and the closed sink."""
+    """Stage ``batches`` and edge chunks (snapshots s1 and s2) and split them; return the
+    import files, what the online writer gets in its order (one line a record) and the
+    closed sink."""
     sink = ImportSink(tmp_path / "stage.duckdb", memory)
     try:
         for name in ("s1", "s2"):
@@ -53,7 +62,10 @@ def _stage(
                 SnapshotRecord(key=name, kind="edge_list", source=f"{name}.txt", sha256="0" * 64)
             )
         for batch in batches:
-            sink.write_batch(batch)
+            if isinstance(batch, EdgeChunk):
+                sink.write_edges(batch)
+            else:
+                sink.write_batch(batch)
         files = sink.write_csv(tmp_path / "csv")
         online = []
         for batch in sink.online_batches(2):
@@ -256,3 +268,61 @@ def test_rows_appended_batch_by_batch_or_together_give_the_same_split(
         sink.close()
     assert back[0].papers == [papers[1], papers[2]]
     assert back[0].citations[0] == citations[2]
+
+
+@pytest.mark.parametrize("append_rows", [1, 32_768])
+def test_an_edge_lists_chunks_stage_as_its_citation_records_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, append_rows: int
+) -> None:
+    """An edge list's citations staged in columns (EdgeChunk, bulk mode's parse) give the
+    same import files and the same online records as the same citations staged as records:
+    an edge stated once between plain papers imported, one stated twice (in two snapshots)
+    online, in the order read."""
+    monkeypatch.setattr("kg.load.import_sink._APPEND_ROWS", append_rows)
+    papers = [_paper("2101.00001", 1, title="One"), _paper("2101.00002", 2, title="Two")]
+    pairs = [
+        ("2101.00001", "2101.00009", "s1"),
+        ("2101.00009", "2101.00001", "s1"),
+        ("2101.00003", "2101.00002", "s1"),
+        ("2101.00009", "2101.00001", "s2"),
+        ("hep-th/9901001", "2101.00001", "s2"),
+    ]
+
+    def record(line: int, citing: str, cited: str, snapshot: str) -> CitationRecord:
+        cite = _cite(citing, cited, line, snapshot)
+        return cite.model_copy(update={"as_of": None})  # an edge list's citations are undated
+
+    as_records = [
+        Batch(papers=papers),
+        Batch(citations=[record(n, *pair) for n, pair in enumerate(pairs[:3], 1)]),
+        Batch(citations=[record(n, *pair) for n, pair in enumerate(pairs[3:], 1)]),
+    ]
+    in_columns: list[Batch | EdgeChunk] = [
+        Batch(papers=papers),
+        EdgeChunk("s1", [c for c, _, _ in pairs[:2]], [c for _, c, _ in pairs[:2]]),
+        EdgeChunk("s1", [pairs[2][0]], [pairs[2][1]]),
+        EdgeChunk("s2", [c for c, _, _ in pairs[3:]], [c for _, c, _ in pairs[3:]]),
+    ]
+    (tmp_path / "records").mkdir()
+    (tmp_path / "columns").mkdir()
+    files, online, _ = _stage(tmp_path / "records", as_records)
+    twins, online_twin, _ = _stage(tmp_path / "columns", in_columns)
+    assert (
+        online
+        == online_twin
+        == [
+            "cites 2101.00009 2101.00001 s1",
+            "cites 2101.00009 2101.00001 s2",
+        ]
+    )
+    assert (files.node_counts, files.relationship_counts) == (
+        twins.node_counts,
+        twins.relationship_counts,
+    )
+    assert files.relationship_counts["CITES"] == 3
+    for path, twin in zip(
+        [p for paths in (*files.nodes.values(), *files.relationships.values()) for p in paths],
+        [p for paths in (*twins.nodes.values(), *twins.relationships.values()) for p in paths],
+        strict=True,
+    ):
+        assert sorted(_rows(path)) == sorted(_rows(twin)), path.name

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import re
+import string
 import tarfile
 from datetime import date
 from email.utils import parsedate_to_datetime
@@ -70,6 +71,19 @@ def test_collapse_spaces_agrees_on_any_text(sample: str) -> None:
 @given(st.one_of(st.text(max_size=80), LATEX_ASCII))
 def test_latex_to_unicode_agrees(sample: str) -> None:
     assert text.latex_to_unicode(sample) == resolve.latex_to_unicode(sample)
+
+
+@SETTINGS
+@given(st.one_of(st.text(max_size=80), LATEX_ASCII, st.text(alphabet=string.printable)))
+def test_normalize_name_agrees(sample: str) -> None:
+    assert text.normalize_name(sample) == resolve.normalize_name(sample)
+
+
+def test_normalize_name_agrees_for_every_ascii_character() -> None:
+    for code in range(128):
+        char = chr(code)
+        for sample in (f"J.{char}M. Mal{char}dacena", char, f" {char}{char}.x{char}"):
+            assert text.normalize_name(sample) == resolve.normalize_name(sample), hex(code)
 
 
 @SETTINGS

@@ -28,10 +28,11 @@ from kg.errors import SourceError  # noqa: E402
 from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json  # noqa: E402
 from loaders.detect import detect_format  # noqa: E402
 from loaders.formats import FORMATS  # noqa: E402
-from loaders.records import ParsedItem, SnapshotRecord  # noqa: E402
+from loaders.records import CitationRecord, ParsedItem, SnapshotRecord  # noqa: E402
 from loaders.source_file import record_problem  # noqa: E402
 from loaders.taxonomy import is_category_code  # noqa: E402
 from tests import parsed  # noqa: E402
+from tests.parsed import columns_flattened  # noqa: E402
 
 PARSERS: dict[str, Callable[[Path], Iterator[ParsedItem]]] = {
     "page": map_page.parse,
@@ -317,8 +318,14 @@ def test_edge_lists(
             items = list(edge_list.parse(path, id_scheme=scheme))
         except SourceError:
             return
+        in_columns = list(edge_list.parse_in_columns(path, id_scheme=scheme))
     assert not parsed.papers(items)  # snapshots, edges, rejects and skipped ones only
     for cite in parsed.citations(items):
         assert cite.citing.arxiv_id
         assert cite.cited.arxiv_id
         assert cite.citing.arxiv_id != cite.cited.arxiv_id
+    # In columns, the same citations (as their keys) and the same other items, in order
+    assert columns_flattened(in_columns) == [
+        ("cites", item.citing.key, item.cited.key) if isinstance(item, CitationRecord) else item
+        for item in items
+    ]
