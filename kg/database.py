@@ -269,18 +269,24 @@ class Database:
         with translated_errors(self.uri), self.session() as session:
             if access == neo4j.WRITE_ACCESS:
                 done = session.execute_write(work)
-                # Neo4j answers every commit with a bookmark. A server that stops while a
-                # client is suspended mid-transaction (SIGSTOP, a laptop lid) may leave a bare
-                # SUCCESS in the socket, which the driver takes for the COMMIT's answer though
-                # the transaction was rolled back: without a bookmark, nothing is confirmed.
-                if not session.last_bookmarks():
-                    raise ConnectionFailed(
-                        f"Neo4j at {self.uri} did not confirm a commit (its answer held no "
-                        "bookmark): the server stopped or the connection broke mid-write",
-                        "check that the server is running (`kg db status`), then try again",
-                    )
+                self._check_committed(session)
                 return done
             return session.execute_read(work)
+
+    def _check_committed(self, session: neo4j.Session) -> None:
+        """Raise ConnectionFailed unless the session's last transaction was confirmed.
+
+        Neo4j answers every commit, of an auto-commit query too, with a bookmark. A server
+        that stops while a client idles in a transaction (suspended, or between statements)
+        rolls it back and leaves a bare SUCCESS in the socket, which the driver takes for the
+        COMMIT's answer: without a bookmark, nothing is confirmed
+        (tests/integration/test_faults.py)."""
+        if not session.last_bookmarks():
+            raise ConnectionFailed(
+                f"Neo4j at {self.uri} did not confirm a commit (its answer held no bookmark): "
+                "the server stopped or the connection broke mid-write",
+                "check that the server is running (`kg db status`), then try again",
+            )
 
     def read_transaction(self, work: Callable[[ManagedTransaction], T]) -> T:
         """Run ``work(tx)`` in one managed read transaction, retried as a whole on transient
@@ -350,7 +356,9 @@ class Database:
             while True:
                 try:
                     with self.session() as session:
-                        return [record.data() for record in session.run(query, values)]
+                        rows = [record.data() for record in session.run(query, values)]
+                        self._check_committed(session)
+                        return rows
                 except (Neo4jError, DriverError) as exc:
                     if not retry or not exc.is_retryable():
                         raise
