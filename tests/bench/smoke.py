@@ -13,19 +13,12 @@ import sys
 import time
 from collections.abc import Mapping
 
-import pytest
-
 from tests.data import REPO
 
-only_in_bench_smoke = pytest.mark.skipif(
-    os.environ.get("KG_BENCH_SMOKE_ALL") != "1",
-    reason="a smoke run of minutes on servers of its own, past what make test's 20 minutes can "
-    "give it: set KG_BENCH_SMOKE_ALL=1 (make bench-smoke runs every smoke run)",
-)
-"""The smoke runs make test leaves to make bench-smoke: chores, import_formats and sources
---load, which start, stop and import into servers of their own (two to four minutes each
-beside make test's other worker). They build on the ingest benchmark's children and
-servers (tests.bench.ingest.Bench), whose smoke run make test does run."""
+EVERY_SMOKE_RUN = os.environ.get("KG_BENCH_SMOKE_ALL") == "1"
+"""Whether this run is make bench-smoke's, which runs each smoke run at its fullest: the
+sources --load smoke run loads one input in make test (two servers, about a minute) and
+every input here (six minutes), which make test's 20 minutes cannot give it."""
 
 _NUMBER = re.compile(r"[-+~]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?[×x%]?")
 

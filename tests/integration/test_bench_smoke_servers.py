@@ -3,8 +3,8 @@ per loader; import_formats: one it imports into four times; sources --load: one 
 and loader; chores: the KG_HOME server it stops, resets and starts again), each at its
 smallest size under a temporary KG_HOME, with the Neo4j jars the installer links from its
 jar cache; their reports are checked for tables and figures, never for what the figures are
-(issue 36). make test runs ingest's; the others run in make bench-smoke
-(KG_BENCH_SMOKE_ALL=1), as tests.bench.smoke.only_in_bench_smoke says why."""
+(issue 36). make test runs each of them; sources --load loads one input there and all six in
+make bench-smoke (tests.bench.smoke.EVERY_SMOKE_RUN)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.bench.smoke import is_number, only_in_bench_smoke, run_bench, table_rows
+from tests.bench.smoke import EVERY_SMOKE_RUN, is_number, run_bench, table_rows
 from tests.bench.sources import INPUT_NAMES
 from tests.bench.standin import write_standin
 from tests.conftest import free_port
@@ -58,7 +58,6 @@ def test_ingest(tmp_path: Path) -> None:
     assert reload[-2:] == ["yes", "yes"]  # the reload changed nothing; bulk = online
 
 
-@only_in_bench_smoke
 def test_import_formats(tmp_path: Path) -> None:
     report = tmp_path / "formats.md"
     run_bench(
@@ -73,24 +72,24 @@ def test_import_formats(tmp_path: Path) -> None:
         assert row[6] == "yes", row
 
 
-@only_in_bench_smoke
 def test_sources_load_gives_bulk_equal_to_online(tmp_path: Path) -> None:
     report = tmp_path / "sources-load.md"
+    # OpenAlex's works hold every kind of id the identity rules match on (DOI, arXiv, OpenAlex)
+    names = INPUT_NAMES if EVERY_SMOKE_RUN else ("openalex",)
     run_bench(
-        "sources", "--load", "--papers", 40, "--heap", "1g", "--pagecache", "512m",
-        "--work", tmp_path / "work", "--out", report, env=_own_env(tmp_path / "home"),
-        timeout=3600,
+        "sources", "--load", "--papers", 40, "--inputs", ",".join(names),
+        "--heap", "1g", "--pagecache", "512m", "--work", tmp_path / "work", "--out", report,
+        env=_own_env(tmp_path / "home"), timeout=3600,
     )  # fmt: skip
     text = report.read_text(encoding="utf-8")
-    for name in INPUT_NAMES:  # one row per source input, its two graphs equal
+    for name in names:  # one row per source input, its two graphs equal
         (row,) = table_rows(text, name)
         assert row[0] == "40 papers", row
         assert all(is_number(cell) for cell in row[1:5]), row  # seconds, nodes, relationships
         assert row[-1] == "equal", row
-    assert f"Equal: {len(INPUT_NAMES)} of {len(INPUT_NAMES)} rows." in text
+    assert f"Equal: {len(names)} of {len(names)} rows." in text
 
 
-@only_in_bench_smoke
 def test_chores(tmp_path: Path) -> None:
     env = _own_env(tmp_path / "home")
     kg = str(Path(sys.executable).with_name("kg"))
