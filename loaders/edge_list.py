@@ -360,19 +360,26 @@ class _EdgeLines:
 
     def in_columns(self) -> Iterator[ParsedItem | EdgeChunk]:
         """``items``, with the citations gathered into EdgeChunks: a chunk is handed over
-        when full, before any other item, and at the end."""
+        when full, before any other item, at the end, and before a SourceError of a file
+        that breaks off."""
         self.chunk = chunk = EdgeChunk(self.key)
-        for item in self.items():
-            if item is _TAKEN:
-                if len(chunk) < CHUNK_EDGES:
+        try:
+            for item in self.items():
+                if item is _TAKEN:
+                    if len(chunk) < CHUNK_EDGES:
+                        continue
+                elif not chunk:
+                    yield item
                     continue
-            elif not chunk:
-                yield item
-                continue
-            yield chunk
-            self.chunk = chunk = EdgeChunk(self.key)
-            if item is not _TAKEN:
-                yield item
+                yield chunk
+                self.chunk = chunk = EdgeChunk(self.key)
+                if item is not _TAKEN:
+                    yield item
+        except SourceError:
+            # The file broke off (a truncated gzip): what it gave before the break still loads
+            if self.chunk:
+                yield self.chunk
+            raise
         if chunk:
             yield chunk
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -314,3 +315,35 @@ def test_reading_the_lines_hashes_the_content_in_the_same_read(
     assert len(lines) == 70_004
     assert lines[0] == (1, "citing,cited")
     assert digest.hexdigest() == content_sha256(path) == hashlib.sha256(data).hexdigest()
+
+
+def _until_broken(
+    items: Iterator[ParsedItem | EdgeChunk],
+) -> tuple[list[ParsedItem | EdgeChunk], str]:
+    """The items a parse gave before its SourceError, and the error's message."""
+    given: list[ParsedItem | EdgeChunk] = []
+    with pytest.raises(SourceError) as broken:
+        given.extend(items)
+    return given, str(broken.value)
+
+
+@pytest.mark.parametrize("chunk_edges", [7, edge_list.CHUNK_EDGES])
+def test_a_list_that_breaks_off_gives_in_columns_what_it_gave_before_the_break(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk_edges: int
+) -> None:
+    monkeypatch.setattr(edge_list, "CHUNK_EDGES", chunk_edges)
+    # The file is hashed whole before it is read, which finds a cut gzip at once: here it is
+    # cut after its hash was taken, as a file another process truncates mid-load would be
+    monkeypatch.setattr(edge_list, "content_sha256", lambda _path: "0" * 64)
+    lines = "".join(f"{1001 + n}\t{9201001 + n}\n" for n in range(4_000))
+    whole = gzip.compress(lines.encode(), compresslevel=1)
+    path = tmp_path / "cut.txt.gz"
+    path.write_bytes(whole[: len(whole) // 2])
+    given, error = _until_broken(edge_list.parse(path, id_scheme="snap-hepth"))
+    items = [item for item in given if not isinstance(item, EdgeChunk)]
+    in_columns, error_in_columns = _until_broken(
+        edge_list.parse_in_columns(path, id_scheme="snap-hepth")
+    )
+    assert error == error_in_columns
+    assert 100 < len(_edges(items)) < 4_000  # some lines came before the break
+    assert columns_flattened(in_columns) == _as_keys(items)
