@@ -45,6 +45,15 @@ def skipped(items: Iterable[ParsedItem]) -> list[Skipped]:
     return of_kind(items, Skipped)
 
 
+def records_as_keys(items: Iterable[ParsedItem]) -> list[ParsedItem | tuple[str, str, str]]:
+    """Return a record parse's items as ``columns_flattened`` gives a column parse's: each
+    citation as ("cites", citing key, cited key), the other items as they are."""
+    return [
+        ("cites", item.citing.key, item.cited.key) if isinstance(item, CitationRecord) else item
+        for item in items
+    ]
+
+
 def columns_flattened(
     items: Iterable[ParsedItem | EdgeChunk],
 ) -> list[ParsedItem | tuple[str, str, str]]:

@@ -550,13 +550,11 @@ class _Rows:
         self.rows: dict[str, list[tuple[Any, ...]]] = {table: [] for table in _TABLES}
         self.tables: list[tuple[str, pa.Table]] = []
         """Rows that came as Arrow tables already, with the table they go to."""
-        self.table_rows = 0
-        """How many rows ``tables`` hold."""
 
     @property
     def count(self) -> int:
         """The rows gathered, in all tables."""
-        return sum(map(len, self.rows.values())) + self.table_rows
+        return sum(map(len, self.rows.values())) + sum(len(rows) for _, rows in self.tables)
 
     def add(self, table: str, *values: Any) -> None:
         self.rows[table].append(values)
@@ -564,14 +562,12 @@ class _Rows:
     def add_table(self, table: str, rows: pa.Table) -> None:
         """Add rows to ``table`` that are an Arrow table of its schema already."""
         self.tables.append((table, rows))
-        self.table_rows += len(rows)
 
     def append_to(self, db: duckdb.DuckDBPyConnection) -> None:
         """Append each table's rows, if any, to its table in ``db``, and forget them."""
         for table, arrow in self.tables:
             db.from_arrow(arrow).insert_into(table)
         self.tables.clear()
-        self.table_rows = 0
         for table, rows in self.rows.items():
             if rows:
                 schema = _TABLES[table]

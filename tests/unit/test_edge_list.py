@@ -20,7 +20,7 @@ from loaders.records import (
 )
 from loaders.source_file import content_sha256
 from tests.data import REAL_HEPTH_EDGES
-from tests.parsed import columns_flattened
+from tests.parsed import columns_flattened, records_as_keys
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "edges"
 # SNAP's own file, read through KG_DATA_DIR (the project ships no public data).
@@ -236,14 +236,6 @@ def test_real_cit_hepth() -> None:
     assert first.cited.arxiv_id == "hep-th/9304045"
 
 
-def _as_keys(items: list[ParsedItem]) -> list[ParsedItem | tuple[str, str, str]]:
-    """A record parse as ``columns_flattened`` gives a column parse."""
-    return [
-        ("cites", item.citing.key, item.cited.key) if isinstance(item, CitationRecord) else item
-        for item in items
-    ]
-
-
 @pytest.mark.parametrize(
     ("name", "scheme"),
     [
@@ -266,14 +258,14 @@ def test_in_columns_the_same_citations_come_in_chunks_that_end_before_other_item
     assert all(0 < len(chunk) <= chunk_edges for chunk in chunks)
     if chunk_edges == 1:
         assert len(chunks) == len(_edges(items))
-    assert columns_flattened(in_columns) == _as_keys(items)
+    assert columns_flattened(in_columns) == records_as_keys(items)
 
 
 @pytest.mark.slow
 @pytest.mark.needs_data(REAL_HEPTH_EDGES)
 def test_real_cit_hepth_in_columns() -> None:
     in_columns = list(edge_list.parse_in_columns(REAL_SNAP, id_scheme="snap-hepth"))
-    assert columns_flattened(in_columns) == _as_keys(
+    assert columns_flattened(in_columns) == records_as_keys(
         list(edge_list.parse(REAL_SNAP, id_scheme="snap-hepth"))
     )
     chunks = [item for item in in_columns if isinstance(item, EdgeChunk)]
@@ -346,4 +338,4 @@ def test_a_list_that_breaks_off_gives_in_columns_what_it_gave_before_the_break(
     )
     assert error == error_in_columns
     assert 100 < len(_edges(items)) < 4_000  # some lines came before the break
-    assert columns_flattened(in_columns) == _as_keys(items)
+    assert columns_flattened(in_columns) == records_as_keys(items)

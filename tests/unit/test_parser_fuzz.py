@@ -28,11 +28,10 @@ from kg.errors import SourceError  # noqa: E402
 from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json  # noqa: E402
 from loaders.detect import detect_format  # noqa: E402
 from loaders.formats import FORMATS  # noqa: E402
-from loaders.records import CitationRecord, ParsedItem, SnapshotRecord  # noqa: E402
+from loaders.records import ParsedItem, SnapshotRecord  # noqa: E402
 from loaders.source_file import record_problem  # noqa: E402
 from loaders.taxonomy import is_category_code  # noqa: E402
 from tests import parsed  # noqa: E402
-from tests.parsed import columns_flattened  # noqa: E402
 
 PARSERS: dict[str, Callable[[Path], Iterator[ParsedItem]]] = {
     "page": map_page.parse,
@@ -325,7 +324,4 @@ def test_edge_lists(
         assert cite.cited.arxiv_id
         assert cite.citing.arxiv_id != cite.cited.arxiv_id
     # In columns, the same citations (as their keys) and the same other items, in order
-    assert columns_flattened(in_columns) == [
-        ("cites", item.citing.key, item.cited.key) if isinstance(item, CitationRecord) else item
-        for item in items
-    ]
+    assert parsed.columns_flattened(in_columns) == parsed.records_as_keys(items)
