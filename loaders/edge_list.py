@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import ValidationError
 
@@ -64,6 +64,7 @@ enough that memory stays flat."""
 _CACHED_IDS = 1 << 16
 """How many tokens the parser keeps resolved: edge lists name each paper many times over, and
 a bounded cache keeps memory flat however many papers the list names."""
+_T = TypeVar("_T")
 _FIELDS = re.compile(r"[\s,]+")
 _HEADER_WORD = re.compile(r"^[A-Za-z_][\w \-.]*$")
 
@@ -220,22 +221,7 @@ def _arxiv_id(token: str, scheme: IdScheme, role: str) -> str:
     )
 
 
-def _resolved(token: str, scheme: IdScheme, role: str) -> tuple[str, PaperRef | None]:
-    """Return (canonical id, its PaperRef or None when that fails validation) for a token.
-
-    Raises _BadLine as ``_arxiv_id`` does. A PaperRef is immutable, so the parser keeps one
-    validated instance per token and every edge naming that paper shares it.
-    """
-    arxiv_id = _arxiv_id(token, scheme, role)
-    try:
-        return arxiv_id, PaperRef(arxiv_id=arxiv_id)
-    except ValidationError:
-        return arxiv_id, None
-
-
-def _remember(
-    known: dict[str, tuple[str, PaperRef | None]], token: str, found: tuple[str, PaperRef | None]
-) -> None:
+def _remember(known: dict[str, _T], token: str, found: _T) -> None:
     """Keep a resolved token, forgetting them all first when the cache is full (flat memory)."""
     if len(known) >= _CACHED_IDS:
         known.clear()
@@ -354,53 +340,68 @@ class _EdgeLines:
         self.header = layout.header_line
         self.unknown_header: int | None = None  # the line of a header naming no columns
         self.unchanged = unchanged
-        self.known: dict[str, tuple[str, PaperRef | None]] = {}
+        self.known: dict[str, str] = {}
+        """The canonical arXiv id of each token resolved so far (``_resolve``)."""
+        self.refs: dict[str, PaperRef] = {}
+        """The PaperRef of each canonical id a CitationRecord named so far (``_ref``)."""
         self.chunk: EdgeChunk | None = None
         """The citations in columns so far (``in_columns``), else None."""
 
     def in_columns(self) -> Iterator[ParsedItem | EdgeChunk]:
         """``items``, with the citations gathered into EdgeChunks: a chunk is handed over
         when full, before any other item, at the end, and before a SourceError of a file
-        that breaks off."""
-        self.chunk = chunk = EdgeChunk(self.key)
+        that breaks off. No citation goes through a step of this loop but a full chunk."""
+        self.chunk = EdgeChunk(self.key)
+        items: Iterator[ParsedItem | EdgeChunk] = self.items()  # full chunks, in columns
         try:
-            for item in self.items():
-                if item is _TAKEN:
-                    if len(chunk) < CHUNK_EDGES:
-                        continue
-                elif not chunk:
-                    yield item
-                    continue
-                yield chunk
-                self.chunk = chunk = EdgeChunk(self.key)
-                if item is not _TAKEN:
-                    yield item
+            for item in items:
+                if type(item) is not EdgeChunk and self.chunk:
+                    yield self._handover()
+                yield item
         except SourceError:
             # The file broke off (a truncated gzip): what it gave before the break still loads
             if self.chunk:
-                yield self.chunk
+                yield self._handover()
             raise
-        if chunk:
-            yield chunk
+        if self.chunk:
+            yield self._handover()
 
-    def _citation(
-        self, number: int, citing: str, citing_ref: PaperRef, cited: str, cited_ref: PaperRef
-    ) -> CitationRecord:
-        """Return the CitationRecord of line ``number`` between two valid, different refs
-        (``citing`` and ``cited`` their canonical ids), or add the pair to the chunk and
-        return ``_TAKEN`` in its place (typed as a record: only ``in_columns`` sees it)."""
+    def _handover(self) -> EdgeChunk:
+        """Return the chunk being filled, and start another."""
+        chunk, self.chunk = self.chunk, EdgeChunk(self.key)
+        assert chunk is not None  # only in_columns hands chunks over
+        return chunk
+
+    def _citation(self, number: int, citing: str, cited: str) -> CitationRecord:
+        """Return the CitationRecord of line ``number`` between two different canonical
+        arXiv ids; raises ValidationError if either is no PaperRef (never, see ``_resolve``).
+        In columns, add the pair to the chunk instead and return ``_TAKEN``, or the chunk
+        when that fills it (typed as a record: only ``in_columns`` sees either)."""
         chunk = self.chunk
         if chunk is None:
+            refs = self.refs
+            citing_ref = refs.get(citing) or self._ref(citing)
+            cited_ref = refs.get(cited) or self._ref(cited)
             return checked_citation(self.origin_path, number, self.key, citing_ref, cited_ref)
         chunk.citing.append(citing)
         chunk.cited.append(cited)
-        return _TAKEN  # type: ignore[return-value]
+        if len(chunk.citing) < CHUNK_EDGES:
+            return _TAKEN  # type: ignore[return-value]
+        return self._handover()  # type: ignore[return-value]
+
+    def _ref(self, arxiv_id: str) -> PaperRef:
+        """The PaperRef of a canonical arXiv id, validated once while it stays remembered (a
+        PaperRef is immutable: the CitationRecords naming that paper share it)."""
+        ref = PaperRef(arxiv_id=arxiv_id)
+        _remember(self.refs, arxiv_id, ref)
+        return ref
 
     def items(self) -> Iterator[ParsedItem]:
-        """Yield one CitationRecord, Skipped or Rejected per data line (``parse``). The
+        """Yield one CitationRecord, Skipped or Rejected per data line (``parse``); in
+        columns (``in_columns``), a full EdgeChunk in place of the citations it holds. The
         common data line, two known ids as ``_quick_tokens`` finds them, is read here; any
         other through ``_unusual`` and ``_edge``."""
-        unchanged, known_pair = self.unchanged, self._known_pair
+        unchanged, known_pair, edge = self.unchanged, self._known_pair, self._edge
         header, unknown_header, layout = self.header, self.unknown_header, self.layout
         # A SNAP line (no header in force, none naming no columns, a full read) that starts
         # with a digit is its own text stripped, and splits as _quick_tokens splits it.
@@ -409,11 +410,13 @@ class _EdgeLines:
             if snap and type(line) is str and line[:1].isdigit() and "," not in line:
                 fields = line.split()
                 if len(fields) == 2:
-                    citation = known_pair(number, fields[0], fields[1])
-                    if citation is not None:
-                        yield citation
-                        continue
-                yield self._edge(number, line, line, line.strip())
+                    item = known_pair(number, fields[0], fields[1])
+                    if item is None:
+                        item = edge(number, line, line, fields)
+                else:
+                    item = edge(number, line, line, None)
+                if item is not _TAKEN:
+                    yield item
                 continue
             if isinstance(line, LongLine):
                 yield _long_reject(self.source, number, line)
@@ -421,39 +424,36 @@ class _EdgeLines:
             text = line.lstrip("\ufeff")
             stripped = text.strip()
             if number == header or unknown_header is not None or not stripped[:1].isdigit():
-                item = self._unusual(number, line, stripped)
+                found = self._unusual(number, line, stripped)
                 header, unknown_header, layout = self.header, self.unknown_header, self.layout
                 snap = header is None and unknown_header is None and unchanged is None
-                if item is not _DATA:
-                    if item is not None:
-                        yield item  # type: ignore[misc]
+                if found is not _DATA:
+                    if found is not None:
+                        yield found  # type: ignore[misc]
                     continue
             if unchanged is not None and unchanged(text):
                 continue
             tokens = _quick_tokens(text, stripped, layout)
-            if tokens is not None:
-                citation = known_pair(number, tokens[0], tokens[1])
-                if citation is not None:
-                    yield citation
-                    continue
-            yield self._edge(number, line, text, stripped)
+            item = None if tokens is None else known_pair(number, tokens[0], tokens[1])
+            if item is None:
+                item = edge(number, line, text, tokens)
+            if item is not _TAKEN:
+                yield item
 
-    def _known_pair(self, number: int, citing_id: str, cited_id: str) -> CitationRecord | None:
-        """Return the citation of line ``number`` when both ids are known, valid and not the
-        same paper; else None, for ``_edge`` to read the line in full."""
-        citing = self.known.get(citing_id)
-        cited = self.known.get(cited_id)
-        if (
-            citing is None
-            or cited is None
-            or citing[1] is None
-            or cited[1] is None
-            or citing[0] == cited[0]
-        ):
+    def _known_pair(self, number: int, citing_token: str, cited_token: str) -> ParsedItem | None:
+        """Return the citation of line ``number`` when both tokens are known and name two
+        papers (``_citation``); else None, for ``_edge`` to read the line in full."""
+        known = self.known
+        citing = known.get(citing_token)
+        cited = known.get(cited_token)
+        if citing is None or cited is None or citing == cited:
             return None
-        # Both refs are valid (PaperRef raised otherwise), the path is as Origin makes it
-        # and the line is at least 1: all that validating the record would check.
-        return self._citation(number, citing[0], citing[1], cited[0], cited[1])
+        try:
+            # The path is as Origin makes it and the line is at least 1: all that validating
+            # the record would check but its refs, which _citation validates.
+            return self._citation(number, citing, cited)
+        except ValidationError:
+            return None  # _edge says why
 
     def _unusual(self, number: int, line: str, stripped: str) -> ParsedItem | object | None:
         """Read a line that may be no plain data line: None for a blank line, a comment or
@@ -484,37 +484,39 @@ class _EdgeLines:
             )
         return _DATA
 
-    def _edge(self, number: int, line: str, text: str, stripped: str) -> ParsedItem:
-        """Return the CitationRecord of a data line, Skipped for a self-citation, or a
-        Rejected saying why it is no edge."""
+    def _edge(
+        self, number: int, line: str, text: str, tokens: tuple[str, str] | list[str] | None
+    ) -> ParsedItem:
+        """Return the CitationRecord (``_citation``) of a data line, Skipped for a
+        self-citation, or a Rejected saying why it is no edge. ``tokens`` are its two ids
+        when a quick split found them, else None to split it here."""
         try:
-            fields = stripped.split() if self.header is None and "," not in stripped else []
-            # _fields(text, layout) for the common SNAP line, without a call
-            tokens = fields if len(fields) == 2 else _fields(text, self.layout)
+            if tokens is None:
+                tokens = _fields(text, self.layout)
             citing = self._resolve(tokens[0], "citing")
             cited = self._resolve(tokens[1], "cited")
-            if citing[0] == cited[0]:
+            if citing == cited:
                 return Skipped(
                     origin=Origin(path=self.source, line=number),
                     kind="self-citation",
-                    detail=f"{citing[0]} cites itself",
+                    detail=f"{citing} cites itself",
                 )
-            # The original order of failures: the citing paper's validation error first.
-            citing_ref = PaperRef(arxiv_id=citing[0]) if citing[1] is None else citing[1]
-            cited_ref = PaperRef(arxiv_id=cited[0]) if cited[1] is None else cited[1]
-            return self._citation(number, citing[0], citing_ref, cited[0], cited_ref)
+            return self._citation(number, citing, cited)
         except _BadLine as exc:
             reason = str(exc)
-        except ValidationError as exc:
+        except ValidationError as exc:  # the citing paper's, then the cited paper's
             reason = f"invalid edge: {validation_reason(exc)}"
         return Rejected(
             origin=Origin(path=self.source, line=number), reason=reason, raw=line[:RAW_LIMIT]
         )
 
-    def _resolve(self, token: str, role: str) -> tuple[str, PaperRef | None]:
-        """``_resolved`` for a token, remembered. Raises _BadLine as ``_arxiv_id`` does."""
+    def _resolve(self, token: str, role: str) -> str:
+        """The canonical arXiv id a token names (``_arxiv_id``), remembered. Raises _BadLine
+        as ``_arxiv_id`` does. Each id it gives is a valid PaperRef's (a SNAP number's
+        ``hep-th/NNNNNNN``, or what ``parse_arxiv_id`` makes of a token, which it reads back
+        as itself: tests/unit/test_edge_list.py), so the columns take it unchecked."""
         found = self.known.get(token)
         if found is None:
-            found = _resolved(token, self.id_scheme, role)
+            found = _arxiv_id(token, self.id_scheme, role)
             _remember(self.known, token, found)
         return found

@@ -12,7 +12,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping
+from pathlib import Path
 
+from tests.conftest import free_port
 from tests.data import REPO
 
 EVERY_SMOKE_RUN = os.environ.get("KG_BENCH_SMOKE_ALL") == "1"
@@ -46,6 +48,24 @@ def run_bench(
     )
     assert done.returncode == 0, f"{' '.join(command)} exited {done.returncode}:\n{done.stderr}"
     return done.stdout
+
+
+def own_server_env(home: Path) -> dict[str, str]:
+    """A child's environment for a local server of its own under ``home``: free ports, a
+    small heap and page cache, and no NEO4J_* or KG_* of this process."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "KG_"))}
+    bolt = free_port()
+    http = free_port()
+    while http == bolt:
+        http = free_port()
+    return {
+        **base,
+        "KG_HOME": str(home),
+        "KG_BOLT_PORT": str(bolt),
+        "KG_HTTP_PORT": str(http),
+        "KG_HEAP": "1g",
+        "KG_PAGECACHE": "512m",
+    }
 
 
 def table_rows(text: str, first: str) -> list[list[str]]:

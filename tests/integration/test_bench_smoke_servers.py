@@ -1,40 +1,19 @@
 """Smoke runs of the benchmarks that start and stop local servers of their own (ingest: one
-per loader; import_formats: one it imports into four times; sources --load: one per input
-and loader; chores: the KG_HOME server it stops, resets and starts again), each at its
+per loader; chores: the KG_HOME server it stops, resets and starts again), each at its
 smallest size under a temporary KG_HOME, with the Neo4j jars the installer links from its
 jar cache; their reports are checked for tables and figures, never for what the figures are
-(issue 36). make test runs each of them; sources --load loads one input there and all six in
-make bench-smoke (tests.bench.smoke.EVERY_SMOKE_RUN)."""
+(issue 36). The two that compare graphs loaded two ways are in test_bench_smoke_imports.py,
+a file of their own so that make test's two workers share the four runs."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.bench.smoke import EVERY_SMOKE_RUN, is_number, run_bench, table_rows
-from tests.bench.sources import INPUT_NAMES
+from tests.bench.smoke import is_number, own_server_env, run_bench, table_rows
 from tests.bench.standin import write_standin
-from tests.conftest import free_port
-
-
-def _own_env(home: Path) -> dict[str, str]:
-    """A child's environment for a local server of its own under ``home`` (no NEO4J_*)."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "KG_"))}
-    bolt = free_port()
-    http = free_port()
-    while http == bolt:
-        http = free_port()
-    return {
-        **base,
-        "KG_HOME": str(home),
-        "KG_BOLT_PORT": str(bolt),
-        "KG_HTTP_PORT": str(http),
-        "KG_HEAP": "1g",
-        "KG_PAGECACHE": "512m",
-    }
 
 
 def test_ingest(tmp_path: Path) -> None:
@@ -42,7 +21,7 @@ def test_ingest(tmp_path: Path) -> None:
     run_bench(
         "ingest", "--scales", 0.01, "--sample-papers", 300, "--naive-papers", 50,
         "--naive-edges", 100, "--heap", "1g", "--pagecache", "512m",
-        "--out", report, "--work", tmp_path / "work", env=_own_env(tmp_path / "home"),
+        "--out", report, "--work", tmp_path / "work", env=own_server_env(tmp_path / "home"),
         timeout=900,
     )  # fmt: skip
     text = report.read_text(encoding="utf-8")
@@ -58,40 +37,8 @@ def test_ingest(tmp_path: Path) -> None:
     assert reload[-2:] == ["yes", "yes"]  # the reload changed nothing; bulk = online
 
 
-def test_import_formats(tmp_path: Path) -> None:
-    report = tmp_path / "formats.md"
-    run_bench(
-        "import_formats", "--scales", 0.01, "--heap", "1g", "--pagecache", "512m",
-        "--out", report, "--work", tmp_path / "work", env=_own_env(tmp_path / "home"),
-        timeout=900,
-    )  # fmt: skip
-    rows = table_rows(report.read_text(encoding="utf-8"), "synthetic 0.01×")
-    assert [row[0] for row in rows] == ["csv", "csv.gz", "parquet", "csv"]
-    for row in rows:  # write s, MB, import s, nodes, relationships, each format's graph equal
-        assert all(is_number(cell) for cell in row[1:6]), row
-        assert row[6] == "yes", row
-
-
-def test_sources_load_gives_bulk_equal_to_online(tmp_path: Path) -> None:
-    report = tmp_path / "sources-load.md"
-    # OpenAlex's works hold every kind of id the identity rules match on (DOI, arXiv, OpenAlex)
-    names = INPUT_NAMES if EVERY_SMOKE_RUN else ("openalex",)
-    run_bench(
-        "sources", "--load", "--papers", 40, "--inputs", ",".join(names),
-        "--heap", "1g", "--pagecache", "512m", "--work", tmp_path / "work", "--out", report,
-        env=_own_env(tmp_path / "home"), timeout=3600,
-    )  # fmt: skip
-    text = report.read_text(encoding="utf-8")
-    for name in names:  # one row per source input, its two graphs equal
-        (row,) = table_rows(text, name)
-        assert row[0] == "40 papers", row
-        assert all(is_number(cell) for cell in row[1:5]), row  # seconds, nodes, relationships
-        assert row[-1] == "equal", row
-    assert f"Equal: {len(names)} of {len(names)} rows." in text
-
-
 def test_chores(tmp_path: Path) -> None:
-    env = _own_env(tmp_path / "home")
+    env = own_server_env(tmp_path / "home")
     kg = str(Path(sys.executable).with_name("kg"))
     paths = write_standin(tmp_path / "standin", papers=60)
     subprocess.run([kg, "db", "start"], env=env, check=True, capture_output=True, timeout=300)

@@ -7,18 +7,22 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kg.errors import SourceError
 from loaders import edge_list
 from loaders.records import (
     CitationRecord,
     EdgeChunk,
+    PaperRef,
     ParsedItem,
     Rejected,
     Skipped,
     SnapshotRecord,
 )
 from loaders.source_file import content_sha256
+from loaders.titles import canonical_arxiv_id
 from tests.data import REAL_HEPTH_EDGES
 from tests.parsed import columns_flattened, records_as_keys
 
@@ -339,3 +343,42 @@ def test_a_list_that_breaks_off_gives_in_columns_what_it_gave_before_the_break(
     assert error == error_in_columns
     assert 100 < len(_edges(items)) < 4_000  # some lines came before the break
     assert columns_flattened(in_columns) == records_as_keys(items)
+
+
+_ID_PIECES = st.sampled_from(
+    ["arXiv:", "https://arxiv.org/abs/", "http://arxiv.org/pdf/", "hep-th", "HEP-PH", "math",
+     "cond-mat", ".AG", ".MP", "/", ".", "v", "v0", "v12", ".pdf", " ", "\u3000", "\ufeff",
+     "0", "1", "2", "9", "12", "13", "00", "1501", "1412", "0704", "2110", "03888", "0001",
+     "9901001", "\uff11", "\uff10", "\u0661", "a", "-"]
+)  # fmt: skip
+_TOKENS = st.one_of(
+    st.lists(_ID_PIECES, max_size=8).map("".join),
+    st.text(max_size=24),
+    st.from_regex(r"\A\d{4}\.\d{4,5}(v\d{1,3})?\Z"),
+    st.from_regex(r"\A[A-Za-z][A-Za-z\-]{0,10}(\.[A-Za-z]{2})?/\d{7}(v\d{1,3})?\Z"),
+    st.from_regex(r"\A[0-9\uff10-\uff19]{1,8}\Z"),
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(token=_TOKENS, scheme=st.sampled_from(["arxiv", "snap-hepth", "snap-hepph"]))
+def test_every_id_a_token_resolves_to_is_a_valid_paper_ref(
+    token: str, scheme: edge_list.IdScheme
+) -> None:
+    """The columns take a resolved id unchecked (``_EdgeLines._resolve``): each must be what
+    PaperRef validation accepts, and read back as itself."""
+    try:
+        arxiv_id = edge_list._arxiv_id(token, scheme, "citing")
+    except edge_list._BadLine:
+        return
+    assert PaperRef(arxiv_id=arxiv_id).arxiv_id == arxiv_id
+    assert canonical_arxiv_id(arxiv_id) == arxiv_id
+
+
+@pytest.mark.parametrize("scheme", sorted(edge_list.SNAP_ARCHIVES))
+@pytest.mark.parametrize("number", ["0", "1", "9201001", "9999999", "0013001", "1234567"])
+def test_every_snap_number_resolves_to_a_valid_paper_ref(
+    scheme: edge_list.IdScheme, number: str
+) -> None:
+    arxiv_id = edge_list._arxiv_id(number, scheme, "cited")
+    assert PaperRef(arxiv_id=arxiv_id).arxiv_id == arxiv_id == canonical_arxiv_id(arxiv_id)
