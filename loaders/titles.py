@@ -91,7 +91,9 @@ def parse_arxiv_id(text: str) -> tuple[str, int | None] | None:
     """
     if not text.isascii():
         text = text.translate(_FULLWIDTH)
-    candidate = _PREFIX.sub("", text.strip())
+    candidate = text.strip()
+    if candidate[:1] in "aAhH":  # a prefix starts so (most ids have none)
+        candidate = _PREFIX.sub("", candidate)
     candidate = candidate.removesuffix(".pdf")
     match = _NEW_ID.match(candidate)
     if match:

@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from loaders import titles
 from loaders.identity import (
     TitleCandidate,
     TitlePlan,
@@ -25,6 +28,23 @@ from loaders.titles import (
     parse_arxiv_id,
     parse_title_key,
 )
+
+
+@given(
+    text=st.one_of(
+        st.text(max_size=30),
+        st.tuples(
+            st.text(max_size=3),
+            st.sampled_from(
+                ["arxiv:", "ARXIV:", "http://arxiv.org/abs/", "HTTPS://ARXIV.ORG/PDF/"]
+            ),
+        ).map(lambda parts: f"{parts[0]}{parts[1]}2110.03888"),
+    )
+)
+def test_only_text_starting_with_a_or_h_can_hold_an_id_prefix(text: str) -> None:
+    """parse_arxiv_id looks for an ``arXiv:`` or URL prefix only in text starting so."""
+    if text[:1] not in "aAhH":
+        assert titles._PREFIX.sub("", text) == text
 
 
 @pytest.mark.parametrize(
