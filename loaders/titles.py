@@ -40,6 +40,8 @@ _OLD_ID = re.compile(
     r"^([a-z][a-z\-]*)(?:\.[a-z]{2})?/(\d{7})(?:v(\d+))?$", re.IGNORECASE | re.ASCII
 )
 _PREFIX = re.compile(r"^(?:arxiv:|https?://arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE | re.ASCII)
+_PREFIX_STARTS = "aAhH"
+"""The characters a prefix ``_PREFIX`` matches can start with: other text is not searched."""
 _FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 """The fullwidth forms of the ASCII characters (``１８１０.04805`` typed with an East Asian
 input method), read as those characters; NFKC maps them the same way."""
@@ -92,7 +94,7 @@ def parse_arxiv_id(text: str) -> tuple[str, int | None] | None:
     if not text.isascii():
         text = text.translate(_FULLWIDTH)
     candidate = text.strip()
-    if candidate[:1] in "aAhH":  # a prefix starts so (most ids have none)
+    if candidate[:1] in _PREFIX_STARTS:  # most ids have no prefix
         candidate = _PREFIX.sub("", candidate)
     candidate = candidate.removesuffix(".pdf")
     match = _NEW_ID.match(candidate)

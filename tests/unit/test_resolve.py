@@ -30,21 +30,25 @@ from loaders.titles import (
 )
 
 
+@given(prefix=st.from_regex(titles._PREFIX))
+def test_every_id_prefix_starts_with_a_character_parse_arxiv_id_looks_for(prefix: str) -> None:
+    assert prefix[:1] in titles._PREFIX_STARTS
+
+
+_FULLWIDTH_OF = {code: code + 0xFEE0 for code in range(0x21, 0x7F)}
+
+
 @given(
-    text=st.one_of(
-        st.text(max_size=30),
-        st.tuples(
-            st.text(max_size=3),
-            st.sampled_from(
-                ["arxiv:", "ARXIV:", "http://arxiv.org/abs/", "HTTPS://ARXIV.ORG/PDF/"]
-            ),
-        ).map(lambda parts: f"{parts[0]}{parts[1]}2110.03888"),
-    )
+    space=st.sampled_from(["", " ", "\t", "\u3000", " \n "]),
+    prefix=st.from_regex(titles._PREFIX, fullmatch=True),
+    fullwidth=st.booleans(),
+    arxiv_id=st.sampled_from(["2110.03888", "2110.03888v2", "hep-th/9901001", "math.GT/0309136"]),
 )
-def test_only_text_starting_with_a_or_h_can_hold_an_id_prefix(text: str) -> None:
-    """parse_arxiv_id looks for an ``arXiv:`` or URL prefix only in text starting so."""
-    if text[:1] not in "aAhH":
-        assert titles._PREFIX.sub("", text) == text
+def test_a_prefix_is_read_however_it_is_spaced_cased_or_typed(
+    space: str, prefix: str, fullwidth: bool, arxiv_id: str
+) -> None:
+    typed = prefix.translate(_FULLWIDTH_OF) if fullwidth else prefix
+    assert parse_arxiv_id(f"{space}{typed}{arxiv_id}") == parse_arxiv_id(arxiv_id) is not None
 
 
 @pytest.mark.parametrize(
