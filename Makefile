@@ -93,8 +93,7 @@ bench: install
 bench-smoke: install
 	KG_BENCH_SMOKE_ALL=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile \
 	  tests/unit/test_bench_smoke.py tests/integration/test_bench_smoke_graph.py \
-	  tests/integration/test_bench_smoke_servers.py \
-	  tests/integration/test_bench_smoke_imports.py
+	  tests/integration/test_bench_smoke_servers.py
 
 stop: install
 	$(KG) db stop

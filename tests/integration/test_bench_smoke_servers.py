@@ -1,9 +1,12 @@
 """Smoke runs of the benchmarks that start and stop local servers of their own (ingest: one
-per loader; chores: the KG_HOME server it stops, resets and starts again), each at its
+per loader; import_formats: one it imports into four times; sources --load: one per input
+and loader; chores: the KG_HOME server it stops, resets and starts again), each at its
 smallest size under a temporary KG_HOME, with the Neo4j jars the installer links from its
 jar cache; their reports are checked for tables and figures, never for what the figures are
-(issue 36). The two that compare graphs loaded two ways are in test_bench_smoke_imports.py,
-a file of their own so that make test's two workers share the four runs."""
+(issue 36). make test runs each of them; sources --load loads one input there and all six in
+make bench-smoke (tests.bench.smoke.EVERY_SMOKE_RUN). They stay in one file, so on one of
+make test's two workers: split over two files, the two workers ran them side by side and
+the suite took longer (docs/BENCHMARKS.md, "make test from a fresh clone")."""
 
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.bench.smoke import is_number, own_server_env, run_bench, table_rows
+from tests.bench.smoke import EVERY_SMOKE_RUN, is_number, own_server_env, run_bench, table_rows
+from tests.bench.sources import INPUT_NAMES
 from tests.bench.standin import write_standin
 
 
@@ -35,6 +39,38 @@ def test_ingest(tmp_path: Path) -> None:
     assert all(is_number(cell) for row in statements for cell in row[1:])
     reload = next(row for row in rows if "→" in "".join(row))
     assert reload[-2:] == ["yes", "yes"]  # the reload changed nothing; bulk = online
+
+
+def test_import_formats(tmp_path: Path) -> None:
+    report = tmp_path / "formats.md"
+    run_bench(
+        "import_formats", "--scales", 0.01, "--heap", "1g", "--pagecache", "512m",
+        "--out", report, "--work", tmp_path / "work", env=own_server_env(tmp_path / "home"),
+        timeout=900,
+    )  # fmt: skip
+    rows = table_rows(report.read_text(encoding="utf-8"), "synthetic 0.01×")
+    assert [row[0] for row in rows] == ["csv", "csv.gz", "parquet", "csv"]
+    for row in rows:  # write s, MB, import s, nodes, relationships, each format's graph equal
+        assert all(is_number(cell) for cell in row[1:6]), row
+        assert row[6] == "yes", row
+
+
+def test_sources_load_gives_bulk_equal_to_online(tmp_path: Path) -> None:
+    report = tmp_path / "sources-load.md"
+    # OpenAlex's works hold every kind of id the identity rules match on (DOI, arXiv, OpenAlex)
+    names = INPUT_NAMES if EVERY_SMOKE_RUN else ("openalex",)
+    run_bench(
+        "sources", "--load", "--papers", 40, "--inputs", ",".join(names),
+        "--heap", "1g", "--pagecache", "512m", "--work", tmp_path / "work", "--out", report,
+        env=own_server_env(tmp_path / "home"), timeout=3600,
+    )  # fmt: skip
+    text = report.read_text(encoding="utf-8")
+    for name in names:  # one row per source input, its two graphs equal
+        (row,) = table_rows(text, name)
+        assert row[0] == "40 papers", row
+        assert all(is_number(cell) for cell in row[1:5]), row  # seconds, nodes, relationships
+        assert row[-1] == "equal", row
+    assert f"Equal: {len(names)} of {len(names)} rows." in text
 
 
 def test_chores(tmp_path: Path) -> None:
