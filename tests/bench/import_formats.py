@@ -95,21 +95,24 @@ def _size_mb(arguments: list[str]) -> float:
     return sum(p.stat().st_size for p in paths) / 2**20
 
 
-def measure(bench: Bench, data: DataSet, work: Path) -> dict[str, Any]:
-    """Bulk-load ``data`` once with its files kept, write them again as each format, and
-    import each; return the rows."""
+def measure(
+    bench: Bench, data: DataSet, work: Path, formats: tuple[str, ...] = FORMATS[1:]
+) -> dict[str, Any]:
+    """Bulk-load ``data`` once with its files kept, write them again as each of ``formats``
+    (besides CSV), and import CSV, each of them, and CSV again; return the rows."""
     server = bench.server(f"formats-{data.scale}")
     entry: dict[str, Any] = {"name": data.name, "load_average_before": load_average()}
     try:
         _log(f"{data.name}: bulk mode, files kept")
         report = run_child(bench.spec(server, "bulk", data), work / f"bulk-{data.scale}.log")
         csv_dir = Path(report["bulk"]["csv_dir"])
-        staging = _maven_copy(
-            work, find_mvn(), find_java(), "parquet-jars", PARQUET_JARS, server.lib_dir
-        )
-        for jar in staging.glob("*.jar"):
-            if not (server.lib_dir / jar.name).exists():
-                shutil.copy2(jar, server.lib_dir)
+        if "parquet" in formats:
+            staging = _maven_copy(
+                work, find_mvn(), find_java(), "parquet-jars", PARQUET_JARS, server.lib_dir
+            )
+            for jar in staging.glob("*.jar"):
+                if not (server.lib_dir / jar.name).exists():
+                    shutil.copy2(jar, server.lib_dir)
         written: dict[str, tuple[float, list[str]]] = {
             "csv": (report["bulk"]["stages"]["csv"], report["bulk"]["import_arguments"])
         }
@@ -121,7 +124,7 @@ def measure(bench: Bench, data: DataSet, work: Path) -> dict[str, Any]:
         }
         stage = DuckDBStage(duckdb.connect(str(csv_dir.parent / "stage.duckdb")))
         try:
-            for fmt in FORMATS[1:]:
+            for fmt in formats:
                 began = time.monotonic()
                 arguments = write_files(stage, work / f"{fmt}-{data.scale}", fmt, multiline)
                 written[fmt] = (time.monotonic() - began, arguments)
@@ -129,7 +132,7 @@ def measure(bench: Bench, data: DataSet, work: Path) -> dict[str, Any]:
             stage.db.close()
         rows = []
         reference = None
-        for fmt in (*FORMATS, "csv"):
+        for fmt in ("csv", *formats, "csv"):
             write_seconds, arguments = written[fmt]
             server.stop()
             _log(f"{data.name}: import from {fmt}")
@@ -198,7 +201,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--heap", default="2g")
     parser.add_argument("--pagecache", default="2g")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--formats",
+        default=",".join(FORMATS[1:]),
+        help=f"besides CSV, comma-separated (default {','.join(FORMATS[1:])})",
+    )
     args = parser.parse_args(argv)
+    formats = tuple(args.formats.split(","))
+    if not set(formats) <= set(FORMATS[1:]):
+        parser.error(f"--formats takes {', '.join(FORMATS[1:])}, not {args.formats!r}")
     work = args.work or Path(tempfile.mkdtemp(prefix="kg-bench-formats-"))
     work.mkdir(parents=True, exist_ok=True)
     bench = Bench(work, args.heap, args.pagecache)
@@ -213,7 +224,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         scales = [float(s) for s in args.scales.split(",")]
         for data in datasets(scales, work, args.seed):
-            results["datasets"].append(measure(bench, data, work))
+            results["datasets"].append(measure(bench, data, work, formats))
             args.out.write_text("\n".join(render(results)), encoding="utf-8")
     finally:
         if args.work is None:
