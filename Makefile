@@ -75,8 +75,9 @@ test: lint browser
 # in all. make test runs every script in tests/bench at a tiny scale instead, reports in a
 # temporary folder and no timing asserted (tests/unit/test_bench_smoke.py and
 # tests/integration/test_bench_smoke_*.py), so that none stops running unseen. sources --load
-# loads one input there, two servers of its own; make bench-smoke runs the smoke runs alone,
-# sources --load on all six inputs (six minutes, past what make test's 20 minutes can give).
+# loads one input there, two servers of its own, and import_formats imports Parquet besides
+# CSV; make bench-smoke runs the smoke runs alone, sources --load on all six inputs and
+# import_formats on gzipped CSV too (past what make test's 20 minutes can give).
 bench: install
 	$(BIN)/python -m tests.bench.ingest --scales 1,10,100 --online-max-scale 10
 	$(BIN)/python -m tests.bench.import_formats --scales 1,10
