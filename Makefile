@@ -74,10 +74,10 @@ test: lint browser
 # Ingest measures 1x, 10x and 100x (about 2.8M papers, bulk and import only above 10x): hours
 # in all. make test runs every script in tests/bench at a tiny scale instead, reports in a
 # temporary folder and no timing asserted (tests/unit/test_bench_smoke.py and
-# tests/integration/test_bench_smoke_*.py), so that none stops running unseen. sources --load
-# loads one input there, two servers of its own, and import_formats imports Parquet besides
-# CSV; make bench-smoke runs the smoke runs alone, sources --load on all six inputs and
-# import_formats on gzipped CSV too (past what make test's 20 minutes can give).
+# tests/integration/test_bench_smoke_*.py), so that none stops running unseen: sources parses
+# there, and import_formats imports Parquet besides CSV. make bench-smoke runs the smoke runs
+# alone, with sources --load on all six inputs (two servers each) and import_formats on
+# gzipped CSV too (past what make test's 20 minutes can give).
 bench: install
 	$(BIN)/python -m tests.bench.ingest --scales 1,10,100 --online-max-scale 10
 	$(BIN)/python -m tests.bench.import_formats --scales 1,10
