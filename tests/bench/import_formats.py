@@ -96,10 +96,15 @@ def _size_mb(arguments: list[str]) -> float:
 
 
 def measure(
-    bench: Bench, data: DataSet, work: Path, formats: tuple[str, ...] = FORMATS[1:]
+    bench: Bench,
+    data: DataSet,
+    work: Path,
+    formats: tuple[str, ...] = FORMATS[1:],
+    repeat: bool = True,
 ) -> dict[str, Any]:
     """Bulk-load ``data`` once with its files kept, write them again as each of ``formats``
-    (besides CSV), and import CSV, each of them, and CSV again; return the rows."""
+    (besides CSV), and import CSV, each of them, and (``repeat``) CSV again; return the
+    rows."""
     server = bench.server(f"formats-{data.scale}")
     entry: dict[str, Any] = {"name": data.name, "load_average_before": load_average()}
     try:
@@ -132,7 +137,7 @@ def measure(
             stage.db.close()
         rows = []
         reference = None
-        for fmt in ("csv", *formats, "csv"):
+        for fmt in ("csv", *formats, *(("csv",) if repeat else ())):
             write_seconds, arguments = written[fmt]
             server.stop()
             _log(f"{data.name}: import from {fmt}")
@@ -206,6 +211,12 @@ def main(argv: list[str] | None = None) -> None:
         default=",".join(FORMATS[1:]),
         help=f"besides CSV, comma-separated (default {','.join(FORMATS[1:])})",
     )
+    parser.add_argument(
+        "--no-repeat",
+        action="store_true",
+        help="import CSV first only, not last again too (which shows whether the machine "
+        "drifted while the formats ran): a smoke run's saving of a stop, import and start",
+    )
     args = parser.parse_args(argv)
     formats = tuple(args.formats.split(","))
     if not set(formats) <= set(FORMATS[1:]):
@@ -224,7 +235,9 @@ def main(argv: list[str] | None = None) -> None:
     try:
         scales = [float(s) for s in args.scales.split(",")]
         for data in datasets(scales, work, args.seed):
-            results["datasets"].append(measure(bench, data, work, formats))
+            results["datasets"].append(
+                measure(bench, data, work, formats, repeat=not args.no_repeat)
+            )
             args.out.write_text("\n".join(render(results)), encoding="utf-8")
     finally:
         if args.work is None:

@@ -46,7 +46,7 @@ def bulk_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServe
     try:
         yield server
     finally:
-        server.stop()
+        server.stop(timeout=0)  # its store goes with the module's folder: not checkpointed
 
 
 def _connect(settings: LocalSettings) -> Database:

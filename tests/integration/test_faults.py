@@ -334,7 +334,7 @@ def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OwnServer]:
     try:
         yield running
     finally:
-        server.stop()
+        server.stop(timeout=0)  # its store goes with the module's folder: not checkpointed
         for pid in server_processes(settings.home):
             os.kill(pid, signal.SIGKILL)
 
