@@ -32,7 +32,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from kg.errors import PortInUseError, ServerError
-from kg.server.class_data import ClassData
 from kg.server.config import LocalSettings, quiet_driver_logs, read_password, write_new_password
 from kg.server.install import (
     NEO4J_VERSION,
@@ -173,11 +172,6 @@ class LocalServer:
     def pid_file(self) -> Path:
         """The pid of the running server."""
         return self.home / "run" / "kg-neo4j.pid"
-
-    def _class_data(self) -> ClassData:
-        """The server's class-data archive (kg.server.class_data), its jars as on the class
-        path."""
-        return ClassData(self.home, (self.plugins_dir, self.lib_dir))
 
     def lock(self, on_step: Step | None = None) -> contextlib.AbstractContextManager[None]:
         """Hold the KG_HOME lock (see ``home_lock``); reentrant within this process."""
@@ -355,7 +349,6 @@ class LocalServer:
             f"-Xms{self.settings.heap}",
             f"-Xmx{self.settings.heap}",
             *_JVM_OPTIONS,
-            *self._class_data().options(java),
             "-cp",
             f"{self.plugins_dir}/*:{self.lib_dir}/*",
             ENTRY_POINT,
@@ -487,18 +480,15 @@ class LocalServer:
         say(on_step, f"stopping Neo4j (pid {pid})…")
         os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
-        clean_exit = True
         while time.monotonic() < deadline:
             if not _alive(pid):
                 break
             time.sleep(0.25)
         else:
             os.kill(pid, signal.SIGKILL)
-            clean_exit = False
             while _alive(pid):
                 time.sleep(0.1)
         self.pid_file.unlink(missing_ok=True)
-        self._class_data().keep(clean_exit=clean_exit)
         # Another server of this home (left by an older kg that lost its pid) goes too.
         if self.server_pids():
             self._stop(timeout, on_step)

@@ -100,15 +100,6 @@ def test_second_instance_lifecycle(
 
         again = runner.invoke(main, ["db", "start"], env=env)
         assert again.exit_code == 0, again.output
-        # Started after a stop, the server maps the class-data archive a stop keeps (this
-        # one's, or an earlier server's of the same jars), and the JVM took it: it warns
-        # in the console log about an archive it cannot use.
-        pid = json.loads(runner.invoke(main, ["db", "status", "--json"], env=env).output)["pid"]
-        command = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
-        (archive,) = (a.split("=", 1)[1] for a in command if a.startswith("-XX:SharedArch"))
-        assert Path(archive).is_file()
-        console = (home / "neo4j" / "logs" / "console.log").read_text(errors="replace")
-        assert "[cds]" not in console
         read = runner.invoke(
             main, ["cypher", "MATCH (n:Probe) RETURN n.name AS name", "--json"], env=env
         )
