@@ -75,9 +75,9 @@ test: lint browser
 # in all. make test runs every script in tests/bench at a tiny scale instead, reports in a
 # temporary folder and no timing asserted (tests/unit/test_bench_smoke.py and
 # tests/integration/test_bench_smoke_*.py), so that none stops running unseen: sources parses
-# there, and import_formats imports Parquet besides CSV. make bench-smoke runs the smoke runs
-# alone, with sources --load on all six inputs (two servers each) and import_formats on
-# gzipped CSV too (past what make test's 20 minutes can give).
+# there, and import_formats imports Parquet besides CSV (CSV once). make bench-smoke runs the
+# smoke runs alone, with sources --load on all six inputs (two servers each) and
+# import_formats on gzipped CSV too, CSV again last (past what make test's 20 minutes give).
 bench: install
 	$(BIN)/python -m tests.bench.ingest --scales 1,10,100 --online-max-scale 10
 	$(BIN)/python -m tests.bench.import_formats --scales 1,10

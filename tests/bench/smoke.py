@@ -18,9 +18,9 @@ from tests.conftest import free_port
 from tests.data import REPO
 
 EVERY_SMOKE_RUN = os.environ.get("KG_BENCH_SMOKE_ALL") == "1"
-"""Whether this run is make bench-smoke's, which runs each smoke run at its fullest: the
-sources --load smoke run loads one input in make test (two servers, about a minute) and
-every input here (six minutes), which make test's 20 minutes cannot give it."""
+"""Whether this run is make bench-smoke's, which runs each smoke run at its fullest: sources
+--load on every input (two servers each, six minutes; not in make test, whose 20 minutes
+cannot give it), import_formats on every format with CSV again last."""
 
 _NUMBER = re.compile(r"[-+~]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?[×x%]?")
 
