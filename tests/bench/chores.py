@@ -13,9 +13,8 @@ graph holds cit-HepTh. Then, in this order:
   since it started;
 - `kg load examples/map --force` again: the same load into a server that has just run it;
 - `kg db stop` then `kg db start`, wall clock, --restarts times (the median, and the start
-  alone's median and spread);
-  after the first, the same load again (`--force`) into the database that already holds
-  it: the cold server's cost alone.
+  alone's median and spread); after the first, the same load again (`--force`) into the
+  database that already holds it: the cold server's cost alone.
 """
 
 from __future__ import annotations

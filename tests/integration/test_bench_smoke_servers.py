@@ -48,15 +48,14 @@ def test_ingest(tmp_path: Path) -> None:
 
 def test_import_formats(tmp_path: Path) -> None:
     report = tmp_path / "formats.md"
-    # Parquet, the format furthest from CSV (its jars, its import option); gzipped CSV too in
-    # make bench-smoke: an import each is a server's stop and start
-    # and CSV imported again last only there (make test: a stop, an import and a start fewer)
+    # Parquet, the format furthest from CSV (its jars, its import option). make bench-smoke
+    # adds gzipped CSV and CSV again last; each import is a server's stop and start.
     formats = ["csv.gz", "parquet"] if EVERY_SMOKE_RUN else ["parquet"]
     last = ["csv"] if EVERY_SMOKE_RUN else []
     run_bench(
         "import_formats", "--scales", 0.01, "--formats", ",".join(formats), "--heap", "1g",
         "--pagecache", "512m", "--out", report, "--work", tmp_path / "work",
-        *([] if EVERY_SMOKE_RUN else ["--no-repeat"]),
+        *([] if last else ["--no-repeat"]),
         env=own_server_env(tmp_path / "home"), timeout=900,
     )  # fmt: skip
     rows = table_rows(report.read_text(encoding="utf-8"), "synthetic 0.01×")
