@@ -11,9 +11,12 @@ it are split as it says. Yields a ``SnapshotRecord``, then one ``CitationRecord`
 from __future__ import annotations
 
 import csv
+import itertools
+import operator
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal, TypeVar
 
@@ -33,9 +36,12 @@ from .records import (
     checked_citation,
 )
 from .source_file import (
+    LineBlock,
     LongLine,
+    NumberedLines,
     arxiv_id_and_version,
     content_sha256,
+    numbered_blocks,
     numbered_lines,
     snapshot_key,
 )
@@ -67,6 +73,36 @@ a bounded cache keeps memory flat however many papers the list names."""
 _T = TypeVar("_T")
 _FIELDS = re.compile(r"[\s,]+")
 _HEADER_WORD = re.compile(r"^[A-Za-z_][\w \-.]*$")
+
+
+# An id that is its own canonical arXiv id under the arxiv scheme (a new-style one without
+# its version, an old-style one with its archive in lower case and no subject class), and a
+# SNAP number under the SNAP schemes: a line of two such tokens is read in a run of its
+# like, with no step of Python of its own (``_EdgeLines._plain_edges``).
+# tests/unit/test_edge_list.py checks that each resolves as itself (``_arxiv_id``).
+OWN_IDS = {
+    "arxiv": r"(?:[0-9]{2}(?:0[1-9]|1[0-2])\.[0-9]{5}"
+    r"|(?:0[0-9]|1[0-4])(?:0[1-9]|1[0-2])\.[0-9]{4}|[a-z][a-z-]{0,40}/[0-9]{7})",
+    "snap-hepth": "[0-9]{1,7}",
+    "snap-hepph": "[0-9]{1,7}",
+}
+
+
+def _run_end(plain: re.Pattern[str] | None, text: str, position: int) -> int:
+    """Where the run of lines ``plain`` matches from ``position`` in ``text`` ends (at
+    ``position`` when none does, or there is no such pattern)."""
+    if plain is None:
+        return position
+    found = plain.match(text, position)
+    return position if found is None else found.end()
+
+
+@lru_cache(maxsize=16)
+def _plain_pattern(scheme: IdScheme, separator: str) -> re.Pattern[str]:
+    """The pattern of a run of lines of two ``OWN_IDS`` tokens of ``scheme`` and
+    ``separator`` between them, each line ending in LF."""
+    token = OWN_IDS[scheme]
+    return re.compile(f"(?:{token}{separator}{token}\n)*")
 
 
 class _BadLine(Exception):
@@ -352,7 +388,7 @@ class _EdgeLines:
         when full, before any other item, at the end, and before a SourceError of a file
         that breaks off. No citation goes through a step of this loop but a full chunk."""
         self.chunk = EdgeChunk(self.key)
-        items: Iterator[ParsedItem | EdgeChunk] = self.items()  # full chunks, in columns
+        items: Iterator[ParsedItem | EdgeChunk] = self._block_items()  # full chunks too
         try:
             for item in items:
                 if type(item) is not EdgeChunk and self.chunk:
@@ -365,6 +401,85 @@ class _EdgeLines:
             raise
         if self.chunk:
             yield self._handover()
+
+    def _block_items(self) -> Iterator[ParsedItem | EdgeChunk]:
+        """``_line_items`` of the whole file, read in blocks (``numbered_blocks``): in each,
+        the runs of plain lines (``_plain_lines``) are read at once (``_plain_edges``), and
+        the lines between them one by one."""
+        for piece in numbered_blocks(self.path):
+            if isinstance(piece, LineBlock):
+                yield from self._block(piece)
+            else:
+                yield from self._line_items(piece)
+
+    def _block(self, block: LineBlock) -> Iterator[ParsedItem | EdgeChunk]:
+        """Yield the items of a block of lines: each run of plain lines at once, every other
+        line as ``_line_items`` reads it."""
+        text, number, position = block.text, block.first, 0
+        plain = self._plain_lines()
+        while position < len(text):
+            end = _run_end(plain, text, position)
+            if end > position:
+                run = text[position:end]
+                yield from self._plain_edges(run, number)
+                number += run.count("\n")
+                position = end
+                continue
+            # The lines up to the next run of plain lines, or to the end of the block
+            lines: list[tuple[int, str | LongLine]] = []
+            while position < len(text) and not (
+                lines and _run_end(plain, text, position) > position
+            ):
+                end = text.index("\n", position)
+                lines.append((number, text[position:end]))
+                number += 1
+                position = end + 1
+            yield from self._line_items(iter(lines))
+            plain = self._plain_lines()  # a header among them may have changed the layout
+
+    def _plain_lines(self) -> re.Pattern[str] | None:
+        """The pattern of a run of plain data lines under the layout in force: two ids that
+        name themselves (``_OWN_IDS``), and nothing else but the separator between them;
+        None when no header names the columns a line splits into two such ids."""
+        if self.unknown_header is not None:
+            return None
+        layout = self.layout
+        if layout.header_line is not None and {layout.citing_column, layout.cited_column} != {
+            0,
+            1,
+        }:
+            return None
+        separator = "[ \t]+" if layout.delimiter is None else re.escape(layout.delimiter)
+        return _plain_pattern(self.id_scheme, separator)
+
+    def _plain_edges(self, run: str, number: int) -> Iterator[ParsedItem | EdgeChunk]:
+        """Yield the items of a run of plain lines, the first of them line ``number``: their
+        pairs go into the chunk (a full chunk is yielded), a self-citation is its Skipped."""
+        tokens = (run.replace(",", " ") if "," in run else run).split()
+        citing_tokens, cited_tokens = tokens[0::2], tokens[1::2]
+        if self.layout.header_line is not None and self.layout.citing_column == 1:
+            citing_tokens, cited_tokens = cited_tokens, citing_tokens
+        citing, cited = citing_tokens, cited_tokens  # each token its own id
+        archive = SNAP_ARCHIVES.get(self.id_scheme)
+        if archive is not None:
+            citing = [f"{archive}/{token.zfill(7)}" for token in citing_tokens]
+            cited = [f"{archive}/{token.zfill(7)}" for token in cited_tokens]
+        selves = itertools.compress(itertools.count(), map(operator.eq, citing, cited))
+        done = 0
+        for index in [*selves, len(citing)]:
+            while done < index:
+                chunk = self.chunk
+                assert chunk is not None  # only in_columns reads blocks
+                take = min(CHUNK_EDGES - len(chunk), index - done)
+                chunk.citing.extend(citing[done : done + take])
+                chunk.cited.extend(cited[done : done + take])
+                done += take
+                if len(chunk) >= CHUNK_EDGES:
+                    yield self._handover()
+            if index < len(citing):  # a self-citation: _edge says so
+                pair = (citing_tokens[index], cited_tokens[index])
+                yield self._edge(number + index, "", "", pair)
+                done = index + 1
 
     def _handover(self) -> EdgeChunk:
         """Return the chunk being filled, and start another."""
@@ -397,16 +512,20 @@ class _EdgeLines:
         return ref
 
     def items(self) -> Iterator[ParsedItem]:
-        """Yield one CitationRecord, Skipped or Rejected per data line (``parse``); in
-        columns (``in_columns``), a full EdgeChunk in place of the citations it holds. The
-        common data line, two known ids as ``_quick_tokens`` finds them, is read here; any
-        other through ``_unusual`` and ``_edge``."""
+        """Yield one CitationRecord, Skipped or Rejected per data line (``parse``)."""
+        return self._line_items(numbered_lines(self.path))
+
+    def _line_items(self, lines: NumberedLines) -> Iterator[ParsedItem]:
+        """Yield what ``items`` yields for ``lines``; in columns (``in_columns``), a full
+        EdgeChunk in place of the citations it holds. The common data line, two known ids
+        as ``_quick_tokens`` finds them, is read here; any other through ``_unusual`` and
+        ``_edge``."""
         unchanged, known_pair, edge = self.unchanged, self._known_pair, self._edge
         header, unknown_header, layout = self.header, self.unknown_header, self.layout
         # A SNAP line (no header in force, none naming no columns, a full read) that starts
         # with a digit is its own text stripped, and splits as _quick_tokens splits it.
         snap = header is None and unknown_header is None and unchanged is None
-        for number, line in numbered_lines(self.path):
+        for number, line in lines:
             if snap and type(line) is str and line[:1].isdigit() and "," not in line:
                 fields = line.split()
                 if len(fields) == 2:

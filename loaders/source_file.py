@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import itertools
 import json
 import re
 import zlib
@@ -39,11 +40,14 @@ from .text import normalize_name
 from .titles import normalize_title, parse_arxiv_id
 
 __all__ = [
+    "BLOCK_CHARS",
     "MAX_LINE_LENGTH",
     "READ_ERRORS",
     "DateSpan",
+    "LineBlock",
     "LinePlace",
     "LongLine",
+    "NumberedLines",
     "arxiv_id_and_version",
     "bounded_int",
     "content_sha256",
@@ -55,6 +59,7 @@ __all__ = [
     "latin1_line",
     "line_limit",
     "name_problem",
+    "numbered_blocks",
     "numbered_lines",
     "open_binary",
     "open_text",
@@ -303,6 +308,65 @@ def numbered_lines(
                 yield number, long_line
     except READ_ERRORS as exc:
         raise read_error(path, exc, "check that the file is complete and not corrupt") from exc
+
+
+BLOCK_CHARS = 1 << 20
+"""The characters ``numbered_blocks`` reads at a time (then up to the end of the line)."""
+
+
+@dataclass(frozen=True)
+class LineBlock:
+    """Whole lines read at once: ``text`` is one or more lines, each ending in LF, with no CR
+    anywhere and none over the line limit; its first line is line ``first``."""
+
+    first: int
+    text: str
+
+
+NumberedLines = Iterator[tuple[int, str | LongLine]]
+"""Lines as ``numbered_lines`` yields them."""
+
+
+def numbered_blocks(path: Path, errors: str = "replace") -> Iterator[LineBlock | NumberedLines]:
+    """``numbered_lines`` in blocks where it can be: plain lines come as LineBlocks of about
+    ``BLOCK_CHARS``, and from the first line a block cannot hold on (a CR, a line over the
+    limit), the rest of the file comes as one iterator of ``numbered_lines``' lines (so does
+    a last line without its LF). The blocks' lines and the lines, in order, are exactly
+    ``numbered_lines``' lines, a file that breaks off included: from the block it broke off
+    in, its lines are read again one by one, up to the same SourceError."""
+    limit = line_limit()
+    if limit < BLOCK_CHARS:  # only a test lowers the limit so far
+        yield numbered_lines(path, errors=errors)
+        return
+    number = 0  # the lines handed over so far
+    last_line: str | None = None  # the file's last line when it has no LF
+    try:
+        with _text(path, None, errors) as handle:
+            while block := handle.read(BLOCK_CHARS):
+                if not block.endswith("\n"):
+                    block += handle.readline(limit + 2)  # to the end of its last line
+                start = block.rfind("\n", 0, len(block) - 1) + 1  # of the last line
+                if "\r" in block or len(block) - start - block.endswith("\n") > limit:
+                    break
+                if block.endswith("\n"):
+                    yield LineBlock(number + 1, block)
+                    number += block.count("\n")
+                    continue
+                # readline stopped short of the limit without a line ending: the end of the
+                # file, whose last line has no LF
+                if start:
+                    yield LineBlock(number + 1, block[:start])
+                    number += block.count("\n")
+                last_line = block[start:]
+                break
+            else:
+                return
+    except READ_ERRORS:
+        pass  # read again below, line by line, up to the same error
+    if last_line is not None:
+        yield iter(((number + 1, last_line),))
+    else:
+        yield itertools.islice(numbered_lines(path, errors=errors), number, None)
 
 
 def read_head(path: Path, size: int = 65536) -> str:

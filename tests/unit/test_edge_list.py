@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import gzip
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kg.errors import SourceError
-from loaders import edge_list
+from loaders import edge_list, source_file
 from loaders.records import (
     CitationRecord,
     EdgeChunk,
@@ -21,7 +22,7 @@ from loaders.records import (
     Skipped,
     SnapshotRecord,
 )
-from loaders.source_file import content_sha256
+from loaders.source_file import LongLine, content_sha256
 from loaders.titles import canonical_arxiv_id
 from tests.data import REAL_HEPTH_EDGES
 from tests.parsed import columns_flattened, records_as_keys
@@ -382,3 +383,92 @@ def test_every_snap_number_resolves_to_a_valid_paper_ref(
 ) -> None:
     arxiv_id = edge_list._arxiv_id(number, scheme, "cited")
     assert PaperRef(arxiv_id=arxiv_id).arxiv_id == arxiv_id == canonical_arxiv_id(arxiv_id)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(data=st.data(), scheme=st.sampled_from(sorted(edge_list.OWN_IDS)))
+def test_a_token_read_in_a_run_of_plain_lines_is_what_it_resolves_to(
+    data: st.DataObject, scheme: edge_list.IdScheme
+) -> None:
+    """A line of two OWN_IDS tokens is read without resolving them: under the arxiv scheme
+    each must be its own canonical id, under a SNAP scheme its number zero-filled."""
+    token = data.draw(st.from_regex(edge_list.OWN_IDS[scheme], fullmatch=True))
+    archive = edge_list.SNAP_ARCHIVES.get(scheme)
+    own = token if archive is None else f"{archive}/{token.zfill(7)}"
+    assert edge_list._arxiv_id(token, scheme, "citing") == own
+
+
+_LINE_PIECES = st.sampled_from(["a", "1", ",", "\t", " ", "é", "\n", "\n", "\r", "\r\n", "x" * 30])
+
+
+def _block_lines(path: Path) -> list[tuple[int, str | LongLine]]:
+    """numbered_blocks' lines, each block's split into its lines."""
+    lines: list[tuple[int, str | LongLine]] = []
+    for piece in source_file.numbered_blocks(path):
+        if isinstance(piece, source_file.LineBlock):
+            assert piece.text.endswith("\n")
+            assert "\r" not in piece.text
+            text = piece.text[:-1].split("\n")
+            lines.extend(enumerate(text, start=piece.first))
+        else:
+            lines.extend(piece)
+    return lines
+
+
+def _read(
+    read: Callable[[Path], list[tuple[int, str | LongLine]]], path: Path
+) -> tuple[list[tuple[int, str | LongLine]], str | None]:
+    """The lines ``read`` gives before any SourceError, and its message."""
+    lines: list[tuple[int, str | LongLine]] = []
+    try:
+        lines.extend(read(path))
+    except SourceError as error:
+        return lines, str(error)
+    return lines, None
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    pieces=st.lists(_LINE_PIECES, max_size=60),
+    block_chars=st.sampled_from([1, 3, 16, 64]),
+    limit=st.sampled_from([24, 1 << 20]),
+    packed=st.sampled_from(["plain", "gzip", "cut gzip"]),
+)
+def test_numbered_blocks_give_numbered_lines(
+    pieces: list[str], block_chars: int, limit: int, packed: str
+) -> None:
+    """Blocks and lines together are numbered_lines' lines, in order, whatever the line
+    endings, long lines, a last line without its LF, or a gzip that breaks off."""
+    data = "".join(pieces).encode()
+    if packed != "plain":
+        data = gzip.compress(data, compresslevel=1)
+        if packed == "cut gzip":
+            data = data[: max(11, len(data) * 2 // 3)]
+    default_chars, default_limit = source_file.BLOCK_CHARS, source_file.line_limit
+    source_file.BLOCK_CHARS = block_chars
+    source_file.line_limit = lambda: limit
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "lines.txt"
+            path.write_bytes(data)
+            expected = _read(lambda p: list(source_file.numbered_lines(p)), path)
+            assert _read(_block_lines, path) == expected
+    finally:
+        source_file.BLOCK_CHARS, source_file.line_limit = default_chars, default_limit
+
+
+def test_a_large_list_comes_in_blocks_and_a_cr_sends_the_rest_line_by_line(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "edges.csv"
+    lines = [f"{2101 + n % 12:04d}.{n:05d},1706.03762\n" for n in range(200_000)]
+    path.write_text("citing,cited\n" + "".join(lines[:150_000]) + "1810.04805,1706.03762\r\n"
+                    + "".join(lines[150_000:]), encoding="utf-8")  # fmt: skip
+    pieces = list(source_file.numbered_blocks(path))
+    blocks = [piece for piece in pieces if isinstance(piece, source_file.LineBlock)]
+    assert len(blocks) >= 2
+    assert blocks[0].first == 1
+    assert not isinstance(pieces[-1], source_file.LineBlock)  # the rest, from the CR's block
+    assert _block_lines(path) == list(source_file.numbered_lines(path))
+    in_columns = list(edge_list.parse_in_columns(path))
+    assert columns_flattened(in_columns) == records_as_keys(list(edge_list.parse(path)))

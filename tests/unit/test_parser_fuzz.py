@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from kg.errors import SourceError  # noqa: E402
-from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json  # noqa: E402
+from loaders import arxiv_oai, edge_list, hepth_abs, map_page, paper_json, source_file  # noqa: E402
 from loaders.detect import detect_format  # noqa: E402
 from loaders.formats import FORMATS  # noqa: E402
 from loaders.records import ParsedItem, SnapshotRecord  # noqa: E402
@@ -293,23 +293,34 @@ EDGE_TOKEN = st.one_of(
     st.from_regex(r"[0-9]{1,9}", fullmatch=True),
     st.from_regex(r"[0-9]{4}\.[0-9]{4,5}v[0-9]{1,40}", fullmatch=True),
     st.text(max_size=30),
+    # tokens that are their own ids, read in runs of lines (edge_list.OWN_IDS)
+    st.from_regex(edge_list.OWN_IDS["arxiv"], fullmatch=True),
+    st.sampled_from(["1001", "9201001", "0013001", "2110.03888", "1706.03762"]),
 )
+EDGE_LINE_ENDS = st.sampled_from(["\n", "\n", "\n", "\r\n", " \n", "\n\n", "\n# note\n"])
 
 
 @FUZZ
 @given(
-    rows=st.lists(st.tuples(EDGE_TOKEN, EDGE_TOKEN), max_size=20),
-    header=st.booleans(),
+    rows=st.lists(st.tuples(EDGE_TOKEN, EDGE_TOKEN, EDGE_LINE_ENDS), max_size=20),
+    header=st.sampled_from(["", "citing,cited", "cited,citing", "citing,cited,weight"]),
     separator=st.sampled_from([",", "\t", " "]),
     scheme=st.sampled_from(["arxiv", "snap-hepth"]),
+    block_chars=st.sampled_from([1, 16, 64, source_file.BLOCK_CHARS]),
 )
 def test_edge_lists(
-    rows: list[tuple[str, str]], header: bool, separator: str, scheme: edge_list.IdScheme
+    rows: list[tuple[str, str, str]],
+    header: str,
+    separator: str,
+    scheme: edge_list.IdScheme,
+    block_chars: int,
 ) -> None:
     """Any edge list gives edges, rejects and skipped self-citations, or a SourceError, and
-    every edge names two different arXiv ids."""
-    lines = [separator.join(row) for row in rows]
-    text = "\n".join((["citing,cited"] if header and separator == "," else []) + lines)
+    every edge names two different arXiv ids; in columns, read in blocks of any size, the
+    same."""
+    text = (header + "\n" if header and separator == "," else "") + "".join(
+        citing + separator + cited + end for citing, cited, end in rows
+    )
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "edges.txt"
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
@@ -317,7 +328,12 @@ def test_edge_lists(
             items = list(edge_list.parse(path, id_scheme=scheme))
         except SourceError:
             return
-        in_columns = list(edge_list.parse_in_columns(path, id_scheme=scheme))
+        default = source_file.BLOCK_CHARS
+        source_file.BLOCK_CHARS = block_chars
+        try:
+            in_columns = list(edge_list.parse_in_columns(path, id_scheme=scheme))
+        finally:
+            source_file.BLOCK_CHARS = default
     assert not parsed.papers(items)  # snapshots, edges, rejects and skipped ones only
     for cite in parsed.citations(items):
         assert cite.citing.arxiv_id
