@@ -78,8 +78,9 @@ _HEADER_WORD = re.compile(r"^[A-Za-z_][\w \-.]*$")
 # An id that is its own canonical arXiv id under the arxiv scheme (a new-style one without
 # its version, an old-style one with its archive in lower case and no subject class), and a
 # SNAP number under the SNAP schemes: a line of two such tokens is read in a run of its
-# like, with no step of Python of its own (``_EdgeLines._plain_edges``).
-# tests/unit/test_edge_list.py checks that each resolves as itself (``_arxiv_id``).
+# like, split by one regex match and one str.split (``_EdgeLines._plain_edges``; a SNAP
+# number is then zero-filled). tests/unit/test_edge_list.py checks that each resolves to
+# that (``_arxiv_id``).
 OWN_IDS = {
     "arxiv": r"(?:[0-9]{2}(?:0[1-9]|1[0-2])\.[0-9]{5}"
     r"|(?:0[0-9]|1[0-4])(?:0[1-9]|1[0-2])\.[0-9]{4}|[a-z][a-z-]{0,40}/[0-9]{7})",
@@ -95,6 +96,40 @@ def _run_end(plain: re.Pattern[str] | None, text: str, position: int) -> int:
         return position
     found = plain.match(text, position)
     return position if found is None else found.end()
+
+
+_LONG_RUN = 16
+"""The fewest plain lines read as a run: a shorter run is read one line at a time with the
+lines around it, so a file whose plain lines are few and scattered costs no more than
+before."""
+
+
+_MAX_SKIP = 256
+"""The most lines read one by one before a run of plain lines is looked for again."""
+
+
+class _BlockLines:
+    """A block's lines, split once, and where each starts in its text."""
+
+    def __init__(self, text: str, first: int) -> None:
+        self.first = first
+        self.lines = text[:-1].split("\n")  # the block ends with its last line's LF
+        self.end = first + len(self.lines)
+        """The number of the line after the block."""
+        self._before = list(itertools.accumulate(map(len, self.lines), initial=0))
+
+    def start(self, number: int) -> int:
+        """Where line ``number`` starts in the text (its length, for the line after it)."""
+        index = number - self.first
+        return self._before[index] + index
+
+    def numbered(self, first: int, end: int) -> NumberedLines:
+        """Lines ``first`` up to ``end`` (not included), numbered."""
+        return zip(
+            range(first, end),
+            self.lines[first - self.first : end - self.first],
+            strict=True,
+        )
 
 
 @lru_cache(maxsize=16)
@@ -384,7 +419,8 @@ class _EdgeLines:
         """The citations in columns so far (``in_columns``), else None."""
 
     def in_columns(self) -> Iterator[ParsedItem | EdgeChunk]:
-        """``items``, with the citations gathered into EdgeChunks: a chunk is handed over
+        """``items``' items, with the citations gathered into EdgeChunks (the file read in
+        blocks, ``_block_items``): a chunk is handed over
         when full, before any other item, at the end, and before a SourceError of a file
         that breaks off. No citation goes through a step of this loop but a full chunk."""
         self.chunk = EdgeChunk(self.key)
@@ -403,9 +439,9 @@ class _EdgeLines:
             yield self._handover()
 
     def _block_items(self) -> Iterator[ParsedItem | EdgeChunk]:
-        """``_line_items`` of the whole file, read in blocks (``numbered_blocks``): in each,
-        the runs of plain lines (``_plain_lines``) are read at once (``_plain_edges``), and
-        the lines between them one by one."""
+        """``items``' items for the whole file, read in blocks (``numbered_blocks``): in
+        each, the long runs of plain lines (``_plain_lines``) are read at once
+        (``_plain_edges``), and the lines between them one by one (``_line_items``)."""
         for piece in numbered_blocks(self.path):
             if isinstance(piece, LineBlock):
                 yield from self._block(piece)
@@ -413,34 +449,49 @@ class _EdgeLines:
                 yield from self._line_items(piece)
 
     def _block(self, block: LineBlock) -> Iterator[ParsedItem | EdgeChunk]:
-        """Yield the items of a block of lines: each run of plain lines at once, every other
-        line as ``_line_items`` reads it."""
-        text, number, position = block.text, block.first, 0
+        """Yield the items of a block of lines: each run of at least ``_LONG_RUN`` plain
+        lines at once, every other line as ``_line_items`` reads it. Lines read one by one
+        are looked at for a run less and less often while none starts (every line, then
+        every other, up to every ``_MAX_SKIP``th), so a block with few plain lines costs
+        about what reading its lines one by one does."""
+        text, first = block.text, block.first
         plain = self._plain_lines()
+        lines: _BlockLines | None = None  # split once a line is read one by one
+        number, position = first, 0
+        waiting = first  # the first line read one by one not yet handed over
+        skip = 1
         while position < len(text):
             end = _run_end(plain, text, position)
-            if end > position:
+            if text.count("\n", position, end) >= _LONG_RUN:
+                if waiting < number:
+                    assert lines is not None
+                    yield from self._line_items(lines.numbered(waiting, number))
+                    waiting = number
+                    # a header among them (or one naming no columns) may have changed the
+                    # layout: the run is matched again under the one in force
+                    plain = self._plain_lines()
+                    continue
                 run = text[position:end]
                 yield from self._plain_edges(run, number)
                 number += run.count("\n")
-                position = end
+                waiting, position, skip = number, end, 1
                 continue
-            # The lines up to the next run of plain lines, or to the end of the block
-            lines: list[tuple[int, str | LongLine]] = []
-            while position < len(text) and not (
-                lines and _run_end(plain, text, position) > position
-            ):
-                end = text.index("\n", position)
-                lines.append((number, text[position:end]))
-                number += 1
-                position = end + 1
-            yield from self._line_items(iter(lines))
-            plain = self._plain_lines()  # a header among them may have changed the layout
+            # A short run, or a line that is not plain: it and the next lines are read one
+            # by one, ``skip`` of them (more each time no run starts after them)
+            if lines is None:
+                lines = _BlockLines(text, first)
+            number = min(max(number + skip, number + text.count("\n", position, end)), lines.end)
+            position = lines.start(number)
+            skip = min(skip * 2, _MAX_SKIP)
+        if waiting < number:
+            assert lines is not None
+            yield from self._line_items(lines.numbered(waiting, number))
 
     def _plain_lines(self) -> re.Pattern[str] | None:
-        """The pattern of a run of plain data lines under the layout in force: two ids that
-        name themselves (``_OWN_IDS``), and nothing else but the separator between them;
-        None when no header names the columns a line splits into two such ids."""
+        """The pattern of a run of plain data lines under the layout in force: two tokens
+        that are their own ids (``OWN_IDS``), and nothing else but the separator between
+        them; None under a header naming no columns, or one whose citing and cited columns
+        are not its first two."""
         if self.unknown_header is not None:
             return None
         layout = self.layout

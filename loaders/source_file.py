@@ -328,12 +328,14 @@ NumberedLines = Iterator[tuple[int, str | LongLine]]
 
 
 def numbered_blocks(path: Path, errors: str = "replace") -> Iterator[LineBlock | NumberedLines]:
-    """``numbered_lines`` in blocks where it can be: plain lines come as LineBlocks of about
-    ``BLOCK_CHARS``, and from the first line a block cannot hold on (a CR, a line over the
-    limit), the rest of the file comes as one iterator of ``numbered_lines``' lines (so does
-    a last line without its LF). The blocks' lines and the lines, in order, are exactly
-    ``numbered_lines``' lines, a file that breaks off included: from the block it broke off
-    in, its lines are read again one by one, up to the same SourceError."""
+    """``numbered_lines`` in blocks where it can be: plain lines come as LineBlocks of
+    ``BLOCK_CHARS`` characters and the rest of their last line. From the first block that
+    cannot be one (it holds a CR, or a line over the limit) on, the rest of the file comes
+    as one iterator of ``numbered_lines``' lines: the file is opened again and the lines
+    handed over are skipped (a file with CRs from its first block on is read once). A last
+    line without its LF comes alone, as such an iterator. The blocks' lines and the lines,
+    in order, are exactly ``numbered_lines``' lines, a file that breaks off included: it is
+    read again so, up to the same SourceError."""
     limit = line_limit()
     if limit < BLOCK_CHARS:  # only a test lowers the limit so far
         yield numbered_lines(path, errors=errors)
@@ -342,7 +344,7 @@ def numbered_blocks(path: Path, errors: str = "replace") -> Iterator[LineBlock |
     last_line: str | None = None  # the file's last line when it has no LF
     try:
         with _text(path, None, errors) as handle:
-            while block := handle.read(BLOCK_CHARS):
+            while block := handle.read(max(BLOCK_CHARS, 1)):
                 if not block.endswith("\n"):
                     block += handle.readline(limit + 2)  # to the end of its last line
                 start = block.rfind("\n", 0, len(block) - 1) + 1  # of the last line

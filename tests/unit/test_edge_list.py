@@ -461,7 +461,11 @@ def test_a_large_list_comes_in_blocks_and_a_cr_sends_the_rest_line_by_line(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "edges.csv"
-    lines = [f"{2101 + n % 12:04d}.{n:05d},1706.03762\n" for n in range(200_000)]
+    # every 997th line names a version: read one by one, among runs of plain lines
+    lines = [
+        f"{2101 + n % 12:04d}.{n:05d}{'v2' if n % 997 == 0 else ''},1706.03762\n"
+        for n in range(200_000)
+    ]
     path.write_text("citing,cited\n" + "".join(lines[:150_000]) + "1810.04805,1706.03762\r\n"
                     + "".join(lines[150_000:]), encoding="utf-8")  # fmt: skip
     pieces = list(source_file.numbered_blocks(path))
@@ -472,3 +476,45 @@ def test_a_large_list_comes_in_blocks_and_a_cr_sends_the_rest_line_by_line(
     assert _block_lines(path) == list(source_file.numbered_lines(path))
     in_columns = list(edge_list.parse_in_columns(path))
     assert columns_flattened(in_columns) == records_as_keys(list(edge_list.parse(path)))
+
+
+@pytest.mark.parametrize(
+    ("later", "separator", "rejected"),
+    [
+        ("citing,foo", ",", 6),  # names no columns: it and the lines after it are rejected
+        ("cited,citing", ",", 0),  # the columns swap
+        ("citing\tcited", "\t", 0),  # a tab splits the lines after it
+        ("citing\tcited", ",", 5),  # ... and the commas' lines are one column each
+    ],
+)
+def test_a_header_between_runs_of_plain_lines_holds_from_its_line_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, later: str, separator: str, rejected: int
+) -> None:
+    monkeypatch.setattr(edge_list, "_LONG_RUN", 2)
+    before = "".join(f"2101.{n:05d},1706.03762\n" for n in range(1, 6))
+    after = "".join(f"2102.{n:05d}{separator}1706.03762\n" for n in range(1, 6))
+    path = tmp_path / "edges.csv"
+    path.write_text(f"citing,cited\n{before}{later}\n{after}", encoding="utf-8")
+    items = list(edge_list.parse(path))
+    in_columns = list(edge_list.parse_in_columns(path))
+    assert columns_flattened(in_columns) == records_as_keys(items)
+    assert len(_rejects(items)) == rejected
+    assert len(_edges(items)) == 10 - min(rejected, 5)
+
+
+def test_a_snap_list_with_lines_read_one_by_one_among_runs_gives_the_records_paths_edges(
+    tmp_path: Path,
+) -> None:
+    # every 997th line ends in a space (read one by one), a few are comments
+    lines = [
+        f"{9201001 + n}\t{9201000 + n // 2}{' ' if n % 997 == 0 else ''}\n"
+        if n % 5003
+        else "# a note\n"
+        for n in range(1, 120_000)
+    ]
+    path = tmp_path / "cit.txt"
+    path.write_text("".join(lines), encoding="utf-8")
+    items = list(edge_list.parse(path, id_scheme="snap-hepth"))
+    in_columns = list(edge_list.parse_in_columns(path, id_scheme="snap-hepth"))
+    assert columns_flattened(in_columns) == records_as_keys(items)
+    assert len(_edges(items)) > 119_000

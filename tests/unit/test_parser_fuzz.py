@@ -298,29 +298,37 @@ EDGE_TOKEN = st.one_of(
     st.sampled_from(["1001", "9201001", "0013001", "2110.03888", "1706.03762"]),
 )
 EDGE_LINE_ENDS = st.sampled_from(["\n", "\n", "\n", "\r\n", " \n", "\n\n", "\n# note\n"])
+EDGE_HEADERS = st.sampled_from(
+    ["", "citing,cited", "cited,citing", "citing,cited,weight", "to\tfrom", "citing cited",
+     "citing,foo", "weight,citing,cited"]
+)  # fmt: skip
 
 
 @FUZZ
 @given(
     rows=st.lists(st.tuples(EDGE_TOKEN, EDGE_TOKEN, EDGE_LINE_ENDS), max_size=20),
-    header=st.sampled_from(["", "citing,cited", "cited,citing", "citing,cited,weight"]),
+    header=EDGE_HEADERS,
+    later=st.tuples(st.integers(0, 20), EDGE_HEADERS),
     separator=st.sampled_from([",", "\t", " "]),
-    scheme=st.sampled_from(["arxiv", "snap-hepth"]),
+    scheme=st.sampled_from(["arxiv", "snap-hepth", "snap-hepph"]),
     block_chars=st.sampled_from([1, 16, 64, source_file.BLOCK_CHARS]),
+    long_run=st.sampled_from([1, 2, 16]),
 )
 def test_edge_lists(
     rows: list[tuple[str, str, str]],
     header: str,
+    later: tuple[int, str],
     separator: str,
     scheme: edge_list.IdScheme,
     block_chars: int,
+    long_run: int,
 ) -> None:
     """Any edge list gives edges, rejects and skipped self-citations, or a SourceError, and
-    every edge names two different arXiv ids; in columns, read in blocks of any size, the
-    same."""
-    text = (header + "\n" if header and separator == "," else "") + "".join(
-        citing + separator + cited + end for citing, cited, end in rows
-    )
+    every edge names two different arXiv ids; in columns, read in blocks of any size and
+    runs of any length, the same."""
+    lines = [citing + separator + cited + end for citing, cited, end in rows]
+    lines.insert(min(later[0], len(lines)), later[1] + "\n" if later[1] else "")
+    text = (header + "\n" if header else "") + "".join(lines)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "edges.txt"
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
@@ -328,12 +336,12 @@ def test_edge_lists(
             items = list(edge_list.parse(path, id_scheme=scheme))
         except SourceError:
             return
-        default = source_file.BLOCK_CHARS
-        source_file.BLOCK_CHARS = block_chars
+        defaults = source_file.BLOCK_CHARS, edge_list._LONG_RUN
+        source_file.BLOCK_CHARS, edge_list._LONG_RUN = block_chars, long_run
         try:
             in_columns = list(edge_list.parse_in_columns(path, id_scheme=scheme))
         finally:
-            source_file.BLOCK_CHARS = default
+            source_file.BLOCK_CHARS, edge_list._LONG_RUN = defaults
     assert not parsed.papers(items)  # snapshots, edges, rejects and skipped ones only
     for cite in parsed.citations(items):
         assert cite.citing.arxiv_id
