@@ -38,28 +38,12 @@ from tests.data import (
     missing_reason,
 )
 
-# The JVMs the tests start for a test or a module (local servers, neo4j-admin import,
-# Maven) compile with C1 alone: they live for seconds or minutes, and C2's compiler threads
-# cost a start more CPU than they give back on two cores. The session's server, which does
-# the suite's long loads, keeps the JVM's defaults (``_jvm_defaults``), as users' servers do
-# (docs/BENCHMARKS.md, "make test from a fresh clone"). A JDK_JAVA_OPTIONS of the caller's
-# own is kept for all of them.
-_QUICK_JVM = "-XX:TieredStopAtLevel=1"
-os.environ.setdefault("JDK_JAVA_OPTIONS", _QUICK_JVM)
-
-
-@contextlib.contextmanager
-def _jvm_defaults() -> Iterator[None]:
-    """Start JVMs with their default compilers inside: without the tests' own
-    JDK_JAVA_OPTIONS (one the caller set stays)."""
-    ours = os.environ.get("JDK_JAVA_OPTIONS") == _QUICK_JVM
-    if ours:
-        del os.environ["JDK_JAVA_OPTIONS"]
-    try:
-        yield
-    finally:
-        if ours:
-            os.environ["JDK_JAVA_OPTIONS"] = _QUICK_JVM
+# Every JVM the tests start (the local servers, neo4j-admin import, Maven) compiles with C1
+# alone: a test's server lives for seconds or minutes, and C2's compiler threads cost a start
+# more CPU than they give back on two cores (docs/BENCHMARKS.md, "make test from a fresh
+# clone"). What the server does is the same; users' servers keep the JVM's defaults. A
+# JDK_JAVA_OPTIONS of the caller's own is kept.
+os.environ.setdefault("JDK_JAVA_OPTIONS", "-XX:TieredStopAtLevel=1")
 
 
 def _ephemeral_floor() -> int:
@@ -171,8 +155,7 @@ def neo4j_connection(
         # Two workers install at once on a fresh machine: one Maven cache, so one at a time.
         with _machine_lock(tmp_path_factory.getbasetemp().parent / "kg-install.lock"):
             server.install()
-        with _jvm_defaults():
-            _, seconds = server.start(timeout=240)
+        _, seconds = server.start(timeout=240)
     except Exception as exc:  # any failure to get a server is reported the same way
         _unavailable(str(exc))
     connection = Connection(
