@@ -38,13 +38,6 @@ from tests.data import (
     missing_reason,
 )
 
-# Every JVM the tests start (the local servers, neo4j-admin import, Maven) compiles with C1
-# alone: a test's server lives for seconds or minutes, and C2's compiler threads cost a start
-# more CPU than they give back on two cores (docs/BENCHMARKS.md, "make test from a fresh
-# clone"). What the server does is the same; users' servers keep the JVM's defaults. A
-# JDK_JAVA_OPTIONS of the caller's own is kept.
-os.environ.setdefault("JDK_JAVA_OPTIONS", "-XX:TieredStopAtLevel=1")
-
 
 def _ephemeral_floor() -> int:
     """The lowest port the kernel hands out on its own (to ``bind`` to port 0 and to outgoing
