@@ -420,9 +420,9 @@ class _EdgeLines:
 
     def in_columns(self) -> Iterator[ParsedItem | EdgeChunk]:
         """``items``' items, with the citations gathered into EdgeChunks (the file read in
-        blocks, ``_block_items``): a chunk is handed over
-        when full, before any other item, at the end, and before a SourceError of a file
-        that breaks off. No citation goes through a step of this loop but a full chunk."""
+        blocks, ``_block_items``): a chunk is handed over when full, before any other item,
+        at the end, and before a SourceError of a file that breaks off. No citation goes
+        through a step of this loop but a full chunk."""
         self.chunk = EdgeChunk(self.key)
         items: Iterator[ParsedItem | EdgeChunk] = self._block_items()  # full chunks too
         try:
