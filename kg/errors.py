@@ -39,6 +39,7 @@ __all__ = [
     "ServerError",
     "SimilarityError",
     "SourceError",
+    "StageWorkerFailed",
     "ToolMissingError",
     "UnknownReference",
 ]
@@ -225,6 +226,10 @@ class UnknownReference(PaperNotFound):
         super().__init__(f"no paper matches {ref!r}", hint)
         self.ref = ref
         self.suggestions = list(suggestions)
+
+
+class StageWorkerFailed(KGError):
+    """A worker process of bulk mode's stage stopped without its answer."""
 
 
 class LoadInterrupted(KGError):

@@ -658,6 +658,7 @@ class KnowledgeGraph(Database):
         on_stage: Callable[[str], None] | None = None,
         keep_apart: PathArg | None = None,
         stage_memory: str = STAGE_MEMORY,
+        stage_workers: int | None = None,
     ) -> BulkSummary:
         """Load ``paths`` into the empty database of the local server with neo4j-admin import.
 
@@ -674,11 +675,17 @@ class KnowledgeGraph(Database):
 
         Raises ConfigError when NEO4J_URI is set or ``stage_memory`` is no size (as ``512MB``),
         ServerError when the local server is not installed or the import fails, NotEmptyError
-        when the database holds a node, ParameterError as ``load`` does, SourceError for
-        unreadable input and RecordRejected (with ``strict``) for a bad record.
-        ``on_stage`` is called with each stage's description (STAGE_NAMES) as it begins.
+        when the database holds a node, ParameterError as ``load`` does (and for
+        ``stage_workers`` under 1), SourceError for unreadable input, RecordRejected (with
+        ``strict``) for a bad record and StageWorkerFailed when a worker process of the stage
+        stops without its answer. ``on_stage`` is called with each stage's description
+        (STAGE_NAMES) as it begins.
         ``keep_apart`` names a file of splits (``kg merges --kept-apart --json``), recorded in
         the new database before the online writer runs: a rebuild keeps the splits users made.
+        ``stage_workers`` processes stage the lines of large arXiv snapshot files side by side
+        (1: all in this process; default: one a core, at most ``STAGE_WORKERS_MAX`` of
+        kg.load.pipeline); the
+        graph is the same for any number.
         """
         from kg.load import bulk, pipeline
 
@@ -686,11 +693,11 @@ class KnowledgeGraph(Database):
             batch_size, strict, id_scheme, on_progress, keep_messages, False, None
         )
         load = pipeline.LoadRequest(paths, fmt, rejects_path, keep_apart, None, stream)
-        return bulk.bulk_load(
-            bulk.BulkRequest(
-                load, settings, database, workdir, keep_csv, timeout, on_stage, stage_memory
-            )
+        stage = (stage_memory, pipeline.stage_workers(stage_workers))
+        request = bulk.BulkRequest(
+            load, settings, database, workdir, keep_csv, timeout, on_stage, *stage
         )
+        return bulk.bulk_load(request)
 
     @staticmethod
     def expand_paths(paths: list[Path]) -> list[Path]:

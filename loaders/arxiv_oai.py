@@ -8,6 +8,7 @@ line, and a closing ``SnapshotRecord`` carrying the newest and oldest ``update_d
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -19,10 +20,20 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .records import MAX_YEAR, MIN_YEAR, Origin, PaperRecord, ParsedItem, Rejected
+from .records import (
+    MAX_YEAR,
+    MIN_YEAR,
+    Origin,
+    PaperRecord,
+    ParsedItem,
+    Rejected,
+    SnapshotRecord,
+    StagedBlock,
+)
 from .source_file import (
     MAX_CATEGORY_CHARS,
     MAX_INT,
+    BlockStage,
     DateSpan,
     LongLine,
     arxiv_id_and_version,
@@ -41,15 +52,21 @@ from .taxonomy import is_category_code
 from .text import collapse_spaces, latex_to_unicode
 
 __all__ = [
+    "BLOCK_LINES",
     "id_year_month",
     "latex_name",
+    "line_items",
     "metadata_record",
     "parse",
+    "parse_in_blocks",
     "split_authors",
     "validation_reason",
 ]
 
 RAW_LIMIT = 500
+BLOCK_LINES = 1_000
+"""Lines a block of ``parse_in_blocks`` holds: enough that handing one to another process
+costs little beside reading it, few enough that the blocks in flight stay small."""
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*(?:\n[ \t]*)+|\n(?=[ \t])")
 _AND = re.compile(r"\s+(?:and|&)\s+|\\and\b", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[,;]")
@@ -454,18 +471,18 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
     snapshot = file_snapshot(path, "arxiv_oai")
     yield snapshot
     span = DateSpan()
+    shown = str(path)
     for number, line in numbered_lines(path, errors="surrogateescape"):
-        decoded = _decoded(path, number, line)
+        decoded = _decoded(shown, number, line)
+        if decoded is None:
+            continue
         if isinstance(decoded, Rejected):
             yield decoded
             continue
-        line, latin1 = decoded
-        text = line.lstrip("\ufeff") if number == 1 else line
-        if not text.strip():
-            continue
+        line, text, latin1 = decoded
         if unchanged is not None and not latin1 and _held(text, unchanged, span):
             continue
-        origin = Origin(path=str(path), line=number)
+        origin = Origin(path=shown, line=number)
         for item in _line_items(origin, line, text, latin1, snapshot.key):
             if isinstance(item, PaperRecord):
                 span.add(item.as_of)
@@ -473,25 +490,63 @@ def parse(path: Path, unchanged: Callable[[str], bool] | None = None) -> Iterato
     yield span.closing(snapshot)
 
 
-def _decoded(path: Path, number: int, line: str | LongLine) -> tuple[str, bool] | Rejected:
-    """Return a line's text, read as Latin-1 when it is not UTF-8, and whether it was; or
-    its Rejected when it is over the limit or mixes UTF-8 with other bytes."""
+def line_items(path: str, snapshot: str, number: int, line: str | LongLine) -> list[ParsedItem]:
+    """The items ``parse`` yields for line ``number`` of the file ``path`` (as ``Origin``
+    names it) whose snapshot key is ``snapshot``, read whole (no older snapshot): a
+    PaperRecord, a Rejected, both (a line read as Latin-1), or none (a blank line). Lines
+    are independent of each other, so they can be read in any process (``parse_in_blocks``).
+    """
+    decoded = _decoded(path, number, line)
+    if decoded is None:
+        return []
+    if isinstance(decoded, Rejected):
+        return [decoded]
+    line, text, latin1 = decoded
+    return list(_line_items(Origin(path=path, line=number), line, text, latin1, snapshot))
+
+
+def parse_in_blocks(path: Path, stage: BlockStage) -> Iterator[SnapshotRecord | StagedBlock]:
+    """``parse`` of a whole file, its lines handed to ``stage`` in blocks of ``BLOCK_LINES``
+    with ``line_items`` (bulk mode's stage runs it on them in other processes): yields the
+    snapshot, the StagedBlocks ``stage`` yields in the order of their lines, then the
+    snapshot dated by their records' ``as_of``, as ``parse`` does.
+
+    Raises SourceError when the file cannot be read.
+    """
+    snapshot = file_snapshot(path, "arxiv_oai")
+    yield snapshot
+    span = DateSpan()
+    lines = numbered_lines(path, errors="surrogateescape")
+    blocks = iter(lambda: list(itertools.islice(lines, BLOCK_LINES)), [])
+    for staged in stage(line_items, str(path), snapshot.key, blocks):
+        for day in staged.dates:
+            span.add(day)
+        yield staged
+    yield span.closing(snapshot)
+
+
+def _decoded(
+    path: str, number: int, line: str | LongLine
+) -> tuple[str, str, bool] | Rejected | None:
+    """Return a line as read (as Latin-1 when it is not UTF-8), its text without a leading
+    byte order mark on line 1, and whether it was read as Latin-1; its Rejected when it is
+    over the limit or mixes UTF-8 with other bytes; None when it is blank."""
+    latin1 = False
     if isinstance(line, LongLine):
         return Rejected(
-            origin=Origin(path=str(path), line=number),
-            reason=line.reason(),
-            raw=replaced(line.head),
+            origin=Origin(path=path, line=number), reason=line.reason(), raw=replaced(line.head)
         )
-    if not undecodable(line):
-        return line, False
-    decoded = latin1_line(line)
-    if decoded is None:
-        return Rejected(
-            origin=Origin(path=str(path), line=number),
-            reason=_MIXED_BYTES,
-            raw=replaced(line)[:RAW_LIMIT],
-        )
-    return decoded, True
+    if undecodable(line):
+        decoded = latin1_line(line)
+        if decoded is None:
+            return Rejected(
+                origin=Origin(path=path, line=number),
+                reason=_MIXED_BYTES,
+                raw=replaced(line)[:RAW_LIMIT],
+            )
+        line, latin1 = decoded, True
+    text = line.lstrip("\ufeff") if number == 1 else line
+    return (line, text, latin1) if text.strip() else None
 
 
 def _held(text: str, unchanged: Callable[[str], bool], span: DateSpan) -> bool:

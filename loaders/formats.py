@@ -23,7 +23,8 @@ from . import (
     semantic_scholar,
     unarxive,
 )
-from .records import EdgeChunk, FormatName, ParsedItem
+from .records import EdgeChunk, FormatName, ParsedItem, SnapshotRecord, StagedBlock
+from .source_file import BlockStage
 
 __all__ = [
     "FORMATS",
@@ -41,6 +42,7 @@ LineFilter = Callable[[str], bool]
 """Which lines of a file an older snapshot holds as they are (an incremental load)."""
 Parser = Callable[[Path, IdScheme, LineFilter | None], Iterator[ParsedItem]]
 ColumnParser = Callable[[Path, IdScheme], Iterator[ParsedItem | EdgeChunk]]
+BlockParser = Callable[[Path, BlockStage], Iterator[SnapshotRecord | StagedBlock]]
 
 
 def _by_path(parse: Callable[[Path], Iterator[ParsedItem]]) -> Parser:
@@ -73,6 +75,9 @@ class SourceFormat:
     id scheme; None where the scheme changes nothing of its records."""
     in_columns: ColumnParser | None = None
     """For a format that can give its citations as EdgeChunks: its parser that does."""
+    in_blocks: BlockParser | None = None
+    """For a format whose lines are independent records: its parser that hands the lines
+    to a BlockStage a block at a time (``loaders.arxiv_oai.parse_in_blocks``)."""
 
 
 FORMATS: dict[FormatName, SourceFormat] = {
@@ -96,6 +101,7 @@ FORMATS: dict[FormatName, SourceFormat] = {
             "arXiv metadata snapshot as JSON lines (Kaggle's arXiv Dataset, OAI-PMH)",
             "JSON lines with 'id' and one of 'title', 'categories', 'abstract', 'authors'",
             line_context=lambda _path: None,
+            in_blocks=arxiv_oai.parse_in_blocks,
         ),
         SourceFormat(
             "edge_list",
@@ -165,11 +171,15 @@ def parse_file(
 
 
 def parse_in_columns(
-    path: Path, fmt: FormatName, id_scheme: IdScheme = "arxiv"
-) -> Iterator[ParsedItem | EdgeChunk]:
+    path: Path, fmt: FormatName, id_scheme: IdScheme = "arxiv", stage: BlockStage | None = None
+) -> Iterator[ParsedItem | EdgeChunk | StagedBlock]:
     """``parse_file`` of a whole file, the citations as EdgeChunks where the format can give
-    them so (``SourceFormat.in_columns``)."""
+    them so (``SourceFormat.in_columns``); with a ``stage``, the lines of a format of
+    independent lines as the StagedBlocks ``stage`` makes of them (``SourceFormat.in_blocks``).
+    """
     source = FORMATS[fmt]
+    if stage is not None and source.in_blocks is not None:
+        return source.in_blocks(path, stage)
     if source.in_columns is not None:
         return source.in_columns(path, id_scheme)
     return source.parse(path, id_scheme, None)

@@ -47,6 +47,7 @@ __all__ = [
     "SkipKind",
     "Skipped",
     "SnapshotRecord",
+    "StagedBlock",
     "checked_citation",
     "checked_paper",
 ]
@@ -334,6 +335,19 @@ class EdgeChunk:
 
     def __len__(self) -> int:
         return len(self.citing)
+
+
+@dataclass(slots=True)
+class StagedBlock:
+    """A block of a file's lines as a sink staged them, in other processes (bulk mode's
+    ``ImportSink``; ``loaders.source_file.BlockStage``): the ``as_of`` of each PaperRecord
+    the lines gave, in order (the snapshot's dates), and the sink's own items for them."""
+
+    dates: list[date | None]
+    items: list[object]
+
+    def __len__(self) -> int:
+        return len(self.items)
 
 
 # A parser that yields a record per line of a large file builds these two without running

@@ -16,7 +16,7 @@ import itertools
 import json
 import re
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
@@ -31,10 +31,12 @@ from .records import (
     Origin,
     PaperRecord,
     PaperRef,
+    ParsedItem,
     Rejected,
     SkipKind,
     Skipped,
     SnapshotRecord,
+    StagedBlock,
 )
 from .text import normalize_name
 from .titles import normalize_title, parse_arxiv_id
@@ -43,10 +45,13 @@ __all__ = [
     "BLOCK_CHARS",
     "MAX_LINE_LENGTH",
     "READ_ERRORS",
+    "BlockStage",
     "DateSpan",
     "LineBlock",
+    "LineItems",
     "LinePlace",
     "LongLine",
+    "NumberedLine",
     "NumberedLines",
     "arxiv_id_and_version",
     "bounded_int",
@@ -246,6 +251,18 @@ class LongLine:
             "it was read past and not loaded: no record is that long, so check that this is "
             "the file meant, or split the line into records"
         )
+
+
+NumberedLine = tuple[int, str | LongLine]
+"""A line as ``numbered_lines`` yields it: its number and its text (or LongLine)."""
+LineItems = Callable[[str, str, int, str | LongLine], list[ParsedItem]]
+"""A format's items for one line of a file, given the file's path, its snapshot key, the
+line's number and the line: for a format whose lines are independent
+(``loaders.arxiv_oai.line_items``)."""
+BlockStage = Callable[[LineItems, str, str, Iterator[list[NumberedLine]]], Iterator[StagedBlock]]
+"""What stages a file's lines a block at a time (bulk mode's ``ImportSink``): given a
+format's LineItems, the file's path and snapshot key, and the blocks of its numbered lines,
+it yields one StagedBlock a block, in order."""
 
 
 def line_limit() -> int:

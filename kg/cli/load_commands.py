@@ -26,7 +26,7 @@ from kg.answers import BulkSummary, LoadSummary
 from kg.cli.app import count, emit_json, face_default, face_option, json_option, main, open_graph
 from kg.cli.tables import Column, clean, plural, print_table, progress_bar, say
 from kg.knowledge_graph import KnowledgeGraph
-from kg.load.pipeline import FormatChoice
+from kg.load.pipeline import STAGE_WORKERS, STAGE_WORKERS_MAX, FormatChoice
 from loaders.formats import FORMATS, IdScheme
 from loaders.hepth_abs import ABS_SUFFIXES
 
@@ -77,6 +77,14 @@ from loaders.hepth_abs import ABS_SUFFIXES
     f"[default: {face_default(KnowledgeGraph.bulk_load, 'stage_memory')}]",
 )
 @click.option(
+    "--stage-workers",
+    type=count(STAGE_WORKERS),
+    metavar="N",
+    help="With --bulk: processes that stage large arXiv snapshot files side by side "
+    "(1: in the loader's own process).  [default: the machine's cores, at most "
+    f"{STAGE_WORKERS_MAX}]",
+)
+@click.option(
     "--keep-apart",
     type=click.Path(path_type=Path, dir_okay=False),
     help="A file of splits to keep, as `kg merges --kept-apart --json` prints it (after "
@@ -102,6 +110,7 @@ def load(
     force: bool,
     bulk: bool,
     stage_memory: str | None,
+    stage_workers: int | None,
     keep_apart: Path | None,
     since: Path | None,
     as_json: bool,
@@ -122,7 +131,7 @@ def load(
 
     Example: kg load examples/map my-pages/*.txt
     """
-    _check_choices(bulk, since, stage_memory)
+    _check_choices(bulk, since, stage_memory, stage_workers)
     # What a load and a bulk load share; each adds its own progress hook.
     options: dict[str, Any] = {
         "fmt": fmt,
@@ -132,7 +141,8 @@ def load(
         "rejects_path": rejects,
         "keep_apart": keep_apart,
     }
-    bulk_only = ({} if stage_memory is None else {"stage_memory": stage_memory}) if bulk else None
+    stage = {"stage_memory": stage_memory, "stage_workers": stage_workers}
+    bulk_only = {k: v for k, v in stage.items() if v is not None} if bulk else None
     with _deferred_interrupt() as pressed, _load_bar(as_json) as progress:
         shown = _LoadProgress(progress, pressed, list(paths))
         try:
@@ -151,7 +161,9 @@ def load(
     _report_load(ctx, summary, bulk_summary, as_json)
 
 
-def _check_choices(bulk: bool, since: Path | None, stage_memory: str | None) -> None:
+def _check_choices(
+    bulk: bool, since: Path | None, stage_memory: str | None, stage_workers: int | None
+) -> None:
     """Raise click.UsageError for options that do not go together."""
     if since is not None and bulk:
         raise click.UsageError(
@@ -160,6 +172,8 @@ def _check_choices(bulk: bool, since: Path | None, stage_memory: str | None) -> 
         )
     if stage_memory is not None and not bulk:
         raise click.UsageError("--stage-memory sizes bulk mode's staging store: add --bulk")
+    if stage_workers is not None and not bulk:
+        raise click.UsageError("--stage-workers sets bulk mode's staging processes: add --bulk")
 
 
 def _run_load(

@@ -182,6 +182,7 @@ class BulkRequest:
     timeout: float
     on_stage: Callable[[str], None] | None
     stage_memory: str
+    stage_workers: int
 
 
 def bulk_load(request: BulkRequest) -> BulkSummary:
@@ -199,7 +200,9 @@ def bulk_load(request: BulkRequest) -> BulkSummary:
     fmt = as_format(load.fmt)
     with planned_load(files, fmt, load.rejects_path, stream.strict, splits_file) as plan:
         run = _BulkRun.begin(server, database, request.timeout, request.on_stage)
-        scratch, offline = _scratch(scratch_base or server.settings.home / "bulk", memory)
+        scratch, offline = _scratch(
+            scratch_base or server.settings.home / "bulk", memory, request.stage_workers
+        )
         try:
             import_files = run.import_offline(offline, scratch, plan, stream)
             with Database.connect(_local_connection(server.settings, database)) as graph:
@@ -312,12 +315,12 @@ def _installed(settings: LocalSettings) -> LocalServer:
     return server
 
 
-def _scratch(base: Path, memory: str) -> tuple[Path, ImportSink]:
+def _scratch(base: Path, memory: str, workers: int) -> tuple[Path, ImportSink]:
     """Return a new scratch folder in ``base`` (made when missing) and the staging store in
-    it, held to ``memory``."""
+    it, held to ``memory``, with ``workers`` worker processes."""
     base.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="kg-bulk-", dir=base))
-    return scratch, ImportSink(scratch / "stage.duckdb", memory)
+    return scratch, ImportSink(scratch / "stage.duckdb", memory, workers)
 
 
 def _count_bulk(

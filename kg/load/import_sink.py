@@ -39,14 +39,16 @@ from collections.abc import Iterator, Sequence
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from kg.errors import ConfigError
 from kg.load.rows import Batch, as_of_key, category_row, paper_row
 from kg.load.stage_sql import PARQUET_TABLES, DuckDBStage, ImportFiles, write_import_files
+from kg.load.stage_workers import StageWorkers
 from loaders.paper_properties import (
     DESCRIBED_COLUMNS,
     LINK_PROPERTIES,
@@ -60,13 +62,26 @@ from loaders.records import (
     PaperRecord,
     PaperRef,
     SnapshotRecord,
+    StagedBlock,
 )
+from loaders.source_file import BlockStage, LineItems, NumberedLine
 from loaders.text import normalize_name
 from loaders.titles import canonical_arxiv_id
 
-__all__ = ["ImportFiles", "ImportSink", "check_stage_memory"]
+__all__ = [
+    "PARALLEL_BYTES",
+    "ImportFiles",
+    "ImportSink",
+    "StagedPaper",
+    "check_stage_memory",
+    "stage_block",
+    "staged_paper",
+]
 
 _TITLE_PREFIX = "title:"
+PARALLEL_BYTES = 8 << 20
+"""The file size from which the stage reads a file's lines in its worker processes: below
+it, starting them costs more than they save."""
 # DuckDB's threads: the split's joins and groups and the CSV writes run in parallel, and each
 # thread takes its share of the memory limit, so a few are enough.
 _MAX_THREADS = 4
@@ -169,8 +184,15 @@ class ImportSink:
     ``1GB``) to a folder beside it. Raises duckdb.Error for a memory it does not take.
     """
 
-    def __init__(self, path: Path, memory: str) -> None:
+    def __init__(
+        self, path: Path, memory: str, workers: int = 1, parallel_bytes: int = PARALLEL_BYTES
+    ) -> None:
         self.path = path
+        self.workers = workers
+        """Worker processes that stage the lines of large files (``block_stage``)."""
+        self.parallel_bytes = parallel_bytes
+        """The size from which a file's lines are staged in the worker processes."""
+        self._workers: StageWorkers | None = None
         self.db = duckdb.connect(
             path,
             config={
@@ -183,8 +205,7 @@ class ImportSink:
                 "preserve_insertion_order": False,
             },
         )
-        for name, schema in _TABLES.items():
-            self.db.from_arrow(schema.empty_table()).create(name)
+        self._parts = _Parts(path.with_name(path.name + ".tables"))
         self.snapshots: list[SnapshotRecord] = []
         """Every snapshot record, in the order read: the online writer upserts them all."""
         self.marked: list[str] = []
@@ -204,7 +225,11 @@ class ImportSink:
         self._ref_keys: dict[int, tuple[PaperRef, str]] = {}
 
     def close(self) -> None:
-        """Close the scratch store (the files stay; their folder's owner removes them)."""
+        """Close the scratch store (the files stay; their folder's owner removes them) and
+        stop its worker processes."""
+        if self._workers is not None:
+            self._workers.close()
+        self._parts.close()
         self._records.close()
         self.db.close()
 
@@ -264,7 +289,7 @@ class ImportSink:
 
     def _flush(self) -> None:
         """Append the rows gathered so far to the stage's tables."""
-        self._rows.append_to(self.db)
+        self._rows.append_to(self._parts)
         self._records.flush()
 
     def _stage_citations(self, citations: Sequence[CitationRecord], rows: _Rows) -> None:
@@ -305,114 +330,62 @@ class ImportSink:
         return key
 
     def _stage_paper(self, record: PaperRecord, rows: _Rows, names: set[tuple[str, str]]) -> None:
-        """Add a full record's rows: itself, its authors' spellings and, when it alone could
-        be imported, its import cells."""
+        """Add a full record's rows (``staged_paper``)."""
+        self._add_paper(staged_paper(record), rows, names)
+
+    def _add_paper(self, paper: StagedPaper, rows: _Rows, names: set[tuple[str, str]]) -> None:
+        """Add a staged record's rows: itself, its authors' spellings and, when it alone
+        could be imported, its import cells, authors, categories and extra properties."""
         self._seq += 1
-        key = record.key
-        authors = [_name_key(name) for name in record.authors]
-        if record.author_ids:
-            # an author a source gives ids for is keyed by them, and written online
-            names.update(
-                (author, name)
-                for author, name, ids in zip(
-                    authors, record.authors, record.author_ids, strict=True
-                )
-                if not ids
-            )
-        else:
-            names.update(zip(authors, record.authors, strict=True))
-        # A record with strong ids besides arXiv's, or its authors', goes online: the rules
-        # for strong ids may merge its paper or its authors with others (reconcile_ids,
-        # reconcile_authors)
-        plain = not (
-            key.startswith(_TITLE_PREFIX)
-            or record.ids
-            or record.author_ids
-            or len(set(authors)) != len(authors)
-            or _splits_in_import(record)
-        )
-        cells: Sequence[Any] = _NO_CELLS
+        key = paper.key
+        names.update(paper.names)
         extras = 0
-        if plain:
-            cells, extras = self._import_cells(record, key, authors, rows)
+        if paper.cells is not None:
+            authored = rows.rows["authored"]
+            for position, author in enumerate(paper.authored, start=1):
+                authored.append((key, author, position))
+            for named, is_primary in paper.categories:
+                self._categories[named["code"]] = named
+                rows.add("paper_categories", key, named["code"], is_primary)
+            if paper.extras is None:
+                extras = -1
+            else:
+                for slot, value in enumerate(paper.extra_values):
+                    rows.add("extras", key, slot, value)
+                extras = self._extra_sets.setdefault(paper.extras, len(self._extra_sets))
         rows.add(
             "papers",
             key,
             self._seq,
-            plain and extras >= 0,
-            record.snapshot,
+            paper.cells is not None and extras >= 0,
+            paper.snapshot,
             extras,
-            self._records.add(record),
-            *cells,
+            self._records.add_pickled(paper.record),
+            *(_NO_CELLS if paper.cells is None else paper.cells),
         )
 
-    def _import_cells(
-        self, record: PaperRecord, key: str, authors: list[str], rows: _Rows
-    ) -> tuple[list[Any], int]:
-        """Return the cells of a record's import rows, in ``_CELLS`` order (the values
-        papers, authors and categories.cypher write on a new node, and its link's) and the
-        number of its set of extra link properties (-1 when two of their columns would
-        clash); add its AUTHORED and category rows, and its extra properties, to ``rows``."""
-        row = paper_row(record, key)
-        row["stub"] = False
-        row["years"] = [record.year] if record.year is not None else None
-        if authors:
-            row["authors_as_of"] = row["as_of"]
-            authored = rows.rows["authored"]
-            for position, author in enumerate(authors, start=1):
-                authored.append((key, author, position))
-        if record.primary_category:
-            row["categories_as_of"] = as_of_key(record.as_of, record.snapshot)
-            row["primary_category"] = self._stage_categories(record, key, rows)
-        described = {name: value for name, value in row["extra"].items() if value is not None}
-        described.update((link.name, row[link.row]) for link in LINK_PROPERTIES)
-        cells = [
-            value if value is None or native else _text(value, kind)
-            for value, (name, kind, native) in zip(
-                map(row.get, _PAPER_NAMES), _STAGED_PAPER, strict=True
-            )
-        ]
-        cells += [
-            value if value is None or native else _text(value, kind)
-            for value, (name, kind, native) in zip(
-                map(described.__getitem__, _DESCRIBED_ORDER), _STAGED_DESCRIBED, strict=True
-            )
-        ]
-        return cells, self._stage_extras(key, described, rows)
+    def block_stage(self, path: Path) -> BlockStage | None:
+        """The BlockStage that stages ``path``'s lines in the stage's worker processes, when
+        there are two or more and the file holds at least ``parallel_bytes``; else None."""
+        if self.workers < 2 or path.stat().st_size < self.parallel_bytes:
+            return None
+        if self._workers is None:
+            self._workers = StageWorkers(self.workers)
+        return self._workers.staged
 
-    def _stage_categories(self, record: PaperRecord, key: str, rows: _Rows) -> str:
-        """Add the record's PRIMARY_CATEGORY and CROSS_LISTED rows; return the primary code."""
-        primary = _category_row(str(record.primary_category))
-        cross = [_category_row(c) for c in record.cross_categories]
-        for named in (primary, *cross):
-            self._categories[named["code"]] = named
-        rows.add("paper_categories", key, primary["code"], True)
-        codes = dict.fromkeys(
-            named["code"]
-            for named, raw in zip(cross, record.cross_categories, strict=True)
-            if raw != record.primary_category
-        )
-        for code in codes:
-            rows.add("paper_categories", key, code, False)
-        return str(primary["code"])
-
-    def _stage_extras(self, key: str, described: dict[str, Any], rows: _Rows) -> int:
-        """Add a record's extra link properties, one row each in the order of their set;
-        return the number of the set, or -1 when two columns would have one name in DuckDB,
-        which compares names regardless of case (such a paper goes online)."""
-        extras = tuple(
-            sorted(
-                (name, _kind(value))
-                for name, value in described.items()
-                if name not in _DESCRIBED_NAMES
-            )
-        )
-        columns = [name.casefold() for name in (*_DESCRIBED_NAMES, *(name for name, _ in extras))]
-        if len(set(columns)) != len(columns):
-            return -1
-        for slot, (name, kind) in enumerate(extras):
-            rows.add("extras", key, slot, _text(described[name], kind))
-        return self._extra_sets.setdefault(extras, len(self._extra_sets))
+    def write_staged(self, block: StagedBlock) -> None:
+        """Stage a block the worker processes staged (``stage_block``), as ``write_batch``
+        stages its records."""
+        rows = self._rows
+        names: set[tuple[str, str]] = set()
+        for paper in block.items:
+            if isinstance(paper, StagedPaper):
+                self._add_paper(paper, rows, names)
+        for key, name in names:
+            rows.add("names", key, name)
+        self._records.flush()
+        if rows.count >= _APPEND_ROWS:
+            self._flush()
 
     # The import files: the part no rule touches.
 
@@ -422,6 +395,7 @@ class ImportSink:
         ``folder``; return them."""
         folder.mkdir(parents=True, exist_ok=True)
         self._flush()
+        self._parts.seal(self.db)
         self._stage_lookups()
         files = write_import_files(DuckDBStage(self.db), folder)
         self.online_keys = self._count("online_keys")
@@ -435,6 +409,7 @@ class ImportSink:
         kg.load.spark_stage); return ``folder``."""
         folder.mkdir(parents=True, exist_ok=True)
         self._flush()
+        self._parts.seal(self.db)
         self._stage_lookups()
         for table in PARQUET_TABLES:
             # the stage's own table names; a record's offset in the records file beside the
@@ -563,10 +538,10 @@ class _Rows:
         """Add rows to ``table`` that are an Arrow table of its schema already."""
         self.tables.append((table, rows))
 
-    def append_to(self, db: duckdb.DuckDBPyConnection) -> None:
-        """Append each table's rows, if any, to its table in ``db``, and forget them."""
+    def append_to(self, parts: _Parts) -> None:
+        """Append each table's rows, if any, to its table's part file, and forget them."""
         for table, arrow in self.tables:
-            db.from_arrow(arrow).insert_into(table)
+            parts.append(table, arrow)
         self.tables.clear()
         for table, rows in self.rows.items():
             if rows:
@@ -575,8 +550,46 @@ class _Rows:
                     pa.array(column, kind)
                     for column, kind in zip(zip(*rows, strict=True), schema.types, strict=True)
                 ]
-                db.from_arrow(pa.Table.from_arrays(columns, schema=schema)).insert_into(table)
+                parts.append(table, pa.Table.from_arrays(columns, schema=schema))
                 rows.clear()
+
+
+class _Parts:
+    """The stage's tables while files are read: a Parquet file each in ``folder``, a row
+    group an append. Appending to a Parquet file costs a fraction of inserting the rows into
+    DuckDB's own tables, and takes less disk (docs/BENCHMARKS.md, "The stage in worker
+    processes"); once every file is read, DuckDB reads them as views of the tables' names
+    (``seal``)."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.paths = {table: folder / f"{table}.parquet" for table in _TABLES}
+        self.writers: dict[str, pq.ParquetWriter] | None = {
+            table: pq.ParquetWriter(path, _TABLES[table], compression="zstd")
+            for table, path in self.paths.items()
+        }
+
+    def append(self, table: str, rows: pa.Table) -> None:
+        """Append ``rows`` (of the table's schema) to the table. Raises RuntimeError once
+        sealed."""
+        if self.writers is None:
+            raise RuntimeError("the stage's tables are sealed: nothing more can be staged")
+        self.writers[table].write_table(rows)
+
+    def seal(self, db: duckdb.DuckDBPyConnection) -> None:
+        """Close the files and have ``db`` read each as a view of its table's name (once)."""
+        if self.writers is None:
+            return
+        self.close()
+        for table, path in self.paths.items():
+            db.read_parquet(str(path)).create_view(table)
+
+    def close(self) -> None:
+        """Close the files, once."""
+        if self.writers is not None:
+            for writer in self.writers.values():
+                writer.close()
+            self.writers = None
 
 
 class _Records:
@@ -591,7 +604,10 @@ class _Records:
 
     def add(self, record: PaperRecord | CitationRecord) -> int:
         """Keep ``record``; return its offset."""
-        data = pickle.dumps(record, pickle.HIGHEST_PROTOCOL)
+        return self.add_pickled(pickle.dumps(record, pickle.HIGHEST_PROTOCOL))
+
+    def add_pickled(self, data: bytes) -> int:
+        """Keep a record pickled as ``data``; return its offset."""
         at = self.size
         self.pending.append(data)
         self.size += len(data)
@@ -612,6 +628,142 @@ class _Records:
 
     def close(self) -> None:
         self.file.close()
+
+
+class StagedPaper(NamedTuple):
+    """What the stage keeps of a full record, worked out from the record alone
+    (``staged_paper``), so in any process: ``ImportSink`` adds its rows in input order."""
+
+    key: str
+    snapshot: str
+    record: bytes
+    """The record, pickled (kept whole for the online writer)."""
+    names: tuple[tuple[str, str], ...]
+    """(name key, spelling) of each author not keyed by a source's ids."""
+    cells: tuple[Any, ...] | None
+    """Its import cells in ``_CELLS`` order; None when it goes online whatever the split."""
+    authored: tuple[str, ...]
+    """With cells: its authors' keys in order."""
+    categories: tuple[tuple[dict[str, Any], bool], ...]
+    """With cells: its category rows (``category_row``), each with whether it is primary."""
+    extras: tuple[tuple[str, str], ...] | None
+    """With cells: the (name, import type) of its extra link properties, sorted; None when
+    two of their columns would clash."""
+    extra_values: tuple[str | None, ...]
+    """With cells and extras: their CSV texts, in that order."""
+
+
+def staged_paper(record: PaperRecord) -> StagedPaper:
+    """What the stage keeps of a full record: it, its authors' spellings and, when it alone
+    could be imported, its import cells (the values papers, authors and categories.cypher
+    write on a new node, and its link's), authors, categories and extra properties."""
+    key = record.key
+    authors = [_name_key(name) for name in record.authors]
+    if record.author_ids:
+        # an author a source gives ids for is keyed by them, and written online
+        names = tuple(
+            (author, name)
+            for author, name, ids in zip(authors, record.authors, record.author_ids, strict=True)
+            if not ids
+        )
+    else:
+        names = tuple(zip(authors, record.authors, strict=True))
+    record_bytes = pickle.dumps(record, pickle.HIGHEST_PROTOCOL)
+    # A record with strong ids besides arXiv's, or its authors', goes online: the rules
+    # for strong ids may merge its paper or its authors with others (reconcile_ids,
+    # reconcile_authors)
+    if (
+        key.startswith(_TITLE_PREFIX)
+        or record.ids
+        or record.author_ids
+        or len(set(authors)) != len(authors)
+        or _splits_in_import(record)
+    ):
+        return StagedPaper(key, record.snapshot, record_bytes, names, None, (), (), (), ())
+    row = paper_row(record, key)
+    row["stub"] = False
+    row["years"] = [record.year] if record.year is not None else None
+    if authors:
+        row["authors_as_of"] = row["as_of"]
+    categories: tuple[tuple[dict[str, Any], bool], ...] = ()
+    if record.primary_category:
+        row["categories_as_of"] = as_of_key(record.as_of, record.snapshot)
+        categories = _categories(record)
+        row["primary_category"] = categories[0][0]["code"]
+    described = {name: value for name, value in row["extra"].items() if value is not None}
+    described.update((link.name, row[link.row]) for link in LINK_PROPERTIES)
+    cells = tuple(
+        [
+            value if value is None or native else _text(value, kind)
+            for value, (name, kind, native) in zip(
+                map(row.get, _PAPER_NAMES), _STAGED_PAPER, strict=True
+            )
+        ]
+        + [
+            value if value is None or native else _text(value, kind)
+            for value, (name, kind, native) in zip(
+                map(described.__getitem__, _DESCRIBED_ORDER), _STAGED_DESCRIBED, strict=True
+            )
+        ]
+    )
+    extras, extra_values = _extras(described)
+    return StagedPaper(
+        key, record.snapshot, record_bytes, names, cells, tuple(authors), categories, extras,
+        extra_values,
+    )  # fmt: skip
+
+
+def stage_block(
+    line_items: LineItems, path: str, snapshot: str, block: list[NumberedLine]
+) -> StagedBlock:
+    """A block of a file's lines as the stage keeps them (``ImportSink``'s BlockStage, run
+    in its worker processes): each line's items (``line_items``), a full record as its
+    StagedPaper, anything else (a reject, a skip) as it is; and the records' dates."""
+    dates: list[date | None] = []
+    items: list[object] = []
+    for number, line in block:
+        for item in line_items(path, snapshot, number, line):
+            if isinstance(item, PaperRecord):
+                dates.append(item.as_of)
+                items.append(staged_paper(item))
+            elif isinstance(item, CitationRecord | SnapshotRecord):  # pragma: no cover
+                raise TypeError(f"{type(item).__name__} in a block of independent lines")
+            else:
+                items.append(item)
+    return StagedBlock(dates, items)
+
+
+def _categories(record: PaperRecord) -> tuple[tuple[dict[str, Any], bool], ...]:
+    """A record's PRIMARY_CATEGORY row then its CROSS_LISTED rows (each code once, the
+    primary's own spelling not again), each with whether it is primary."""
+    primary = _category_row(str(record.primary_category))
+    cross = {
+        named["code"]: named
+        for named, raw in zip(
+            map(_category_row, record.cross_categories), record.cross_categories, strict=True
+        )
+        if raw != record.primary_category
+    }
+    return ((primary, True), *((named, False) for named in cross.values()))
+
+
+def _extras(
+    described: dict[str, Any],
+) -> tuple[tuple[tuple[str, str], ...] | None, tuple[str | None, ...]]:
+    """A record's extra link properties: their (name, import type), sorted, and their CSV
+    texts; (None, ()) when two columns would have one name in DuckDB, which compares names
+    regardless of case (such a paper goes online)."""
+    extras = tuple(
+        sorted(
+            (name, _kind(value))
+            for name, value in described.items()
+            if name not in _DESCRIBED_NAMES
+        )
+    )
+    columns = [name.casefold() for name in (*_DESCRIBED_NAMES, *(name for name, _ in extras))]
+    if len(set(columns)) != len(columns):
+        return None, ()
+    return extras, tuple(_text(described[name], kind) for name, kind in extras)
 
 
 # The imported string-array properties a record states, read as its papers.cypher row does

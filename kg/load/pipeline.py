@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal, Protocol, runtime_checkable
+from typing import IO, Final, Literal, Protocol, runtime_checkable
 
 from kg.answers.loads import FileSummary, KeptApart, LoadSummary
 from kg.database import Database
@@ -48,7 +48,7 @@ from kg.load.merges import read_kept_apart
 from kg.load.neo4j_sink import GraphWriter
 from kg.load.rows import Batch
 from kg.load.schema import ensure_schema
-from kg.numbers import COUNT, COUNT_OR_ZERO
+from kg.numbers import COUNT, COUNT_OR_ZERO, Bound
 from kg.paths import PathArg, as_path, as_paths, optional_path
 from loaders.detect import detect_format
 from loaders.errors import printable, valid_text
@@ -62,9 +62,13 @@ from loaders.records import (
     Rejected,
     Skipped,
     SnapshotRecord,
+    StagedBlock,
 )
+from loaders.source_file import BlockStage
 
 __all__ = [
+    "STAGE_WORKERS",
+    "STAGE_WORKERS_MAX",
     "ColumnSink",
     "InputFile",
     "LoadRequest",
@@ -83,6 +87,7 @@ __all__ = [
     "plan_inputs",
     "planned_load",
     "read_files",
+    "stage_workers",
 ]
 
 FormatChoice = FormatName | Literal["auto"]
@@ -669,6 +674,28 @@ class ColumnSink(RecordSink, Protocol):
     def write_edges(self, chunk: EdgeChunk) -> None:
         """Take one chunk of citations, after every batch before it."""
 
+    def block_stage(self, path: Path) -> BlockStage | None:
+        """What stages the lines of ``path`` a block at a time, in other processes, when
+        the sink does so for this file (``write_staged`` takes its blocks); else None."""
+
+    def write_staged(self, block: StagedBlock) -> None:
+        """Take one block its ``block_stage`` staged, after every batch before it."""
+
+
+STAGE_WORKERS: Final = Bound(1, 256)
+"""The worker processes a bulk load's stage may be given (``stage_workers``)."""
+STAGE_WORKERS_MAX: Final = 8
+"""At most this many worker processes stage a bulk load's large arXiv snapshot files by
+default: one a core up to it."""
+
+
+def stage_workers(given: int | None) -> int:
+    """A bulk load's worker processes: ``given`` (checked against STAGE_WORKERS), else one a
+    core, at most STAGE_WORKERS_MAX. Raises ParameterError for a number out of bounds."""
+    if given is None:
+        return min(os.cpu_count() or 1, STAGE_WORKERS_MAX)
+    return STAGE_WORKERS.check("stage_workers", given)
+
 
 @dataclass(frozen=True)
 class StreamSettings:
@@ -733,9 +760,10 @@ def load_files(
                 # Taken before the parser hashes the file: a file written to after this
                 # point may have given records of two contents under one snapshot key.
                 before = _file_state(item.path)
-                items: Iterator[ParsedItem | EdgeChunk]
+                items: Iterator[ParsedItem | EdgeChunk | StagedBlock]
                 if stream.since is None and isinstance(sink, ColumnSink):
-                    items = parse_in_columns(item.path, file_format, stream.id_scheme)
+                    stage = sink.block_stage(item.path)
+                    items = parse_in_columns(item.path, file_format, stream.id_scheme, stage)
                 else:
                     items = parse_file(item.path, file_format, stream.id_scheme, unchanged)
                 load_stream(
@@ -759,7 +787,7 @@ def load_files(
 
 def load_stream(
     writer: RecordSink,
-    items: Iterator[ParsedItem | EdgeChunk],
+    items: Iterator[ParsedItem | EdgeChunk | StagedBlock],
     file_summary: FileSummary,
     summary: LoadSummary,
     rejects: RejectsFile,
@@ -783,6 +811,8 @@ def load_stream(
                     return
             elif isinstance(item, EdgeChunk):
                 feed.edges(item)
+            elif isinstance(item, StagedBlock):
+                feed.staged(item)
             else:
                 feed.record(item)
     except SourceError:
@@ -837,6 +867,25 @@ class _Feed:
         self.summary.written += count
         if self.stream.on_progress is not None:
             self.stream.on_progress(count)
+
+    def staged(self, block: StagedBlock) -> None:
+        """Count a block its sink staged (its records, and its rejects and skips as
+        ``record`` does) and write it, after the batch waiting. Only a ColumnSink is given
+        blocks (``load_files``). Raises RecordRejected when ``strict``, before the block is
+        written."""
+        if not isinstance(self.writer, ColumnSink):  # pragma: no cover - a wiring mistake
+            raise TypeError(f"{type(self.writer).__name__} takes no StagedBlock")
+        self.flush()
+        papers = len(block.dates)
+        for item in block.items:
+            if isinstance(item, Rejected | Skipped):
+                self.record(item)
+        self.file_summary.read += papers
+        self.file_summary.papers += papers
+        self.writer.write_staged(block)
+        self.summary.written += papers
+        if self.stream.on_progress is not None:
+            self.stream.on_progress(papers)
 
     def snapshot(self, item: SnapshotRecord) -> bool:
         """Write a snapshot of the file; return True when it is the first and this loader

@@ -1,11 +1,13 @@
 """Bulk mode's stage alone: the files parsed and staged into a scratch DuckDB store, as
 ``kg load --bulk`` does before its split, timed or under cProfile; no server.
 
-    python -m tests.bench.stage_profile FILE... [--id-scheme arxiv] [--profile 25]
+    python -m tests.bench.stage_profile FILE... [--id-scheme arxiv] [--workers 2] [--profile 25]
 
 Prints the seconds of the stage (``load_files`` into an ``ImportSink``) and of the split and
 CSVs (``write_csv``); with ``--profile N``, cProfile's N top entries by own time for the
-stage (the profiler slows it about 1.5×: read the shares, not the seconds).
+stage (the profiler slows it about 1.5×: read the shares, not the seconds; it sees this
+process alone, not the stage's worker processes). ``--workers`` is the stage's worker
+processes (``kg load --bulk --stage-workers``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from kg.load.pipeline import RejectsFile, input_files, input_format, load_files
 from tests.streams import stream_settings
 
 
-def stage(paths: list[Path], id_scheme: str, top: int) -> dict[str, float]:
+def stage(paths: list[Path], id_scheme: str, top: int, workers: int = 1) -> dict[str, float]:
     """Stage ``paths`` and write their import CSVs in a temporary folder; return the seconds
     of each, printing cProfile's ``top`` entries for the stage when ``top`` is above 0."""
     folder = Path(tempfile.mkdtemp(prefix="kg-stage-"))
@@ -34,7 +36,7 @@ def stage(paths: list[Path], id_scheme: str, top: int) -> dict[str, float]:
         inputs = input_files(paths)
         formats = [input_format(item, "auto", stream.strict) for item in inputs]
         rejects = RejectsFile(folder / "rejects.jsonl")
-        sink = ImportSink(folder / "stage.duckdb", STAGE_MEMORY)
+        sink = ImportSink(folder / "stage.duckdb", STAGE_MEMORY, workers)
         profiler = cProfile.Profile()
         try:
             began = time.monotonic()
@@ -61,8 +63,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("paths", nargs="+", type=Path)
     parser.add_argument("--id-scheme", default="arxiv")
     parser.add_argument("--profile", type=int, default=0, metavar="N")
+    parser.add_argument("--workers", type=int, default=1, metavar="N")
     args = parser.parse_args(argv)
-    found = stage(args.paths, args.id_scheme, args.profile)
+    found = stage(args.paths, args.id_scheme, args.profile, args.workers)
     print(f"stage {found['stage_seconds']:.2f} s, split and CSVs {found['csv_seconds']:.2f} s")
 
 
