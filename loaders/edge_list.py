@@ -45,7 +45,7 @@ from .source_file import (
     numbered_lines,
     snapshot_key,
 )
-from .titles import canonical_arxiv_id, snap_arxiv_id
+from .titles import canonical_arxiv_id, snap_arxiv_id, snap_digits_ids
 
 __all__ = [
     "COLUMN_PAIRS",
@@ -513,8 +513,8 @@ class _EdgeLines:
         citing, cited = citing_tokens, cited_tokens  # each token its own id
         archive = SNAP_ARCHIVES.get(self.id_scheme)
         if archive is not None:
-            citing = [f"{archive}/{token.zfill(7)}" for token in citing_tokens]
-            cited = [f"{archive}/{token.zfill(7)}" for token in cited_tokens]
+            citing = snap_digits_ids(citing_tokens, archive)
+            cited = snap_digits_ids(cited_tokens, archive)
         selves = itertools.compress(itertools.count(), map(operator.eq, citing, cited))
         done = 0
         for index in [*selves, len(citing)]:

@@ -30,6 +30,7 @@ __all__ = [
     "parse_arxiv_id",
     "parse_title_key",
     "snap_arxiv_id",
+    "snap_digits_ids",
     "title_key",
 ]
 
@@ -208,7 +209,14 @@ def snap_arxiv_id(number: str | int, archive: str) -> str:
     digits = str(number).strip().translate(_FULLWIDTH)  # fullwidth digits read as ASCII
     if not (digits.isascii() and digits.isdigit()) or len(digits) > 7:
         raise ValueError(f"not a SNAP {archive} id: {number!r}")
-    return f"{archive}/{digits.zfill(7)}"
+    return snap_digits_ids([digits], archive)[0]
+
+
+def snap_digits_ids(numbers: list[str], archive: str) -> list[str]:
+    """Return the arXiv ids of SNAP ids of ``archive`` that are up to 7 ASCII digits each,
+    as the caller checked (``snap_arxiv_id`` checks one): ``1001`` in hep-ph is
+    ``hep-ph/0001001``. A list at a time, for an edge list's columns."""
+    return [f"{archive}/{digits.zfill(7)}" for digits in numbers]
 
 
 def hepth_id(number: str | int) -> str:

@@ -227,8 +227,7 @@ class ImportSink:
     def close(self) -> None:
         """Close the scratch store (the files stay; their folder's owner removes them) and
         stop its worker processes."""
-        if self._workers is not None:
-            self._workers.close()
+        self._stop_workers()
         self._parts.close()
         self._records.close()
         self.db.close()
@@ -286,6 +285,17 @@ class ImportSink:
         self._rows.add_table("cites", pa.Table.from_arrays(columns, schema=schema))
         if self._rows.count >= _APPEND_ROWS:
             self._flush()
+
+    def _seal(self) -> None:
+        """End the staging: stop the worker processes (their memory goes back while the
+        import runs) and have DuckDB read the staged tables."""
+        self._stop_workers()
+        self._parts.seal(self.db)
+
+    def _stop_workers(self) -> None:
+        if self._workers is not None:
+            self._workers.close()
+            self._workers = None
 
     def _flush(self) -> None:
         """Append the rows gathered so far to the stage's tables."""
@@ -367,7 +377,11 @@ class ImportSink:
     def block_stage(self, path: Path) -> BlockStage | None:
         """The BlockStage that stages ``path``'s lines in the stage's worker processes, when
         there are two or more and the file holds at least ``parallel_bytes``; else None."""
-        if self.workers < 2 or path.stat().st_size < self.parallel_bytes:
+        try:
+            size = path.stat().st_size
+        except OSError:
+            return None  # the parser says why it cannot read the file
+        if self.workers < 2 or size < self.parallel_bytes:
             return None
         if self._workers is None:
             self._workers = StageWorkers(self.workers)
@@ -395,7 +409,7 @@ class ImportSink:
         ``folder``; return them."""
         folder.mkdir(parents=True, exist_ok=True)
         self._flush()
-        self._parts.seal(self.db)
+        self._seal()
         self._stage_lookups()
         files = write_import_files(DuckDBStage(self.db), folder)
         self.online_keys = self._count("online_keys")
@@ -409,7 +423,7 @@ class ImportSink:
         kg.load.spark_stage); return ``folder``."""
         folder.mkdir(parents=True, exist_ok=True)
         self._flush()
-        self._parts.seal(self.db)
+        self._seal()
         self._stage_lookups()
         for table in PARQUET_TABLES:
             # the stage's own table names; a record's offset in the records file beside the

@@ -110,10 +110,18 @@ class _Worker:
 
     @classmethod
     def start(cls) -> _Worker:
-        command = [sys.executable, "-m", "kg.load.stage_workers"]
-        return cls(
-            subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=_PACKAGES)
-        )
+        """Start a worker. Raises StageWorkerFailed when no process can be started."""
+        command = [sys.executable or "python3", "-m", "kg.load.stage_workers"]
+        try:
+            process = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=_PACKAGES
+            )
+        except OSError as error:
+            raise StageWorkerFailed(
+                f"no worker process of the stage could be started ({error})",
+                "stage in the loader's own process: --stage-workers 1 (stage_workers=1)",
+            ) from None
+        return cls(process)
 
     def ask(self, task: tuple[Any, ...]) -> object:
         """Send ``task``; return the worker's answer (a StagedBlock, or the exception it

@@ -229,3 +229,21 @@ def test_stage_workers_is_a_bulk_option_of_at_least_one(tmp_path: Path) -> None:
     assert "stage_workers is 0. Pass a stage_workers from 1 to 256" in result.output
     with pytest.raises(ParameterError, match="stage_workers"):
         KnowledgeGraph.bulk_load([tmp_path], stage_workers=0)
+
+
+def test_workers_that_cannot_start_say_how_to_stage_without_them(tmp_path: Path) -> None:
+    workers = StageWorkers(2)
+    try:
+        with (
+            mock.patch("sys.executable", str(tmp_path / "no-python")),
+            pytest.raises(StageWorkerFailed, match="could be started") as failed,
+        ):
+            list(workers.staged(arxiv_oai.line_items, "f.jsonl", "s", _blocks(1)))
+        assert "--stage-workers 1" in str(failed.value)
+    finally:
+        workers.close()
+    sink = ImportSink(tmp_path / "stage.duckdb", STAGE_MEMORY, 2, parallel_bytes=0)
+    try:  # a file that is gone is the parser's to report
+        assert sink.block_stage(tmp_path / "gone.jsonl") is None
+    finally:
+        sink.close()
