@@ -17,6 +17,7 @@ import contextlib
 import os
 import pickle
 import queue
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -179,6 +180,9 @@ def main() -> None:
     exception it raised) on stdout, until stdin ends."""
     from kg.load.import_sink import stage_block
 
+    # Ctrl-C reaches the whole process group: the loader handles it and closes the workers'
+    # stdin, which ends them; a worker of its own would print a traceback mid-progress-bar
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     tasks = sys.stdin.buffer
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     # anything printed goes to stderr, never into the answers

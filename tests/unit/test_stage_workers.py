@@ -6,6 +6,8 @@ and blocks; a worker that dies or raises is an error, never a silent gap."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -247,3 +249,17 @@ def test_workers_that_cannot_start_say_how_to_stage_without_them(tmp_path: Path)
         assert sink.block_stage(tmp_path / "gone.jsonl") is None
     finally:
         sink.close()
+
+
+def test_ctrl_c_is_the_loaders_to_handle_not_the_workers() -> None:
+    workers = StageWorkers(1)
+    try:
+        list(workers.staged(arxiv_oai.line_items, "f.jsonl", "s", _blocks(1)))
+        processes = [worker.process for worker in workers._workers]
+        for process in processes:  # as Ctrl-C reaches the process group
+            os.kill(process.pid, signal.SIGINT)
+        staged = list(workers.staged(arxiv_oai.line_items, "f.jsonl", "s", _blocks(2)))
+        assert [len(block) for block in staged] == [1, 1]
+    finally:
+        workers.close()
+    assert [process.returncode for process in processes] == [0]  # ended by close, cleanly
