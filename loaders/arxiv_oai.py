@@ -8,7 +8,6 @@ line, and a closing ``SnapshotRecord`` carrying the newest and oldest ``update_d
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -20,6 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .errors import SourceError
 from .records import (
     MAX_YEAR,
     MIN_YEAR,
@@ -36,6 +36,7 @@ from .source_file import (
     BlockStage,
     DateSpan,
     LongLine,
+    NumberedLine,
     arxiv_id_and_version,
     bounded_int,
     date_problem,
@@ -516,13 +517,30 @@ def parse_in_blocks(path: Path, stage: BlockStage) -> Iterator[SnapshotRecord | 
     snapshot = file_snapshot(path, "arxiv_oai")
     yield snapshot
     span = DateSpan()
-    lines = numbered_lines(path, errors="surrogateescape")
-    blocks = iter(lambda: list(itertools.islice(lines, BLOCK_LINES)), [])
+    blocks = _blocks(numbered_lines(path, errors="surrogateescape"))
     for staged in stage(line_items, str(path), snapshot.key, blocks):
         for day in staged.dates:
             span.add(day)
         yield staged
     yield span.closing(snapshot)
+
+
+def _blocks(lines: Iterator[NumberedLine]) -> Iterator[list[NumberedLine]]:
+    """``lines`` in blocks of ``BLOCK_LINES``; when reading them fails (a file that breaks
+    off), the lines read before are a block, then the error is raised."""
+    block: list[NumberedLine] = []
+    try:
+        for line in lines:
+            block.append(line)
+            if len(block) >= BLOCK_LINES:
+                yield block
+                block = []
+    except SourceError:
+        if block:
+            yield block
+        raise
+    if block:
+        yield block
 
 
 def _decoded(

@@ -205,7 +205,11 @@ class ImportSink:
                 "preserve_insertion_order": False,
             },
         )
-        self._parts = _Parts(path.with_name(path.name + ".tables"))
+        try:
+            self._parts = _Parts(path.with_name(path.name + ".tables"))
+        except BaseException:
+            self.db.close()
+            raise
         self.snapshots: list[SnapshotRecord] = []
         """Every snapshot record, in the order read: the online writer upserts them all."""
         self.marked: list[str] = []
@@ -227,10 +231,12 @@ class ImportSink:
     def close(self) -> None:
         """Close the scratch store (the files stay; their folder's owner removes them) and
         stop its worker processes."""
-        self._stop_workers()
-        self._parts.close()
-        self._records.close()
-        self.db.close()
+        try:
+            self._stop_workers()
+            self._parts.close()
+        finally:
+            self._records.close()
+            self.db.close()
 
     # What the pipeline feeds.
 
@@ -582,6 +588,7 @@ class _Parts:
             table: pq.ParquetWriter(path, _TABLES[table], compression="zstd")
             for table, path in self.paths.items()
         }
+        self.sealed = False
 
     def append(self, table: str, rows: pa.Table) -> None:
         """Append ``rows`` (of the table's schema) to the table. Raises RuntimeError once
@@ -592,18 +599,24 @@ class _Parts:
 
     def seal(self, db: duckdb.DuckDBPyConnection) -> None:
         """Close the files and have ``db`` read each as a view of its table's name (once)."""
-        if self.writers is None:
+        if self.sealed:
             return
         self.close()
         for table, path in self.paths.items():
             db.read_parquet(str(path)).create_view(table)
+        self.sealed = True
 
     def close(self) -> None:
-        """Close the files, once."""
-        if self.writers is not None:
-            for writer in self.writers.values():
+        """Close the files, once: every one, even when one fails (raised after)."""
+        writers, self.writers = self.writers, None
+        failed: Exception | None = None
+        for writer in (writers or {}).values():
+            try:
                 writer.close()
-            self.writers = None
+            except Exception as error:  # a full disk: the others still close
+                failed = failed or error
+        if failed is not None:
+            raise failed
 
 
 class _Records:

@@ -693,7 +693,9 @@ def stage_workers(given: int | None) -> int:
     """A bulk load's worker processes: ``given`` (checked against STAGE_WORKERS), else one a
     core, at most STAGE_WORKERS_MAX. Raises ParameterError for a number out of bounds."""
     if given is None:
-        return min(os.cpu_count() or 1, STAGE_WORKERS_MAX)
+        # the cores this process may run on (its affinity, which a container's cpuset sets)
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+        return min(cores or os.cpu_count() or 1, STAGE_WORKERS_MAX)
     return STAGE_WORKERS.check("stage_workers", given)
 
 

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import functools
 import os
 import pickle
 import queue
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+import traceback
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any, cast
@@ -54,31 +56,42 @@ class StageWorkers:
         self, line_items: LineItems, path: str, snapshot: str, blocks: Iterator[list[NumberedLine]]
     ) -> Iterator[StagedBlock]:
         """Yield the StagedBlock of each block, in order, staged by the workers a few at a
-        time. Raises StageWorkerFailed when a worker stops without an answer."""
+        time. When ``blocks`` raises (the file broke off mid-way), the blocks read before
+        it are still yielded, then its error is raised. Raises StageWorkerFailed when a
+        worker stops without an answer."""
         threads = self._start()
         pending: collections.deque[Future[StagedBlock]] = collections.deque()
         try:
-            for block in blocks:
-                task = (line_items, path, snapshot, block)
-                pending.append(threads.submit(self._ask, task))
+            while True:
+                try:
+                    block = next(blocks)
+                except StopIteration:
+                    break
+                except Exception:
+                    # what the file gave before the break still loads, as it does when the
+                    # loader stages it alone
+                    while pending:
+                        yield pending.popleft().result()
+                    raise
+                pending.append(threads.submit(self._ask, (line_items, path, snapshot, block)))
                 if len(pending) >= _IN_FLIGHT * self.count:
                     yield pending.popleft().result()
             while pending:
                 yield pending.popleft().result()
         finally:
+            # a block in a worker's hands is left to finish: its worker is idle again once
+            # it answers (``_ask``), and ``close`` does not wait for it
             for future in pending:
                 future.cancel()
-            for future in pending:
-                if not future.cancelled():
-                    future.exception()  # wait, so that its worker is idle again
 
     def close(self) -> None:
-        """Stop the workers (each ends at the end of its stdin)."""
-        if self._threads is not None:
-            self._threads.shutdown(cancel_futures=True)
+        """Stop the workers: each ends at the end of its stdin, or is killed when it does
+        not within seconds (one stuck on a block); then the threads that talked to them."""
         for worker in self._workers:
             worker.stop()
         self._workers.clear()
+        if self._threads is not None:
+            self._threads.shutdown(cancel_futures=True)
         self._threads = None
 
     def _start(self) -> ThreadPoolExecutor:
@@ -163,7 +176,8 @@ def _send(stream: IO[bytes], value: object) -> None:
 
 
 def _receive(stream: IO[bytes]) -> object:
-    """Read one length-prefixed pickle. Raises EOFError at the end of the stream."""
+    """Read one length-prefixed pickle. Raises EOFError at the end of the stream, and what
+    unpickling raises for one that cannot be read (the stream stays in step)."""
     size = int.from_bytes(_read_exactly(stream, _LENGTH), "little")
     return pickle.loads(_read_exactly(stream, size))
 
@@ -173,6 +187,23 @@ def _read_exactly(stream: IO[bytes], size: int) -> bytes:
     if len(data) != size:
         raise EOFError("the stream ended")
     return data
+
+
+def _answer(task: Callable[[], object]) -> object:
+    """What a worker answers: ``task()``'s result, or the exception it raised, with the
+    worker's traceback as a note; a RuntimeError saying what it was when that exception
+    would not come back whole from a pickle."""
+    try:
+        return task()
+    except Exception as exc:  # handed to the loader, which raises it
+        exc.add_note("in a worker process of the stage:\n" + traceback.format_exc())
+        try:
+            pickle.loads(pickle.dumps(exc, pickle.HIGHEST_PROTOCOL))
+        except Exception:
+            failed = RuntimeError(f"{type(exc).__name__}: {exc}")
+            failed.add_note("".join(getattr(exc, "__notes__", ())))
+            return failed
+        return exc
 
 
 def main() -> None:
@@ -189,18 +220,16 @@ def main() -> None:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     while True:
         try:
-            task = _receive(tasks)
+            size = int.from_bytes(_read_exactly(tasks, _LENGTH), "little")
+            data = _read_exactly(tasks, size)
         except EOFError:
             return
-        answer: object
-        try:
-            answer = stage_block(*cast(tuple[Any, ...], task))
-        except Exception as exc:  # handed to the loader, which raises it
-            answer = exc
-        try:
-            _send(answers, answer)
-        except (pickle.PicklingError, TypeError, AttributeError):
-            _send(answers, RuntimeError(repr(answer)))
+        _send(answers, _answer(functools.partial(_staged, stage_block, data)))
+
+
+def _staged(stage_block: Callable[..., StagedBlock], data: bytes) -> StagedBlock:
+    """``stage_block`` of a pickled task."""
+    return stage_block(*cast(tuple[Any, ...], pickle.loads(data)))
 
 
 if __name__ == "__main__":

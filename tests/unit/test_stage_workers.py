@@ -20,12 +20,12 @@ from hypothesis import strategies as st
 
 from kg.answers.loads import LoadSummary
 from kg.cli import main
-from kg.errors import ParameterError, StageWorkerFailed
+from kg.errors import ParameterError, SourceError, StageWorkerFailed
 from kg.knowledge_graph import STAGE_MEMORY, KnowledgeGraph
 from kg.load.import_sink import ImportSink
 from kg.load.pipeline import RejectsFile, input_files, input_format, load_files
 from kg.load.stage_workers import StageWorkers
-from loaders import arxiv_oai
+from loaders import arxiv_oai, source_file
 from loaders.records import ParsedItem
 from loaders.source_file import LongLine
 from tests.streams import stream_settings
@@ -48,21 +48,25 @@ _TABLES = (
 
 def _stage(path: Path, folder: Path, workers: int, strict: bool = False) -> dict[str, Any]:
     """Stage ``path`` as bulk mode does, with ``workers`` processes for any file size; return
-    everything the rest of a bulk load reads from the stage, and the load's counts."""
+    everything the rest of a bulk load reads from the stage, and the load's counts. Asserts
+    that the workers staged it when there are two or more."""
     folder.mkdir()
-    stream = stream_settings(id_scheme="arxiv", strict=strict, keep_messages=100)
+    progress: list[int] = []
+    stream = stream_settings(
+        id_scheme="arxiv", strict=strict, keep_messages=100, on_progress=progress.append
+    )
     inputs = input_files([path])
     formats = [input_format(item, "arxiv_oai", stream.strict) for item in inputs]
     rejects = RejectsFile(folder / "rejects.jsonl")
     sink = ImportSink(folder / "stage.duckdb", "64MB", workers, parallel_bytes=0)
     summary = LoadSummary()
+    staged = mock.patch.object(StageWorkers, "staged", autospec=True, side_effect=_STAGED)
     try:
-        load_files(sink, inputs, formats, summary, rejects, stream)
+        with staged as through_workers:
+            load_files(sink, inputs, formats, summary, rejects, stream)
+        assert through_workers.called == (workers > 1)
         sink.write_csv(folder / "csv")
-        found: dict[str, Any] = {
-            table: sorted(map(repr, sink.db.execute(f"SELECT DISTINCT * FROM {table}").fetchall()))  # noqa: S608
-            for table in _TABLES
-        }
+        found: dict[str, Any] = {table: _rows(sink, table) for table in _TABLES}
         found["online"] = [
             (repr(batch.papers), repr(batch.citations)) for batch in sink.online_batches(3)
         ]
@@ -80,10 +84,22 @@ def _stage(path: Path, folder: Path, workers: int, strict: bool = False) -> dict
         for f in summary.files
     ]
     found["written"] = summary.written
+    found["progress"] = sum(progress)
     found["messages"] = summary.reject_messages
     kept = folder / "rejects.jsonl"  # written once there is one
     found["rejects"] = kept.read_text(encoding="utf-8") if kept.exists() else None
     return found
+
+
+_STAGED = StageWorkers.staged
+
+
+def _rows(sink: ImportSink, table: str) -> list[str]:
+    """A stage table's rows, sorted; names as a set (each spelling is kept once a batch or
+    a block, and the split reads them as a set)."""
+    distinct = "DISTINCT " if table == "names" else ""
+    query = f"SELECT {distinct}* FROM {table}"  # noqa: S608 - the stage's own table names
+    return sorted(map(repr, sink.db.execute(query).fetchall()))
 
 
 def _record(number: int, variant: int) -> bytes:
@@ -263,3 +279,50 @@ def test_ctrl_c_is_the_loaders_to_handle_not_the_workers() -> None:
     finally:
         workers.close()
     assert [process.returncode for process in processes] == [0]  # ended by close, cleanly
+
+
+def test_a_file_that_breaks_off_keeps_what_it_gave_in_workers_as_alone(tmp_path: Path) -> None:
+    path = tmp_path / "arxiv.jsonl"
+    path.write_bytes(b"\n".join(_record(number, 0) for number in range(1, 26)) + b"\n")
+    real = source_file.numbered_lines
+
+    def breaking(*args: Any, **kwargs: Any) -> Iterator[tuple[int, str | LongLine]]:
+        for number, line in real(*args, **kwargs):
+            if number == 23:
+                raise SourceError(f"{path}: the file breaks off", "fetch it again")
+            yield number, line
+
+    with (
+        mock.patch("loaders.arxiv_oai.numbered_lines", breaking),
+        mock.patch.object(arxiv_oai, "BLOCK_LINES", 4),
+    ):
+        alone, workers = _stage(path, tmp_path / "one", 1), _stage(path, tmp_path / "two", 2)
+    assert workers == alone
+    assert alone["files"][0][1] == 22  # every line before the break
+    assert "breaks off" in alone["files"][0][5]
+
+
+class _Unrebuilt(Exception):
+    """An exception that pickles but does not come back whole (its __init__ takes two)."""
+
+    def __init__(self, first: str, second: str) -> None:
+        super().__init__(f"{first} {second}")
+
+
+def _raises_unrebuilt(
+    path: str, snapshot: str, number: int, line: str | LongLine
+) -> list[ParsedItem]:
+    raise _Unrebuilt("odd", "failure")
+
+
+def test_a_workers_error_comes_back_with_its_traceback() -> None:
+    workers = StageWorkers(1)
+    try:
+        with pytest.raises(ValueError, match="no parser for line 1") as raised:
+            list(workers.staged(_raises, "f.jsonl", "s", _blocks(1)))
+        assert "in a worker process of the stage" in "".join(raised.value.__notes__)
+        assert "_raises" in "".join(raised.value.__notes__)
+        with pytest.raises(RuntimeError, match="_Unrebuilt: odd failure"):
+            list(workers.staged(_raises_unrebuilt, "f.jsonl", "s", _blocks(1)))
+    finally:
+        workers.close()
