@@ -684,8 +684,7 @@ class KnowledgeGraph(Database):
         the new database before the online writer runs: a rebuild keeps the splits users made.
         ``stage_workers`` processes stage the lines of large arXiv snapshot files side by side
         (1: all in this process; default: one a core, at most ``STAGE_WORKERS_MAX`` of
-        kg.load.pipeline); the
-        graph is the same for any number.
+        kg.load.pipeline); the graph is the same for any number.
         """
         from kg.load import bulk, pipeline
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import os
 import pickle
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -261,16 +261,9 @@ class ImportSink:
         file), references by arXiv id alone as compact edges, any other citation whole with
         the keys of its richer references. The rows go to the stage's tables a few batches
         at a time, as Arrow tables."""
-        rows = self._rows
-        names: set[tuple[str, str]] = set()
-        for record in batch.papers:
-            self._stage_paper(record, rows, names)
-        for key, name in names:
-            rows.add("names", key, name)
-        self._stage_citations(batch.citations, rows)
-        self._records.flush()
-        if rows.count >= _APPEND_ROWS:
-            self._flush()
+        self._add_papers(map(staged_paper, batch.papers))
+        self._stage_citations(batch.citations, self._rows)
+        self._end_batch()
 
     def write_edges(self, chunk: EdgeChunk) -> None:
         """Stage an edge list's chunk of citations as the compact edges ``write_batch``
@@ -345,9 +338,20 @@ class ImportSink:
             self._ref_keys[id(ref)] = (ref, key)
         return key
 
-    def _stage_paper(self, record: PaperRecord, rows: _Rows, names: set[tuple[str, str]]) -> None:
-        """Add a full record's rows (``staged_paper``)."""
-        self._add_paper(staged_paper(record), rows, names)
+    def _add_papers(self, papers: Iterable[StagedPaper]) -> None:
+        """Add staged records' rows (``_add_paper``), then their authors' spellings, each
+        once."""
+        names: set[tuple[str, str]] = set()
+        for paper in papers:
+            self._add_paper(paper, self._rows, names)
+        for key, name in names:
+            self._rows.add("names", key, name)
+
+    def _end_batch(self) -> None:
+        """Write the records kept whole, and append the rows once there are enough."""
+        self._records.flush()
+        if self._rows.count >= _APPEND_ROWS:
+            self._flush()
 
     def _add_paper(self, paper: StagedPaper, rows: _Rows, names: set[tuple[str, str]]) -> None:
         """Add a staged record's rows: itself, its authors' spellings and, when it alone
@@ -396,16 +400,8 @@ class ImportSink:
     def write_staged(self, block: StagedBlock) -> None:
         """Stage a block the worker processes staged (``stage_block``), as ``write_batch``
         stages its records."""
-        rows = self._rows
-        names: set[tuple[str, str]] = set()
-        for paper in block.items:
-            if isinstance(paper, StagedPaper):
-                self._add_paper(paper, rows, names)
-        for key, name in names:
-            rows.add("names", key, name)
-        self._records.flush()
-        if rows.count >= _APPEND_ROWS:
-            self._flush()
+        self._add_papers(item for item in block.items if isinstance(item, StagedPaper))
+        self._end_batch()
 
     # The import files: the part no rule touches.
 

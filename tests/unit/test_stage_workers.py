@@ -24,26 +24,15 @@ from kg.errors import ParameterError, SourceError, StageWorkerFailed
 from kg.knowledge_graph import STAGE_MEMORY, KnowledgeGraph
 from kg.load.import_sink import ImportSink
 from kg.load.pipeline import RejectsFile, input_files, input_format, load_files
+from kg.load.stage_sql import PARQUET_TABLES
 from kg.load.stage_workers import StageWorkers
 from loaders import arxiv_oai, source_file
 from loaders.records import ParsedItem
 from loaders.source_file import LongLine
 from tests.streams import stream_settings
 
-# The tables whose rows the stage keeps (names: each spelling once per batch or block, so
-# compared as sets, as the split reads them)
-_TABLES = (
-    "papers",
-    "names",
-    "authored",
-    "paper_categories",
-    "extras",
-    "cites",
-    "category_names",
-    "extra_sets",
-    "snapshots",
-    "online_keys",
-)
+# The tables the split reads, and what it made of them for the online writer
+_TABLES = (*PARQUET_TABLES, "rich_cites", "online_keys", "online_cites")
 
 
 def _stage(path: Path, folder: Path, workers: int, strict: bool = False) -> dict[str, Any]:
