@@ -33,7 +33,7 @@ from kg.database import Database
 from kg.errors import ConfigError, NotEmptyError, ServerError
 from kg.load.import_sink import ImportFiles, ImportSink, check_stage_memory
 from kg.load.merges import keep_apart as keep_apart_splits
-from kg.load.neo4j_sink import GraphWriter
+from kg.load.neo4j_sink import GraphWriter, WriteBehind
 from kg.load.pipeline import (
     LoadRequest,
     PlannedLoad,
@@ -298,8 +298,9 @@ class _BulkRun:
                 writer.write_snapshot(snapshot)
             for rows in offline.author_spellings():
                 writer.write_author_names(rows)
-            for batch in offline.online_batches(batch_size):
-                writer.write_batch(batch)
+            with WriteBehind(writer) as behind:  # the next batch is read while one is written
+                for batch in offline.online_batches(batch_size):
+                    behind.write_batch(batch)
             for key in offline.marked:
                 writer.mark_loaded_whole(key)
         return writer

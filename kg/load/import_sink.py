@@ -7,9 +7,9 @@ author names) are written once, in the ``cypher/load`` statements that
 from ``kg.load.pipeline`` and only stages them in a scratch DuckDB database, as Arrow tables
 a few batches at a time: each full record as the cells its import row would hold,
 references by arXiv id alone as compact edges, any other citation by the keys of its richer
-references. Records and rich citations are also kept whole, pickled into a plain file beside
-the database (read back only for what goes online). Once every file is read it splits them,
-in SQL over the whole input:
+references. Records and rich citations are also kept whole, pickled into a file beside the
+database in zstd frames (read back only for what goes online). Once every file is read it
+splits them, in SQL over the whole input:
 
 - **import**: what no rule can touch, because nothing else in the input names it: an arXiv
   paper with exactly one full record (or none: a plain stub), named by no reference that
@@ -32,9 +32,11 @@ sorts spill to a folder beside it past its memory limit (``memory``).
 
 from __future__ import annotations
 
+import bisect
 import math
 import os
 import pickle
+import struct
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import date
 from functools import lru_cache
@@ -618,12 +620,25 @@ class _Parts:
 class _Records:
     """Records kept whole, pickled one after the other in a file beside the stage, each
     read back by its offset: only those the online writer gets are ever read. Appending
-    bytes to a file costs far less than storing them in a DuckDB column."""
+    bytes to a file costs far less than storing them in a DuckDB column.
+
+    Each flush writes the records kept since the last one as a frame, compressed with zstd
+    (a frame's size, then its bytes): a block of records takes a fifth of its pickles' space
+    or less (4.5x on cit-HepTh's abstracts). A record's offset counts the pickles' bytes
+    before it, as if they were stored plain; reading one decompresses its frame, and the
+    last frame read stays decompressed, since the online writer reads them in order."""
 
     def __init__(self, path: Path) -> None:
         self.file = path.open("w+b")
         self.size = 0
         self.pending: list[bytes] = []
+        self._frames: list[int] = []
+        """Where each frame starts in the file."""
+        self._starts: list[int] = []
+        """The offset of each frame's first record."""
+        self._codec = pa.Codec("zstd", compression_level=1)
+        self._read: tuple[int, memoryview] | None = None
+        """The last frame read: its first record's offset and its pickles."""
 
     def add(self, record: PaperRecord | CitationRecord) -> int:
         """Keep ``record``; return its offset."""
@@ -637,20 +652,36 @@ class _Records:
         return at
 
     def flush(self) -> None:
-        """Write the records kept since the last flush."""
+        """Write the records kept since the last flush, as a frame."""
         if self.pending:
+            plain = b"".join(self.pending)
+            packed = self._codec.compress(plain, asbytes=True)
             self.file.seek(0, os.SEEK_END)
-            self.file.write(b"".join(self.pending))
+            self._frames.append(self.file.tell())
+            self._starts.append(self.size - len(plain))
+            self.file.write(_FRAME_HEAD.pack(len(packed), len(plain)))
+            self.file.write(packed)
             self.pending.clear()
 
     def read(self, at: int) -> Any:
         """The record kept at offset ``at``."""
         self.flush()
-        self.file.seek(at)
-        return pickle.load(self.file)
+        frame = bisect.bisect_right(self._starts, at) - 1
+        start = self._starts[frame]
+        if self._read is None or self._read[0] != start:
+            self.file.seek(self._frames[frame])
+            packed, plain = _FRAME_HEAD.unpack(self.file.read(_FRAME_HEAD.size))
+            data = self._codec.decompress(self.file.read(packed), plain, asbytes=True)
+            self._read = (start, memoryview(data))
+        # bytes past a pickle's end are not read
+        return pickle.loads(self._read[1][at - start :])
 
     def close(self) -> None:
         self.file.close()
+
+
+_FRAME_HEAD = struct.Struct("<QQ")
+"""A frame of the records file: its compressed size and its pickles' size."""
 
 
 class StagedPaper(NamedTuple):

@@ -19,7 +19,10 @@ loaded under older identity rules (``IDENTITY_RULES_SINCE``).
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from dataclasses import dataclass
+from types import TracebackType
 from typing import Any
 
 from neo4j import ManagedTransaction
@@ -45,7 +48,7 @@ from loaders.ids import author_rank, key_rank, parse_id_key
 from loaders.records import SnapshotRecord
 from loaders.titles import normalize_title, parse_title_key
 
-__all__ = ["IDENTITY_RULES_SINCE", "LOADER_VERSION", "GraphWriter"]
+__all__ = ["IDENTITY_RULES_SINCE", "LOADER_VERSION", "GraphWriter", "WriteBehind"]
 
 LOADER_VERSION = f"kg {__version__}"
 """Marks a snapshot loaded whole; a file is skipped only when the same version loaded it."""
@@ -162,7 +165,10 @@ class GraphWriter(Reconciler):
         """Upsert the batch's papers, authors, categories, stubs and CITES in one transaction
         that holds the lock stripes of its title-only papers and the locks of the papers its
         full records name (taken before anything is read), then reconcile its titles."""
-        plan = _BatchWrite.of(batch)
+        self.write_planned(batch, _BatchWrite.of(batch))
+
+    def write_planned(self, batch: Batch, plan: _BatchWrite) -> None:
+        """``write_batch`` of a batch whose statements and locks are planned (``plan``)."""
         counters, titles = self._transaction(lambda tx: self._write_locked(tx, plan))
         for counter in counters:
             self.counts.add(counter)
@@ -223,3 +229,78 @@ class GraphWriter(Reconciler):
                 before = holders.get(row["key"], row["holder"])
                 holders[row["key"]] = min(row["holder"], before, key=key_rank)
         return holders
+
+
+class WriteBehind:
+    """A GraphWriter whose batches are written in a thread of their own, one at a time and
+    in order, while the caller reads and plans the next: the loader's own work (parsing,
+    validating, building rows) overlaps the server's, where it used to wait for it.
+
+    Every other call waits for the batch in flight first, and so does leaving the ``with``
+    block: what the graph holds, and when, is what ``GraphWriter`` alone would give. An error
+    writing a batch is raised by the next call (``wait``); ``unwritten`` then counts that
+    batch's records.
+    """
+
+    def __init__(self, writer: GraphWriter) -> None:
+        self.writer = writer
+        self.counts = writer.counts
+        self.unwritten = 0
+        """How many records the batch whose write failed held (0 until one fails)."""
+        self._thread: threading.Thread | None = None
+        self._size = 0
+        self._error: BaseException | None = None
+
+    def __enter__(self) -> WriteBehind:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if kind is None:
+            self.wait()
+            return
+        with contextlib.suppress(Exception):  # the block's own error is the one raised
+            self.wait()
+
+    def write_batch(self, batch: Batch) -> None:
+        """Plan ``batch``, wait for the batch in flight, then start writing this one."""
+        plan = _BatchWrite.of(batch)
+        self.wait()
+        self._size = len(batch)
+        self._thread = threading.Thread(
+            target=self._write, args=(batch, plan), name="kg-write-behind", daemon=True
+        )
+        self._thread.start()
+
+    def _write(self, batch: Batch, plan: _BatchWrite) -> None:
+        try:
+            self.writer.write_planned(batch, plan)
+        except BaseException as error:  # raised in the caller's thread by wait()
+            self._error = error
+
+    def wait(self) -> None:
+        """Wait for the batch in flight; raise what writing it raised."""
+        if self._thread is None:
+            return
+        self._thread.join()
+        self._thread = None
+        error, self._error = self._error, None
+        if error is not None:
+            self.unwritten = self._size
+            raise error
+
+    def write_snapshot(self, snapshot: SnapshotRecord) -> None:
+        self.wait()
+        self.writer.write_snapshot(snapshot)
+
+    def loaded_whole(self, snapshot_key: str) -> bool:
+        self.wait()
+        return self.writer.loaded_whole(snapshot_key)
+
+    def mark_loaded_whole(self, snapshot_key: str) -> None:
+        self.wait()
+        self.writer.mark_loaded_whole(snapshot_key)

@@ -45,7 +45,7 @@ from kg.load import leases
 from kg.load.changes import OlderSnapshot
 from kg.load.merges import keep_apart as keep_apart_splits
 from kg.load.merges import read_kept_apart
-from kg.load.neo4j_sink import GraphWriter
+from kg.load.neo4j_sink import GraphWriter, WriteBehind
 from kg.load.rows import Batch
 from kg.load.schema import ensure_schema
 from kg.numbers import COUNT, COUNT_OR_ZERO, Bound
@@ -504,15 +504,18 @@ def _load_leased(
     with leases.held(graph, "load", wait=leases.UNMERGE_TTL + 30) as lease:
         split_titles = keep_apart_splits(graph, plan.splits)
         summary = LoadSummary(counts=writer.counts, built_by=writer.older_identity_rules())
+        behind = WriteBehind(writer)
         try:
             if split_titles:  # keys the file keeps apart that merged before come apart
                 writer.reconcile(split_titles)
-            sink = _Renewing(writer, lease)
-            load_files(sink, plan.inputs, plan.formats, summary, plan.rejects, stream)
+            with behind:
+                sink = _Renewing(behind, lease)
+                load_files(sink, plan.inputs, plan.formats, summary, plan.rejects, stream)
             if stream.since is not None:
                 _follow(writer, summary.files[0], stream.since)
         except (ConnectionFailed, QueryFailed) as exc:
-            raise LoadInterrupted(exc, summary.written, summary.read) from exc
+            written = summary.written - behind.unwritten
+            raise LoadInterrupted(exc, written, summary.read) from exc
         finally:
             plan.rejects.close()
     return summary
@@ -631,7 +634,7 @@ def _older_snapshot(
 class _Renewing:
     """The graph writer, renewing the load's lease before each batch (``Lease.renew``)."""
 
-    def __init__(self, writer: GraphWriter, lease: leases.Lease) -> None:
+    def __init__(self, writer: WriteBehind, lease: leases.Lease) -> None:
         self.writer = writer
         self.lease = lease
 

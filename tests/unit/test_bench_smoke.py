@@ -111,4 +111,14 @@ def test_stage_profile_times_and_profiles_the_stage(tmp_path: Path) -> None:
     files = (tmp_path / "arxiv-200-s1.jsonl.gz", tmp_path / "cites-200-s1.csv")
     out = run_bench("stage_profile", *files, "--profile", 5)
     assert re.search(r"^stage \d+\.\d\d s, split and CSVs \d+\.\d\d s$", out, re.MULTILINE)
+    sizes = re.search(
+        r"^scratch at its peak ([\d.]+) MiB; with the CSVs written: CSVs ([\d.]+) MiB, records "
+        r"file ([\d.]+) MiB, stage tables ([\d.]+) MiB, DuckDB file ([\d.]+) MiB$",
+        out,
+        re.MULTILINE,
+    )
+    assert sizes is not None, out
+    peak, *parts = map(float, sizes.groups())
+    assert all(part > 0 for part in parts[:3])  # the CSVs, the records file, the tables
+    assert peak >= sum(parts) - 0.003  # each rounded to 0.001 MiB
     assert "tottime" in out  # cProfile's table

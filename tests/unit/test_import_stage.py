@@ -5,17 +5,21 @@ DuckDB writes for the import tool."""
 from __future__ import annotations
 
 import csv
+import pickle
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from random import Random
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kg.cli import main
 from kg.errors import ConfigError
 from kg.knowledge_graph import STAGE_MEMORY
-from kg.load.import_sink import ImportFiles, ImportSink, check_stage_memory
+from kg.load.import_sink import ImportFiles, ImportSink, _Records, check_stage_memory
 from kg.load.rows import Batch
 from loaders.records import (
     CitationRecord,
@@ -326,3 +330,54 @@ def test_an_edge_lists_chunks_stage_as_its_citation_records_do(
         strict=True,
     ):
         assert sorted(_rows(path)) == sorted(_rows(twin)), path.name
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    groups=st.lists(
+        st.lists(
+            st.one_of(st.text(max_size=300), st.binary(max_size=300), st.integers()),
+            max_size=12,
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    seed=st.randoms(use_true_random=False),
+)
+def test_the_records_file_gives_back_each_record_in_any_order(
+    tmp_path_factory: pytest.TempPathFactory, groups: list[list[object]], seed: Random
+) -> None:
+    """Records kept in frames (one a flush, any size, some empty) read back whole by their
+    offsets, in the online writer's order or any other, before or after their flush."""
+    records = _Records(tmp_path_factory.mktemp("records") / "stage.records")
+    try:
+        kept: list[tuple[int, object]] = []
+        for group in groups:
+            for value in group:
+                kept.append((records.add_pickled(pickle.dumps(value)), value))
+            if kept and seed.random() < 0.3:  # one read before the flush
+                at, value = seed.choice(kept)
+                assert records.read(at) == value
+            records.flush()
+        assert [records.read(at) for at, _ in kept] == [value for _, value in kept]
+        seed.shuffle(kept)
+        assert [records.read(at) for at, _ in kept] == [value for _, value in kept]
+    finally:
+        records.close()
+
+
+def test_the_records_file_is_compressed(tmp_path: Path) -> None:
+    """A block of records alike (as a snapshot's are) takes far less than its pickles."""
+    records = _Records(tmp_path / "stage.records")
+    try:
+        offsets = [
+            records.add(_paper(f"2101.{n:05d}", n, title=f"On the {n}th gauge field"))
+            for n in range(1, 1001)
+        ]
+        records.flush()
+        assert records.file.tell() * 3 < records.size
+        assert records.read(offsets[500]).arxiv_id == "2101.00501"
+    finally:
+        records.close()
