@@ -20,6 +20,7 @@ loaded under older identity rules (``IDENTITY_RULES_SINCE``).
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from dataclasses import dataclass
 from types import TracebackType
@@ -231,6 +232,10 @@ class GraphWriter(Reconciler):
         return holders
 
 
+_SWITCH_INTERVAL = 0.0005
+"""The interpreter's switch interval while batches are written behind (``WriteBehind``)."""
+
+
 class WriteBehind:
     """A GraphWriter whose batches are written in a thread of their own, one at a time and
     in order, while the caller reads and plans the next: the loader's own work (parsing,
@@ -250,8 +255,14 @@ class WriteBehind:
         self._thread: threading.Thread | None = None
         self._size = 0
         self._error: BaseException | None = None
+        self._interval = sys.getswitchinterval()
 
     def __enter__(self) -> WriteBehind:
+        # The writer's thread takes the GIL back after each of a batch's round trips; at
+        # the default switch interval (5 ms) it would wait that long each time for the
+        # loader's thread to let go. Held to 0.5 ms while the block runs.
+        self._interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(self._interval, _SWITCH_INTERVAL))
         return self
 
     def __exit__(
@@ -260,11 +271,14 @@ class WriteBehind:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        if kind is None:
-            self.wait()
-            return
-        with contextlib.suppress(Exception):  # the block's own error is the one raised
-            self.wait()
+        try:
+            if kind is None:
+                self.wait()
+                return
+            with contextlib.suppress(Exception):  # the block's own error is the one raised
+                self.wait()
+        finally:
+            sys.setswitchinterval(self._interval)
 
     def write_batch(self, batch: Batch) -> None:
         """Plan ``batch``, wait for the batch in flight, then start writing this one."""

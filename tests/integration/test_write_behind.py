@@ -5,6 +5,7 @@ with that batch counted as not written."""
 
 from __future__ import annotations
 
+import sys
 import threading
 from datetime import date
 
@@ -111,7 +112,9 @@ class _Held(GraphWriter):
 def test_a_batch_is_written_while_the_caller_goes_on_and_others_wait(graph: Database) -> None:
     apply_schema(graph)
     writer = _Held(graph, failing=set())
+    interval = sys.getswitchinterval()
     with WriteBehind(writer) as sink:
+        assert sys.getswitchinterval() <= 0.0005  # the writer's thread gets the GIL back soon
         sink.write_snapshot(SNAPSHOT)
         sink.write_batch(Batch(papers=[_paper(1)]))  # returns before the batch is written
         assert writer.started.wait(60)
@@ -121,6 +124,7 @@ def test_a_batch_is_written_while_the_caller_goes_on_and_others_wait(graph: Data
         assert writer.written == [1]
         sink.write_batch(Batch(papers=[_paper(2)]))
     assert writer.written == [1, 2]  # leaving the block waited for the last one
+    assert sys.getswitchinterval() == interval
 
 
 def test_an_error_writing_a_batch_is_raised_by_the_next_call(graph: Database) -> None:
@@ -150,6 +154,8 @@ def test_leaving_on_an_error_keeps_that_error(graph: Database) -> None:
             sink.write_batch(Batch(papers=[_paper(1)]))
             raise KeyError("the block's own")
 
+    interval = sys.getswitchinterval()
     with pytest.raises(KeyError, match="the block's own"):
         leave_on_an_error()
+    assert sys.getswitchinterval() == interval
     assert sink.unwritten == 1  # waited for, its error set aside
