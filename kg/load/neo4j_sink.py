@@ -249,7 +249,6 @@ class WriteBehind:
 
     def __init__(self, writer: GraphWriter) -> None:
         self.writer = writer
-        self.counts = writer.counts
         self.unwritten = 0
         """How many records the batch whose write failed held (0 until one fails)."""
         self._thread: threading.Thread | None = None

@@ -178,8 +178,13 @@ def _send(stream: IO[bytes], value: object) -> None:
 def _receive(stream: IO[bytes]) -> object:
     """Read one length-prefixed pickle. Raises EOFError at the end of the stream, and what
     unpickling raises for one that cannot be read (the stream stays in step)."""
+    return pickle.loads(_receive_bytes(stream))
+
+
+def _receive_bytes(stream: IO[bytes]) -> bytes:
+    """Read one length-prefixed message, whole. Raises EOFError at the end of the stream."""
     size = int.from_bytes(_read_exactly(stream, _LENGTH), "little")
-    return pickle.loads(_read_exactly(stream, size))
+    return _read_exactly(stream, size)
 
 
 def _read_exactly(stream: IO[bytes], size: int) -> bytes:
@@ -220,8 +225,7 @@ def main() -> None:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     while True:
         try:
-            size = int.from_bytes(_read_exactly(tasks, _LENGTH), "little")
-            data = _read_exactly(tasks, size)
+            data = _receive_bytes(tasks)
         except EOFError:
             return
         _send(answers, _answer(functools.partial(_staged, stage_block, data)))
